@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+import class Foundation.ProcessInfo
+
+let package = Package(
+    name: "capital",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CapitalCore", targets: ["CapitalCore"]),
+        .library(name: "CapitalStore", targets: ["CapitalStore"]),
+        .executable(name: "capital", targets: ["capital"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+    ],
+    targets: [
+        // The engine: no dependencies, no Foundation.
+        .target(name: "CapitalCore"),
+        .target(
+            name: "CapitalStore",
+            dependencies: [
+                "CapitalCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "capital",
+            dependencies: [
+                "CapitalCore",
+                "CapitalStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "CapitalCoreTests", dependencies: ["CapitalCore"]),
+        .testTarget(name: "CapitalStoreTests", dependencies: ["CapitalCore", "CapitalStore"]),
+        .testTarget(
+            name: "CapitalCLITests",
+            dependencies: ["CapitalCore", "CapitalStore", "capital"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// package-benchmark adds minutes to a cold build, so its target joins the package only on request:
+// `CAPITAL_BENCHMARKS=1 swift package benchmark`.
+if ProcessInfo.processInfo.environment["CAPITAL_BENCHMARKS"] == "1" {
+    package.dependencies.append(
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark.git",
+            exact: "1.38.1",
+            traits: ["MallocInterposer"]
+        )
+    )
+    package.targets.append(
+        .executableTarget(
+            name: "CapitalBenchmarks",
+            dependencies: [
+                "CapitalCore",
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/CapitalBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        )
+    )
+}

@@ -1,0 +1,55 @@
+extension Day {
+    /// Which day a month written as `YYYY-MM` stands for.
+    public enum MonthForm: Sendable {
+        case startOfMonth
+        case endOfMonth
+    }
+
+    /// Parses strict ISO `YYYY-MM-DD`: four-digit year, two-digit month and day.
+    /// Refuses `2025-02-30`, `2025-13-01`, `25-1-1`.
+    public init(iso text: String) throws(DayError) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int.asciiDigits(parts[0]), let month = Int.asciiDigits(parts[1]), let day = Int.asciiDigits(parts[2])
+        else { throw .badFormat(text) }
+        try self.init(checkedYear: year, month: month, day: day, text: text)
+    }
+
+    /// Parses `YYYY-MM-DD`, or `YYYY-MM` as the first or last day of that month.
+    /// ```swift
+    /// try Day(parsing: "2025-12", monthAs: .endOfMonth)   // 2025-12-31
+    /// ```
+    public init(parsing text: String, monthAs form: MonthForm) throws(DayError) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard parts[0].count == 4, parts[1].count == 2,
+                let year = Int.asciiDigits(parts[0]), let month = Int.asciiDigits(parts[1])
+            else { throw .badFormat(text) }
+            guard (1...12).contains(month) else { throw .monthOutOfRange(text) }
+            let day = form == .startOfMonth ? 1 : Day.daysIn(month: month, year: year)
+            self.init(Day.daysFromCivil(year: year, month: month, day: day))
+        } else {
+            try self.init(iso: text)
+        }
+    }
+
+    private init(checkedYear year: Int, month: Int, day: Int, text: String) throws(DayError) {
+        guard (1...12).contains(month) else { throw .monthOutOfRange(text) }
+        let last = Day.daysIn(month: month, year: year)
+        guard (1...last).contains(day) else { throw .dayOutOfRange(text, lastDay: last) }
+        self.init(Day.daysFromCivil(year: year, month: month, day: day))
+    }
+}
+
+extension Int {
+    /// The value of a run of ASCII digits, or nil if anything else is there.
+    static func asciiDigits(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 9 else { return nil }
+        var value = 0
+        for scalar in text.unicodeScalars {
+            guard let digit = scalar.asciiDigit else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
+    }
+}

@@ -1,0 +1,84 @@
+/// What an account holds. Categories are the `income` and `expense` kinds.
+public enum AccountKind: String, CaseIterable, Sendable, Codable {
+    case cash
+    case debit
+    case creditCard = "credit-card"
+    case deposit
+    case receivable
+    case fixedAsset = "fixed-asset"
+    case loan
+    case payable
+    case income
+    case expense
+    case equity
+
+    /// Income and expense accounts are the categories.
+    public var isCategory: Bool { self == .income || self == .expense }
+
+    /// Accounts that appear on a balance sheet: everything but categories.
+    public var isBalanceSheet: Bool { !isCategory }
+
+    /// The kinds a user may pick, listed for error messages.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// An account: a place money is (debit, cash, a loan) or a category it flows to or from.
+public struct Account: Hashable, Sendable, Identifiable {
+    public var id: String
+    public var name: String
+    public var kind: AccountKind
+    public var currency: Currency
+    /// A reserve the balance must not go below, in minor units.
+    public var floor: Int64?
+    /// An override of the answer-ladder level (1…6).
+    public var level: Int?
+    /// Hidden accounts keep their history but are left out of listings.
+    public var hidden: Bool
+    public var note: String
+
+    public init(
+        id: String, name: String, kind: AccountKind, currency: Currency,
+        floor: Int64? = nil, level: Int? = nil, hidden: Bool = false, note: String = ""
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.currency = currency
+        self.floor = floor
+        self.level = level
+        self.hidden = hidden
+        self.note = note
+    }
+
+    /// The equity account that always exists: opening balances and corrections come from it.
+    public static let capitalName = "Capital"
+
+    /// Categories `init` creates: income first, then expenses.
+    public static let defaultCategories: [(name: String, kind: AccountKind)] =
+        [("Salary", .income), ("Other income", .income)]
+        + [
+            "Groceries", "Housing", "Utilities", "Transport", "Health", "Kids", "Eating out", "Entertainment",
+            "Clothing", "Insurance", "Loan interest", "Gifts", "Other",
+        ].map { ($0, AccountKind.expense) }
+}
+
+/// How a group is used: to sum balances (cash flow) or to sum flows (profit and loss).
+public enum GroupType: String, CaseIterable, Sendable {
+    case cashFlow = "cash-flow"
+    case profitAndLoss = "profit-and-loss"
+}
+
+/// A named set of accounts; an account may be in several groups.
+public struct AccountGroup: Hashable, Sendable, Identifiable {
+    public var id: String
+    public var name: String
+    public var type: GroupType
+    public var accountIDs: [String]
+
+    public init(id: String, name: String, type: GroupType, accountIDs: [String] = []) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.accountIDs = accountIDs
+    }
+}

@@ -1,0 +1,44 @@
+/// A snapshot of everything in a ledger: the value the engine works on.
+public struct Ledger: Hashable, Sendable {
+    /// The household's main currency: new accounts default to it.
+    public var currency: Currency
+    public var accounts: [Account]
+    public var groups: [AccountGroup]
+    /// In day order; transactions on one day keep the order they were entered in.
+    public var transactions: [Transaction]
+
+    public init(currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = []) {
+        self.currency = currency
+        self.accounts = accounts
+        self.groups = groups
+        self.transactions = transactions
+    }
+
+    /// End-of-day balances on `day` (postings dated on or before it), per account id and currency.
+    /// Accounts without postings are absent.
+    /// - Throws: `LedgerError.overflow` if a sum does not fit in Int64.
+    /// - Complexity: O(postings).
+    public func balances(on day: Day) throws(LedgerError) -> [BalanceKey: Int64] {
+        var result: [BalanceKey: Int64] = [:]
+        for transaction in transactions where transaction.day <= day {
+            for posting in transaction.postings {
+                let key = BalanceKey(accountID: posting.accountID, currency: posting.amount.currency)
+                let (sum, overflow) = result[key, default: 0].addingReportingOverflow(posting.amount.minor)
+                if overflow { throw .overflow }
+                result[key] = sum
+            }
+        }
+        return result
+    }
+}
+
+/// An account's balance is kept per currency (only the equity account mixes currencies).
+public struct BalanceKey: Hashable, Sendable {
+    public var accountID: String
+    public var currency: Currency
+
+    public init(accountID: String, currency: Currency) {
+        self.accountID = accountID
+        self.currency = currency
+    }
+}

@@ -1,0 +1,55 @@
+/// Which transactions a listing shows. Empty fields match everything.
+public struct TransactionFilter: Sendable {
+    /// First and last day, both included.
+    public var from: Day?
+    public var to: Day?
+    /// Transactions with a posting to any of these accounts.
+    public var accountIDs: Set<String> = []
+    /// Transactions with a posting to any of these categories.
+    public var categoryIDs: Set<String> = []
+    /// Bounds on `Transaction.amount`, in minor units, both included.
+    public var min: Int64?
+    public var max: Int64?
+    /// Case-insensitive text in the payee or the note.
+    public var search: String?
+    /// Case-insensitive spender name.
+    public var spender: String?
+    public var kind: TransactionKind?
+
+    public init() {}
+
+    /// Whether `transaction` passes every criterion.
+    /// - Complexity: O(postings + text length).
+    public func matches(_ transaction: Transaction, kinds: (String) -> AccountKind?) -> Bool {
+        if let from, transaction.day < from { return false }
+        if let to, transaction.day > to { return false }
+        if !accountIDs.isEmpty && !transaction.postings.contains(where: { accountIDs.contains($0.accountID) }) { return false }
+        if !categoryIDs.isEmpty && !transaction.postings.contains(where: { categoryIDs.contains($0.accountID) }) { return false }
+        if min != nil || max != nil {
+            let amount = transaction.amount
+            if let min, amount < min { return false }
+            if let max, amount > max { return false }
+        }
+        if let search, !search.isEmpty {
+            let needle = search.lowercased()
+            if !transaction.payee.lowercased().contains(needle) && !transaction.note.lowercased().contains(needle) { return false }
+        }
+        if let spender, transaction.spender.lowercased() != spender.lowercased() { return false }
+        if let kind, transaction.kind(accountKinds: kinds) != kind { return false }
+        return true
+    }
+}
+
+extension Transaction {
+    /// The size of a transaction: the sum of its positive postings in the first posting's currency
+    /// (what moved; 70 000 for the mortgage payment split 60 000 + 10 000). Saturates instead of overflowing.
+    public var amount: Int64 {
+        guard let currency = postings.first?.amount.currency else { return 0 }
+        var sum: Int64 = 0
+        for posting in postings where posting.amount.currency == currency && posting.amount.minor > 0 {
+            let (next, overflow) = sum.addingReportingOverflow(posting.amount.minor)
+            sum = overflow ? .max : next
+        }
+        return sum
+    }
+}

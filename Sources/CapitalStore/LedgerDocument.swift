@@ -1,0 +1,71 @@
+import CapitalCore
+
+/// Where something stands in a ledger file, for error messages: `household.yaml:12: transactions[3].postings[0].amount`.
+public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var path: String
+
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? ""): \(path)"
+    }
+}
+
+/// A ledger file as written: names, not ids, and amounts as text until the account's currency is known.
+public struct LedgerDocument: Sendable {
+    public struct AccountEntry: Sendable {
+        public var name: String
+        public var kind: AccountKind
+        public var currency: Currency?
+        public var floor: String?
+        public var level: Int?
+        public var hidden: Bool
+        public var note: String
+        public var location: FileLocation
+    }
+
+    public struct GroupEntry: Sendable {
+        public var name: String
+        public var type: GroupType
+        public var accounts: [(name: String, location: FileLocation)]
+        public var location: FileLocation
+    }
+
+    public struct PostingEntry: Sendable {
+        public var account: String
+        public var amount: String?
+        public var note: String
+        public var location: FileLocation
+    }
+
+    public struct TransactionEntry: Sendable {
+        public var id: String?
+        public var day: Day
+        public var payee: String
+        public var note: String
+        public var spender: String
+        public var tags: [String]
+        public var postings: [PostingEntry]
+        public var location: FileLocation
+    }
+
+    public var file: String
+    public var currency: Currency
+    public var defaultAccount: (name: String, location: FileLocation)?
+    public var accounts: [AccountEntry] = []
+    public var groups: [GroupEntry] = []
+    public var transactions: [TransactionEntry] = []
+}
+
+/// A mistake in a ledger file: where it is and why, on one line.
+public struct LedgerFileError: Error, CustomStringConvertible, Sendable {
+    public var location: FileLocation
+    public var message: String
+
+    public init(_ location: FileLocation, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { "\(location): \(message)" }
+}

@@ -1,0 +1,231 @@
+import CapitalCore
+import Foundation
+import Yams
+
+/// Reads ledger files: YAML, or JSON (which the YAML parser reads too, keeping line numbers).
+/// Amounts are taken from the scalar text, never through a floating-point number.
+public enum LedgerFile {
+    /// Reads and parses the file at `path`.
+    public static func read(path: String) throws(LedgerFileError) -> LedgerDocument {
+        let top = FileLocation(file: path, line: nil, path: "file")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw LedgerFileError(top, "the file \(reason)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LedgerFileError(top, "the file is not UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses ledger text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(LedgerFileError) -> LedgerDocument {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw LedgerFileError(syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
+        } catch {
+            throw LedgerFileError(FileLocation(file: file, line: nil, path: "file"), "cannot be parsed: \(error)")
+        }
+        guard let node else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
+        return try Reader(file: file).document(node)
+    }
+
+    private static func syntaxLocation(_ error: YamlError, file: String) -> FileLocation {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return FileLocation(file: file, line: mark.line, path: "syntax")
+        default:
+            return FileLocation(file: file, line: nil, path: "syntax")
+        }
+    }
+
+    private static func problem(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _), .composer(let context, let problem, _, _):
+            return [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .duplicatedKeysInMapping(let duplicates, _):
+            return "duplicate keys \(duplicates.joined(separator: ", "))"
+        default:
+            return "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
+        }
+    }
+}
+
+/// Walks the node tree, checking each field's type and value.
+private struct Reader {
+    let file: String
+
+    func location(_ node: Node, _ path: String) -> FileLocation {
+        FileLocation(file: file, line: node.mark?.line, path: path)
+    }
+
+    func fail(_ node: Node, _ path: String, _ message: String) -> LedgerFileError {
+        LedgerFileError(location(node, path), message)
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s): return "'\(s.string)'"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    /// A mapping's entries by key, refusing keys that are not in `allowed`.
+    func mapping(_ node: Node, _ path: String, allowed: [String]) throws(LedgerFileError) -> [String: Node] {
+        guard case .mapping(let mapping) = node else {
+            throw fail(node, path, "expected a mapping with keys \(allowed.joined(separator: ", ")), got \(describe(node))")
+        }
+        var result: [String: Node] = [:]
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else { throw fail(key, path, "keys must be text") }
+            guard allowed.contains(scalar.string) else {
+                throw fail(key, "\(path).\(scalar.string)", "unknown field; expected one of \(allowed.joined(separator: ", "))")
+            }
+            guard result[scalar.string] == nil else { throw fail(key, "\(path).\(scalar.string)", "the field appears twice") }
+            result[scalar.string] = value
+        }
+        return result
+    }
+
+    func isNull(_ node: Node) -> Bool {
+        if case .scalar(let s) = node, s.style == .plain, ["", "~", "null", "Null", "NULL"].contains(s.string) { return true }
+        return false
+    }
+
+    func text(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> String? {
+        guard let node = fields[key], !isNull(node) else {
+            if required { throw fail(parent, "\(path).\(key)", "missing required field") }
+            return nil
+        }
+        guard case .scalar(let scalar) = node else {
+            throw fail(node, "\(path).\(key)", "expected text, got \(describe(node))")
+        }
+        return scalar.string
+    }
+
+    func list(_ fields: [String: Node], _ key: String, _ path: String) throws(LedgerFileError) -> [Node] {
+        guard let node = fields[key], !isNull(node) else { return [] }
+        guard case .sequence(let sequence) = node else {
+            throw fail(node, "\(path).\(key)", "expected a list, got \(describe(node))")
+        }
+        return Array(sequence)
+    }
+
+    func textList(_ fields: [String: Node], _ key: String, _ path: String) throws(LedgerFileError) -> [(String, FileLocation)] {
+        var result: [(String, FileLocation)] = []
+        for (index, node) in try list(fields, key, path).enumerated() {
+            guard case .scalar(let scalar) = node else {
+                throw fail(node, "\(path).\(key)[\(index)]", "expected text, got \(describe(node))")
+            }
+            result.append((scalar.string, location(node, "\(path).\(key)[\(index)]")))
+        }
+        return result
+    }
+
+    func bool(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node) throws(LedgerFileError) -> Bool {
+        guard let value = try text(fields, key, path, in: parent) else { return false }
+        switch value.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default: throw fail(fields[key]!, "\(path).\(key)", "'\(value)' is not true or false")
+        }
+    }
+
+    func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
+        let fields = try mapping(root, "file", allowed: ["capital", "currency", "defaultAccount", "accounts", "groups", "transactions"])
+        if let version = try text(fields, "capital", "file", in: root), version != "1" {
+            throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
+        }
+        guard let code = try text(fields, "currency", "file", in: root, required: true) else { fatalError("unreachable") }
+        let currency: Currency
+        do { currency = try Currency(code) } catch { throw fail(fields["currency"]!, "currency", "\(error)") }
+        var document = LedgerDocument(file: file, currency: currency)
+        if let name = try text(fields, "defaultAccount", "file", in: root) {
+            document.defaultAccount = (name, location(fields["defaultAccount"]!, "defaultAccount"))
+        }
+        for (index, node) in try list(fields, "accounts", "file").enumerated() {
+            document.accounts.append(try account(node, "accounts[\(index)]"))
+        }
+        for (index, node) in try list(fields, "groups", "file").enumerated() {
+            document.groups.append(try group(node, "groups[\(index)]"))
+        }
+        for (index, node) in try list(fields, "transactions", "file").enumerated() {
+            document.transactions.append(try transaction(node, "transactions[\(index)]"))
+        }
+        return document
+    }
+
+    func account(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.AccountEntry {
+        let fields = try mapping(node, path, allowed: ["name", "kind", "currency", "floor", "level", "hidden", "note"])
+        let name = try text(fields, "name", path, in: node, required: true)!
+        let kindText = try text(fields, "kind", path, in: node, required: true)!
+        guard let kind = AccountKind(rawValue: kindText) else {
+            throw fail(fields["kind"]!, "\(path).kind", "'\(kindText)' is not an account kind; expected one of \(AccountKind.names)")
+        }
+        var currency: Currency?
+        if let code = try text(fields, "currency", path, in: node) {
+            do { currency = try Currency(code) } catch { throw fail(fields["currency"]!, "\(path).currency", "\(error)") }
+        }
+        var level: Int?
+        if let levelText = try text(fields, "level", path, in: node) {
+            guard let value = Int(levelText), (1...6).contains(value) else {
+                throw fail(fields["level"]!, "\(path).level", "'\(levelText)' is not a ladder level 1 to 6")
+            }
+            level = value
+        }
+        return LedgerDocument.AccountEntry(
+            name: name, kind: kind, currency: currency, floor: try text(fields, "floor", path, in: node), level: level,
+            hidden: try bool(fields, "hidden", path, in: node), note: try text(fields, "note", path, in: node) ?? "",
+            location: location(node, path))
+    }
+
+    func group(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.GroupEntry {
+        let fields = try mapping(node, path, allowed: ["name", "type", "accounts"])
+        let name = try text(fields, "name", path, in: node, required: true)!
+        let typeText = try text(fields, "type", path, in: node, required: true)!
+        guard let type = GroupType(rawValue: typeText) else {
+            throw fail(fields["type"]!, "\(path).type", "'\(typeText)' is not a group type; expected cash-flow or profit-and-loss")
+        }
+        return LedgerDocument.GroupEntry(
+            name: name, type: type, accounts: try textList(fields, "accounts", path).map { ($0.0, $0.1) }, location: location(node, path))
+    }
+
+    func transaction(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.TransactionEntry {
+        let fields = try mapping(node, path, allowed: ["id", "date", "payee", "note", "spender", "tags", "postings", "amount", "from", "to"])
+        let dateText = try text(fields, "date", path, in: node, required: true)!
+        let day: Day
+        do { day = try Day(iso: dateText) } catch { throw fail(fields["date"]!, "\(path).date", "\(error)") }
+        var postings: [LedgerDocument.PostingEntry] = []
+        let shorthand = fields["amount"] != nil || fields["from"] != nil || fields["to"] != nil
+        if shorthand {
+            if fields["postings"] != nil {
+                throw fail(node, path, "give either postings or amount/from/to, not both")
+            }
+            let amount = try text(fields, "amount", path, in: node, required: true)!
+            let from = try text(fields, "from", path, in: node, required: true)!
+            let to = try text(fields, "to", path, in: node, required: true)!
+            postings.append(.init(account: to, amount: amount, note: "", location: location(fields["to"]!, "\(path).to")))
+            postings.append(.init(account: from, amount: nil, note: "", location: location(fields["from"]!, "\(path).from")))
+        } else {
+            let nodes = try list(fields, "postings", path)
+            if fields["postings"] == nil { throw fail(node, "\(path).postings", "missing required field (or give amount, from and to)") }
+            for (index, posting) in nodes.enumerated() {
+                let p = "\(path).postings[\(index)]"
+                let pf = try mapping(posting, p, allowed: ["account", "amount", "note"])
+                postings.append(
+                    .init(
+                        account: try text(pf, "account", p, in: posting, required: true)!,
+                        amount: try text(pf, "amount", p, in: posting), note: try text(pf, "note", p, in: posting) ?? "",
+                        location: location(posting, p)))
+            }
+        }
+        return LedgerDocument.TransactionEntry(
+            id: try text(fields, "id", path, in: node), day: day, payee: try text(fields, "payee", path, in: node) ?? "",
+            note: try text(fields, "note", path, in: node) ?? "", spender: try text(fields, "spender", path, in: node) ?? "",
+            tags: try textList(fields, "tags", path).map(\.0), postings: postings, location: location(node, path))
+    }
+}

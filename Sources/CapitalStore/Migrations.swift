@@ -1,0 +1,73 @@
+import GRDB
+
+/// The schema, one migration per shipped version. Shipped migrations are never edited.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: v1)
+        return migrator
+    }
+
+    /// Every record carries id (UUID text), createdAt, updatedAt, version and deleted (soft delete).
+    private static func addRecordColumns(_ t: TableDefinition) {
+        t.primaryKey("id", .text)
+        t.column("createdAt", .datetime).notNull()
+        t.column("updatedAt", .datetime).notNull()
+        t.column("version", .integer).notNull().defaults(to: 1)
+        t.column("deleted", .boolean).notNull().defaults(to: false)
+    }
+
+    private static func v1(_ db: Database) throws {
+        try db.create(table: "setting") { t in
+            t.primaryKey("key", .text)
+            t.column("value", .text).notNull()
+        }
+        try db.create(table: "account") { t in
+            addRecordColumns(t)
+            t.column("name", .text).notNull()
+            t.column("kind", .text).notNull()
+            t.column("currency", .text).notNull()
+            t.column("floorMinor", .integer)
+            t.column("level", .integer)
+            t.column("hidden", .boolean).notNull().defaults(to: false)
+            t.column("note", .text).notNull().defaults(to: "")
+            t.column("position", .integer).notNull()
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX account_name ON account(name COLLATE NOCASE) WHERE deleted = 0")
+        try db.create(table: "accountGroup") { t in
+            addRecordColumns(t)
+            t.column("name", .text).notNull()
+            t.column("type", .text).notNull()
+            t.column("position", .integer).notNull()
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX accountGroup_name ON accountGroup(name COLLATE NOCASE) WHERE deleted = 0")
+        try db.create(table: "groupMember") { t in
+            t.column("groupId", .text).notNull().references("accountGroup", onDelete: .cascade)
+            t.column("accountId", .text).notNull().references("account", onDelete: .cascade)
+            t.column("position", .integer).notNull()
+            t.primaryKey(["groupId", "accountId"])
+        }
+        try db.create(table: "txn") { t in
+            addRecordColumns(t)
+            t.column("day", .integer).notNull()
+            t.column("seq", .integer).notNull()
+            t.column("payee", .text).notNull().defaults(to: "")
+            t.column("note", .text).notNull().defaults(to: "")
+            t.column("spender", .text).notNull().defaults(to: "")
+            t.column("tags", .text).notNull().defaults(to: "")
+        }
+        try db.create(index: "txn_day_seq", on: "txn", columns: ["day", "seq"])
+        // Postings are parts of their transaction: they change with it (its version) and go with it.
+        try db.create(table: "posting") { t in
+            t.primaryKey("id", .text)
+            t.column("txnId", .text).notNull().references("txn", onDelete: .cascade)
+            t.column("accountId", .text).notNull().references("account")
+            t.column("position", .integer).notNull()
+            t.column("amountMinor", .integer).notNull()
+            t.column("currency", .text).notNull()
+            t.column("note", .text).notNull().defaults(to: "")
+        }
+        try db.create(index: "posting_txn", on: "posting", columns: ["txnId"])
+        try db.create(index: "posting_account", on: "posting", columns: ["accountId"])
+    }
+}

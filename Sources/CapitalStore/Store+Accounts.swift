@@ -1,0 +1,257 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+/// How to remove an account that has postings.
+public enum AccountRemoval: Sendable, Equatable {
+    /// Only an account without postings can be removed.
+    case plain
+    /// Reassign its postings to another account, then remove it.
+    case moveTo(String)
+    /// Reassign its postings to `Capital`, then remove it.
+    case toCapital
+    /// Keep it and its history, but hide it from listings.
+    case hide
+    /// Delete every transaction that touches it, then remove it.
+    case cascade
+}
+
+/// Changes to an account; `nil` leaves a field as it is.
+public struct AccountChanges: Sendable {
+    public var name: String?
+    public var kind: AccountKind?
+    public var floor: Int64??
+    public var level: Int??
+    public var hidden: Bool?
+    public var note: String?
+    public init() {}
+}
+
+extension Store {
+    /// Accounts in the order they were added; hidden ones only if asked.
+    public func accounts(includeHidden: Bool = false) throws(StoreError) -> [Account] {
+        try read("listing accounts") { db in
+            try Store.fetchAccounts(db).filter { includeHidden || !$0.hidden }
+        }
+    }
+
+    /// An account by name (case-insensitive) or by a unique id prefix.
+    public func account(_ reference: String) throws(StoreError) -> Account {
+        try read("finding an account") { db in try Store.resolveAccount(db, reference) }
+    }
+
+    /// The account quick entries use when none is named.
+    public func defaultAccount() throws(StoreError) -> Account? {
+        try read("reading settings") { db in
+            guard let id = try Store.setting(db, "defaultAccount") else { return nil }
+            return try Store.fetchAccounts(db).first { $0.id == id }
+        }
+    }
+
+    /// Adds an account. Names are unique (case-insensitive).
+    @discardableResult
+    public func addAccount(name: String, kind: AccountKind, currency: Currency?, floor: Int64? = nil, level: Int? = nil,
+        note: String = "", groups: [String] = [], makeDefault: Bool = false) throws(StoreError) -> Account
+    {
+        try Store.validateName(name, field: "name")
+        try Store.validateLevel(level)
+        return try write("adding account '\(name)'") { db in
+            let currency = try currency ?? Store.ledgerCurrency(db, location: location)
+            let account = Account(id: Store.newID(), name: name, kind: kind, currency: currency, floor: floor, level: level, note: note)
+            try Store.insertAccount(db, account)
+            for group in groups {
+                let g = try Store.resolveGroup(db, group)
+                try Store.addMember(db, groupID: g.id, accountID: account.id)
+            }
+            if makeDefault { try Store.setDefault(db, account) }
+            return account
+        }
+    }
+
+    /// Changes an account's fields. `Capital` cannot be renamed.
+    @discardableResult
+    public func editAccount(_ reference: String, _ changes: AccountChanges, makeDefault: Bool = false) throws(StoreError) -> Account {
+        if let name = changes.name { try Store.validateName(name, field: "--name") }
+        if let level = changes.level { try Store.validateLevel(level) }
+        return try write("editing account '\(reference)'") { db in
+            var account = try Store.resolveAccount(db, reference)
+            if account.name == Account.capitalName && account.kind == .equity {
+                if let name = changes.name, name != Account.capitalName { throw StoreError.capitalIsProtected(action: "renamed") }
+                if let kind = changes.kind, kind != .equity { throw StoreError.capitalIsProtected(action: "changed to another kind") }
+                if changes.hidden == true { throw StoreError.capitalIsProtected(action: "hidden") }
+            }
+            if let name = changes.name, name.lowercased() != account.name.lowercased(),
+                try Store.accountID(named: name, db) != nil
+            {
+                throw StoreError.duplicateName(what: "account", name: name)
+            }
+            if let name = changes.name { account.name = name }
+            if let kind = changes.kind { account.kind = kind }
+            if let floor = changes.floor { account.floor = floor }
+            if let level = changes.level { account.level = level }
+            if let hidden = changes.hidden { account.hidden = hidden }
+            if let note = changes.note { account.note = note }
+            try db.execute(
+                sql: """
+                    UPDATE account SET name = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?,
+                    updatedAt = ?, version = version + 1 WHERE id = ?
+                    """,
+                arguments: [account.name, account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Date(), account.id])
+            if makeDefault { try Store.setDefault(db, account) }
+            return account
+        }
+    }
+
+    /// How many postings (in live transactions) an account has.
+    public func postingCount(_ reference: String) throws(StoreError) -> Int {
+        try read("counting postings") { db in
+            let account = try Store.resolveAccount(db, reference)
+            return try Store.postingCount(db, accountID: account.id)
+        }
+    }
+
+    /// Removes (soft-deletes) an account, or hides it; see `AccountRemoval`. Returns what was done.
+    @discardableResult
+    public func removeAccount(_ reference: String, _ removal: AccountRemoval) throws(StoreError) -> String {
+        try write("removing account '\(reference)'") { db in
+            let account = try Store.resolveAccount(db, reference)
+            if account.name == Account.capitalName && account.kind == .equity {
+                throw StoreError.capitalIsProtected(action: removal == .hide ? "hidden" : "deleted")
+            }
+            let count = try Store.postingCount(db, accountID: account.id)
+            let now = Date()
+            switch removal {
+            case .hide:
+                try db.execute(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [now, account.id])
+                return "hid account '\(account.name)' (its \(count) postings stay in the ledger)"
+            case .plain where count > 0:
+                throw StoreError.accountHasPostings(name: account.name, count: count)
+            case .plain:
+                break
+            case .moveTo, .toCapital:
+                let target: Account
+                if case .moveTo(let ref) = removal { target = try Store.resolveAccount(db, ref) } else {
+                    target = try Store.resolveAccount(db, Account.capitalName)
+                }
+                if target.id == account.id {
+                    throw StoreError.invalid(field: "--move-to", value: target.name, reason: "it is the account being removed")
+                }
+                if target.currency != account.currency && target.kind != .equity {
+                    throw StoreError.currencyMismatch(account: target.name, accountCurrency: target.currency.code, amountCurrency: account.currency.code)
+                }
+                try db.execute(
+                    sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)",
+                    arguments: [now, account.id])
+                try db.execute(sql: "UPDATE posting SET accountId = ? WHERE accountId = ?", arguments: [target.id, account.id])
+            case .cascade:
+                try db.execute(
+                    sql: """
+                        UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1
+                        WHERE deleted = 0 AND id IN (SELECT txnId FROM posting WHERE accountId = ?)
+                        """,
+                    arguments: [now, account.id])
+            }
+            try db.execute(sql: "DELETE FROM groupMember WHERE accountId = ?", arguments: [account.id])
+            try db.execute(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [now, account.id])
+            if try Store.setting(db, "defaultAccount") == account.id { try Store.setSetting(db, "defaultAccount", nil) }
+            switch removal {
+            case .moveTo, .toCapital:
+                return "removed account '\(account.name)'; moved its \(count) postings"
+            case .cascade:
+                return "removed account '\(account.name)' and the transactions of its \(count) postings"
+            default:
+                return "removed account '\(account.name)'"
+            }
+        }
+    }
+
+    // MARK: Helpers shared with import and transactions
+
+    static func setDefault(_ db: Database, _ account: Account) throws {
+        guard account.kind.isBalanceSheet else {
+            throw StoreError.invalid(field: "--default", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account")
+        }
+        try setSetting(db, "defaultAccount", account.id)
+    }
+
+    static func validateName(_ name: String, field: String) throws(StoreError) {
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .invalid(field: field, value: name, reason: "a name cannot be empty")
+        }
+        if name != name.trimmingCharacters(in: .whitespaces) {
+            throw .invalid(field: field, value: name, reason: "a name cannot start or end with spaces")
+        }
+        if name.contains(where: { $0.isNewline || $0 == "=" }) {
+            throw .invalid(field: field, value: name, reason: "a name cannot contain line breaks or '='")
+        }
+    }
+
+    static func validateLevel(_ level: Int??) throws(StoreError) {
+        if case .some(.some(let value)) = level, !(1...6).contains(value) {
+            throw .invalid(field: "--level", value: String(value), reason: "the answer ladder has levels 1 to 6")
+        }
+    }
+
+    static func insertAccount(_ db: Database, _ account: Account) throws {
+        if try accountID(named: account.name, db) != nil {
+            throw StoreError.duplicateName(what: "account", name: account.name)
+        }
+        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account") ?? 1
+        let now = Date()
+        try db.execute(
+            sql: """
+                INSERT INTO account(id, createdAt, updatedAt, name, kind, currency, floorMinor, level, hidden, note, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [account.id, now, now, account.name, account.kind.rawValue, account.currency.code, account.floor, account.level,
+                account.hidden, account.note, position])
+    }
+
+    static func accountID(named name: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT id FROM account WHERE deleted = 0 AND name = ? COLLATE NOCASE", arguments: [name])
+    }
+
+    static func postingCount(_ db: Database, accountID: String) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 AND posting.accountId = ?",
+            arguments: [accountID]) ?? 0
+    }
+
+    static func fetchAccounts(_ db: Database) throws -> [Account] {
+        try Row.fetchAll(db, sql: "SELECT * FROM account WHERE deleted = 0 ORDER BY position").map { row in
+            let kindText: String = row["kind"]
+            let currencyText: String = row["currency"]
+            guard let kind = AccountKind(rawValue: kindText) else {
+                throw StoreError.invalid(field: "account.kind", value: kindText, reason: "unknown kind in the database")
+            }
+            return Account(
+                id: row["id"], name: row["name"], kind: kind, currency: try Currency(currencyText),
+                floor: row["floorMinor"], level: row["level"], hidden: row["hidden"], note: row["note"])
+        }
+    }
+
+    /// Name (case-insensitive) first, then a unique id prefix, as git resolves short hashes.
+    static func resolveAccount(_ db: Database, _ reference: String) throws -> Account {
+        let accounts = try fetchAccounts(db)
+        if let byName = accounts.first(where: { $0.name.lowercased() == reference.lowercased() }) { return byName }
+        let matches = Store.idPrefixMatches(reference, in: accounts, id: \.id)
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            throw StoreError.ambiguous(what: "account", reference: reference, candidates: matches.map { "\(shortID($0.id)) (\($0.name))" })
+        }
+        let similar = accounts.filter { $0.name.lowercased().contains(reference.lowercased()) }.map(\.name)
+        throw StoreError.notFound(
+            what: "account", reference: reference,
+            hint: similar.isEmpty ? "see `capital account list`" : "did you mean \(similar.prefix(5).map { "'\($0)'" }.joined(separator: ", "))?")
+    }
+
+    /// Items whose id starts with `reference` (at least 4 hex digits; dashes ignored).
+    static func idPrefixMatches<T>(_ reference: String, in items: [T], id: (T) -> String) -> [T] {
+        let prefix = reference.lowercased().replacingOccurrences(of: "-", with: "")
+        guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else { return [] }
+        return items.filter { id($0).replacingOccurrences(of: "-", with: "").hasPrefix(prefix) }
+    }
+
+    /// The first 8 hex digits of an id: what listings show.
+    public static func shortID(_ id: String) -> String { String(id.prefix(8)) }
+}

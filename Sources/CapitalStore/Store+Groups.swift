@@ -1,0 +1,117 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+extension Store {
+    /// Groups in the order they were added, with their accounts.
+    public func groups() throws(StoreError) -> [AccountGroup] {
+        try read("listing groups") { db in try Store.fetchGroups(db) }
+    }
+
+    /// A group by name (case-insensitive) or unique id prefix.
+    public func group(_ reference: String) throws(StoreError) -> AccountGroup {
+        try read("finding a group") { db in try Store.resolveGroup(db, reference) }
+    }
+
+    @discardableResult
+    public func addGroup(name: String, type: GroupType, accounts: [String] = []) throws(StoreError) -> AccountGroup {
+        try Store.validateName(name, field: "name")
+        return try write("adding group '\(name)'") { db in
+            let group = AccountGroup(id: Store.newID(), name: name, type: type)
+            try Store.insertGroup(db, group)
+            for reference in accounts {
+                try Store.addMember(db, groupID: group.id, accountID: try Store.resolveAccount(db, reference).id)
+            }
+            return try Store.resolveGroup(db, group.id)
+        }
+    }
+
+    /// Soft-deletes a group; its accounts stay.
+    public func removeGroup(_ reference: String) throws(StoreError) {
+        try write("removing group '\(reference)'") { db in
+            let group = try Store.resolveGroup(db, reference)
+            try db.execute(sql: "DELETE FROM groupMember WHERE groupId = ?", arguments: [group.id])
+            try db.execute(sql: "UPDATE accountGroup SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), group.id])
+        }
+    }
+
+    /// Puts accounts into a group (an account may be in several groups).
+    public func addToGroup(_ reference: String, accounts: [String]) throws(StoreError) {
+        try write("adding accounts to group '\(reference)'") { db in
+            let group = try Store.resolveGroup(db, reference)
+            for account in accounts {
+                let id = try Store.resolveAccount(db, account).id
+                if group.accountIDs.contains(id) {
+                    throw StoreError.invalid(field: "account", value: account, reason: "it is already in group '\(group.name)'")
+                }
+                try Store.addMember(db, groupID: group.id, accountID: id)
+            }
+        }
+    }
+
+    /// Takes accounts out of a group.
+    public func removeFromGroup(_ reference: String, accounts: [String]) throws(StoreError) {
+        try write("removing accounts from group '\(reference)'") { db in
+            let group = try Store.resolveGroup(db, reference)
+            for account in accounts {
+                let id = try Store.resolveAccount(db, account).id
+                guard group.accountIDs.contains(id) else {
+                    throw StoreError.invalid(field: "account", value: account, reason: "it is not in group '\(group.name)'")
+                }
+                try db.execute(sql: "DELETE FROM groupMember WHERE groupId = ? AND accountId = ?", arguments: [group.id, id])
+                try db.execute(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), group.id])
+            }
+        }
+    }
+
+    static func insertGroup(_ db: Database, _ group: AccountGroup) throws {
+        if try String.fetchOne(db, sql: "SELECT id FROM accountGroup WHERE deleted = 0 AND name = ? COLLATE NOCASE", arguments: [group.name]) != nil {
+            throw StoreError.duplicateName(what: "group", name: group.name)
+        }
+        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM accountGroup") ?? 1
+        let now = Date()
+        try db.execute(
+            sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, type, position) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [group.id, now, now, group.name, group.type.rawValue, position])
+    }
+
+    static func addMember(_ db: Database, groupID: String, accountID: String) throws {
+        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM groupMember WHERE groupId = ?", arguments: [groupID]) ?? 1
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO groupMember(groupId, accountId, position) VALUES (?, ?, ?)", arguments: [groupID, accountID, position])
+        try db.execute(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), groupID])
+    }
+
+    static func fetchGroups(_ db: Database) throws -> [AccountGroup] {
+        var members: [String: [String]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT groupMember.groupId, groupMember.accountId FROM groupMember
+                JOIN account ON account.id = groupMember.accountId AND account.deleted = 0
+                ORDER BY groupMember.groupId, groupMember.position
+                """)
+        {
+            members[row["groupId"], default: []].append(row["accountId"])
+        }
+        return try Row.fetchAll(db, sql: "SELECT id, name, type FROM accountGroup WHERE deleted = 0 ORDER BY position").map { row in
+            let typeText: String = row["type"]
+            guard let type = GroupType(rawValue: typeText) else {
+                throw StoreError.invalid(field: "accountGroup.type", value: typeText, reason: "unknown group type in the database")
+            }
+            let id: String = row["id"]
+            return AccountGroup(id: id, name: row["name"], type: type, accountIDs: members[id] ?? [])
+        }
+    }
+
+    static func resolveGroup(_ db: Database, _ reference: String) throws -> AccountGroup {
+        let groups = try fetchGroups(db)
+        if let byName = groups.first(where: { $0.name.lowercased() == reference.lowercased() }) { return byName }
+        let matches = idPrefixMatches(reference, in: groups, id: \.id)
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            throw StoreError.ambiguous(what: "group", reference: reference, candidates: matches.map { "\(shortID($0.id)) (\($0.name))" })
+        }
+        throw StoreError.notFound(what: "group", reference: reference, hint: groups.isEmpty ? "there are no groups yet; add one with `capital group add`" : "see `capital group list`")
+    }
+}

@@ -1,0 +1,158 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    public var accountsAdded = 0
+    public var accountsMerged = 0
+    public var groupsAdded = 0
+    public var groupsMerged = 0
+    public var transactionsAdded = 0
+    public var transactionsAlreadyPresent = 0
+
+    public var description: String {
+        "\(accountsAdded) accounts added, \(accountsMerged) merged; \(groupsAdded) groups added, \(groupsMerged) merged; "
+            + "\(transactionsAdded) transactions added, \(transactionsAlreadyPresent) already present"
+    }
+}
+
+extension Store {
+    /// Imports a ledger file, all or nothing. Into an empty database it creates the ledger with the
+    /// file's currency. Into one with data it merges by name: an account or group of the same name
+    /// must have the same kind (type) and currency, and is then shared; group memberships are
+    /// joined; a transaction whose `id` is already present must be identical and is skipped.
+    /// Anything else that disagrees is a conflict and nothing is imported.
+    @discardableResult
+    public func importDocument(_ document: LedgerDocument) throws(StoreError) -> ImportSummary {
+        try write("importing \(document.file)") { db in try Store.merge(db, document, location: location) }
+    }
+
+    /// A read-only in-memory store holding a ledger file (`-f FILE`).
+    public static func load(_ document: LedgerDocument) throws(StoreError) -> Store {
+        let store = try Store.inMemory(location: document.file, readOnly: true)
+        _ = try store.load { db in try Store.merge(db, document, location: document.file) }
+        return store
+    }
+
+    static func merge(_ db: Database, _ document: LedgerDocument, location: String) throws -> ImportSummary {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        var summary = ImportSummary()
+        if let code = try Store.setting(db, "currency") {
+            if code != document.currency.code {
+                throw fail(
+                    FileLocation(file: document.file, line: nil, path: "currency"),
+                    "the file's currency \(document.currency.code) differs from the database's \(code); nothing was imported")
+            }
+        } else {
+            try Store.initialize(db, currency: document.currency, categories: false)
+        }
+
+        var seen: [String: FileLocation] = [:]
+        for entry in document.accounts {
+            if let first = seen[entry.name.lowercased()] {
+                throw fail(entry.location, "duplicate account name '\(entry.name)' (first defined at line \(first.line ?? 0))")
+            }
+            seen[entry.name.lowercased()] = entry.location
+            do { try Store.validateName(entry.name, field: "name") } catch {
+                throw fail(entry.location, "\(error)")
+            }
+            let currency = entry.currency ?? document.currency
+            if let existing = try Store.fetchAccounts(db).first(where: { $0.name.lowercased() == entry.name.lowercased() }) {
+                guard existing.kind == entry.kind, existing.currency == currency else {
+                    throw fail(
+                        entry.location,
+                        "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)")
+                }
+                summary.accountsMerged += 1
+                continue
+            }
+            var floor: Int64?
+            if let text = entry.floor {
+                do { floor = try Money.parseMinor(text, exponent: currency.exponent, code: currency.code) } catch {
+                    throw fail(FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".floor"), "\(error)")
+                }
+            }
+            try Store.insertAccount(
+                db, Account(id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden, note: entry.note))
+            summary.accountsAdded += 1
+        }
+
+        func accountID(_ name: String, _ at: FileLocation) throws -> String {
+            guard let id = try Store.accountID(named: name, db) else {
+                throw fail(at, "'\(name)' is not an account defined in the file (or the database)")
+            }
+            return id
+        }
+
+        seen = [:]
+        for entry in document.groups {
+            if let first = seen[entry.name.lowercased()] {
+                throw fail(entry.location, "duplicate group name '\(entry.name)' (first defined at line \(first.line ?? 0))")
+            }
+            seen[entry.name.lowercased()] = entry.location
+            let group: AccountGroup
+            if let existing = try Store.fetchGroups(db).first(where: { $0.name.lowercased() == entry.name.lowercased() }) {
+                guard existing.type == entry.type else {
+                    throw fail(entry.location, "group '\(entry.name)' already exists as \(existing.type.rawValue), the file has \(entry.type.rawValue)")
+                }
+                group = existing
+                summary.groupsMerged += 1
+            } else {
+                group = AccountGroup(id: newID(), name: entry.name, type: entry.type)
+                try Store.insertGroup(db, group)
+                summary.groupsAdded += 1
+            }
+            for (name, at) in entry.accounts {
+                let id = try accountID(name, at)
+                if !group.accountIDs.contains(id) { try Store.addMember(db, groupID: group.id, accountID: id) }
+            }
+        }
+
+        if let (name, at) = document.defaultAccount {
+            let id = try accountID(name, at)
+            if try Store.setting(db, "defaultAccount") == nil {
+                let account = try Store.resolveAccount(db, id)
+                do { try Store.setDefault(db, account) } catch { throw fail(at, "\(error)") }
+            }
+        }
+
+        var ids: [String: FileLocation] = [:]
+        for entry in document.transactions {
+            let inputs = try entry.postings.map { posting in
+                PostingInput(
+                    account: try accountID(posting.account, posting.location), amount: posting.amount, note: posting.note,
+                    field: "\(posting.location).amount")
+            }
+            let id = entry.id ?? newID()
+            if let first = ids[id] {
+                throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first.line ?? 0))")
+            }
+            ids[id] = entry.location
+            let transaction: Transaction
+            do {
+                transaction = try Store.build(
+                    db, id: id,
+                    TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs))
+            } catch StoreError.ledger(let error) {
+                throw fail(entry.location, "\(error)")
+            } catch StoreError.invalid(_, let value, let reason) {
+                throw fail(entry.location, "'\(value)': \(reason)")
+            }
+            if entry.id != nil, let deleted = try Bool.fetchOne(db, sql: "SELECT deleted FROM txn WHERE id = ?", arguments: [id]) {
+                let existing = deleted ? nil : try Store.fetchTransactions(db, ids: [id]).first
+                guard let existing, existing == transaction else {
+                    throw fail(
+                        FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id"),
+                        deleted ? "transaction '\(id)' was deleted from the database; remove it from the file or give it a new id"
+                            : "transaction '\(id)' already exists with different content")
+                }
+                summary.transactionsAlreadyPresent += 1
+                continue
+            }
+            try Store.insertTransaction(db, transaction)
+            summary.transactionsAdded += 1
+        }
+        return summary
+    }
+}

@@ -1,0 +1,233 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+/// A posting as a user writes it: an account reference and an amount in that account's currency.
+/// At most one posting of a transaction may leave `amount` out: it takes the balancing amount.
+public struct PostingInput: Sendable {
+    public var account: String
+    public var amount: String?
+    public var note: String
+    /// How the user wrote it, for error messages (`--posting 'Groceries=500'`).
+    public var field: String
+
+    public init(account: String, amount: String?, note: String = "", field: String) {
+        self.account = account
+        self.amount = amount
+        self.note = note
+        self.field = field
+    }
+}
+
+/// A transaction as a user writes it.
+public struct TransactionInput: Sendable {
+    public var day: Day
+    public var payee: String
+    public var note: String
+    public var spender: String
+    public var tags: [String]
+    public var postings: [PostingInput]
+
+    public init(day: Day, payee: String = "", note: String = "", spender: String = "", tags: [String] = [], postings: [PostingInput]) {
+        self.day = day
+        self.payee = payee
+        self.note = note
+        self.spender = spender
+        self.tags = tags
+        self.postings = postings
+    }
+}
+
+/// Changes to a transaction; `nil` leaves a field as it is. New postings replace all old ones.
+public struct TransactionChanges: Sendable {
+    public var day: Day?
+    public var payee: String?
+    public var note: String?
+    public var spender: String?
+    public var tags: [String]?
+    public var postings: [PostingInput]?
+    public init() {}
+}
+
+extension Store {
+    /// Records a balanced transaction.
+    @discardableResult
+    public func addTransaction(_ input: TransactionInput) throws(StoreError) -> Transaction {
+        try write("adding a transaction") { db in
+            let transaction = try Store.build(db, id: Store.newID(), input)
+            try Store.insertTransaction(db, transaction)
+            return transaction
+        }
+    }
+
+    /// A transaction by a unique id prefix (at least 4 hex digits).
+    public func transaction(_ reference: String) throws(StoreError) -> Transaction {
+        try read("finding a transaction") { db in try Store.resolveTransaction(db, reference) }
+    }
+
+    /// Changes a transaction; the result must still balance.
+    @discardableResult
+    public func editTransaction(_ reference: String, _ changes: TransactionChanges) throws(StoreError) -> Transaction {
+        try write("editing transaction '\(reference)'") { db in
+            let old = try Store.resolveTransaction(db, reference)
+            var updated = old
+            if let postings = changes.postings {
+                updated = try Store.build(db, id: old.id, TransactionInput(day: old.day, postings: postings))
+            }
+            updated.day = changes.day ?? old.day
+            updated.payee = changes.payee ?? old.payee
+            updated.note = changes.note ?? old.note
+            updated.spender = changes.spender ?? old.spender
+            updated.tags = try changes.tags.map(Store.validateTags) ?? old.tags
+            try db.execute(
+                sql: "UPDATE txn SET day = ?, payee = ?, note = ?, spender = ?, tags = ?, updatedAt = ?, version = version + 1 WHERE id = ?",
+                arguments: [updated.day.number, updated.payee, updated.note, updated.spender, updated.tags.joined(separator: ","), Date(), old.id])
+            if changes.postings != nil {
+                try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [old.id])
+                try Store.insertPostings(db, updated)
+            }
+            return updated
+        }
+    }
+
+    /// Soft-deletes a transaction.
+    @discardableResult
+    public func removeTransaction(_ reference: String) throws(StoreError) -> Transaction {
+        try write("removing transaction '\(reference)'") { db in
+            let transaction = try Store.resolveTransaction(db, reference)
+            try db.execute(sql: "UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), transaction.id])
+            return transaction
+        }
+    }
+
+    /// Everything in the ledger, as one consistent snapshot.
+    public func snapshot() throws(StoreError) -> Ledger {
+        try read("reading the ledger") { db in
+            Ledger(
+                currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
+                groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db))
+        }
+    }
+
+    // MARK: Helpers
+
+    static func build(_ db: Database, id: String, _ input: TransactionInput) throws -> Transaction {
+        var postings: [Posting] = []
+        var missing: (index: Int, field: String)?
+        for (index, posting) in input.postings.enumerated() {
+            let account = try resolveAccount(db, posting.account)
+            var amount = Money.zero(account.currency)
+            if let text = posting.amount {
+                do {
+                    amount = try Money(parsing: text, currency: account.currency)
+                } catch {
+                    throw StoreError.money(field: posting.field, error)
+                }
+            } else if let first = missing {
+                throw StoreError.invalid(
+                    field: posting.field, value: posting.account,
+                    reason: "only one posting may leave out its amount (\(first.field) already does)")
+            } else {
+                missing = (index, posting.field)
+            }
+            postings.append(Posting(accountID: account.id, amount: amount, note: posting.note))
+        }
+        if let missing {
+            let currency = postings[missing.index].amount.currency
+            var sum: Int64 = 0
+            for posting in postings where posting.amount.currency == currency {
+                let (next, overflow) = sum.addingReportingOverflow(posting.amount.minor)
+                if overflow { throw StoreError.ledger(.overflow) }
+                sum = next
+            }
+            guard sum != .min else { throw StoreError.ledger(.overflow) }
+            postings[missing.index].amount.minor = -sum
+        }
+        let transaction = Transaction(
+            id: id, day: input.day, payee: input.payee, note: input.note, spender: input.spender,
+            tags: try validateTags(input.tags), postings: postings)
+        do { try transaction.validate() } catch { throw StoreError.ledger(error) }
+        return transaction
+    }
+
+    static func validateTags(_ tags: [String]) throws -> [String] {
+        for tag in tags where tag.isEmpty || tag.contains(",") || tag.contains(where: \.isNewline) {
+            throw StoreError.invalid(field: "--tag", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
+        }
+        return tags
+    }
+
+    /// Checks accounts and balance, then writes the transaction and its postings.
+    static func insertTransaction(_ db: Database, _ transaction: Transaction) throws {
+        do { try transaction.validate() } catch { throw StoreError.ledger(error) }
+        let accounts = Dictionary(uniqueKeysWithValues: try fetchAccounts(db).map { ($0.id, $0) })
+        for posting in transaction.postings {
+            guard let account = accounts[posting.accountID] else {
+                throw StoreError.notFound(what: "account id", reference: posting.accountID, hint: "")
+            }
+            if account.currency != posting.amount.currency && account.kind != .equity {
+                throw StoreError.currencyMismatch(account: account.name, accountCurrency: account.currency.code, amountCurrency: posting.amount.currency.code)
+            }
+        }
+        let seq = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn") ?? 1
+        let now = Date()
+        try db.execute(
+            sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
+                transaction.tags.joined(separator: ",")])
+        try insertPostings(db, transaction)
+    }
+
+    static func insertPostings(_ db: Database, _ transaction: Transaction) throws {
+        for (position, posting) in transaction.postings.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [newID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note])
+        }
+    }
+
+    static func fetchTransactions(_ db: Database, ids: [String]? = nil) throws -> [Transaction] {
+        let filter = ids.map { "AND txn.id IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
+        let arguments = StatementArguments(ids ?? [])
+        var postings: [String: [Posting]] = [:]
+        var currencies: [String: Currency] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT posting.txnId, posting.accountId, posting.amountMinor, posting.currency, posting.note FROM posting
+                JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 \(filter) ORDER BY posting.txnId, posting.position
+                """, arguments: arguments)
+        {
+            let code: String = row["currency"]
+            let currency = try currencies[code] ?? Currency(code)
+            currencies[code] = currency
+            postings[row["txnId"], default: []].append(
+                Posting(accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: currency), note: row["note"]))
+        }
+        return try Row.fetchAll(
+            db, sql: "SELECT id, day, payee, note, spender, tags FROM txn WHERE deleted = 0 \(filter) ORDER BY day, seq", arguments: arguments
+        ).map { row in
+            let id: String = row["id"]
+            let tags: String = row["tags"]
+            return Transaction(
+                id: id, day: Day(row["day"]), payee: row["payee"], note: row["note"], spender: row["spender"],
+                tags: tags.isEmpty ? [] : tags.split(separator: ",").map(String.init), postings: postings[id] ?? [])
+        }
+    }
+
+    static func resolveTransaction(_ db: Database, _ reference: String) throws -> Transaction {
+        let prefix = reference.lowercased().replacingOccurrences(of: "-", with: "")
+        guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else {
+            throw StoreError.invalid(field: "transaction id", value: reference, reason: "give at least 4 hex digits of an id from `capital tx list`")
+        }
+        let ids = try String.fetchAll(db, sql: "SELECT id FROM txn WHERE deleted = 0 AND REPLACE(id, '-', '') LIKE ? || '%'", arguments: [prefix])
+        if ids.isEmpty {
+            throw StoreError.notFound(what: "transaction", reference: reference, hint: "see `capital tx list`")
+        }
+        if ids.count > 1 {
+            let candidates = try fetchTransactions(db, ids: Array(ids.prefix(10))).map { "\(shortID($0.id)) (\($0.day) \($0.payee))" }
+            throw StoreError.ambiguous(what: "transaction", reference: reference, candidates: candidates)
+        }
+        return try fetchTransactions(db, ids: ids)[0]
+    }
+}

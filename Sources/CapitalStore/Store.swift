@@ -1,0 +1,173 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+/// The ledger's persistent home: SQLite through GRDB, in WAL mode, with foreign keys and a busy
+/// timeout. Every method is one transaction: it changes everything it should or nothing.
+public struct Store: Sendable {
+    private let writer: any DatabaseWriter
+    /// The database path, or the ledger file's path for a read-only in-memory store.
+    public let location: String
+    /// True for a store loaded from a ledger file with `-f`: writes are refused.
+    public let isReadOnly: Bool
+
+    private init(writer: any DatabaseWriter, location: String, isReadOnly: Bool) {
+        self.writer = writer
+        self.location = location
+        self.isReadOnly = isReadOnly
+    }
+
+    /// Opens (creating if needed, with mode 0600 and missing folders) the database at `path`.
+    ///
+    /// A database whose schema is newer than this program, or a SQLite file of another program,
+    /// is refused before anything is written to it.
+    public static func open(path: String) throws(StoreError) -> Store {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        if !manager.fileExists(atPath: folder, isDirectory: &isFolder) {
+            do {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .cannotCreateFolder(path: path, reason: Store.reason(error))
+            }
+        } else if !isFolder.boolValue {
+            throw .cannotCreateFolder(path: path, reason: "\(folder) is a file, not a folder")
+        }
+        if manager.fileExists(atPath: path) {
+            try checkExisting(path: path)
+        } else {
+            let fd = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd < 0 { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+            close(fd)
+        }
+        var config = Store.configuration()
+        config.journalMode = .wal
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            try Migrations.migrator.migrate(queue)
+            return Store(writer: queue, location: path, isReadOnly: false)
+        } catch let error as DatabaseError {
+            throw .cannotOpen(path: path, reason: Store.describe(error))
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    /// An empty in-memory store, for ledger files opened with `-f` and for tests.
+    public static func inMemory(location: String = ":memory:", readOnly: Bool = false) throws(StoreError) -> Store {
+        do {
+            let queue = try DatabaseQueue(configuration: Store.configuration())
+            try Migrations.migrator.migrate(queue)
+            return Store(writer: queue, location: location, isReadOnly: readOnly)
+        } catch let error as DatabaseError {
+            throw .database(context: "creating an in-memory store", error)
+        } catch {
+            throw .cannotOpen(path: location, reason: "\(error)")
+        }
+    }
+
+    private static func configuration() -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        config.label = "capital"
+        return config
+    }
+
+    /// Looks at an existing file read-only: it must be empty, or a capital database this program knows.
+    private static func checkExisting(path: String) throws(StoreError) {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(10)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            try queue.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                if tables.isEmpty { return }
+                guard tables.contains("grdb_migrations") else { throw StoreError.notCapitalDatabase(path: path) }
+                let known = Set(Migrations.migrator.migrations)
+                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+                let unknown = applied.filter { !known.contains($0) }
+                if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown) }
+            }
+            try queue.close()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+                throw .cannotOpen(path: path, reason: "the file is not a SQLite database or is damaged")
+            }
+            throw .cannotOpen(path: path, reason: Store.describe(error))
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    static func describe(_ error: DatabaseError) -> String {
+        error.message ?? "\(error.resultCode)"
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one IMMEDIATE transaction (so a second writer waits on the busy timeout
+    /// instead of failing), mapping errors to `StoreError`.
+    func write<T>(_ context: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        if isReadOnly { throw .readOnly(path: location) }
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_FULL { throw .diskFull(context: context) }
+            throw .database(context: context, error)
+        } catch {
+            throw .conflict("\(context): \(error)")
+        }
+    }
+
+    /// Runs `body` in one read transaction.
+    func read<T>(_ context: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .database(context: context, error)
+        } catch {
+            throw .conflict("\(context): \(error)")
+        }
+    }
+
+    /// Writes to a store loaded from a ledger file: used only to fill it.
+    func load<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .database(context: "loading \(location)", error)
+        } catch {
+            throw .conflict("\(location): \(error)")
+        }
+    }
+
+    static func newID() -> String { UUID().uuidString.lowercased() }
+}

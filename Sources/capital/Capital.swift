@@ -1,0 +1,79 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `capital`: how much can I spend, when, and why.
+@main
+struct Capital: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capital",
+        abstract: "How much can I spend, when, and why: a household ledger and forecast.",
+        discussion: """
+            Global options (--db, -f, --today, --format, --hide-amounts) go before or after the command.
+            Try: capital -f samples/household.yaml balance
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Init.self, AccountCommand.self, GroupCommand.self, TxCommand.self, Spend.self, Earn.self, Transfer.self,
+            Balance.self, Import.self, Export.self,
+        ]
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    /// Parses, runs, and turns every error into one line on stderr with a non-zero exit.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            fail(error.description, code: error.exitCode)
+        } catch let error as StoreError {
+            fail(error.description, code: 1)
+        } catch let error as LedgerFileError {
+            fail(error.description, code: 1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is CleanExit {
+                exit(withError: error)
+            }
+            let message = self.message(for: error)
+            let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+            fail(firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine, code: code.rawValue == 1 ? 64 : code.rawValue)
+        }
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        var stderr = StandardError()
+        print("capital: error: \(message)", to: &stderr)
+        Glibc.exit(code)
+    }
+}
+
+/// An error a command reports: one line, naming the field, the value and why.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    var exitCode: Int32 = 1
+
+    init(_ description: String, exitCode: Int32 = 1) {
+        self.description = description
+        self.exitCode = exitCode
+    }
+
+    static func invalid(_ field: String, _ value: String, _ reason: String) -> CLIError {
+        CLIError("\(field) '\(value)': \(reason)", exitCode: 64)
+    }
+}
+
+struct StandardError: TextOutputStream {
+    func write(_ string: String) {
+        var bytes = Array(string.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,209 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+extension Capital {
+    struct AccountCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "account", abstract: "Add, list, show, edit and remove accounts and categories.",
+            subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self])
+    }
+}
+
+extension AccountKind: ExpressibleByArgument {}
+extension GroupType: ExpressibleByArgument {}
+
+/// An amount option that may be cleared with an empty value (`--floor ""`).
+func clearableMinor(_ text: String?, field: String, currency: Currency) throws -> Int64?? {
+    guard let text else { return nil }
+    if text.isEmpty { return .some(nil) }
+    return .some(try parseMoney(text, field: field, currency: currency).minor)
+}
+
+/// Balances of every account today (end of day), in minor units, for listings.
+func balances(_ ledger: Ledger, on day: Day) throws -> [BalanceKey: Int64] {
+    do { return try ledger.balances(on: day) } catch { throw CLIError("balance: \(error)") }
+}
+
+extension Capital.AccountCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an account or a category.",
+            discussion: "Example: capital account add \"VTB Debit\" --kind debit --floor 10000 --default")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The account's name (unique).") var name: String
+        @Option(help: ArgumentHelp("cash, debit, credit-card, deposit, receivable, fixed-asset, loan, payable, income, expense or equity.", valueName: "kind"))
+        var kind: AccountKind
+        @Option(help: ArgumentHelp("ISO 4217 code (default: the ledger's).", valueName: "code")) var currency: String?
+        @Option(help: ArgumentHelp("A reserve the balance must not go below.", valueName: "amount")) var floor: String?
+        @Option(help: ArgumentHelp("Answer-ladder level override, 1 to 6.", valueName: "n")) var level: Int?
+        @Option(help: ArgumentHelp("Put the account in this group (repeatable).", valueName: "group")) var group: [String] = []
+        @Option(help: "A free-text note.") var note = ""
+        @Flag(help: "Make it the account spend/earn use when none is named.") var `default` = false
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var code: Currency?
+            if let currency {
+                do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
+            }
+            let floorCurrency = try code ?? store.currency()
+            let floorMinor = try floor.map { try parseMoney($0, field: "--floor", currency: floorCurrency).minor }
+            let account = try store.addAccount(
+                name: name, kind: kind, currency: code, floor: floorMinor, level: level, note: note, groups: group, makeDefault: `default`)
+            print("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List accounts with today's balances.", discussion: "Example: capital account list --kind debit --format json")
+
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Include hidden accounts.") var all = false
+        @Option(help: ArgumentHelp("Only accounts of this kind.", valueName: "kind")) var kind: AccountKind?
+        @Flag(help: "Only categories (income and expense accounts).") var categories = false
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let ledger = try store.snapshot()
+            let totals = try balances(ledger, on: try global.todayDay())
+            let defaultID = try store.defaultAccount()?.id
+            var section = Section(
+                name: "accounts",
+                columns: [
+                    Column("id", "ID"), Column("name", "Name"), Column("kind", "Kind"), Column("currency", "Cur"),
+                    Column("balance", "Balance", numeric: true), Column("floor", "Floor", numeric: true), Column("level", "Level", numeric: true),
+                    Column("hidden", "Hidden"), Column("default", "Default"),
+                ])
+            for account in ledger.accounts where (all || !account.hidden) && (kind == nil || account.kind == kind)
+                && (!categories || account.kind.isCategory)
+            {
+                section.rows.append([
+                    .id(account.id), .text(account.name), .text(account.kind.rawValue), .text(account.currency.code),
+                    .money(Money(minor: totals[BalanceKey(accountID: account.id, currency: account.currency)] ?? 0, currency: account.currency)),
+                    account.floor.map { .money(Money(minor: $0, currency: account.currency)) } ?? .none,
+                    account.level.map { .int($0) } ?? .none, .bool(account.hidden), .bool(account.id == defaultID),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show one account: its fields, balance, postings and groups.", discussion: "Example: capital account show \"VTB Debit\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account name or id prefix.") var account: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let found = try store.account(account)
+            let ledger = try store.snapshot()
+            let totals = try balances(ledger, on: try global.todayDay())
+            let postings = ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == found.id }.count }
+            let groups = ledger.groups.filter { $0.accountIDs.contains(found.id) }.map(\.name)
+            try global.print(
+                Report.record(
+                    "account",
+                    [
+                        (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .text(found.name)),
+                        (Column("kind", "Kind"), .text(found.kind.rawValue)), (Column("currency", "Currency"), .text(found.currency.code)),
+                        (Column("balance", "Balance"), .money(Money(minor: totals[BalanceKey(accountID: found.id, currency: found.currency)] ?? 0, currency: found.currency))),
+                        (Column("floor", "Floor"), found.floor.map { .money(Money(minor: $0, currency: found.currency)) } ?? .none),
+                        (Column("level", "Level"), found.level.map { .int($0) } ?? .none), (Column("hidden", "Hidden"), .bool(found.hidden)),
+                        (Column("default", "Default"), .bool(try store.defaultAccount()?.id == found.id)),
+                        (Column("postings", "Postings"), .int(postings)), (Column("groups", "Groups"), .list(groups)),
+                        (Column("note", "Note"), .text(found.note)),
+                    ]))
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an account's name, kind, floor, level, note or visibility.",
+            discussion: "Example: capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account name or id prefix.") var account: String
+        @Option(help: "A new name.") var name: String?
+        @Option(help: ArgumentHelp("A new kind.", valueName: "kind")) var kind: AccountKind?
+        @Option(help: ArgumentHelp("A new floor; \"\" clears it.", valueName: "amount")) var floor: String?
+        @Option(help: ArgumentHelp("A new ladder level 1 to 6; \"\" clears it.", valueName: "n")) var level: String?
+        @Option(help: "A new note.") var note: String?
+        @Flag(help: "Hide the account from listings.") var hide = false
+        @Flag(help: "Show a hidden account again.") var unhide = false
+        @Flag(help: "Make it the default account for spend and earn.") var `default` = false
+
+        func validate() throws {
+            if hide && unhide { throw ValidationError("--hide and --unhide: choose one") }
+        }
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let existing = try store.account(account)
+            var changes = AccountChanges()
+            changes.name = name
+            changes.kind = kind
+            changes.floor = try clearableMinor(floor, field: "--floor", currency: existing.currency)
+            if let level {
+                if level.isEmpty { changes.level = .some(nil) } else {
+                    guard let value = Int(level) else { throw CLIError.invalid("--level", level, "expected a level 1 to 6") }
+                    changes.level = .some(value)
+                }
+            }
+            changes.note = note
+            if hide { changes.hidden = true }
+            if unhide { changes.hidden = false }
+            let updated = try store.editAccount(account, changes, makeDefault: `default`)
+            print("Updated account '\(updated.name)' (\(Store.shortID(updated.id))).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove an account; one with postings needs --move-to, --to-capital, --hide or --cascade.",
+            discussion: "Example: capital account rm \"Old card\" --move-to \"VTB Debit\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account name or id prefix.") var account: String
+        @Option(name: .customLong("move-to"), help: ArgumentHelp("Reassign its postings to this account.", valueName: "account")) var moveTo: String?
+        @Flag(name: .customLong("to-capital"), help: "Reassign its postings to Capital.") var toCapital = false
+        @Flag(help: "Keep it and its history, hidden from listings.") var hide = false
+        @Flag(help: "Delete the transactions that touch it (asks first unless --yes).") var cascade = false
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func validate() throws {
+            let chosen = [moveTo != nil, toCapital, hide, cascade].filter { $0 }.count
+            if chosen > 1 { throw ValidationError("--move-to, --to-capital, --hide, --cascade: choose one") }
+        }
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let removal: AccountRemoval =
+                if let moveTo { .moveTo(moveTo) } else if toCapital { .toCapital } else if hide { .hide } else if cascade { .cascade } else { .plain }
+            if cascade && !yes {
+                let count = try store.postingCount(account)
+                guard confirm("Delete account '\(account)' and the transactions of its \(count) postings? [y/N] ") else {
+                    throw CLIError("--cascade: not confirmed; nothing was changed (add --yes to skip the question)")
+                }
+            }
+            print(try store.removeAccount(account, removal).capitalizedFirst + ".")
+        }
+    }
+}
+
+/// Asks on the terminal; false when stdin is not a terminal.
+func confirm(_ question: String) -> Bool {
+    guard isatty(STDIN_FILENO) == 1 else { return false }
+    print(question, terminator: "")
+    guard let answer = readLine() else { return false }
+    return ["y", "yes"].contains(answer.lowercased())
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+extension Capital {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a YAML or JSON ledger file, all or nothing (creates the database if needed).",
+            discussion: """
+                Into a database with data it merges by name; see docs/ledger-format.md.
+                Example: capital import samples/household.yaml
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The ledger file (.yaml, .yml or .json).") var file: String
+
+        func run() throws {
+            let document = try LedgerFile.read(path: file)
+            let store = try global.store(writing: true)
+            let summary = try store.importDocument(document)
+            print("Imported \(file) into \(store.location): \(summary.description).")
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the whole ledger as a YAML (default) or JSON ledger file.",
+            discussion: "Example: capital export --format json --out backup.json")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
+
+        func run() throws {
+            let formatText = global.format ?? "yaml"
+            guard let format = LedgerFileFormat(rawValue: formatText) else {
+                throw CLIError.invalid("--format", formatText, "export writes yaml or json")
+            }
+            let text = try global.ledgerStore(writing: false).export(format: format)
+            if let out {
+                do {
+                    try text.write(toFile: out, atomically: true, encoding: .utf8)
+                } catch {
+                    throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
+                }
+            } else {
+                print(text, terminator: "")
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a ledger: the Capital equity account and the default categories.",
+            discussion: "Example: capital init --currency RUB")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("The household's main currency (ISO 4217).", valueName: "code"))
+        var currency = "RUB"
+
+        func run() throws {
+            let code: Currency
+            do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
+            let store = try global.store(writing: true)
+            try store.initialize(currency: code)
+            print("Created a \(code.code) ledger at \(store.location) with \(Account.defaultCategories.count) categories.")
+            print("Next: capital account add \"VTB Debit\" --kind debit --default")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+/// Options every command takes, before or after its name.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The database (default: $CAPITAL_DB, else $XDG_DATA_HOME/capital/capital.sqlite, else ~/.local/share/capital/capital.sqlite).", valueName: "path"))
+    var db: String?
+
+    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Answer read-only queries from a YAML or JSON ledger file instead of the database.", valueName: "ledger"))
+    var file: String?
+
+    @Option(name: .long, help: ArgumentHelp("Take this day as today (YYYY-MM-DD).", valueName: "date"))
+    var today: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output format: table, json or csv (export: yaml or json).", valueName: "format"))
+    var format: String?
+
+    @Flag(name: .long, help: "Show *** instead of amounts in tables.")
+    var hideAmounts = false
+
+    /// The database path these options and the environment point at.
+    var databasePath: String {
+        if let db { return db }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["CAPITAL_DB"], !path.isEmpty { return path }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/capital/capital.sqlite" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/capital/capital.sqlite"
+    }
+
+    /// Opens the store: the ledger file of `-f` (read-only), or the database.
+    /// - Parameter writing: a command that changes the ledger; refused with `-f`.
+    func store(writing: Bool) throws -> Store {
+        if let file {
+            if db != nil { throw CLIError.invalid("-f", file, "give either -f or --db, not both") }
+            if writing {
+                throw CLIError("-f \(file): ledger files are read-only; this command writes — use --db, or `capital import \(file)` first")
+            }
+            return try Store.load(try LedgerFile.read(path: file))
+        }
+        let path = databasePath
+        if !writing && !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("--db \(path): no database there; run `capital init` (or `capital import FILE`), or point --db or $CAPITAL_DB at yours")
+        }
+        let store = try Store.open(path: path)
+        return store
+    }
+
+    /// A store that must already hold a ledger.
+    func ledgerStore(writing: Bool) throws -> Store {
+        let store = try store(writing: writing)
+        guard try store.isInitialized() else { throw StoreError.notInitialized(path: store.location) }
+        return store
+    }
+
+    /// `--today`, or the clock read once.
+    func todayDay() throws -> Day {
+        if let today { return try parseDay(today, field: "--today") }
+        return Today.clock()
+    }
+
+    /// The output format for listings and queries.
+    func outputFormat() throws -> OutputFormat {
+        guard let format else { return .table }
+        guard let value = OutputFormat(rawValue: format) else {
+            throw CLIError.invalid("--format", format, "expected table, json or csv")
+        }
+        return value
+    }
+
+    /// Prints a report in the chosen format.
+    func print(_ report: Report) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let color = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        Swift.print(report.render(try outputFormat(), RenderOptions(hideAmounts: hideAmounts, color: color)), terminator: "")
+    }
+}
+
+/// A day from the command line: `YYYY-MM-DD` (or `YYYY-MM` where a month makes sense).
+func parseDay(_ text: String, field: String, monthAs form: Day.MonthForm? = nil) throws -> Day {
+    do {
+        if let form { return try Day(parsing: text, monthAs: form) }
+        return try Day(iso: text)
+    } catch {
+        throw CLIError("\(field): \(error)", exitCode: 64)
+    }
+}
+
+/// An amount from the command line in `currency`.
+func parseMoney(_ text: String, field: String, currency: Currency) throws -> Money {
+    do {
+        return try Money(parsing: text, currency: currency)
+    } catch {
+        throw CLIError("\(field): \(error)", exitCode: 64)
+    }
+}

@@ -1,0 +1,194 @@
+import CapitalCore
+import CapitalStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Output formats of listings and queries.
+enum OutputFormat: String, CaseIterable {
+    case table, json, csv
+}
+
+/// How to draw amounts and colours.
+struct RenderOptions {
+    var hideAmounts = false
+    var color = false
+}
+
+extension Report {
+    func render(_ format: OutputFormat, _ options: RenderOptions) -> String {
+        switch format {
+        case .table: return renderTable(options)
+        case .csv: return renderCSV()
+        case .json: return renderJSON()
+        }
+    }
+
+    // MARK: Table
+
+    private func tableText(_ cell: Cell, _ options: RenderOptions) -> String {
+        switch cell {
+        case .text(let s): return s
+        case .id(let s): return Store.shortID(s)
+        case .money(let m): return options.hideAmounts ? "***" : m.formatted()
+        case .int(let i): return String(i)
+        case .day(let d): return d.iso
+        case .bool(let b): return b ? "yes" : "no"
+        case .list(let items): return items.joined(separator: ", ")
+        case .none: return ""
+        }
+    }
+
+    private func renderTable(_ options: RenderOptions) -> String {
+        var out = ""
+        for (index, section) in sections.enumerated() {
+            if index > 0 { out += "\n" }
+            if let title = section.title { out += title + "\n" }
+            if isRecord, let row = section.rows.first {
+                let width = section.columns.map { $0.title.count }.max() ?? 0
+                for (column, cell) in zip(section.columns, row) {
+                    out += pad(column.title + ":", width + 1, right: false) + " " + colored(cell, tableText(cell, options), options) + "\n"
+                }
+                continue
+            }
+            if section.rows.isEmpty {
+                out += "(none)\n"
+                continue
+            }
+            let texts = section.rows.map { row in row.map { tableText($0, options) } }
+            var widths = section.columns.map { $0.title.count }
+            for row in texts { for (i, text) in row.enumerated() { widths[i] = max(widths[i], text.count) } }
+            out += trimmed(section.columns.enumerated().map { pad($1.title, widths[$0], right: $1.numeric) }.joined(separator: "  ")) + "\n"
+            out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
+            for (rowIndex, row) in texts.enumerated() {
+                let line = row.enumerated().map { i, text in
+                    colored(section.rows[rowIndex][i], pad(text, widths[i], right: section.columns[i].numeric), options)
+                }
+                out += trimmed(line.joined(separator: "  ")) + "\n"
+            }
+        }
+        return out
+    }
+
+    private func colored(_ cell: Cell, _ text: String, _ options: RenderOptions) -> String {
+        guard options.color, !options.hideAmounts, case .money(let m) = cell, m.isNegative else { return text }
+        return "\u{1B}[31m" + text + "\u{1B}[0m"
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+
+    private func trimmed(_ line: String) -> String {
+        var line = line
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line
+    }
+
+    // MARK: CSV
+
+    private func csvText(_ cell: Cell) -> String {
+        switch cell {
+        case .money(let m): return m.plain
+        case .id(let s): return s
+        case .bool(let b): return b ? "true" : "false"
+        case .list(let items): return items.joined(separator: ";")
+        default: return tableText(cell, RenderOptions())
+        }
+    }
+
+    private func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
+    }
+
+    private func renderCSV() -> String {
+        var out = ""
+        let multi = sections.count > 1
+        var header: [String] = multi ? ["section"] : []
+        var keys: [String] = []
+        for section in sections { for column in section.columns where !keys.contains(column.key) { keys.append(column.key) } }
+        header += keys
+        out += header.map(csvField).joined(separator: ",") + "\n"
+        for section in sections {
+            for row in section.rows {
+                var fields: [String] = multi ? [section.name] : []
+                for key in keys {
+                    if let i = section.columns.firstIndex(where: { $0.key == key }) { fields.append(csvText(row[i])) } else { fields.append("") }
+                }
+                out += fields.map(csvField).joined(separator: ",") + "\n"
+            }
+        }
+        return out
+    }
+
+    // MARK: JSON
+
+    private func jsonValue(_ cell: Cell) -> JSON {
+        switch cell {
+        case .text(let s), .id(let s): return .string(s)
+        case .money(let m): return .string(m.plain)
+        case .int(let i): return .number(String(i))
+        case .day(let d): return .string(d.iso)
+        case .bool(let b): return .bool(b)
+        case .list(let items): return .array(items.map(JSON.string))
+        case .none: return .null
+        }
+    }
+
+    private func renderJSON() -> String {
+        func rows(_ section: Section) -> [JSON] {
+            section.rows.map { row in .object(zip(section.columns, row).map { ($0.key, jsonValue($1)) }) }
+        }
+        let value: JSON
+        if let json {
+            value = json
+        } else if isRecord, let section = sections.first, let row = rows(section).first {
+            value = row
+        } else if keyed {
+            value = .object(sections.map { ($0.name, .array(rows($0))) })
+        } else {
+            value = .array(sections.first.map(rows) ?? [])
+        }
+        return value.text(indent: 0) + "\n"
+    }
+}
+
+/// A JSON value printed with stable key order.
+indirect enum JSON {
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+    case array([JSON])
+    case object([(String, JSON)])
+
+    func text(indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent + 2)
+        let close = String(repeating: " ", count: indent)
+        switch self {
+        case .string(let s): return JSON.quote(s)
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .array(let items) where items.isEmpty: return "[]"
+        case .array(let items):
+            return "[\n" + items.map { pad + $0.text(indent: indent + 2) }.joined(separator: ",\n") + "\n" + close + "]"
+        case .object(let fields) where fields.isEmpty: return "{}"
+        case .object(let fields):
+            return "{\n" + fields.map { pad + JSON.quote($0.0) + ": " + $0.1.text(indent: indent + 2) }.joined(separator: ",\n") + "\n" + close + "}"
+        }
+    }
+
+    static func quote(_ s: String) -> String { LedgerFile.quoted(s) }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,60 @@
+import CapitalCore
+
+/// One value in a report: rendered with grouping in tables, plain in CSV, typed in JSON.
+enum Cell {
+    case text(String)
+    /// A record id: its first 8 hex digits in tables, whole in JSON and CSV.
+    case id(String)
+    case money(Money)
+    case int(Int)
+    case day(Day)
+    case bool(Bool)
+    case list([String])
+    case none
+}
+
+/// A column: its JSON/CSV key, its table title, and whether it lines up on the right.
+struct Column {
+    var key: String
+    var title: String
+    var numeric: Bool = false
+
+    init(_ key: String, _ title: String, numeric: Bool = false) {
+        self.key = key
+        self.title = title
+        self.numeric = numeric
+    }
+}
+
+/// A titled table of rows.
+struct Section {
+    var name: String
+    var title: String?
+    var columns: [Column]
+    var rows: [[Cell]] = []
+}
+
+/// What a listing or query prints, in whichever format was asked for.
+struct Report {
+    var sections: [Section]
+    /// JSON: an object with one key per section instead of a bare array (for multi-section output).
+    var keyed: Bool = false
+
+    init(_ sections: [Section], keyed: Bool = false) {
+        self.sections = sections
+        self.keyed = keyed || sections.count > 1
+    }
+
+    /// A single record shown as field/value lines in a table and as one object in JSON.
+    static func record(_ name: String, _ fields: [(Column, Cell)]) -> Report {
+        var section = Section(name: name, columns: fields.map(\.0))
+        section.rows = [fields.map(\.1)]
+        var report = Report([section])
+        report.isRecord = true
+        return report
+    }
+
+    var isRecord = false
+    /// A JSON shape of its own, for nested records (a transaction with its postings).
+    var json: JSON?
+}
