@@ -118,29 +118,49 @@ extension Store {
         }
 
         var ids: [String: FileLocation] = [:]
+        var occurrences: [String: Int] = [:]
         for entry in document.transactions {
             let inputs = try entry.postings.map { posting in
                 PostingInput(
                     account: try accountID(posting.account, posting.location), amount: posting.amount, note: posting.note,
                     field: "\(posting.location).amount")
             }
-            let id = entry.id ?? newID()
-            if let first = ids[id] {
-                throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first.line ?? 0))")
-            }
-            ids[id] = entry.location
-            let transaction: Transaction
+            var transaction: Transaction
             do {
                 transaction = try Store.build(
-                    db, id: id,
+                    db, id: "",
                     TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs))
             } catch StoreError.ledger(let error) {
                 throw fail(entry.location, "\(error)")
             } catch StoreError.invalid(_, let value, let reason) {
                 throw fail(entry.location, "'\(value)': \(reason)")
             }
-            if entry.id != nil, let deleted = try Bool.fetchOne(db, sql: "SELECT deleted FROM txn WHERE id = ?", arguments: [id]) {
+            if let given = entry.id {
+                guard StableID.isUUID(given) else {
+                    throw fail(
+                        FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id"),
+                        "'\(given)' is not a UUID (8-4-4-4-12 hex digits); leave id out and capital derives one")
+                }
+                transaction.id = given.lowercased()
+            } else {
+                // Without an id, the id derives from the content (and how many identical ones came
+                // before in the file): importing the same file twice adds nothing the second time.
+                let content = Store.contentKey(entry, transaction)
+                occurrences[content, default: 0] += 1
+                transaction.id = StableID.make(content + "#\(occurrences[content]!)")
+            }
+            let id = transaction.id
+            if let first = ids[id] {
+                throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first.line ?? 0))")
+            }
+            ids[id] = entry.location
+            if let deleted = try Bool.fetchOne(db, sql: "SELECT deleted FROM txn WHERE id = ?", arguments: [id]) {
                 let existing = deleted ? nil : try Store.fetchTransactions(db, ids: [id]).first
+                if deleted && entry.id == nil {
+                    // Deleted after an earlier import of the same file: it stays deleted.
+                    summary.transactionsAlreadyPresent += 1
+                    continue
+                }
                 guard let existing, existing == transaction else {
                     throw fail(
                         FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id"),
@@ -154,5 +174,45 @@ extension Store {
             summary.transactionsAdded += 1
         }
         return summary
+    }
+
+    /// What identifies an id-less transaction of a file: its day, texts, and postings by account name.
+    static func contentKey(_ entry: LedgerDocument.TransactionEntry, _ transaction: Transaction) -> String {
+        var key = "\(entry.day.number)\u{1F}\(entry.payee)\u{1F}\(entry.note)\u{1F}\(entry.spender)\u{1F}\(entry.tags.joined(separator: ","))"
+        for (posting, built) in zip(entry.postings, transaction.postings) {
+            key += "\u{1F}\(posting.account.lowercased())=\(built.amount.minor) \(built.amount.currency.code) \(built.note)"
+        }
+        return key
+    }
+}
+
+/// Ids derived from content: two 64-bit FNV-1a hashes shaped as a UUID (version 8, "custom").
+enum StableID {
+    /// Whether `text` is a UUID: 8-4-4-4-12 hex digits.
+    static func isUUID(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
+    static func make(_ text: String) -> String {
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash = seed
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
+        }
+        var high = fnv(0xcbf2_9ce4_8422_2325)
+        var low = fnv(0x84222325cbf29ce4)
+        high = (high & ~0xF000) | 0x8000  // version 8
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+        let h = hex(high, 16)
+        let l = hex(low, 16)
+        return "\(h.prefix(8))-\(h.dropFirst(8).prefix(4))-\(h.suffix(4))-\(l.prefix(4))-\(l.suffix(12))"
     }
 }
