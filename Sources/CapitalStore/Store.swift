@@ -27,11 +27,7 @@ public struct Store: Sendable {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if !manager.fileExists(atPath: folder, isDirectory: &isFolder) {
-            do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .cannotCreateFolder(path: path, reason: Store.reason(error))
-            }
+            try createFolders(folder, for: path)
         } else if !isFolder.boolValue {
             throw .cannotCreateFolder(path: path, reason: "\(folder) is a file, not a folder")
         }
@@ -109,13 +105,20 @@ public struct Store: Sendable {
         error.message ?? "\(error.resultCode)"
     }
 
-    static func reason(_ error: Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
+    /// Creates `folder` and its missing parents with mode 0700, naming the one that fails.
+    private static func createFolders(_ folder: String, for path: String) throws(StoreError) {
+        var current = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            current += "/" + component
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: current, isDirectory: &isFolder) {
+                if !isFolder.boolValue { throw .cannotCreateFolder(path: path, reason: "\(current) is a file, not a folder") }
+                continue
+            }
+            if mkdir(current, 0o700) != 0 && errno != EEXIST {
+                throw .cannotCreateFolder(path: path, reason: "\(current): \(String(cString: strerror(errno)))")
+            }
         }
-        return (error as NSError).localizedDescription
     }
 
     // MARK: Transactions
