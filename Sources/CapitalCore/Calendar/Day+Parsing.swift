@@ -8,11 +8,33 @@ extension Day {
     /// Parses strict ISO `YYYY-MM-DD`: four-digit year, two-digit month and day.
     /// Refuses `2025-02-30`, `2025-13-01`, `25-1-1`.
     public init(iso text: String) throws(DayError) {
+        // Fixed positions over the UTF-8 bytes: no allocation.
+        let fields: (Int, Int, Int)? =
+            text.utf8.withContiguousStorageIfAvailable { bytes -> (Int, Int, Int)? in
+                guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+                func number(_ range: Range<Int>) -> Int? {
+                    var value = 0
+                    for index in range {
+                        let digit = Int(bytes[index]) - 48
+                        guard digit >= 0 && digit <= 9 else { return nil }
+                        value = value * 10 + digit
+                    }
+                    return value
+                }
+                guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+                return (year, month, day)
+            } ?? Day.splitISO(text)
+        guard let (year, month, day) = fields else { throw .badFormat(text) }
+        try self.init(checkedYear: year, month: month, day: day, text: text)
+    }
+
+    /// The slow path for strings without contiguous UTF-8 storage (bridged strings).
+    private static func splitISO(_ text: String) -> (Int, Int, Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int.asciiDigits(parts[0]), let month = Int.asciiDigits(parts[1]), let day = Int.asciiDigits(parts[2])
-        else { throw .badFormat(text) }
-        try self.init(checkedYear: year, month: month, day: day, text: text)
+        else { return nil }
+        return (year, month, day)
     }
 
     /// Parses `YYYY-MM-DD`, or `YYYY-MM` as the first or last day of that month.
