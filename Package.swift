@@ -36,10 +36,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CapitalCoreTests", dependencies: ["CapitalCore"]),
-        .testTarget(name: "CapitalStoreTests", dependencies: ["CapitalCore", "CapitalStore"]),
+        .testTarget(
+            name: "CapitalStoreTests",
+            dependencies: ["CapitalCore", "CapitalStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "CapitalCLITests",
-            dependencies: ["CapitalCore", "CapitalStore", "capital"],
+            dependencies: ["CapitalCore", "CapitalStore", "capital", .product(name: "GRDB", package: "GRDB.swift")],
             resources: []
         ),
     ],

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// The real `capital` binary, run as a subprocess against a database of its own.
+///
+/// Every test makes its own `CLI`: a fresh temporary folder holding its database, named by
+/// `CAPITAL_DB` (so the user's real database is never touched) with `HOME` and `XDG_DATA_HOME`
+/// pointing into the folder too. `NO_COLOR=1` keeps output plain.
+final class CLI: Sendable {
+    struct Result: Sendable, CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+        /// Non-empty lines on stderr.
+        var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+    }
+
+    /// `capital`, built next to the test bundle (`.build/<triple>/debug/`).
+    static let executable: String = {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("capital").path
+    }()
+
+    /// The repository root, found from this file.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let samplePath = root.appendingPathComponent("samples/household.yaml").path
+
+    let folder: URL
+    /// The database this CLI's commands use through `CAPITAL_DB`.
+    let db: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        db = folder.appendingPathComponent("capital.sqlite").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// A path inside this CLI's folder.
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Runs `capital args…` and waits for it.
+    func run(_ args: [String], env: [String: String] = [:], stdin: String? = nil) -> Result {
+        var environment = ProcessInfo.processInfo.environment
+        environment["CAPITAL_DB"] = db
+        environment["HOME"] = folder.path
+        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("xdg").path
+        environment["NO_COLOR"] = "1"
+        environment.merge(env) { _, new in new }
+
+        let id = UUID().uuidString
+        let outPath = path("stdout-\(id)")
+        let errPath = path("stderr-\(id)")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
+        do {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.executable)
+            process.arguments = args
+            process.environment = environment
+            process.currentDirectoryURL = CLI.root
+            let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+            defer {
+                try? out.close()
+                try? err.close()
+            }
+            process.standardOutput = out
+            process.standardError = err
+            if let stdin {
+                let inPath = path("stdin-\(id)")
+                try Data(stdin.utf8).write(to: URL(fileURLWithPath: inPath))
+                process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+            } else {
+                process.standardInput = FileHandle.nullDevice
+            }
+            try process.run()
+            process.waitUntilExit()
+            let stdout = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+            let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+            return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        } catch {
+            return Result(status: -1, stdout: "", stderr: "could not run \(CLI.executable): \(error)")
+        }
+    }
+
+    /// Runs a command that must succeed quietly on stderr, and returns its stdout.
+    @discardableResult
+    func ok(_ args: [String], env: [String: String] = [:], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let result = run(args, env: env, stdin: stdin)
+        #expect(result.status == 0, "capital \(args.joined(separator: " ")) failed: \(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr == "", "capital \(args.joined(separator: " ")) wrote to stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        return result.stdout
+    }
+
+    /// Runs a command with `--format json` and parses its output.
+    func json(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+        let text = ok(args + ["--format", "json"], sourceLocation: sourceLocation)
+        return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// A JSON listing: an array of objects.
+    func rows(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        try #require(try json(args, sourceLocation: sourceLocation) as? [[String: Any]], sourceLocation: sourceLocation)
+    }
+
+    /// What must not change when a command fails: the ledger's export when there is one (every
+    /// open touches the file's header, so a readable ledger is compared by content), else the
+    /// database file's bytes (or its absence).
+    struct State: Equatable, CustomStringConvertible {
+        var export: String?
+        var bytes: Data?
+        var description: String { export.map { "export of \($0.count) characters" } ?? bytes.map { "file of \($0.count) bytes" } ?? "no file" }
+    }
+
+    func state(db path: String? = nil) -> State {
+        let path = path ?? db
+        if FileManager.default.fileExists(atPath: path) {
+            let result = run(["--db", path, "export"])
+            if result.status == 0 { return State(export: result.stdout, bytes: nil) }
+        }
+        return State(export: nil, bytes: FileManager.default.contents(atPath: path))
+    }
+
+    /// Runs a command that must fail: non-zero exit, exactly one line on stderr mentioning every
+    /// string of `mentions`, nothing on stdout, and (unless `unchanged` is false) the database as it was.
+    @discardableResult
+    func fails(
+        _ args: [String], mentioning mentions: [String], env: [String: String] = [:], stdin: String? = nil, db path: String? = nil,
+        unchanged: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Result {
+        let before = unchanged ? state(db: path) : nil
+        let result = run(args, env: env, stdin: stdin)
+        let command = "capital \(args.joined(separator: " "))"
+        #expect(result.status != 0, "\(command) succeeded: \(result)", sourceLocation: sourceLocation)
+        #expect(result.stderrLines.count == 1, "\(command) should say one line on stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix("capital: error: "), "\(result.stderr)", sourceLocation: sourceLocation)
+        for part in mentions {
+            #expect(result.stderr.contains(part), "\(command): stderr does not mention \(part): \(result.stderr)", sourceLocation: sourceLocation)
+        }
+        #expect(result.stdout == "", "\(command) wrote to stdout: \(result.stdout)", sourceLocation: sourceLocation)
+        if let before {
+            #expect(state(db: path) == before, "\(command) changed the database", sourceLocation: sourceLocation)
+        }
+        return result
+    }
+
+    // MARK: Ledgers to start from
+
+    /// `capital init`, plus a debit account as default.
+    static func initialized(withDebit: Bool = true) throws -> CLI {
+        let cli = try CLI()
+        cli.ok(["init"])
+        if withDebit { cli.ok(["account", "add", "VTB Debit", "--kind", "debit", "--default"]) }
+        return cli
+    }
+
+    /// The sample household, imported once per test process into a template and copied per test.
+    static func household() throws -> CLI {
+        let cli = try CLI()
+        try FileManager.default.copyItem(atPath: try template.get(), toPath: cli.db)
+        return cli
+    }
+
+    private static let template: Swift.Result<String, TemplateError> = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-cli-template-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        templateFolder = folder.path
+        atexit { if let folder = CLI.templateFolder { try? FileManager.default.removeItem(atPath: folder) } }
+        let path = folder.appendingPathComponent("household.sqlite").path
+        guard let cli = try? CLI() else { return .failure(TemplateError(message: "no temporary folder")) }
+        let result = cli.run(["--db", path, "import", samplePath])
+        guard result.status == 0 else { return .failure(TemplateError(message: "importing the sample failed: \(result)")) }
+        return .success(path)
+    }()
+
+    nonisolated(unsafe) private static var templateFolder: String?
+
+    struct TemplateError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+/// Reading JSON values the way the CLI writes them.
+extension Dictionary where Key == String, Value == Any {
+    func string(_ key: String) -> String? { self[key] as? String }
+}
+
+/// Minor units of a plain amount (`-1234.50`, `12`) in a currency with two decimals, by integer arithmetic.
+func minorUnits(_ text: String) -> Int64? {
+    var digits = text
+    let negative = digits.hasPrefix("-")
+    if negative || digits.hasPrefix("+") { digits.removeFirst() }
+    let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let whole = Int64(parts[0]) else { return nil }
+    var fraction: Int64 = 0
+    if parts.count == 2 {
+        guard parts[1].count <= 2, let value = Int64(parts[1]) else { return nil }
+        fraction = parts[1].count == 1 ? value * 10 : value
+    }
+    let value = whole * 100 + fraction
+    return negative ? -value : value
+}
