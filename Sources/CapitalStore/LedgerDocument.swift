@@ -7,7 +7,7 @@ public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
     public var path: String
 
     public var description: String {
-        "\(file)\(line.map { ":\($0)" } ?? ""): \(path)"
+        "\(file)\(line.map { ":\($0)" } ?? "")\(path.isEmpty ? "" : ": \(path)")"
     }
 }
 
@@ -35,7 +35,10 @@ public struct LedgerDocument: Sendable {
         public var account: String
         public var amount: String?
         public var note: String
+        /// Where the account is named.
         public var location: FileLocation
+        /// Where the amount is written (the posting itself when it has none).
+        public var amountLocation: FileLocation
     }
 
     public struct TransactionEntry: Sendable {

@@ -83,12 +83,17 @@ private struct Reader {
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else { throw fail(key, path, "keys must be text") }
             guard allowed.contains(scalar.string) else {
-                throw fail(key, "\(path).\(scalar.string)", "unknown field; expected one of \(allowed.joined(separator: ", "))")
+                throw fail(key, join(path, scalar.string), "unknown field; expected one of \(allowed.joined(separator: ", "))")
             }
-            guard result[scalar.string] == nil else { throw fail(key, "\(path).\(scalar.string)", "the field appears twice") }
+            guard result[scalar.string] == nil else { throw fail(key, join(path, scalar.string), "the field appears twice") }
             result[scalar.string] = value
         }
         return result
+    }
+
+    /// `path.key`, or just `key` at the top of the file.
+    func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
     }
 
     func isNull(_ node: Node) -> Bool {
@@ -98,11 +103,11 @@ private struct Reader {
 
     func text(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> String? {
         guard let node = fields[key], !isNull(node) else {
-            if required { throw fail(parent, "\(path).\(key)", "missing required field") }
+            if required { throw fail(parent, join(path, key), "missing required field") }
             return nil
         }
         guard case .scalar(let scalar) = node else {
-            throw fail(node, "\(path).\(key)", "expected text, got \(describe(node))")
+            throw fail(node, join(path, key), "expected text, got \(describe(node))")
         }
         return scalar.string
     }
@@ -110,7 +115,7 @@ private struct Reader {
     func list(_ fields: [String: Node], _ key: String, _ path: String) throws(LedgerFileError) -> [Node] {
         guard let node = fields[key], !isNull(node) else { return [] }
         guard case .sequence(let sequence) = node else {
-            throw fail(node, "\(path).\(key)", "expected a list, got \(describe(node))")
+            throw fail(node, join(path, key), "expected a list, got \(describe(node))")
         }
         return Array(sequence)
     }
@@ -119,9 +124,9 @@ private struct Reader {
         var result: [(String, FileLocation)] = []
         for (index, node) in try list(fields, key, path).enumerated() {
             guard case .scalar(let scalar) = node else {
-                throw fail(node, "\(path).\(key)[\(index)]", "expected text, got \(describe(node))")
+                throw fail(node, "\(join(path, key))[\(index)]", "expected text, got \(describe(node))")
             }
-            result.append((scalar.string, location(node, "\(path).\(key)[\(index)]")))
+            result.append((scalar.string, location(node, "\(join(path, key))[\(index)]")))
         }
         return result
     }
@@ -131,29 +136,29 @@ private struct Reader {
         switch value.lowercased() {
         case "true", "yes": return true
         case "false", "no": return false
-        default: throw fail(fields[key]!, "\(path).\(key)", "'\(value)' is not true or false")
+        default: throw fail(fields[key]!, join(path, key), "'\(value)' is not true or false")
         }
     }
 
     func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
-        let fields = try mapping(root, "file", allowed: ["capital", "currency", "defaultAccount", "accounts", "groups", "transactions"])
-        if let version = try text(fields, "capital", "file", in: root), version != "1" {
+        let fields = try mapping(root, "", allowed: ["capital", "currency", "defaultAccount", "accounts", "groups", "transactions"])
+        if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
         }
-        guard let code = try text(fields, "currency", "file", in: root, required: true) else { fatalError("unreachable") }
+        guard let code = try text(fields, "currency", "", in: root, required: true) else { fatalError("unreachable") }
         let currency: Currency
         do { currency = try Currency(code) } catch { throw fail(fields["currency"]!, "currency", "\(error)") }
         var document = LedgerDocument(file: file, currency: currency)
-        if let name = try text(fields, "defaultAccount", "file", in: root) {
+        if let name = try text(fields, "defaultAccount", "", in: root) {
             document.defaultAccount = (name, location(fields["defaultAccount"]!, "defaultAccount"))
         }
-        for (index, node) in try list(fields, "accounts", "file").enumerated() {
+        for (index, node) in try list(fields, "accounts", "").enumerated() {
             document.accounts.append(try account(node, "accounts[\(index)]"))
         }
-        for (index, node) in try list(fields, "groups", "file").enumerated() {
+        for (index, node) in try list(fields, "groups", "").enumerated() {
             document.groups.append(try group(node, "groups[\(index)]"))
         }
-        for (index, node) in try list(fields, "transactions", "file").enumerated() {
+        for (index, node) in try list(fields, "transactions", "").enumerated() {
             document.transactions.append(try transaction(node, "transactions[\(index)]"))
         }
         return document
@@ -208,19 +213,21 @@ private struct Reader {
             let amount = try text(fields, "amount", path, in: node, required: true)!
             let from = try text(fields, "from", path, in: node, required: true)!
             let to = try text(fields, "to", path, in: node, required: true)!
-            postings.append(.init(account: to, amount: amount, note: "", location: location(fields["to"]!, "\(path).to")))
-            postings.append(.init(account: from, amount: nil, note: "", location: location(fields["from"]!, "\(path).from")))
+            let amountAt = location(fields["amount"]!, "\(path).amount")
+            postings.append(.init(account: to, amount: amount, note: "", location: location(fields["to"]!, "\(path).to"), amountLocation: amountAt))
+            postings.append(.init(account: from, amount: nil, note: "", location: location(fields["from"]!, "\(path).from"), amountLocation: amountAt))
         } else {
             let nodes = try list(fields, "postings", path)
             if fields["postings"] == nil { throw fail(node, "\(path).postings", "missing required field (or give amount, from and to)") }
             for (index, posting) in nodes.enumerated() {
                 let p = "\(path).postings[\(index)]"
                 let pf = try mapping(posting, p, allowed: ["account", "amount", "note"])
+                let account = try text(pf, "account", p, in: posting, required: true)!
                 postings.append(
                     .init(
-                        account: try text(pf, "account", p, in: posting, required: true)!,
-                        amount: try text(pf, "amount", p, in: posting), note: try text(pf, "note", p, in: posting) ?? "",
-                        location: location(posting, p)))
+                        account: account, amount: try text(pf, "amount", p, in: posting), note: try text(pf, "note", p, in: posting) ?? "",
+                        location: location(pf["account"]!, "\(p).account"),
+                        amountLocation: location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount")))
             }
         }
         return LedgerDocument.TransactionEntry(

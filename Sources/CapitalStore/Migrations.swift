@@ -57,6 +57,7 @@ enum Migrations {
             t.column("tags", .text).notNull().defaults(to: "")
         }
         try db.create(index: "txn_day_seq", on: "txn", columns: ["day", "seq"])
+        try db.create(index: "txn_seq", on: "txn", columns: ["seq"])
         // Postings are parts of their transaction: they change with it (its version) and go with it.
         try db.create(table: "posting") { t in
             t.primaryKey("id", .text)

@@ -232,17 +232,7 @@ extension Store {
 
     /// Name (case-insensitive) first, then a unique id prefix, as git resolves short hashes.
     static func resolveAccount(_ db: Database, _ reference: String) throws -> Account {
-        let accounts = try fetchAccounts(db)
-        if let byName = accounts.first(where: { $0.name.lowercased() == reference.lowercased() }) { return byName }
-        let matches = Store.idPrefixMatches(reference, in: accounts, id: \.id)
-        if matches.count == 1 { return matches[0] }
-        if matches.count > 1 {
-            throw StoreError.ambiguous(what: "account", reference: reference, candidates: matches.map { "\(shortID($0.id)) (\($0.name))" })
-        }
-        let similar = accounts.filter { $0.name.lowercased().contains(reference.lowercased()) }.map(\.name)
-        throw StoreError.notFound(
-            what: "account", reference: reference,
-            hint: similar.isEmpty ? "see `capital account list`" : "did you mean \(similar.prefix(5).map { "'\($0)'" }.joined(separator: ", "))?")
+        try AccountIndex(try fetchAccounts(db)).resolve(reference)
     }
 
     /// Items whose id starts with `reference` (at least 4 hex digits; dashes ignored).
@@ -254,4 +244,37 @@ extension Store {
 
     /// The first 8 hex digits of an id: what listings show.
     public static func shortID(_ id: String) -> String { String(id.prefix(8)) }
+}
+
+/// The live accounts, looked up by id and by name without a query each: imports resolve every
+/// posting through one of these.
+struct AccountIndex {
+    let accounts: [Account]
+    private let byID: [String: Account]
+    private let byName: [String: Account]
+
+    init(_ accounts: [Account]) {
+        self.accounts = accounts
+        byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        byName = Dictionary(accounts.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    subscript(id id: String) -> Account? { byID[id] }
+    subscript(name name: String) -> Account? { byName[name.lowercased()] }
+
+    /// By exact id, by name (case-insensitive), then by a unique id prefix.
+    func resolve(_ reference: String) throws -> Account {
+        if let exact = byID[reference] { return exact }
+        if let named = byName[reference.lowercased()] { return named }
+        let matches = Store.idPrefixMatches(reference, in: accounts, id: \.id)
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            throw StoreError.ambiguous(
+                what: "account", reference: reference, candidates: matches.map { "\(Store.shortID($0.id)) (\($0.name))" })
+        }
+        let similar = accounts.filter { $0.name.lowercased().contains(reference.lowercased()) }.map(\.name)
+        throw StoreError.notFound(
+            what: "account", reference: reference,
+            hint: similar.isEmpty ? "see `capital account list`" : "did you mean \(similar.prefix(5).map { "'\($0)'" }.joined(separator: ", "))?")
+    }
 }

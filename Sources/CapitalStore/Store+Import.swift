@@ -38,6 +38,7 @@ extension Store {
     static func merge(_ db: Database, _ document: LedgerDocument, location: String) throws -> ImportSummary {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
         var summary = ImportSummary()
+        var createdCapital = false
         if let code = try Store.setting(db, "currency") {
             if code != document.currency.code {
                 throw fail(
@@ -46,6 +47,7 @@ extension Store {
             }
         } else {
             try Store.initialize(db, currency: document.currency, categories: false)
+            createdCapital = true
         }
 
         var seen: [String: FileLocation] = [:]
@@ -64,7 +66,11 @@ extension Store {
                         entry.location,
                         "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)")
                 }
-                summary.accountsMerged += 1
+                if createdCapital && existing.name == Account.capitalName && existing.kind == .equity {
+                    summary.accountsAdded += 1  // created by this import, not there before
+                } else {
+                    summary.accountsMerged += 1
+                }
                 continue
             }
             var floor: Int64?
@@ -78,11 +84,12 @@ extension Store {
             summary.accountsAdded += 1
         }
 
+        let accounts = AccountIndex(try Store.fetchAccounts(db))
         func accountID(_ name: String, _ at: FileLocation) throws -> String {
-            guard let id = try Store.accountID(named: name, db) else {
+            guard let account = accounts[name: name] else {
                 throw fail(at, "'\(name)' is not an account defined in the file (or the database)")
             }
-            return id
+            return account.id
         }
 
         seen = [:]
@@ -112,8 +119,7 @@ extension Store {
         if let (name, at) = document.defaultAccount {
             let id = try accountID(name, at)
             if try Store.setting(db, "defaultAccount") == nil {
-                let account = try Store.resolveAccount(db, id)
-                do { try Store.setDefault(db, account) } catch { throw fail(at, "\(error)") }
+                do { try Store.setDefault(db, accounts[id: id]!) } catch { throw fail(at, "\(error)") }
             }
         }
 
@@ -123,12 +129,12 @@ extension Store {
             let inputs = try entry.postings.map { posting in
                 PostingInput(
                     account: try accountID(posting.account, posting.location), amount: posting.amount, note: posting.note,
-                    field: "\(posting.location).amount")
+                    field: "\(posting.amountLocation)")
             }
             var transaction: Transaction
             do {
                 transaction = try Store.build(
-                    db, id: "",
+                    accounts, id: "",
                     TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs))
             } catch StoreError.ledger(let error) {
                 throw fail(entry.location, "\(error)")
@@ -170,7 +176,7 @@ extension Store {
                 summary.transactionsAlreadyPresent += 1
                 continue
             }
-            try Store.insertTransaction(db, transaction)
+            try Store.insertTransaction(db, transaction, accounts)
             summary.transactionsAdded += 1
         }
         return summary

@@ -54,8 +54,9 @@ extension Store {
     @discardableResult
     public func addTransaction(_ input: TransactionInput) throws(StoreError) -> Transaction {
         try write("adding a transaction") { db in
-            let transaction = try Store.build(db, id: Store.newID(), input)
-            try Store.insertTransaction(db, transaction)
+            let accounts = AccountIndex(try Store.fetchAccounts(db))
+            let transaction = try Store.build(accounts, id: Store.newID(), input)
+            try Store.insertTransaction(db, transaction, accounts)
             return transaction
         }
     }
@@ -72,7 +73,7 @@ extension Store {
             let old = try Store.resolveTransaction(db, reference)
             var updated = old
             if let postings = changes.postings {
-                updated = try Store.build(db, id: old.id, TransactionInput(day: old.day, postings: postings))
+                updated = try Store.build(AccountIndex(try Store.fetchAccounts(db)), id: old.id, TransactionInput(day: old.day, postings: postings))
             }
             updated.day = changes.day ?? old.day
             updated.payee = changes.payee ?? old.payee
@@ -111,11 +112,11 @@ extension Store {
 
     // MARK: Helpers
 
-    static func build(_ db: Database, id: String, _ input: TransactionInput) throws -> Transaction {
+    static func build(_ accounts: AccountIndex, id: String, _ input: TransactionInput) throws -> Transaction {
         var postings: [Posting] = []
         var missing: (index: Int, field: String)?
         for (index, posting) in input.postings.enumerated() {
-            let account = try resolveAccount(db, posting.account)
+            let account = try accounts.resolve(posting.account)
             var amount = Money.zero(account.currency)
             if let text = posting.amount {
                 do {
@@ -158,11 +159,10 @@ extension Store {
     }
 
     /// Checks accounts and balance, then writes the transaction and its postings.
-    static func insertTransaction(_ db: Database, _ transaction: Transaction) throws {
+    static func insertTransaction(_ db: Database, _ transaction: Transaction, _ accounts: AccountIndex) throws {
         do { try transaction.validate() } catch { throw StoreError.ledger(error) }
-        let accounts = Dictionary(uniqueKeysWithValues: try fetchAccounts(db).map { ($0.id, $0) })
         for posting in transaction.postings {
-            guard let account = accounts[posting.accountID] else {
+            guard let account = accounts[id: posting.accountID] else {
                 throw StoreError.notFound(what: "account id", reference: posting.accountID, hint: "")
             }
             if account.currency != posting.amount.currency && account.kind != .equity {

@@ -83,7 +83,7 @@ struct ImportTests {
             testDescription: "amount 12,34.5", file: "amount.yaml",
             text: prefix
                 + "transactions:\n  - date: 2025-04-01\n    postings:\n      - account: New savings\n        amount: 12,34.5\n      - account: VTB Debit\n",
-            mentions: ["amount.yaml:11", "transactions[0].postings[0].amount", "'12,34.5'", "not an amount"]),
+            mentions: ["amount.yaml:12", "transactions[0].postings[0].amount", "'12,34.5'", "not an amount"]),
         BadFile(
             testDescription: "too many decimals", file: "decimals.yaml",
             text: prefix + "transactions:\n  - date: 2025-04-01\n    amount: 1.234\n    from: VTB Debit\n    to: New savings\n",
