@@ -38,10 +38,15 @@ public struct Store: Sendable {
             if fd < 0 { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
             close(fd)
         }
-        var config = Store.configuration()
-        config.journalMode = .wal
         do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
+            let queue = try DatabaseQueue(path: path, configuration: Store.configuration())
+            // WAL is a persistent property of the file: set once, a no-op afterwards, so opening
+            // a database to read it writes nothing.
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+            }
             try Migrations.migrator.migrate(queue)
             return Store(writer: queue, location: path, isReadOnly: false)
         } catch let error as DatabaseError {
