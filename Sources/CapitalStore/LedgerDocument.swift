@@ -34,6 +34,8 @@ public struct LedgerDocument: Sendable {
     public struct PostingEntry: Sendable {
         public var account: String
         public var amount: String?
+        /// Only for the equity account, which holds several currencies.
+        public var currency: String?
         public var note: String
         /// Where the account is named.
         public var location: FileLocation

@@ -214,18 +214,18 @@ private struct Reader {
             let from = try text(fields, "from", path, in: node, required: true)!
             let to = try text(fields, "to", path, in: node, required: true)!
             let amountAt = location(fields["amount"]!, "\(path).amount")
-            postings.append(.init(account: to, amount: amount, note: "", location: location(fields["to"]!, "\(path).to"), amountLocation: amountAt))
-            postings.append(.init(account: from, amount: nil, note: "", location: location(fields["from"]!, "\(path).from"), amountLocation: amountAt))
+            postings.append(.init(account: to, amount: amount, currency: nil, note: "", location: location(fields["to"]!, "\(path).to"), amountLocation: amountAt))
+            postings.append(.init(account: from, amount: nil, currency: nil, note: "", location: location(fields["from"]!, "\(path).from"), amountLocation: amountAt))
         } else {
             let nodes = try list(fields, "postings", path)
             if fields["postings"] == nil { throw fail(node, "\(path).postings", "missing required field (or give amount, from and to)") }
             for (index, posting) in nodes.enumerated() {
                 let p = "\(path).postings[\(index)]"
-                let pf = try mapping(posting, p, allowed: ["account", "amount", "note"])
+                let pf = try mapping(posting, p, allowed: ["account", "amount", "currency", "note"])
                 let account = try text(pf, "account", p, in: posting, required: true)!
                 postings.append(
                     .init(
-                        account: account, amount: try text(pf, "amount", p, in: posting), note: try text(pf, "note", p, in: posting) ?? "",
+                        account: account, amount: try text(pf, "amount", p, in: posting), currency: try text(pf, "currency", p, in: posting), note: try text(pf, "note", p, in: posting) ?? "",
                         location: location(pf["account"]!, "\(p).account"),
                         amountLocation: location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount")))
             }

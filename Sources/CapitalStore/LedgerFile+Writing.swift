@@ -11,6 +11,7 @@ extension LedgerFile {
     /// same bytes.
     public static func write(_ ledger: Ledger, defaultAccountID: String?, format: LedgerFileFormat) -> String {
         let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
+        let currencies = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.currency) })
         var root: [(String, Value)] = [("capital", .number("1")), ("currency", .text(ledger.currency.code))]
         if let id = defaultAccountID, let name = names[id] { root.append(("defaultAccount", .text(name))) }
         root.append(
@@ -61,6 +62,9 @@ extension LedgerFile {
                                             ("account", .text(names[posting.accountID] ?? posting.accountID)),
                                             ("amount", .amount(posting.amount.plain)),
                                         ]
+                                        if currencies[posting.accountID] != posting.amount.currency {
+                                            p.append(("currency", .text(posting.amount.currency.code)))
+                                        }
                                         if !posting.note.isEmpty { p.append(("note", .text(posting.note))) }
                                         return .map(p)
                                     })

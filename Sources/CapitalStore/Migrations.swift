@@ -25,6 +25,8 @@ enum Migrations {
         try db.create(table: "account") { t in
             addRecordColumns(t)
             t.column("name", .text).notNull()
+            // The name folded for comparison (Unicode case and normalisation): unique among live accounts.
+            t.column("nameKey", .text).notNull()
             t.column("kind", .text).notNull()
             t.column("currency", .text).notNull()
             t.column("floorMinor", .integer)
@@ -33,14 +35,15 @@ enum Migrations {
             t.column("note", .text).notNull().defaults(to: "")
             t.column("position", .integer).notNull()
         }
-        try db.execute(sql: "CREATE UNIQUE INDEX account_name ON account(name COLLATE NOCASE) WHERE deleted = 0")
+        try db.execute(sql: "CREATE UNIQUE INDEX account_nameKey ON account(nameKey) WHERE deleted = 0")
         try db.create(table: "accountGroup") { t in
             addRecordColumns(t)
             t.column("name", .text).notNull()
+            t.column("nameKey", .text).notNull()
             t.column("type", .text).notNull()
             t.column("position", .integer).notNull()
         }
-        try db.execute(sql: "CREATE UNIQUE INDEX accountGroup_name ON accountGroup(name COLLATE NOCASE) WHERE deleted = 0")
+        try db.execute(sql: "CREATE UNIQUE INDEX accountGroup_nameKey ON accountGroup(nameKey) WHERE deleted = 0")
         try db.create(table: "groupMember") { t in
             t.column("groupId", .text).notNull().references("accountGroup", onDelete: .cascade)
             t.column("accountId", .text).notNull().references("account", onDelete: .cascade)

@@ -80,7 +80,7 @@ extension Store {
                 if let kind = changes.kind, kind != .equity { throw StoreError.capitalIsProtected(action: "changed to another kind") }
                 if changes.hidden == true { throw StoreError.capitalIsProtected(action: "hidden") }
             }
-            if let name = changes.name, name.lowercased() != account.name.lowercased(),
+            if let name = changes.name, Store.nameKey(name) != Store.nameKey(account.name),
                 try Store.accountID(named: name, db) != nil
             {
                 throw StoreError.duplicateName(what: "account", name: name)
@@ -93,10 +93,10 @@ extension Store {
             if let note = changes.note { account.note = note }
             try db.execute(
                 sql: """
-                    UPDATE account SET name = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?,
+                    UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?,
                     updatedAt = ?, version = version + 1 WHERE id = ?
                     """,
-                arguments: [account.name, account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Date(), account.id])
+                arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Date(), account.id])
             if makeDefault { try Store.setDefault(db, account) }
             return account
         }
@@ -143,6 +143,7 @@ extension Store {
                     sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)",
                     arguments: [now, account.id])
                 try db.execute(sql: "UPDATE posting SET accountId = ? WHERE accountId = ?", arguments: [target.id, account.id])
+                try Store.checkBalancesFit(db, accountIDs: [target.id])
             case .cascade:
                 try db.execute(
                     sql: """
@@ -200,15 +201,15 @@ extension Store {
         let now = Date()
         try db.execute(
             sql: """
-                INSERT INTO account(id, createdAt, updatedAt, name, kind, currency, floorMinor, level, hidden, note, position)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [account.id, now, now, account.name, account.kind.rawValue, account.currency.code, account.floor, account.level,
+            arguments: [account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor, account.level,
                 account.hidden, account.note, position])
     }
 
     static func accountID(named name: String, _ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM account WHERE deleted = 0 AND name = ? COLLATE NOCASE", arguments: [name])
+        try String.fetchOne(db, sql: "SELECT id FROM account WHERE deleted = 0 AND nameKey = ?", arguments: [Store.nameKey(name)])
     }
 
     static func postingCount(_ db: Database, accountID: String) throws -> Int {
@@ -242,6 +243,12 @@ extension Store {
         return items.filter { id($0).replacingOccurrences(of: "-", with: "").hasPrefix(prefix) }
     }
 
+    /// A name folded for comparison: Unicode lower case of its canonical composition, so
+    /// `Продукты` and `продукты` (or `é` typed two ways) are the same name.
+    static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
     /// The first 8 hex digits of an id: what listings show.
     public static func shortID(_ id: String) -> String { String(id.prefix(8)) }
 }
@@ -256,16 +263,16 @@ struct AccountIndex {
     init(_ accounts: [Account]) {
         self.accounts = accounts
         byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        byName = Dictionary(accounts.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        byName = Dictionary(accounts.map { (Store.nameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     subscript(id id: String) -> Account? { byID[id] }
-    subscript(name name: String) -> Account? { byName[name.lowercased()] }
+    subscript(name name: String) -> Account? { byName[Store.nameKey(name)] }
 
     /// By exact id, by name (case-insensitive), then by a unique id prefix.
     func resolve(_ reference: String) throws -> Account {
         if let exact = byID[reference] { return exact }
-        if let named = byName[reference.lowercased()] { return named }
+        if let named = byName[Store.nameKey(reference)] { return named }
         let matches = Store.idPrefixMatches(reference, in: accounts, id: \.id)
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {

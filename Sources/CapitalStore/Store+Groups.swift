@@ -65,14 +65,14 @@ extension Store {
     }
 
     static func insertGroup(_ db: Database, _ group: AccountGroup) throws {
-        if try String.fetchOne(db, sql: "SELECT id FROM accountGroup WHERE deleted = 0 AND name = ? COLLATE NOCASE", arguments: [group.name]) != nil {
+        if try String.fetchOne(db, sql: "SELECT id FROM accountGroup WHERE deleted = 0 AND nameKey = ?", arguments: [Store.nameKey(group.name)]) != nil {
             throw StoreError.duplicateName(what: "group", name: group.name)
         }
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM accountGroup") ?? 1
         let now = Date()
         try db.execute(
-            sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, type, position) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [group.id, now, now, group.name, group.type.rawValue, position])
+            sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, nameKey, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [group.id, now, now, group.name, Store.nameKey(group.name), group.type.rawValue, position])
     }
 
     static func addMember(_ db: Database, groupID: String, accountID: String) throws {
@@ -106,7 +106,7 @@ extension Store {
 
     static func resolveGroup(_ db: Database, _ reference: String) throws -> AccountGroup {
         let groups = try fetchGroups(db)
-        if let byName = groups.first(where: { $0.name.lowercased() == reference.lowercased() }) { return byName }
+        if let byName = groups.first(where: { Store.nameKey($0.name) == Store.nameKey(reference) }) { return byName }
         let matches = idPrefixMatches(reference, in: groups, id: \.id)
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {

@@ -52,32 +52,40 @@ extension Store {
 
         var seen: [String: FileLocation] = [:]
         for entry in document.accounts {
-            if let first = seen[entry.name.lowercased()] {
+            if let first = seen[Store.nameKey(entry.name)] {
                 throw fail(entry.location, "duplicate account name '\(entry.name)' (first defined at line \(first.line ?? 0))")
             }
-            seen[entry.name.lowercased()] = entry.location
+            seen[Store.nameKey(entry.name)] = entry.location
             do { try Store.validateName(entry.name, field: "name") } catch {
                 throw fail(entry.location, "\(error)")
             }
             let currency = entry.currency ?? document.currency
-            if let existing = try Store.fetchAccounts(db).first(where: { $0.name.lowercased() == entry.name.lowercased() }) {
-                guard existing.kind == entry.kind, existing.currency == currency else {
-                    throw fail(
-                        entry.location,
-                        "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)")
-                }
-                if createdCapital && existing.name == Account.capitalName && existing.kind == .equity {
-                    summary.accountsAdded += 1  // created by this import, not there before
-                } else {
-                    summary.accountsMerged += 1
-                }
-                continue
-            }
             var floor: Int64?
             if let text = entry.floor {
                 do { floor = try Money.parseMinor(text, exponent: currency.exponent, code: currency.code) } catch {
                     throw fail(FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".floor"), "\(error)")
                 }
+            }
+            let isCapital = Store.nameKey(entry.name) == Store.nameKey(Account.capitalName) && entry.kind == .equity
+            if isCapital && entry.hidden {
+                throw fail(entry.location, "account '\(Account.capitalName)': the equity account cannot be hidden")
+            }
+            if let existing = try Store.fetchAccounts(db).first(where: { Store.nameKey($0.name) == Store.nameKey(entry.name) }) {
+                guard existing.kind == entry.kind, existing.currency == currency else {
+                    throw fail(
+                        entry.location,
+                        "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)")
+                }
+                if createdCapital && isCapital {
+                    // Created by this import a moment ago: it takes the file's fields.
+                    try db.execute(
+                        sql: "UPDATE account SET floorMinor = ?, level = ?, note = ? WHERE id = ?",
+                        arguments: [floor, entry.level, entry.note, existing.id])
+                    summary.accountsAdded += 1
+                } else {
+                    summary.accountsMerged += 1
+                }
+                continue
             }
             try Store.insertAccount(
                 db, Account(id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden, note: entry.note))
@@ -94,12 +102,15 @@ extension Store {
 
         seen = [:]
         for entry in document.groups {
-            if let first = seen[entry.name.lowercased()] {
+            if let first = seen[Store.nameKey(entry.name)] {
                 throw fail(entry.location, "duplicate group name '\(entry.name)' (first defined at line \(first.line ?? 0))")
             }
-            seen[entry.name.lowercased()] = entry.location
+            seen[Store.nameKey(entry.name)] = entry.location
+            do { try Store.validateName(entry.name, field: "name") } catch {
+                throw fail(entry.location, "\(error)")
+            }
             let group: AccountGroup
-            if let existing = try Store.fetchGroups(db).first(where: { $0.name.lowercased() == entry.name.lowercased() }) {
+            if let existing = try Store.fetchGroups(db).first(where: { Store.nameKey($0.name) == Store.nameKey(entry.name) }) {
                 guard existing.type == entry.type else {
                     throw fail(entry.location, "group '\(entry.name)' already exists as \(existing.type.rawValue), the file has \(entry.type.rawValue)")
                 }
@@ -123,12 +134,13 @@ extension Store {
             }
         }
 
+        var touched = Set<String>()
         var ids: [String: FileLocation] = [:]
         var occurrences: [String: Int] = [:]
         for entry in document.transactions {
             let inputs = try entry.postings.map { posting in
                 PostingInput(
-                    account: try accountID(posting.account, posting.location), amount: posting.amount, note: posting.note,
+                    account: try accountID(posting.account, posting.location), amount: posting.amount, currency: posting.currency, note: posting.note,
                     field: "\(posting.amountLocation)")
             }
             var transaction: Transaction
@@ -177,8 +189,10 @@ extension Store {
                 continue
             }
             try Store.insertTransaction(db, transaction, accounts)
+            touched.formUnion(transaction.postings.map(\.accountID))
             summary.transactionsAdded += 1
         }
+        try Store.checkBalancesFit(db, accountIDs: touched)
         return summary
     }
 
@@ -186,7 +200,7 @@ extension Store {
     static func contentKey(_ entry: LedgerDocument.TransactionEntry, _ transaction: Transaction) -> String {
         var key = "\(entry.day.number)\u{1F}\(entry.payee)\u{1F}\(entry.note)\u{1F}\(entry.spender)\u{1F}\(entry.tags.joined(separator: ","))"
         for (posting, built) in zip(entry.postings, transaction.postings) {
-            key += "\u{1F}\(posting.account.lowercased())=\(built.amount.minor) \(built.amount.currency.code) \(built.note)"
+            key += "\u{1F}\(Store.nameKey(posting.account))=\(built.amount.minor) \(built.amount.currency.code) \(built.note)"
         }
         return key
     }

@@ -2,18 +2,21 @@ import CapitalCore
 import Foundation
 import GRDB
 
-/// A posting as a user writes it: an account reference and an amount in that account's currency.
+/// A posting as a user writes it: an account reference and an amount, in the account's currency
+/// unless `currency` says otherwise (only the equity account holds several currencies).
 /// At most one posting of a transaction may leave `amount` out: it takes the balancing amount.
 public struct PostingInput: Sendable {
     public var account: String
     public var amount: String?
+    public var currency: String?
     public var note: String
     /// How the user wrote it, for error messages (`--posting 'Groceries=500'`).
     public var field: String
 
-    public init(account: String, amount: String?, note: String = "", field: String) {
+    public init(account: String, amount: String?, currency: String? = nil, note: String = "", field: String) {
         self.account = account
         self.amount = amount
+        self.currency = currency
         self.note = note
         self.field = field
     }
@@ -57,6 +60,7 @@ extension Store {
             let accounts = AccountIndex(try Store.fetchAccounts(db))
             let transaction = try Store.build(accounts, id: Store.newID(), input)
             try Store.insertTransaction(db, transaction, accounts)
+            try Store.checkBalancesFit(db, accountIDs: Set(transaction.postings.map(\.accountID)))
             return transaction
         }
     }
@@ -86,6 +90,7 @@ extension Store {
             if changes.postings != nil {
                 try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [old.id])
                 try Store.insertPostings(db, updated)
+                try Store.checkBalancesFit(db, accountIDs: Set(updated.postings.map(\.accountID)))
             }
             return updated
         }
@@ -114,13 +119,22 @@ extension Store {
 
     static func build(_ accounts: AccountIndex, id: String, _ input: TransactionInput) throws -> Transaction {
         var postings: [Posting] = []
-        var missing: (index: Int, field: String)?
+        var missing: (index: Int, field: String, fixedCurrency: Bool)?
         for (index, posting) in input.postings.enumerated() {
             let account = try accounts.resolve(posting.account)
-            var amount = Money.zero(account.currency)
+            var currency = account.currency
+            if let code = posting.currency {
+                do { currency = try Currency(code) } catch {
+                    throw StoreError.invalid(field: posting.field, value: code, reason: "not an ISO 4217 currency code")
+                }
+                if currency != account.currency && account.kind != .equity {
+                    throw StoreError.currencyMismatch(account: account.name, accountCurrency: account.currency.code, amountCurrency: currency.code)
+                }
+            }
+            var amount = Money.zero(currency)
             if let text = posting.amount {
                 do {
-                    amount = try Money(parsing: text, currency: account.currency)
+                    amount = try Money(parsing: text, currency: currency)
                 } catch {
                     throw StoreError.money(field: posting.field, error)
                 }
@@ -129,20 +143,31 @@ extension Store {
                     field: posting.field, value: posting.account,
                     reason: "only one posting may leave out its amount (\(first.field) already does)")
             } else {
-                missing = (index, posting.field)
+                missing = (index, posting.field, posting.currency != nil || account.kind != .equity)
             }
             postings.append(Posting(accountID: account.id, amount: amount, note: posting.note))
         }
         if let missing {
-            let currency = postings[missing.index].amount.currency
-            var sum: Int64 = 0
-            for posting in postings where posting.amount.currency == currency {
-                let (next, overflow) = sum.addingReportingOverflow(posting.amount.minor)
+            var sums: [Currency: Int64] = [:]
+            for posting in postings {
+                let (next, overflow) = sums[posting.amount.currency, default: 0].addingReportingOverflow(posting.amount.minor)
                 if overflow { throw StoreError.ledger(.overflow) }
-                sum = next
+                sums[posting.amount.currency] = next
             }
+            var currency = postings[missing.index].amount.currency
+            if !missing.fixedCurrency {
+                // The equity account balances whichever one currency is out of balance.
+                let open = sums.filter { $0.value != 0 }.keys.sorted { $0.code < $1.code }
+                if open.count > 1 {
+                    throw StoreError.invalid(
+                        field: missing.field, value: input.postings[missing.index].account,
+                        reason: "one posting cannot balance \(open.map(\.code).joined(separator: " and ")); give its amounts")
+                }
+                currency = open.first ?? currency
+            }
+            let sum = sums[currency] ?? 0
             guard sum != .min else { throw StoreError.ledger(.overflow) }
-            postings[missing.index].amount.minor = -sum
+            postings[missing.index].amount = Money(minor: -sum, currency: currency)
         }
         let transaction = Transaction(
             id: id, day: input.day, payee: input.payee, note: input.note, spender: input.spender,
@@ -176,6 +201,29 @@ extension Store {
             arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
                 transaction.tags.joined(separator: ",")])
         try insertPostings(db, transaction)
+    }
+
+    /// Refuses a change after which an account's positive or negative postings add up past Int64:
+    /// then no balance on any day can overflow, and every listing stays readable.
+    /// - Complexity: O(postings of these accounts), summed inside SQLite (whose sum() reports overflow).
+    static func checkBalancesFit(_ db: Database, accountIDs: Set<String>) throws {
+        for id in accountIDs.sorted() {
+            do {
+                _ = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT SUM(CASE WHEN amountMinor > 0 THEN amountMinor ELSE 0 END),
+                               SUM(CASE WHEN amountMinor < 0 THEN amountMinor ELSE 0 END)
+                        FROM posting JOIN txn ON txn.id = posting.txnId
+                        WHERE txn.deleted = 0 AND posting.accountId = ? GROUP BY posting.currency
+                        """, arguments: [id])
+            } catch let error as DatabaseError where error.message?.contains("overflow") == true {
+                let name = try String.fetchOne(db, sql: "SELECT name FROM account WHERE id = ?", arguments: [id]) ?? id
+                throw StoreError.invalid(
+                    field: "account", value: name,
+                    reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
+            }
+        }
     }
 
     static func insertPostings(_ db: Database, _ transaction: Transaction) throws {

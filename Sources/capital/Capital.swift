@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalStore
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -43,10 +44,18 @@ struct Capital: ParsableCommand {
             if code == .success || error is CleanExit {
                 exit(withError: error)
             }
-            let message = self.message(for: error)
-            let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
-            fail(firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine, code: code.rawValue == 1 ? 64 : code.rawValue)
+            fail(oneLine(self.message(for: error)), code: code.rawValue == 1 ? 64 : code.rawValue)
         }
+    }
+
+    /// argument-parser's message on one line: its first line, plus any `- choice` lines as a list
+    /// ("The value 'bank' is invalid for '--kind <kind>'. Please provide one of the following: cash, debit, …").
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard var first = lines.first else { return message }
+        if first.hasPrefix("Error: ") { first = String(first.dropFirst(7)) }
+        let choices = lines.dropFirst().filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        return choices.isEmpty ? first : first + " " + choices.joined(separator: ", ")
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -17,7 +17,7 @@ extension Money {
 @Suite("Money parsing")
 struct MoneyParsingTests {
     @Test(
-        "accepts signs, either decimal separator, grouping spaces and trailing zero decimals",
+        "accepts signs, either decimal separator and grouping spaces",
         arguments: [
             ("1234.5", 123_450),
             ("1234,5", 123_450),
@@ -32,8 +32,6 @@ struct MoneyParsingTests {
             ("1\u{202F}234.50", 123_450),  // narrow no-break space
             ("1'234", 123_400),
             ("1_234", 123_400),
-            ("1.230", 123),  // a third decimal is fine when it is zero
-            ("1.2300000", 123),
             ("0.05", 5),
             ("-0,05", -5),
             ("-0", 0),
@@ -76,6 +74,15 @@ struct MoneyParsingTests {
         #expect(throws: MoneyError.empty) { try Money(parsing: text, currency: .rub) }
     }
 
+    @Test(
+        "refuses any decimal beyond the currency's exponent, zeros too: '1,000' is not silently 1.00",
+        arguments: ["1,000", "1.000", "10,000", "250.000", "1.230", "1.2300000"])
+    func refusesZeroDecimalsBeyondTheExponent(text: String) {
+        #expect(throws: MoneyError.tooManyDecimals(text, currency: "RUB", allowed: 2)) {
+            try Money(parsing: text, currency: .rub)
+        }
+    }
+
     @Test("refuses a nonzero decimal beyond the currency's exponent")
     func refusesTooManyDecimalsForRoubles() {
         #expect(throws: MoneyError.tooManyDecimals("1.234", currency: "RUB", allowed: 2)) {
@@ -86,12 +93,16 @@ struct MoneyParsingTests {
         }
     }
 
-    @Test("yen has no minor unit: whole yen only, zero decimals allowed")
+    @Test("yen has no minor unit: whole yen only")
     func yenHasExponentZero() throws {
         #expect(try Money(parsing: "1234", currency: .jpy).minor == 1_234)
         #expect(try Money(parsing: "1 234", currency: .jpy).minor == 1_234)
-        #expect(try Money(parsing: "1.0", currency: .jpy).minor == 1)
-        #expect(try Money(parsing: "-1,000", currency: .jpy).minor == -1)
+        #expect(throws: MoneyError.tooManyDecimals("1.0", currency: "JPY", allowed: 0)) {
+            try Money(parsing: "1.0", currency: .jpy)
+        }
+        #expect(throws: MoneyError.tooManyDecimals("-1,000", currency: "JPY", allowed: 0)) {
+            try Money(parsing: "-1,000", currency: .jpy)
+        }
         #expect(throws: MoneyError.tooManyDecimals("1.5", currency: "JPY", allowed: 0)) {
             try Money(parsing: "1.5", currency: .jpy)
         }
@@ -105,7 +116,9 @@ struct MoneyParsingTests {
         #expect(try Money(parsing: "1.234", currency: .kwd).minor == 1_234)
         #expect(try Money(parsing: "1.2", currency: .kwd).minor == 1_200)
         #expect(try Money(parsing: "0.001", currency: .kwd).minor == 1)
-        #expect(try Money(parsing: "1.2340", currency: .kwd).minor == 1_234)
+        #expect(throws: MoneyError.tooManyDecimals("1.2340", currency: "KWD", allowed: 3)) {
+            try Money(parsing: "1.2340", currency: .kwd)
+        }
         #expect(throws: MoneyError.tooManyDecimals("1.2345", currency: "KWD", allowed: 3)) {
             try Money(parsing: "1.2345", currency: .kwd)
         }

@@ -3,8 +3,9 @@ extension Money {
     ///
     /// Accepted: an optional sign (`-12`, `+3`), digits grouped by spaces in threes (`1 234`; also
     /// no-break, thin and narrow no-break spaces, `'` and `_`), and one decimal separator, `.` or `,`
-    /// (`1234.5`, `1 234,50`). Decimals beyond the currency's exponent are refused unless they are
-    /// zeros (`1.230` is fine for RUB, `1.234` is not).
+    /// (`1234.5`, `1 234,50`). Decimals beyond the currency's exponent are refused, zeros too:
+    /// `1,000` or `1.000` in RUB is far more likely a thousand than one rouble, so it is an error,
+    /// never silently 1.00.
     ///
     /// Refused: empty text, `NaN`, `12,34.5` (two separators), `1 23` (bad grouping), values past Int64.
     /// - Complexity: O(n) in the length of `text`.
@@ -60,7 +61,6 @@ extension Money {
                 throw .notANumber(text, reason: "digits must be grouped in threes")
             }
         }
-        while fractionDigits.count > exponent, fractionDigits.last == 0 { fractionDigits.removeLast() }
         if fractionDigits.count > exponent {
             throw .tooManyDecimals(text, currency: code, allowed: exponent)
         }

@@ -19,7 +19,8 @@ struct TransactionFields: ParsableArguments {
     @Option(help: ArgumentHelp("A tag (repeatable).", valueName: "tag")) var tag: [String] = []
 }
 
-/// `ACCOUNT=AMOUNT` (or just `ACCOUNT` for the balancing posting) from `--posting`.
+/// `ACCOUNT=AMOUNT`, `ACCOUNT=AMOUNT CUR` (a currency other than the account's: only for the equity
+/// account) or just `ACCOUNT` for the balancing posting, from `--posting`.
 func parsePosting(_ text: String) throws -> PostingInput {
     let field = "--posting '\(text)'"
     guard let equals = text.lastIndex(of: "=") else {
@@ -27,9 +28,14 @@ func parsePosting(_ text: String) throws -> PostingInput {
         return PostingInput(account: text, amount: nil, field: field)
     }
     let account = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
-    let amount = String(text[text.index(after: equals)...])
+    var amount = String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
     if account.isEmpty { throw CLIError.invalid("--posting", text, "expected ACCOUNT=AMOUNT, the account is missing") }
-    return PostingInput(account: account, amount: amount, field: field)
+    var currency: String?
+    if let space = amount.lastIndex(of: " "), amount[amount.index(after: space)...].allSatisfy(\.isLetter) {
+        currency = String(amount[amount.index(after: space)...])
+        amount = String(amount[..<space]).trimmingCharacters(in: .whitespaces)
+    }
+    return PostingInput(account: account, amount: amount, currency: currency, field: field)
 }
 
 /// Rows of the transaction listing: id, date, payee, amount, from and to accounts.
