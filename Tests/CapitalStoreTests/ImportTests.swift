@@ -289,3 +289,74 @@ extension ImportSummary {
         self.transactionsAlreadyPresent = transactionsAlreadyPresent
     }
 }
+
+@Suite("Store: review regressions")
+struct ReviewRegressionTests {
+    @Test func namesDifferingOnlyInCyrillicCaseAreTheSameName() throws {
+        let store = try Store.initialized()
+        try store.addAccount(name: "Продукты", kind: .expense, currency: nil)
+        #expect(throws: StoreError.self) { try store.addAccount(name: "продукты", kind: .expense, currency: nil) }
+        #expect(try store.account("ПРОДУКТЫ").name == "Продукты")
+        try store.addGroup(name: "Дети", type: .profitAndLoss)
+        #expect(throws: StoreError.self) { try store.addGroup(name: "дети", type: .profitAndLoss) }
+    }
+
+    @Test func capitalKeepsItsNoteFloorAndLevelThroughARoundTrip() throws {
+        let store = try Store.initialized()
+        var changes = AccountChanges()
+        changes.note = "Opening balances"
+        changes.level = .some(6)
+        changes.floor = .some(500)
+        try store.editAccount("Capital", changes)
+        let first = try store.export(format: .yaml)
+        let copy = try Store.inMemory()
+        try copy.importDocument(try LedgerFile.parse(first, file: "copy.yaml"))
+        #expect(try copy.export(format: .yaml) == first)
+        #expect(try copy.account("Capital").level == 6)
+    }
+
+    @Test func capitalTakesOtherCurrenciesAndTheyRoundTrip() throws {
+        let store = try Store.initialized()
+        try store.addAccount(name: "USD Cash", kind: .cash, currency: try Currency("USD"))
+        // The balancing posting on Capital takes the one currency out of balance: USD.
+        let opening = try store.addTransaction(
+            TransactionInput(
+                day: try Day(iso: "2025-01-01"),
+                postings: [PostingInput(account: "USD Cash", amount: "100", field: "a"), PostingInput(account: "Capital", amount: nil, field: "b")]))
+        #expect(opening.postings[1].amount == Money(minor: -10_000, currency: try Currency("USD")))
+        let first = try store.export(format: .yaml)
+        #expect(first.contains("currency: USD"))
+        let copy = try Store.inMemory()
+        try copy.importDocument(try LedgerFile.parse(first, file: "copy.yaml"))
+        #expect(try copy.export(format: .yaml) == first)
+        // Only the equity account may hold another currency.
+        #expect(throws: StoreError.self) {
+            try store.addTransaction(
+                TransactionInput(
+                    day: try Day(iso: "2025-01-02"),
+                    postings: [
+                        PostingInput(account: "Groceries", amount: "5", currency: "USD", field: "a"),
+                        PostingInput(account: "USD Cash", amount: nil, field: "b"),
+                    ]))
+        }
+    }
+
+    @Test func aWriteThatWouldOverflowABalanceIsRefusedAndListingsStayReadable() throws {
+        let store = try Store.initialized()
+        try store.addAccount(name: "D", kind: .debit, currency: nil)
+        try store.addTransaction(
+            TransactionInput(
+                day: try Day(iso: "2025-01-01"),
+                postings: [PostingInput(account: "D", amount: "92233720368547758.07", field: "a"), PostingInput(account: "Capital", amount: nil, field: "b")]))
+        let before = try store.export(format: .yaml)
+        let error = #expect(throws: StoreError.self) {
+            try store.addTransaction(
+                TransactionInput(
+                    day: try Day(iso: "2025-01-02"),
+                    postings: [PostingInput(account: "D", amount: "1", field: "a"), PostingInput(account: "Capital", amount: nil, field: "b")]))
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("add up past"))
+        #expect(try store.export(format: .yaml) == before)
+        #expect(try store.balancesByName()["D"] == .max)
+    }
+}
