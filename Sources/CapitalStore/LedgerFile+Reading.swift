@@ -22,7 +22,9 @@ public enum LedgerFile {
     public static func parse(_ text: String, file: String) throws(LedgerFileError) -> LedgerDocument {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // libyaml does not join JSON's escaped surrogate pairs (`\ud83d\ude00`, as Python's
+            // json.dumps writes emoji); join them first.
+            node = try Yams.compose(yaml: file.lowercased().hasSuffix(".json") ? joiningSurrogateEscapes(text) : text)
         } catch let error as YamlError {
             throw LedgerFileError(syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
         } catch {
@@ -30,6 +32,39 @@ public enum LedgerFile {
         }
         guard let node else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
         return try Reader(file: file).document(node)
+    }
+
+    /// Replaces each `\uD8xx\uDCxx` escape pair with the character it encodes; leaves every other
+    /// escape (including an escaped backslash) as it is.
+    static func joiningSurrogateEscapes(_ text: String) -> String {
+        guard text.contains("\\u") else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        func hex(_ at: Int) -> UInt32? {
+            guard at + 4 <= scalars.count else { return nil }
+            return UInt32(String(String.UnicodeScalarView(scalars[at..<at + 4])), radix: 16)
+        }
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "\\", i + 1 < scalars.count {
+                if scalars[i + 1] == "u", let high = hex(i + 2), (0xD800...0xDBFF).contains(high),
+                    i + 11 < scalars.count, scalars[i + 6] == "\\", scalars[i + 7] == "u",
+                    let low = hex(i + 8), (0xDC00...0xDFFF).contains(low),
+                    let joined = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                {
+                    out.append(joined)
+                    i += 12
+                    continue
+                }
+                out.append(scalars[i])
+                out.append(scalars[i + 1])
+                i += 2
+                continue
+            }
+            out.append(scalars[i])
+            i += 1
+        }
+        return String(out)
     }
 
     private static func syntaxLocation(_ error: YamlError, file: String) -> FileLocation {

@@ -31,7 +31,8 @@ public struct Store: Sendable {
         } else if !isFolder.boolValue {
             throw .cannotCreateFolder(path: path, reason: "\(folder) is a file, not a folder")
         }
-        if manager.fileExists(atPath: path) {
+        if manager.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw .cannotOpen(path: path, reason: "it is a folder; give the path of a database file inside it") }
             try checkExisting(path: path)
         } else {
             let fd = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)

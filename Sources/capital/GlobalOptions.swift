@@ -30,8 +30,10 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the store: the ledger file of `-f` (read-only), or the database.
-    /// - Parameter writing: a command that changes the ledger; refused with `-f`.
-    func store(writing: Bool) throws -> Store {
+    /// - Parameters:
+    ///   - writing: a command that changes the ledger; refused with `-f`.
+    ///   - creating: a command that may create the database (`init`, `import`); others need it to exist.
+    func store(writing: Bool, creating: Bool = false) throws -> Store {
         if let file {
             if db != nil { throw CLIError.invalid("-f", file, "give either -f or --db, not both") }
             if writing {
@@ -40,7 +42,7 @@ struct GlobalOptions: ParsableArguments {
             return try Store.load(try LedgerFile.read(path: file))
         }
         let path = databasePath
-        if !writing && !FileManager.default.fileExists(atPath: path) {
+        if !creating && !FileManager.default.fileExists(atPath: path) {
             throw CLIError("--db \(path): no database there; run `capital init` (or `capital import FILE`), or point --db or $CAPITAL_DB at yours")
         }
         let store = try Store.open(path: path)

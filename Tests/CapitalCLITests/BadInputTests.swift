@@ -188,7 +188,11 @@ struct BadInputTests {
         let blocker = cli.path("afile")
         try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: blocker))
         let db = blocker + "/capital.sqlite"
-        cli.fails(["--db", db] + args, mentioning: ["--db \(db)", "cannot create its folder", "not a folder"], db: db)
+        // Only init and import create a database; other commands say there is none, and create nothing.
+        let creates = ["init", "import"].contains(args[0])
+        cli.fails(
+            ["--db", db] + args, mentioning: creates ? ["--db \(db)", "cannot create its folder", "not a folder"] : ["--db \(db)", "no database there"],
+            db: db)
         #expect(FileManager.default.contents(atPath: blocker) == Data("not a folder\n".utf8))
     }
 
@@ -299,5 +303,53 @@ struct BadInputTests {
         try Data((Self.accounts + "  - name: savings\n    kind: cash\n").utf8).write(to: URL(fileURLWithPath: file))
         cli.fails(["-f", file, "balance"], mentioning: ["dup.yaml:8", "duplicate account name"])
         cli.fails(["-f", cli.path("missing.yaml"), "balance"], mentioning: ["missing.yaml", "does not exist"])
+    }
+}
+
+@Suite("CLI: bad input found in review")
+struct ReviewBadInputTests {
+    @Test func aFailedWriteCommandCreatesNoDatabase() throws {
+        let cli = try CLI()
+        let db = cli.path("typo/new.sqlite")
+        cli.fails(["--db", db, "spend", "5", "Groceries"], mentioning: ["--db \(db)", "no database there"], db: db)
+        #expect(!FileManager.default.fileExists(atPath: cli.path("typo")))
+    }
+
+    @Test func aFailedImportIntoANewDatabaseLeavesNoFileBehind() throws {
+        let cli = try CLI()
+        let file = cli.path("bad.yaml")
+        try Data("currency: RUB\naccounts:\n  - name: A\n    kind: debit\ntransactions:\n  - date: 2025-01-01\n    amount: 5\n    from: A\n    to: Nope\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
+        cli.fails(["import", file], mentioning: ["bad.yaml:9", "transactions[0].to", "'Nope'"])
+        #expect(!FileManager.default.fileExists(atPath: cli.db))
+    }
+
+    @Test(arguments: ["1,000", "1.000", "250.000"])
+    func thousandsWrittenWithASeparatorAreRefusedNotReadAsUnits(amount: String) throws {
+        let cli = try CLI.initialized()
+        cli.fails(["spend", amount, "Groceries"], mentioning: ["AMOUNT", "'\(amount)'", "too many decimals", "RUB allows 2"])
+    }
+
+    @Test func anUnknownKindListsTheChoicesOnOneLine() throws {
+        let cli = try CLI.initialized()
+        cli.fails(["account", "add", "Y", "--kind", "bank"], mentioning: ["'bank'", "--kind", "cash, debit, credit-card"])
+    }
+
+    @Test func aTransactionThatMovesNothingIsRefused() throws {
+        let cli = try CLI.initialized()
+        cli.fails(["tx", "add", "-p", "Groceries=0", "-p", "VTB Debit=0"], mentioning: ["every posting is zero"])
+    }
+
+    @Test func aQuickEntryAcrossCurrenciesNamesBothCurrencies() throws {
+        let cli = try CLI.initialized()
+        cli.ok(["account", "add", "USD Cash", "--kind", "cash", "--currency", "USD"])
+        cli.fails(["spend", "5", "Groceries", "--from", "USD Cash"], mentioning: ["'USD Cash' holds USD", "'Groceries' holds RUB"])
+    }
+
+    @Test func freeTextMayStartWithADash() throws {
+        let cli = try CLI.initialized()
+        cli.ok(["spend", "5", "Groceries", "--note", "-5% promo", "--tag", "-x"])
+        let rows = try cli.rows(["tx", "list", "--format", "json"])
+        #expect(rows.first?["note"] as? String == "-5% promo")
     }
 }

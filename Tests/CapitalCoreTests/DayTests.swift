@@ -199,10 +199,10 @@ struct DayTests {
     func monthFormRefusals() {
         #expect(throws: DayError.monthOutOfRange("2025-13")) { try Day(parsing: "2025-13", monthAs: .endOfMonth) }
         #expect(throws: DayError.monthOutOfRange("2025-00")) { try Day(parsing: "2025-00", monthAs: .startOfMonth) }
-        #expect(throws: DayError.badFormat("2025-1")) { try Day(parsing: "2025-1", monthAs: .endOfMonth) }
-        #expect(throws: DayError.badFormat("25-12")) { try Day(parsing: "25-12", monthAs: .endOfMonth) }
-        #expect(throws: DayError.badFormat("2025")) { try Day(parsing: "2025", monthAs: .endOfMonth) }
-        #expect(throws: DayError.badFormat("")) { try Day(parsing: "", monthAs: .startOfMonth) }
+        #expect(throws: DayError.badDateOrMonth("2025-1")) { try Day(parsing: "2025-1", monthAs: .endOfMonth) }
+        #expect(throws: DayError.badDateOrMonth("25-12")) { try Day(parsing: "25-12", monthAs: .endOfMonth) }
+        #expect(throws: DayError.badDateOrMonth("2025")) { try Day(parsing: "2025", monthAs: .endOfMonth) }
+        #expect(throws: DayError.badDateOrMonth("")) { try Day(parsing: "", monthAs: .startOfMonth) }
     }
 
     // MARK: Month arithmetic

@@ -359,4 +359,11 @@ struct ReviewRegressionTests {
         #expect(try store.export(format: .yaml) == before)
         #expect(try store.balancesByName()["D"] == .max)
     }
+
+    @Test func jsonEscapedSurrogatePairsAreRead() throws {
+        // Python's json.dumps writes "😀" as "\ud83d\ude00"; an escaped backslash stays as it is.
+        let text = #"{"currency": "RUB", "accounts": [{"name": "Fun \ud83d\ude00 \\u0041", "kind": "expense"}]}"#
+        let document = try LedgerFile.parse(text, file: "emoji.json")
+        #expect(document.accounts.map(\.name) == ["Fun 😀 \\u0041"])
+    }
 }

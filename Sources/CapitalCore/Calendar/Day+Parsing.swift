@@ -46,12 +46,12 @@ extension Day {
         if parts.count == 2 {
             guard parts[0].count == 4, parts[1].count == 2,
                 let year = Int.asciiDigits(parts[0]), let month = Int.asciiDigits(parts[1])
-            else { throw .badFormat(text) }
+            else { throw .badDateOrMonth(text) }
             guard (1...12).contains(month) else { throw .monthOutOfRange(text) }
             let day = form == .startOfMonth ? 1 : Day.daysIn(month: month, year: year)
             self.init(Day.daysFromCivil(year: year, month: month, day: day))
         } else {
-            try self.init(iso: text)
+            do { try self.init(iso: text) } catch .badFormat { throw .badDateOrMonth(text) }
         }
     }
 

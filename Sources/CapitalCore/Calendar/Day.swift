@@ -113,7 +113,10 @@ public enum Weekday: Int, CaseIterable, Sendable {
 /// Why a day could not be made or parsed.
 public enum DayError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidDate(year: Int, month: Int, day: Int)
+    /// Not `YYYY-MM-DD` (where only a full date is accepted).
     case badFormat(String)
+    /// Neither `YYYY-MM-DD` nor `YYYY-MM` (where a month is accepted too).
+    case badDateOrMonth(String)
     case monthOutOfRange(String)
     case dayOutOfRange(String, lastDay: Int)
 
@@ -122,7 +125,9 @@ public enum DayError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidDate(let y, let m, let d):
             return "\(y)-\(m)-\(d) is not a calendar date"
         case .badFormat(let text):
-            return "'\(text)' is not a date: expected YYYY-MM-DD (or YYYY-MM for a month)"
+            return "'\(text)' is not a date: expected YYYY-MM-DD"
+        case .badDateOrMonth(let text):
+            return "'\(text)' is not a date: expected YYYY-MM-DD, or YYYY-MM for a month"
         case .monthOutOfRange(let text):
             return "'\(text)' is not a date: the month must be 01 to 12"
         case .dayOutOfRange(let text, let lastDay):

@@ -18,6 +18,11 @@ public enum AccountKind: String, CaseIterable, Sendable, Codable {
     /// Accounts that appear on a balance sheet: everything but categories.
     public var isBalanceSheet: Bool { !isCategory }
 
+    /// The kind's name after "a" or "an": "an expense", "a debit".
+    public var withArticle: String {
+        ("aeiou".contains(rawValue.first!) ? "an " : "a ") + rawValue
+    }
+
     /// The kinds a user may pick, listed for error messages.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -43,6 +43,7 @@ public struct Transaction: Hashable, Sendable, Identifiable {
     /// - Complexity: O(postings).
     public func validate() throws(LedgerError) {
         guard postings.count >= 2 else { throw .tooFewPostings(count: postings.count) }
+        guard postings.contains(where: { $0.amount.minor != 0 }) else { throw .nothingMoves }
         var sums: [(Currency, Int64)] = []
         for posting in postings {
             if let index = sums.firstIndex(where: { $0.0 == posting.amount.currency }) {
@@ -86,6 +87,7 @@ public enum LedgerError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooFewPostings(count: Int)
     case unbalanced(Money)
     case overflow
+    case nothingMoves
 
     public var description: String {
         switch self {
@@ -95,6 +97,8 @@ public enum LedgerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "postings do not balance: they sum to \(off.plain) \(off.currency.code) instead of 0"
         case .overflow:
             return "postings overflow the largest representable amount"
+        case .nothingMoves:
+            return "every posting is zero; a transaction must move some money"
         }
     }
 }

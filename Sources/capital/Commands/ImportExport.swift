@@ -17,9 +17,19 @@ extension Capital {
 
         func run() throws {
             let document = try LedgerFile.read(path: file)
-            let store = try global.store(writing: true)
-            let summary = try store.importDocument(document)
-            print("Imported \(file) into \(store.location): \(summary.description).")
+            let path = global.databasePath
+            let existed = global.file != nil || FileManager.default.fileExists(atPath: path)
+            do {
+                let store = try global.store(writing: true, creating: true)
+                let summary = try store.importDocument(document)
+                print("Imported \(file) into \(store.location): \(summary.description).")
+            } catch {
+                // A failed import into a new database leaves no database behind.
+                if !existed {
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                }
+                throw error
+            }
         }
     }
 
@@ -39,7 +49,9 @@ extension Capital {
             let text = try global.ledgerStore(writing: false).export(format: format)
             if let out {
                 do {
+                    // A ledger is private: the file is the owner's only, like the database.
                     try text.write(toFile: out, atomically: true, encoding: .utf8)
+                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: out)
                 } catch {
                     throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
                 }

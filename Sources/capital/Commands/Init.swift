@@ -16,7 +16,7 @@ extension Capital {
         func run() throws {
             let code: Currency
             do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
-            let store = try global.store(writing: true)
+            let store = try global.store(writing: true, creating: true)
             try store.initialize(currency: code)
             print("Created a \(code.code) ledger at \(store.location) with \(Account.defaultCategories.count) categories.")
             print("Next: capital account add \"VTB Debit\" --kind debit --default")

@@ -7,6 +7,11 @@ private func move(
     _ global: GlobalOptions, _ fields: TransactionFields, amount: String, from: Account, to: Account
 ) throws -> (Store, Transaction) {
     let store = try global.ledgerStore(writing: true)
+    if from.currency != to.currency {
+        throw CLIError(
+            "'\(from.name)' holds \(from.currency.code) and '\(to.name)' holds \(to.currency.code): a quick entry moves one currency; "
+                + "record an exchange with `capital tx add` and a posting to Capital in each currency")
+    }
     let money = try parseMoney(amount, field: "AMOUNT", currency: from.currency)
     guard money.minor > 0 else { throw CLIError.invalid("AMOUNT", amount, "must be more than zero") }
     let day = try fields.on.map { try parseDay($0, field: "--on") } ?? global.todayDay()
@@ -45,7 +50,7 @@ extension Capital {
             let store = try global.ledgerStore(writing: true)
             let target = try store.account(category)
             guard target.kind == .expense else {
-                throw CLIError.invalid("CATEGORY", category, "it is a \(target.kind.rawValue) account, not an expense category; use `capital transfer` between accounts")
+                throw CLIError.invalid("CATEGORY", category, "it is \(target.kind.withArticle) account, not an expense category; use `capital transfer` between accounts")
             }
             let source = try accountOrDefault(store, from, option: "--from")
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
@@ -68,7 +73,7 @@ extension Capital {
             let store = try global.ledgerStore(writing: true)
             let source = try store.account(category)
             guard source.kind == .income else {
-                throw CLIError.invalid("CATEGORY", category, "it is a \(source.kind.rawValue) account, not an income category")
+                throw CLIError.invalid("CATEGORY", category, "it is \(source.kind.withArticle) account, not an income category")
             }
             let target = try accountOrDefault(store, to, option: "--to")
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)

@@ -13,10 +13,11 @@ extension Capital {
 /// Options describing a transaction's text fields, shared by `tx add`, `spend`, `earn` and `transfer`.
 struct TransactionFields: ParsableArguments {
     @Option(help: ArgumentHelp("The day (YYYY-MM-DD); default today.", valueName: "date")) var on: String?
-    @Option(help: "Who was paid, or who paid.") var payee: String?
-    @Option(help: "A free-text note.") var note: String?
-    @Option(help: "Who in the household spent it.") var spender: String?
-    @Option(help: ArgumentHelp("A tag (repeatable).", valueName: "tag")) var tag: [String] = []
+    // Free text may start with "-" ("-5% promo"): taken as the value, never as an option.
+    @Option(parsing: .unconditional, help: "Who was paid, or who paid.") var payee: String?
+    @Option(parsing: .unconditional, help: "A free-text note.") var note: String?
+    @Option(parsing: .unconditional, help: "Who in the household spent it.") var spender: String?
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A tag (repeatable).", valueName: "tag")) var tag: [String] = []
 }
 
 /// `ACCOUNT=AMOUNT`, `ACCOUNT=AMOUNT CUR` (a currency other than the account's: only for the equity
@@ -76,7 +77,9 @@ extension Capital.TxCommand {
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: TransactionFields
-        @Option(name: [.customShort("p"), .long], help: ArgumentHelp("ACCOUNT=AMOUNT, positive into the account (repeatable).", valueName: "posting"))
+        @Option(
+            name: [.customShort("p"), .long], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("ACCOUNT=AMOUNT, positive into the account; ACCOUNT alone balances the rest (repeatable).", valueName: "posting"))
         var posting: [String] = []
 
         func run() throws {
@@ -118,7 +121,7 @@ extension Capital.TxCommand {
             filter.categoryIDs = Set(
                 try category.map { name in
                     let found = try store.account(name)
-                    guard found.kind.isCategory else { throw CLIError.invalid("--category", name, "it is a \(found.kind.rawValue) account, not an income or expense category") }
+                    guard found.kind.isCategory else { throw CLIError.invalid("--category", name, "it is \(found.kind.withArticle) account, not an income or expense category") }
                     return found.id
                 })
             filter.min = try min.map { try parseMoney($0, field: "--min", currency: ledger.currency).minor }
@@ -195,7 +198,9 @@ extension Capital.TxCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id prefix (at least 4 hex digits).") var id: String
         @OptionGroup var fields: TransactionFields
-        @Option(name: [.customShort("p"), .long], help: ArgumentHelp("ACCOUNT=AMOUNT; replaces all postings (repeatable).", valueName: "posting"))
+        @Option(
+            name: [.customShort("p"), .long], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("ACCOUNT=AMOUNT; replaces all postings (repeatable).", valueName: "posting"))
         var posting: [String] = []
         @Flag(name: .customLong("clear-tags"), help: "Remove all tags.") var clearTags = false
 
