@@ -27,11 +27,13 @@ extension Store {
     }
 
     /// Soft-deletes a group; its accounts stay.
-    public func removeGroup(_ reference: String) throws(StoreError) {
+    @discardableResult
+    public func removeGroup(_ reference: String) throws(StoreError) -> AccountGroup {
         try write("removing group '\(reference)'") { db in
             let group = try Store.resolveGroup(db, reference)
             try db.execute(sql: "DELETE FROM groupMember WHERE groupId = ?", arguments: [group.id])
             try db.execute(sql: "UPDATE accountGroup SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), group.id])
+            return group
         }
     }
 

@@ -81,8 +81,8 @@ extension Capital.GroupCommand {
         @Argument(help: "Group name or id prefix.") var group: String
 
         func run() throws {
-            try global.ledgerStore(writing: true).removeGroup(group)
-            print("Removed group '\(group)'.")
+            let removed = try global.ledgerStore(writing: true).removeGroup(group)
+            print("Removed group '\(removed.name)'.")
         }
     }
 

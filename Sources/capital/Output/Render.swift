@@ -31,7 +31,7 @@ extension Report {
 
     private func tableText(_ cell: Cell, _ options: RenderOptions) -> String {
         switch cell {
-        case .text(let s): return s
+        case .text(let s): return s.contains(where: \.isNewline) ? s.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ") : s
         case .id(let s): return Store.shortID(s)
         case .money(let m): return options.hideAmounts ? "***" : m.formatted()
         case .int(let i): return String(i)
