@@ -25,7 +25,9 @@ let package = Package(
                 "CapitalCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The calendar data files are compiled in (CalendarData.swift), not shipped as resources.
+            exclude: ["Calendars"]
         ),
         .executableTarget(
             name: "capital",

@@ -54,8 +54,37 @@ public struct LedgerDocument: Sendable {
         public var location: FileLocation
     }
 
+    public struct ScheduleEntry: Sendable {
+        public struct ExceptionEntry: Sendable {
+            public var date: Day
+            public var skip: Bool
+            public var moveTo: Day?
+            public var amount: String?
+            public var location: FileLocation
+        }
+
+        public var id: String?
+        public var input: ScheduleInput
+        public var handledThrough: Day?
+        public var exceptions: [ExceptionEntry]
+        /// Occurrences already posted: the rule day and the transaction made for it.
+        public var posted: [(date: Day, transaction: String, location: FileLocation)]
+        public var location: FileLocation
+    }
+
+    public struct CalendarEntry: Sendable {
+        public var name: String
+        public var holidays: [(day: Day, name: String)]
+        public var workingDays: [(day: Day, name: String)]
+        public var location: FileLocation
+    }
+
     public var file: String
     public var currency: Currency
+    /// The calendar schedules use unless they name one.
+    public var calendar: String?
+    public var calendars: [CalendarEntry] = []
+    public var schedules: [ScheduleEntry] = []
     public var defaultAccount: (name: String, location: FileLocation)?
     public var accounts: [AccountEntry] = []
     public var groups: [GroupEntry] = []

@@ -176,7 +176,8 @@ private struct Reader {
     }
 
     func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
-        let fields = try mapping(root, "", allowed: ["capital", "currency", "defaultAccount", "accounts", "groups", "transactions"])
+        let fields = try mapping(
+            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules"])
         if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
         }
@@ -195,6 +196,13 @@ private struct Reader {
         }
         for (index, node) in try list(fields, "transactions", "").enumerated() {
             document.transactions.append(try transaction(node, "transactions[\(index)]"))
+        }
+        document.calendar = try text(fields, "calendar", "", in: root)
+        for (index, node) in try list(fields, "calendars", "").enumerated() {
+            document.calendars.append(try calendarEntry(node, "calendars[\(index)]"))
+        }
+        for (index, node) in try list(fields, "schedules", "").enumerated() {
+            document.schedules.append(try schedule(node, "schedules[\(index)]"))
         }
         return document
     }
@@ -232,6 +240,88 @@ private struct Reader {
         }
         return LedgerDocument.GroupEntry(
             name: name, type: type, accounts: try textList(fields, "accounts", path).map { ($0.0, $0.1) }, location: location(node, path))
+    }
+
+    func day(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> Day? {
+        guard let text = try text(fields, key, path, in: parent, required: required) else { return nil }
+        do { return try Day(iso: text) } catch { throw fail(fields[key]!, join(path, key), "\(error)") }
+    }
+
+    func calendarEntry(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.CalendarEntry {
+        let fields = try mapping(node, path, allowed: ["name", "holidays", "workingDays"])
+        let name = try text(fields, "name", path, in: node, required: true)!
+        func days(_ key: String) throws(LedgerFileError) -> [(day: Day, name: String)] {
+            var result: [(day: Day, name: String)] = []
+            for (index, item) in try list(fields, key, path).enumerated() {
+                let p = "\(join(path, key))[\(index)]"
+                let f = try mapping(item, p, allowed: ["date", "name"])
+                result.append((try day(f, "date", p, in: item, required: true)!, try text(f, "name", p, in: item) ?? ""))
+            }
+            return result
+        }
+        return .init(name: name, holidays: try days("holidays"), workingDays: try days("workingDays"), location: location(node, path))
+    }
+
+    func schedule(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.ScheduleEntry {
+        let fields = try mapping(
+            node, path,
+            allowed: [
+                "id", "name", "note", "rule", "calendar", "adjust", "start", "end", "count", "amount", "expected", "from", "to", "postings",
+                "approval", "handledThrough", "exceptions", "posted",
+            ])
+        let name = try text(fields, "name", path, in: node, required: true)!
+        var input = ScheduleInput(
+            name: name, rule: try text(fields, "rule", path, in: node, required: true)!, start: try day(fields, "start", path, in: node, required: true)!)
+        input.fieldPrefix = "\(location(node, path)): "
+        input.note = try text(fields, "note", path, in: node) ?? ""
+        input.calendar = try text(fields, "calendar", path, in: node)
+        if let adjust = try text(fields, "adjust", path, in: node) {
+            guard let value = BusinessDayAdjustment(rawValue: adjust) else {
+                throw fail(fields["adjust"]!, "\(path).adjust", "'\(adjust)' is not an adjustment; expected \(BusinessDayAdjustment.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            input.adjustment = value
+        }
+        input.end = try day(fields, "end", path, in: node)
+        if let count = try text(fields, "count", path, in: node) {
+            guard let value = Int(count), value > 0 else { throw fail(fields["count"]!, "\(path).count", "'\(count)' is not a positive whole number") }
+            input.count = value
+        }
+        input.amount = try text(fields, "amount", path, in: node)
+        input.expected = try text(fields, "expected", path, in: node)
+        input.from = try text(fields, "from", path, in: node)
+        input.to = try text(fields, "to", path, in: node)
+        for (index, posting) in try list(fields, "postings", path).enumerated() {
+            let p = "\(path).postings[\(index)]"
+            let pf = try mapping(posting, p, allowed: ["account", "amount", "note"])
+            input.postings.append(
+                PostingInput(
+                    account: try text(pf, "account", p, in: posting, required: true)!, amount: try text(pf, "amount", p, in: posting),
+                    note: try text(pf, "note", p, in: posting) ?? "", field: "\(location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount"))"))
+        }
+        if let approval = try text(fields, "approval", path, in: node) {
+            guard let value = Schedule.Approval(rawValue: approval) else {
+                throw fail(fields["approval"]!, "\(path).approval", "'\(approval)' is not auto or confirm")
+            }
+            input.approval = value
+        }
+        var exceptions: [LedgerDocument.ScheduleEntry.ExceptionEntry] = []
+        for (index, item) in try list(fields, "exceptions", path).enumerated() {
+            let p = "\(path).exceptions[\(index)]"
+            let f = try mapping(item, p, allowed: ["date", "skip", "moveTo", "amount"])
+            exceptions.append(
+                .init(
+                    date: try day(f, "date", p, in: item, required: true)!, skip: try bool(f, "skip", p, in: item),
+                    moveTo: try day(f, "moveTo", p, in: item), amount: try text(f, "amount", p, in: item), location: location(item, p)))
+        }
+        var posted: [(date: Day, transaction: String, location: FileLocation)] = []
+        for (index, item) in try list(fields, "posted", path).enumerated() {
+            let p = "\(path).posted[\(index)]"
+            let f = try mapping(item, p, allowed: ["date", "transaction"])
+            posted.append((try day(f, "date", p, in: item, required: true)!, try text(f, "transaction", p, in: item, required: true)!, location(item, p)))
+        }
+        return .init(
+            id: try text(fields, "id", path, in: node), input: input, handledThrough: try day(fields, "handledThrough", path, in: node),
+            exceptions: exceptions, posted: posted, location: location(node, path))
     }
 
     func transaction(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.TransactionEntry {

@@ -1,4 +1,5 @@
 import CapitalCore
+import GRDB
 
 /// The formats `capital export` writes.
 public enum LedgerFileFormat: String, Sendable, CaseIterable {
@@ -9,7 +10,7 @@ extension LedgerFile {
     /// Writes a whole ledger deterministically: accounts and groups in the order they were added,
     /// transactions by day and entry order, default values left out. Import then export gives the
     /// same bytes.
-    public static func write(_ ledger: Ledger, defaultAccountID: String?, format: LedgerFileFormat) -> String {
+    public static func write(_ ledger: Ledger, defaultAccountID: String?, format: LedgerFileFormat, extras: LedgerExtras = LedgerExtras()) -> String {
         let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
         let currencies = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.currency) })
         var root: [(String, Value)] = [("capital", .number("1")), ("currency", .text(ledger.currency.code))]
@@ -72,6 +73,28 @@ extension LedgerFile {
                         return .map(fields)
                     })
             ))
+        if let calendar = extras.calendar, calendar != "none" { root.insert(("calendar", .text(calendar)), at: defaultAccountID == nil ? 2 : 3) }
+        let calendarNames = extras.calendarDays.reduce(into: [String]()) { if !$0.contains($1.calendar) { $0.append($1.calendar) } }
+        if !calendarNames.isEmpty {
+            root.append(
+                (
+                    "calendars",
+                    .list(
+                        calendarNames.map { name in
+                            let days = extras.calendarDays.filter { $0.calendar == name }
+                            func entries(_ holiday: Bool) -> Value {
+                                .list(
+                                    days.filter { $0.holiday == holiday }.map { day in
+                                        .map([("date", .text(day.day.iso))] + (day.name.isEmpty ? [] : [("name", .text(day.name))]))
+                                    })
+                            }
+                            return .map([("name", .text(name)), ("holidays", entries(true)), ("workingDays", entries(false))])
+                        })
+                ))
+        }
+        if !ledger.schedules.isEmpty {
+            root.append(("schedules", .list(ledger.schedules.map { schedule(of: $0, names: names, ledger: ledger, extras: extras) })))
+        }
         var out = ""
         switch format {
         case .yaml:
@@ -82,6 +105,62 @@ extension LedgerFile {
             out += "\n"
         }
         return out
+    }
+
+    private static func schedule(of s: Schedule, names: [String: String], ledger: Ledger, extras: LedgerExtras) -> Value {
+        var fields: [(String, Value)] = [("id", .text(s.id)), ("name", .text(s.name))]
+        if !s.note.isEmpty { fields.append(("note", .text(s.note))) }
+        let text = s.rule.text
+        fields.append(("rule", .text(text)))
+        if s.rule.calendar != (extras.calendar ?? "none") { fields.append(("calendar", .text(s.rule.calendar))) }
+        let implied = (try? Rule(parsing: text))?.adjustment ?? .none
+        if s.rule.adjustment != implied { fields.append(("adjust", .text(s.rule.adjustment.rawValue))) }
+        fields.append(("start", .text(s.start.iso)))
+        if let end = s.end { fields.append(("end", .text(end.iso))) }
+        let exponent = s.currency.exponent
+        let simple = s.postings.count == 2 && s.postings[0].amount.minor == -s.postings[1].amount.minor && s.postings[0].amount.minor > 0
+            && s.postings.allSatisfy { $0.note.isEmpty }
+        if let model = s.amount ?? (simple ? AmountModel(fixed: s.postings[0].amount.minor) : nil) {
+            fields.append(("amount", .amount(model.text(exponent: exponent))))
+            if !model.isFixed && model.expected != model.low + (model.high - model.low) / 2 {
+                fields.append(("expected", .amount(Money.format(minor: model.expected, exponent: exponent, grouping: nil))))
+            }
+            fields.append(("from", .text(names[s.postings[1].accountID] ?? s.postings[1].accountID)))
+            fields.append(("to", .text(names[s.postings[0].accountID] ?? s.postings[0].accountID)))
+        } else {
+            fields.append(
+                (
+                    "postings",
+                    .list(
+                        s.postings.map { posting in
+                            var p: [(String, Value)] = [
+                                ("account", .text(names[posting.accountID] ?? posting.accountID)), ("amount", .amount(posting.amount.plain)),
+                            ]
+                            if !posting.note.isEmpty { p.append(("note", .text(posting.note))) }
+                            return .map(p)
+                        })
+                ))
+        }
+        if s.approval != .auto { fields.append(("approval", .text(s.approval.rawValue))) }
+        if let handled = extras.handledThrough[s.id], handled != s.start.advanced(by: -1) { fields.append(("handledThrough", .text(handled.iso))) }
+        if !s.exceptions.isEmpty {
+            fields.append(
+                (
+                    "exceptions",
+                    .list(
+                        s.exceptions.map { e in
+                            var f: [(String, Value)] = [("date", .text(e.original.iso))]
+                            if e.skip { f.append(("skip", .bool(true))) }
+                            if let to = e.movedTo { f.append(("moveTo", .text(to.iso))) }
+                            if let amount = e.amount { f.append(("amount", .amount(Money.format(minor: amount, exponent: exponent, grouping: nil)))) }
+                            return .map(f)
+                        })
+                ))
+        }
+        if let posted = extras.posted[s.id], !posted.isEmpty {
+            fields.append(("posted", .list(posted.map { .map([("date", .text($0.day.iso)), ("transaction", .text($0.transaction))]) })))
+        }
+        return .map(fields)
     }
 
     /// A tree of values to write; amounts stay text.
@@ -211,11 +290,33 @@ extension LedgerFile {
     }
 }
 
+/// What a ledger file holds beyond the `Ledger` value: settings and `post`'s bookkeeping.
+public struct LedgerExtras: Sendable {
+    public var calendar: String?
+    public var calendarDays: [(calendar: String, day: Day, holiday: Bool, name: String)] = []
+    /// Per schedule id: occurrences up to this rule day count as handled.
+    public var handledThrough: [String: Day] = [:]
+    /// Per schedule id: the posted occurrences (rule day, transaction id).
+    public var posted: [String: [(day: Day, transaction: String)]] = [:]
+    public init() {}
+}
+
 extension Store {
     /// The whole ledger as a ledger file.
     public func export(format: LedgerFileFormat) throws(StoreError) -> String {
         let ledger = try snapshot()
         let defaultAccount = try defaultAccount()
-        return LedgerFile.write(ledger, defaultAccountID: defaultAccount?.id, format: format)
+        var extras = LedgerExtras()
+        try read("reading the ledger") { db in
+            extras.calendar = try Store.setting(db, "calendar")
+            for row in try Row.fetchAll(db, sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0") {
+                extras.handledThrough[row["id"]] = Day(row["handledThrough"])
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT scheduleId, original, txnId FROM postedOccurrence ORDER BY scheduleId, original") {
+                extras.posted[row["scheduleId"], default: []].append((Day(row["original"]), row["txnId"]))
+            }
+        }
+        extras.calendarDays = try calendarDays()
+        return LedgerFile.write(ledger, defaultAccountID: defaultAccount?.id, format: format, extras: extras)
     }
 }

@@ -5,6 +5,7 @@ enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
+        migrator.registerMigration("v2-schedules", migrate: v2)
         return migrator
     }
 
@@ -73,5 +74,62 @@ enum Migrations {
         }
         try db.create(index: "posting_txn", on: "posting", columns: ["txnId"])
         try db.create(index: "posting_account", on: "posting", columns: ["accountId"])
+    }
+
+    /// Schedules, their template postings and exceptions, what `post` has posted, and the user's
+    /// own holidays and working days.
+    private static func v2(_ db: Database) throws {
+        try db.create(table: "schedule") { t in
+            addRecordColumns(t)
+            t.column("name", .text).notNull()
+            t.column("nameKey", .text).notNull()
+            t.column("note", .text).notNull().defaults(to: "")
+            t.column("rule", .text).notNull()  // RRULE text
+            t.column("adjustment", .text).notNull()
+            t.column("calendar", .text).notNull()
+            t.column("start", .integer).notNull()
+            t.column("end", .integer)
+            t.column("approval", .text).notNull()
+            // The amount model, when the schedule has one (two postings: to, from).
+            t.column("amountLow", .integer)
+            t.column("amountHigh", .integer)
+            t.column("amountExpected", .integer)
+            // Occurrences whose rule day is on or before this were handled before the schedule
+            // existed (or by an earlier `post`): `post` never creates them.
+            t.column("handledThrough", .integer).notNull()
+            t.column("position", .integer).notNull()
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX schedule_nameKey ON schedule(nameKey) WHERE deleted = 0")
+        try db.create(table: "schedulePosting") { t in
+            t.column("scheduleId", .text).notNull().references("schedule", onDelete: .cascade)
+            t.column("position", .integer).notNull()
+            t.column("accountId", .text).notNull().references("account")
+            t.column("amountMinor", .integer).notNull()
+            t.column("currency", .text).notNull()
+            t.column("note", .text).notNull().defaults(to: "")
+            t.primaryKey(["scheduleId", "position"])
+        }
+        try db.create(table: "scheduleException") { t in
+            t.column("scheduleId", .text).notNull().references("schedule", onDelete: .cascade)
+            t.column("original", .integer).notNull()
+            t.column("skip", .boolean).notNull().defaults(to: false)
+            t.column("movedTo", .integer)
+            t.column("amountMinor", .integer)
+            t.primaryKey(["scheduleId", "original"])
+        }
+        // One row per posted occurrence: the primary key makes posting twice impossible.
+        try db.create(table: "postedOccurrence") { t in
+            t.column("scheduleId", .text).notNull().references("schedule", onDelete: .cascade)
+            t.column("original", .integer).notNull()
+            t.column("txnId", .text).notNull().references("txn")
+            t.primaryKey(["scheduleId", "original"])
+        }
+        try db.create(table: "calendarDay") { t in
+            t.column("calendar", .text).notNull()
+            t.column("day", .integer).notNull()
+            t.column("kind", .text).notNull()  // holiday or workday
+            t.column("name", .text).notNull().defaults(to: "")
+            t.primaryKey(["calendar", "day"])
+        }
     }
 }

@@ -10,10 +10,13 @@ public struct ImportSummary: Sendable, Equatable {
     public var groupsMerged = 0
     public var transactionsAdded = 0
     public var transactionsAlreadyPresent = 0
+    public var schedulesAdded = 0
+    public var schedulesAlreadyPresent = 0
 
     public var description: String {
         "\(accountsAdded) accounts added, \(accountsMerged) merged; \(groupsAdded) groups added, \(groupsMerged) merged; "
             + "\(transactionsAdded) transactions added, \(transactionsAlreadyPresent) already present"
+            + (schedulesAdded + schedulesAlreadyPresent > 0 ? "; \(schedulesAdded) schedules added, \(schedulesAlreadyPresent) already present" : "")
     }
 }
 
@@ -193,7 +196,91 @@ extension Store {
             summary.transactionsAdded += 1
         }
         try Store.checkBalancesFit(db, accountIDs: touched)
+        try mergeCalendars(db, document)
+        try mergeSchedules(db, document, accounts: accounts, summary: &summary)
         return summary
+    }
+
+    static func mergeCalendars(_ db: Database, _ document: LedgerDocument) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        if let name = document.calendar {
+            let at = FileLocation(file: document.file, line: nil, path: "calendar")
+            let calendar: WorkingDayCalendar
+            do { calendar = try workingDayCalendar(db, name) } catch { throw fail(at, "\(error)") }
+            if try setting(db, "calendar") == nil { try setSetting(db, "calendar", calendar.name) }
+        }
+        for entry in document.calendars {
+            let calendar: WorkingDayCalendar
+            do { calendar = try workingDayCalendar(db, entry.name) } catch { throw fail(entry.location, "\(error)") }
+            for (days, kind) in [(entry.holidays, "holiday"), (entry.workingDays, "workday")] {
+                for (day, name) in days {
+                    if let existing = try String.fetchOne(
+                        db, sql: "SELECT kind FROM calendarDay WHERE calendar = ? AND day = ?", arguments: [calendar.name, day.number])
+                    {
+                        guard existing == kind else {
+                            throw fail(entry.location, "\(day) is a \(existing) of \(calendar.name) in the database, the file makes it a \(kind)")
+                        }
+                        continue
+                    }
+                    try db.execute(
+                        sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)", arguments: [calendar.name, day.number, kind, name])
+                }
+            }
+        }
+    }
+
+    static func mergeSchedules(_ db: Database, _ document: LedgerDocument, accounts: AccountIndex, summary: inout ImportSummary) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        for entry in document.schedules {
+            let id = entry.id?.lowercased() ?? StableID.make("schedule\u{1F}\(nameKey(entry.input.name))")
+            if let given = entry.id, !StableID.isUUID(given) {
+                throw fail(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one")
+            }
+            var input = entry.input
+            input.postings = try input.postings.map { posting in
+                guard let account = accounts[name: posting.account] else {
+                    throw fail(entry.location, "'\(posting.account)' is not an account defined in the file (or the database)")
+                }
+                var resolved = posting
+                resolved.account = account.id
+                return resolved
+            }
+            for (name, field) in [(input.from, "from"), (input.to, "to")] {
+                if let name, accounts[name: name] == nil {
+                    throw fail(entry.location, "\(field): '\(name)' is not an account defined in the file (or the database)")
+                }
+            }
+            input.from = input.from.flatMap { accounts[name: $0]?.id }
+            input.to = input.to.flatMap { accounts[name: $0]?.id }
+            var (schedule, _) = try buildSchedule(db, id: id, input, today: input.start)
+            let handled = entry.handledThrough ?? input.start.advanced(by: -1)
+            for exception in entry.exceptions {
+                var amount: Int64?
+                if let text = exception.amount {
+                    do { amount = try Money.parseMinor(text, exponent: schedule.currency.exponent, code: schedule.currency.code) } catch {
+                        throw fail(exception.location, "amount: \(error)")
+                    }
+                }
+                schedule.exceptions.append(.init(original: exception.date, skip: exception.skip, movedTo: exception.moveTo, amount: amount))
+            }
+            if let existing = try fetchSchedules(db, ids: [id]).first {
+                guard existing == schedule else {
+                    throw fail(entry.location, "schedule '\(schedule.name)' (\(id)) already exists with different content")
+                }
+                summary.schedulesAlreadyPresent += 1
+                continue
+            }
+            try insertSchedule(db, schedule, handledThrough: handled)
+            for (date, transaction, at) in entry.posted {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM txn WHERE id = ?", arguments: [transaction.lowercased()]) != nil else {
+                    throw fail(at, "transaction '\(transaction)' is not in the file or the database")
+                }
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)",
+                    arguments: [id, date.number, transaction.lowercased()])
+            }
+            summary.schedulesAdded += 1
+        }
     }
 
     /// What identifies an id-less transaction of a file: its day, texts, and postings by account name.

@@ -111,7 +111,7 @@ extension Store {
         try read("reading the ledger") { db in
             Ledger(
                 currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
-                groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db))
+                groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db), schedules: try Store.fetchSchedules(db))
         }
     }
 

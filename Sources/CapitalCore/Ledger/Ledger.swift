@@ -6,12 +6,18 @@ public struct Ledger: Hashable, Sendable {
     public var groups: [AccountGroup]
     /// In day order; transactions on one day keep the order they were entered in.
     public var transactions: [Transaction]
+    /// Recurring transactions, in the order they were added.
+    public var schedules: [Schedule]
 
-    public init(currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = []) {
+    public init(
+        currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],
+        schedules: [Schedule] = []
+    ) {
         self.currency = currency
         self.accounts = accounts
         self.groups = groups
         self.transactions = transactions
+        self.schedules = schedules
     }
 
     /// End-of-day balances on `day` (postings dated on or before it), per account id and currency.

@@ -128,7 +128,7 @@ extension Report {
 
     // MARK: JSON
 
-    private func jsonValue(_ cell: Cell) -> JSON {
+    static func jsonValue(_ cell: Cell) -> JSON {
         switch cell {
         case .text(let s), .id(let s): return .string(s)
         case .money(let m): return .string(m.plain)
@@ -142,7 +142,7 @@ extension Report {
 
     private func renderJSON() -> String {
         func rows(_ section: Section) -> [JSON] {
-            section.rows.map { row in .object(zip(section.columns, row).map { ($0.key, jsonValue($1)) }) }
+            section.rows.map { row in .object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) }
         }
         let value: JSON
         if let json {

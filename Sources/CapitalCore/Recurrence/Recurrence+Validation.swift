@@ -1,0 +1,82 @@
+extension Recurrence {
+    /// Checks the rule against its start day: every part in range and allowed with the rule's FREQ
+    /// (as `init(rrule:)` checks), and UNTIL not before the start.
+    /// ```swift
+    /// try Recurrence(rrule: "FREQ=DAILY;UNTIL=20241231").validate(start: try Day(iso: "2025-01-01"))
+    /// // throws .conflict("UNTIL 2024-12-31 is before the start 2025-01-01")
+    /// ```
+    /// - Throws: `RecurrenceError` naming the part, the value and why.
+    public func validate(start: Day) throws(RecurrenceError) {
+        try validateParts()
+        if let until, until < start {
+            throw .conflict("UNTIL \(until.iso) is before the start \(start.iso)")
+        }
+    }
+
+    /// The checks that do not need the start day. Expansion yields nothing for a rule that fails them.
+    func validateParts() throws(RecurrenceError) {
+        guard interval >= 1 else { throw .invalid(part: "INTERVAL", value: "\(interval)", reason: "must be 1 or more") }
+        if let count {
+            guard count >= 1 else { throw .invalid(part: "COUNT", value: "\(count)", reason: "must be 1 or more") }
+            if let until {
+                let untilText = rrulePart(until: until)
+                throw .conflict(
+                    "COUNT=\(count) and \(untilText) together: a rule ends after a number of occurrences or on a day, not both (RFC 5545)"
+                )
+            }
+        }
+        for month in byMonth where !(1...12).contains(month) {
+            throw .invalid(part: "BYMONTH", value: "\(month)", reason: "must be 1 to 12")
+        }
+        for week in byWeekNo where week == 0 || !(-53...53).contains(week) {
+            throw .invalid(part: "BYWEEKNO", value: "\(week)", reason: "must be 1 to 53 or -53 to -1")
+        }
+        for yearDay in byYearDay where yearDay == 0 || !(-366...366).contains(yearDay) {
+            throw .invalid(part: "BYYEARDAY", value: "\(yearDay)", reason: "must be 1 to 366 or -366 to -1")
+        }
+        for monthDay in byMonthDay where monthDay == 0 || !(-31...31).contains(monthDay) {
+            throw .invalid(part: "BYMONTHDAY", value: "\(monthDay)", reason: "must be 1 to 31 or -31 to -1")
+        }
+        for position in bySetPos where position == 0 || !(-366...366).contains(position) {
+            throw .invalid(part: "BYSETPOS", value: "\(position)", reason: "must be 1 to 366 or -366 to -1")
+        }
+        for entry in byDay {
+            guard let ordinal = entry.ordinal else { continue }
+            switch frequency {
+            case .daily, .weekly:
+                throw .invalid(
+                    part: "BYDAY", value: entry.rrule,
+                    reason: "an ordinal weekday (1MO, -1FR) needs FREQ=MONTHLY or YEARLY; FREQ=\(frequency.rawValue) takes plain weekdays"
+                )
+            case .monthly:
+                guard ordinal != 0, (-5...5).contains(ordinal) else {
+                    throw .invalid(part: "BYDAY", value: entry.rrule, reason: "a month has at most 5 of each weekday: the ordinal must be 1 to 5 or -5 to -1")
+                }
+            case .yearly:
+                guard ordinal != 0, (-53...53).contains(ordinal) else {
+                    throw .invalid(part: "BYDAY", value: entry.rrule, reason: "the ordinal must be 1 to 53 or -53 to -1")
+                }
+                guard byWeekNo.isEmpty else {
+                    throw .invalid(part: "BYDAY", value: entry.rrule, reason: "an ordinal weekday cannot be combined with BYWEEKNO (RFC 5545); use plain weekdays")
+                }
+            }
+        }
+        if !byWeekNo.isEmpty, frequency != .yearly {
+            throw .invalid(part: "BYWEEKNO", value: Self.joined(byWeekNo), reason: "BYWEEKNO needs FREQ=YEARLY (RFC 5545), not FREQ=\(frequency.rawValue)")
+        }
+        if !byYearDay.isEmpty, frequency != .yearly {
+            throw .invalid(part: "BYYEARDAY", value: Self.joined(byYearDay), reason: "RFC 5545 does not allow BYYEARDAY with FREQ=\(frequency.rawValue)")
+        }
+        if !byMonthDay.isEmpty, frequency == .weekly {
+            throw .invalid(part: "BYMONTHDAY", value: Self.joined(byMonthDay), reason: "RFC 5545 does not allow BYMONTHDAY with FREQ=WEEKLY")
+        }
+    }
+
+    /// `UNTIL=YYYYMMDD`.
+    func rrulePart(until: Day) -> String {
+        let c = until.civil
+        return "UNTIL=" + Self.padded(c.year, 4) + Self.padded(c.month, 2) + Self.padded(c.day, 2)
+    }
+
+    static func joined(_ values: [Int]) -> String { values.map(String.init).joined(separator: ",") }
+}

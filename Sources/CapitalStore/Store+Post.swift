@@ -1,0 +1,100 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+/// An approval given to `post`: the occurrence of `schedule` on `day`, at `amount` if given.
+public struct OccurrenceApproval: Sendable {
+    public var schedule: String
+    public var day: Day
+    public var amount: String?
+    /// As the user wrote it (`--approve 3f2a@2025-03-10=450`).
+    public var field: String
+
+    public init(schedule: String, day: Day, amount: String?, field: String) {
+        self.schedule = schedule
+        self.day = day
+        self.amount = amount
+        self.field = field
+    }
+}
+
+/// What `post` did, or would do with `--dry-run`.
+public struct PostResult: Sendable {
+    public struct Item: Sendable {
+        public var schedule: Schedule
+        public var occurrence: ScheduleOccurrence
+        /// The transaction created (nil for a dry run or a pending occurrence).
+        public var transactionID: String?
+        /// The amount posted (minor units).
+        public var amount: Int64
+    }
+
+    public var posted: [Item] = []
+    /// `confirm` occurrences due and not approved: listed until approved.
+    public var pending: [Item] = []
+}
+
+extension Store {
+    /// Turns every occurrence due up to `until` that has not been posted into a real transaction:
+    /// `auto` schedules at once, `confirm` ones only when approved. All or nothing, and never twice
+    /// (each posted occurrence is recorded under its schedule and rule day).
+    public func post(until: Day, approvals: [OccurrenceApproval], dryRun: Bool) throws(StoreError) -> PostResult {
+        try write("posting due occurrences") { db in
+            var result = PostResult()
+            var approvalsBySchedule: [String: [(OccurrenceApproval, used: Bool)]] = [:]
+            for approval in approvals {
+                let schedule = try Store.resolveSchedule(db, approval.schedule)
+                approvalsBySchedule[schedule.id, default: []].append((approval, false))
+            }
+            let accounts = AccountIndex(try Store.fetchAccounts(db))
+            for schedule in try Store.fetchSchedules(db) {
+                let handled = Day(try Int.fetchOne(db, sql: "SELECT handledThrough FROM schedule WHERE id = ?", arguments: [schedule.id]) ?? 0)
+                let posted = Set(
+                    try Int.fetchAll(db, sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?", arguments: [schedule.id]).map(Day.init))
+                let calendar = try Store.workingDayCalendar(db, schedule.rule.calendar)
+                let window = DayRange(min(schedule.start, handled), max(min(schedule.start, handled), until.advanced(by: 1)))
+                for occurrence in schedule.occurrences(in: window, calendar: calendar)
+                where occurrence.original > handled && !posted.contains(occurrence.original)
+                {
+                    var amount = occurrence.amount.expected
+                    if schedule.approval == .confirm {
+                        guard let index = approvalsBySchedule[schedule.id]?.firstIndex(where: { $0.0.day == occurrence.day && !$0.used }) else {
+                            result.pending.append(.init(schedule: schedule, occurrence: occurrence, transactionID: nil, amount: amount))
+                            continue
+                        }
+                        let approval = approvalsBySchedule[schedule.id]![index].0
+                        approvalsBySchedule[schedule.id]![index].used = true
+                        if let text = approval.amount {
+                            let model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: approval.field)
+                            guard model.isFixed else {
+                                throw StoreError.invalid(field: approval.field, value: text, reason: "approve with one amount")
+                            }
+                            amount = model.expected
+                        }
+                    }
+                    let transaction = Transaction(
+                        id: Store.newID(), day: occurrence.day, payee: schedule.name, note: schedule.note,
+                        tags: [], postings: schedule.postings(for: amount))
+                    if !dryRun {
+                        try Store.insertTransaction(db, transaction, accounts)
+                        try db.execute(
+                            sql: "INSERT INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)",
+                            arguments: [schedule.id, occurrence.original.number, transaction.id])
+                    }
+                    result.posted.append(.init(schedule: schedule, occurrence: occurrence, transactionID: dryRun ? nil : transaction.id, amount: amount))
+                }
+            }
+            for (_, entries) in approvalsBySchedule {
+                if let unused = entries.first(where: { !$0.used }) {
+                    throw StoreError.invalid(
+                        field: "--approve", value: unused.0.field,
+                        reason: "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until)); see `capital post --dry-run`")
+                }
+            }
+            if !dryRun {
+                try Store.checkBalancesFit(db, accountIDs: Set(result.posted.flatMap { $0.schedule.postings.map(\.accountID) }))
+            }
+            return result
+        }
+    }
+}

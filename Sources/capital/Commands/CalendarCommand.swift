@@ -1,0 +1,79 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct CalendarCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "calendar", abstract: "Working-day calendars: the ledger's default, and your own holidays and working days.",
+            subcommands: [List.self, Use.self, AddHoliday.self, AddWorkday.self])
+    }
+}
+
+extension Capital.CalendarCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the calendars, the ledger's default, and the days you added.", discussion: "Example: capital calendar list")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let current = try store.defaultCalendar()
+            var calendars = Section(name: "calendars", columns: [Column("name", "Calendar"), Column("default", "Default")])
+            calendars.rows = Calendars.names.map { [.text($0), .bool($0.lowercased() == current.lowercased())] }
+            var days = Section(
+                name: "days", title: "Your days",
+                columns: [Column("calendar", "Calendar"), Column("date", "Date"), Column("kind", "Kind"), Column("name", "Name")])
+            days.rows = try store.calendarDays().map { [.text($0.calendar), .day($0.day), .text($0.holiday ? "holiday" : "workday"), .text($0.name)] }
+            try global.print(Report([calendars, days], keyed: true))
+        }
+    }
+
+    struct Use: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a calendar the ledger's default for schedules.", discussion: "Example: capital calendar use RU")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "RU, US or none.") var name: String
+
+        func run() throws {
+            try global.ledgerStore(writing: true).setDefaultCalendar(name)
+            print("Schedules now use the \(name) calendar unless they name another.")
+        }
+    }
+
+    struct AddHoliday: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-holiday", abstract: "Make a day a holiday in a calendar, for this ledger.",
+            discussion: "Example: capital calendar add-holiday RU 2025-06-13 --name \"Company day off\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The calendar.") var calendar: String
+        @Argument(help: "The day (YYYY-MM-DD).") var date: String
+        @Option(parsing: .unconditional, help: "What it is.") var name = ""
+
+        func run() throws {
+            let day = try parseDay(date, field: "DATE")
+            try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: true, name: name)
+            print("\(day) is now a holiday in \(calendar).")
+        }
+    }
+
+    struct AddWorkday: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-workday", abstract: "Make a day a working day in a calendar, for this ledger.",
+            discussion: "Example: capital calendar add-workday RU 2025-11-01 --name \"Transferred working Saturday\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The calendar.") var calendar: String
+        @Argument(help: "The day (YYYY-MM-DD).") var date: String
+        @Option(parsing: .unconditional, help: "What it is.") var name = ""
+
+        func run() throws {
+            let day = try parseDay(date, field: "DATE")
+            try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: false, name: name)
+            print("\(day) is now a working day in \(calendar).")
+        }
+    }
+}

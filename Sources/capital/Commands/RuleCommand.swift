@@ -1,0 +1,73 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension BusinessDayAdjustment: ExpressibleByArgument {}
+extension Schedule.Approval: ExpressibleByArgument {}
+
+extension Capital {
+    struct RuleCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rule", abstract: "Try recurrence rules without a database.", subcommands: [Expand.self])
+    }
+}
+
+/// A rule from the command line, or a one-line error naming it.
+func parseRule(_ text: String, calendar: String, adjustment: BusinessDayAdjustment?) throws -> Rule {
+    var rule: Rule
+    do { rule = try Rule(parsing: text, calendar: calendar) } catch { throw CLIError("RULE '\(text)': \(error)".replacingOccurrences(of: ": '\(text)' is", with: ": it is"), exitCode: 64) }
+    if let adjustment {
+        if rule.adjustment != .none && rule.adjustment != adjustment {
+            throw CLIError.invalid("--adjust", adjustment.rawValue, "'\(text)' already means \(rule.adjustment.rawValue)")
+        }
+        rule.adjustment = adjustment
+    }
+    return rule
+}
+
+/// A shipped calendar by name, or a one-line error listing the known ones.
+func shippedCalendar(_ name: String) throws -> WorkingDayCalendar {
+    do { return try Calendars.named(name) } catch { throw CLIError.invalid("--calendar", name, "unknown; capital ships \(Calendars.names.joined(separator: ", "))") }
+}
+
+extension Capital.RuleCommand {
+    struct Expand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the days a rule falls on between --start and --until (both included).",
+            discussion: """
+                RULE is RRULE text (FREQ=MONTHLY;BYDAY=-1FR) or a readable rule: daily, every working day, \
+                weekly on mon,thu, every 2 weeks on fri, monthly on 25, monthly on 31 (clamps to the month's end), \
+                monthly on last day, monthly on last working day, monthly on first working day, monthly on 2nd tue, \
+                quarterly on 15, every 3 months on 1, yearly on 03-01, yearly on 02-29 (28 Feb in other years).
+                Example: capital rule expand "monthly on 25" --start 2025-01-01 --until 2025-12-31 --calendar RU --adjust preceding
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "RRULE text or a readable rule.") var rule: String
+        @Option(help: ArgumentHelp("The rule's start (DTSTART), YYYY-MM-DD.", valueName: "date")) var start: String
+        @Option(help: ArgumentHelp("The last day to show (YYYY-MM-DD, or YYYY-MM for its last day).", valueName: "date")) var until: String
+        @Option(help: ArgumentHelp("Working-day calendar: RU, US or none.", valueName: "name")) var calendar = "none"
+        @Option(help: ArgumentHelp("none, following, preceding, modified-following, modified-preceding or skip.", valueName: "adjustment"))
+        var adjust: BusinessDayAdjustment?
+
+        func run() throws {
+            let first = try parseDay(start, field: "--start")
+            let last = try parseDay(until, field: "--until", monthAs: .endOfMonth)
+            guard last >= first else { throw CLIError.invalid("--until", until, "it is before --start \(start)") }
+            let calendar = try shippedCalendar(self.calendar)
+            let parsed = try parseRule(rule, calendar: calendar.name, adjustment: adjust)
+            do { try parsed.recurrence.validate(start: first) } catch { throw CLIError("RULE '\(rule)': \(error)", exitCode: 64) }
+            var dates: [Day] = []
+            parsed.forEachOccurrence(start: first, in: DayRange(first, last.advanced(by: 1)), calendar: calendar) { _, day in dates.append(day) }
+            var section = Section(name: "dates", columns: [Column("date", "Date"), Column("weekday", "Weekday")])
+            let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+            section.rows = dates.map { [.day($0), .text(names[$0.weekday.rawValue - 1])] }
+            var report = Report([section])
+            report.json = .object([("rule", .string(parsed.text)), ("dates", .array(dates.map { .string($0.iso) }))])
+            if try global.outputFormat() == .table {
+                print("\(parsed.text)  (\(parsed.recurrence.rrule)\(parsed.adjustment == .none ? "" : ", \(parsed.adjustment.rawValue) on \(calendar.name)"))")
+            }
+            try global.print(report)
+        }
+    }
+}

@@ -1,0 +1,291 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct ScheduleCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "schedule", abstract: "Recurring transactions: add, list, show, edit, skip and remove.",
+            subcommands: [Add.self, List.self, Show.self, Edit.self, Skip.self, Remove.self])
+    }
+}
+
+/// `--scope one|future|all` with `--at DATE`, as calendar apps ask.
+struct ScopeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("one (the occurrence on --at), future (it and later ones) or all.", valueName: "scope"))
+    var scope: String?
+    @Option(help: ArgumentHelp("The occurrence's day (YYYY-MM-DD), for --scope one or future.", valueName: "date")) var at: String?
+
+    /// The scope asked for; without `--scope`, the whole schedule.
+    func resolve() throws -> ScheduleScope {
+        let day = try at.map { try parseDay($0, field: "--at") }
+        switch scope {
+        case nil, "all"?:
+            if let at { throw CLIError.invalid("--at", at, "goes with --scope one or --scope future") }
+            return .all
+        case "one"?, "future"?:
+            guard let day else { throw CLIError.invalid("--scope", scope!, "needs --at DATE: which occurrence?") }
+            return scope == "one" ? .one(day) : .future(day)
+        default:
+            throw CLIError.invalid("--scope", scope!, "expected one, future or all")
+        }
+    }
+}
+
+/// The size of an occurrence: what moves (the sum of its positive postings).
+private func size(_ postings: [Posting]) -> Int64 {
+    Transaction(id: "", day: Day(0), postings: postings).amount
+}
+
+/// What a schedule costs or brings per month on average over the coming year.
+private func monthlyEquivalent(_ schedule: Schedule, calendar: WorkingDayCalendar, today: Day) -> Int64 {
+    var total: Int64 = 0
+    for occurrence in schedule.occurrences(in: DayRange(today, today.advanced(by: 365)), calendar: calendar) {
+        total = total.addingReportingOverflow(size(occurrence.postings)).partialValue
+    }
+    return total / 12
+}
+
+private func amountText(_ schedule: Schedule) -> String {
+    if let model = schedule.amount { return model.text(exponent: schedule.currency.exponent) }
+    return Money(minor: size(schedule.postings), currency: schedule.currency).plain
+}
+
+extension Capital.ScheduleCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a recurring transaction.",
+            discussion: """
+                An amount (fixed, or a range LOW..HIGH with --expected) moves from --from to --to; or give the \
+                postings of a split (one may leave its amount out). Occurrences before today count as already \
+                recorded unless --backfill.
+                Examples:
+                  capital schedule add "Salary Anna" --rule "monthly on 10" --adjust preceding --start 2025-01-10 --amount 180000 --from Salary --to "VTB Debit"
+                  capital schedule add Lunch --rule "every working day" --calendar RU --start 2025-01-09 --amount 250..500 --from Cash --to "Eating out"
+                  capital schedule add Mortgage --rule "monthly on 5" --start 2025-01-05 --posting "Loan interest=60000" --posting Mortgage=10000 --posting "VTB Debit"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The schedule's name (unique).") var name: String
+        @Option(help: ArgumentHelp("A readable rule or RRULE text.", valueName: "rule")) var rule: String
+        @Option(help: ArgumentHelp("The first day the rule may fall on.", valueName: "date")) var start: String
+        @Option(help: ArgumentHelp("The last day (inclusive).", valueName: "date")) var end: String?
+        @Option(help: ArgumentHelp("At most this many occurrences.", valueName: "n")) var count: Int?
+        @Option(help: ArgumentHelp("Working-day calendar (default: the ledger's).", valueName: "name")) var calendar: String?
+        @Option(help: ArgumentHelp("none, following, preceding, modified-following, modified-preceding or skip.", valueName: "adjustment"))
+        var adjust: BusinessDayAdjustment?
+        @Option(help: ArgumentHelp("AMOUNT or LOW..HIGH.", valueName: "amount")) var amount: String?
+        @Option(help: ArgumentHelp("The expected value of a range (default: its midpoint).", valueName: "amount")) var expected: String?
+        @Option(help: ArgumentHelp("The account the amount leaves.", valueName: "account")) var from: String?
+        @Option(help: ArgumentHelp("The account or category it goes to.", valueName: "account")) var to: String?
+        @Option(
+            name: [.customShort("p"), .long], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("ACCOUNT=AMOUNT of a split template (repeatable).", valueName: "posting"))
+        var posting: [String] = []
+        @Option(help: ArgumentHelp("auto (post when due) or confirm (wait for approval).", valueName: "mode")) var approval: Schedule.Approval = .auto
+        @Option(parsing: .unconditional, help: "A note for its transactions.") var note = ""
+        @Flag(help: "Also post the occurrences between --start and today.") var backfill = false
+
+        func run() throws {
+            var input = ScheduleInput(name: name, rule: rule, start: try parseDay(start, field: "--start"))
+            input.end = try end.map { try parseDay($0, field: "--end") }
+            input.count = count
+            input.calendar = calendar
+            input.adjustment = adjust
+            input.amount = amount
+            input.expected = expected
+            input.from = from
+            input.to = to
+            input.postings = try posting.map(parsePosting)
+            input.approval = approval
+            input.note = note
+            input.backfill = backfill
+            let store = try global.ledgerStore(writing: true)
+            let schedule = try store.addSchedule(input, today: try global.todayDay())
+            print("Added schedule '\(schedule.name)' (\(Store.shortID(schedule.id))): \(schedule.rule.text), from \(schedule.start).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List schedules with their next day and monthly equivalent.", discussion: "Example: capital schedule list --format json")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let today = try global.todayDay()
+            let ledger = try store.snapshot()
+            let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
+            var section = Section(
+                name: "schedules",
+                columns: [
+                    Column("id", "ID"), Column("name", "Name"), Column("rule", "Rule"), Column("next", "Next"),
+                    Column("amount", "Amount", numeric: true), Column("monthly", "Monthly", numeric: true), Column("currency", "Cur"),
+                    Column("from", "From"), Column("to", "To"), Column("approval", "Approval"),
+                ])
+            for schedule in ledger.schedules {
+                let calendar = try store.calendar(schedule.rule.calendar)
+                let next = schedule.occurrences(in: DayRange(today, today.advanced(by: 3700)), calendar: calendar).first
+                section.rows.append([
+                    .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), next.map { .day($0.day) } ?? .none,
+                    .text(amountText(schedule)), .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
+                    .text(schedule.currency.code),
+                    .list(schedule.postings.filter { $0.amount.minor < 0 }.map { names[$0.accountID] ?? $0.accountID }),
+                    .list(schedule.postings.filter { $0.amount.minor > 0 }.map { names[$0.accountID] ?? $0.accountID }),
+                    .text(schedule.approval.rawValue),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a schedule and its next occurrences with their amounts.", discussion: "Example: capital schedule show Lunch --next 5")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @Option(help: ArgumentHelp("How many occurrences to list.", valueName: "n")) var next = 10
+
+        func run() throws {
+            guard next > 0 else { throw CLIError.invalid("--next", String(next), "must be at least 1") }
+            let store = try global.ledgerStore(writing: false)
+            let found = try store.schedule(schedule)
+            let today = try global.todayDay()
+            let calendar = try store.calendar(found.rule.calendar)
+            let accounts = try store.accounts(includeHidden: true)
+            let names = Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0.name) })
+            var occurrences: [ScheduleOccurrence] = []
+            var from = today
+            while occurrences.count < next && from < today.advanced(by: 36_600) {
+                occurrences += found.occurrences(in: DayRange(from, from.advanced(by: 366)), calendar: calendar)
+                from = from.advanced(by: 366)
+            }
+            occurrences = Array(occurrences.prefix(next))
+            let head: [(Column, Cell)] = [
+                (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .text(found.name)),
+                (Column("rule", "Rule"), .text(found.rule.text)), (Column("rrule", "RRULE"), .text(found.rule.recurrence.rrule)),
+                (Column("calendar", "Calendar"), .text(found.rule.calendar)), (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
+                (Column("start", "Start"), .day(found.start)), (Column("end", "End"), found.end.map { .day($0) } ?? .none),
+                (Column("amount", "Amount"), .text(amountText(found))),
+                (Column("expected", "Expected"), found.amount.map { .money(Money(minor: $0.expected, currency: found.currency)) } ?? .none),
+                (Column("approval", "Approval"), .text(found.approval.rawValue)), (Column("note", "Note"), .text(found.note)),
+                (
+                    Column("postings", "Postings"),
+                    .list(found.postings.map { "\(names[$0.accountID] ?? $0.accountID) \($0.amount.minor >= 0 ? "+" : "")\($0.amount.plain)" })
+                ),
+            ]
+            var upcoming = Section(
+                name: "occurrences", title: "Next occurrences",
+                columns: [
+                    Column("date", "Date"), Column("ruleDay", "Rule day"), Column("amount", "Amount", numeric: true),
+                    Column("low", "Low", numeric: true), Column("high", "High", numeric: true), Column("note", "Note"),
+                ])
+            for o in occurrences {
+                let exception = found.exceptions.first { $0.original == o.original }
+                let note = exception?.movedTo != nil ? "moved" : exception?.amount != nil ? "amount changed" : o.day != o.original ? "adjusted" : ""
+                upcoming.rows.append([
+                    .day(o.day), .day(o.original), .money(Money(minor: size(o.postings), currency: found.currency)),
+                    .money(Money(minor: o.amount.low, currency: found.currency)), .money(Money(minor: o.amount.high, currency: found.currency)), .text(note),
+                ])
+            }
+            var headSection = Section(name: "schedule", columns: head.map(\.0))
+            headSection.rows = [head.map(\.1)]
+            var report = Report([headSection, upcoming])
+            report.json = .object(
+                head.map { ($0.0.key, Report.jsonValue($0.1)) } + [
+                    ("occurrences", .array(upcoming.rows.map { row in .object(zip(upcoming.columns, row).map { ($0.key, Report.jsonValue($1)) }) }))
+                ])
+            if try global.outputFormat() == .table {
+                try global.print(Report.record("schedule", head))
+                print("")
+                try global.print(Report([upcoming]))
+            } else {
+                try global.print(report)
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change one occurrence, this and future ones (splits the schedule), or all.",
+            discussion: """
+                Examples:
+                  capital schedule edit Lunch --scope one --at 2025-03-07 --amount 900
+                  capital schedule edit "Salary Anna" --scope one --at 2025-05-10 --move-to 2025-05-08
+                  capital schedule edit "Salary Anna" --scope future --at 2025-06-10 --amount 200000
+                  capital schedule edit Phones --scope all --rule "monthly on 3"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @OptionGroup var scope: ScopeOptions
+        @Option(help: "A new name.") var name: String?
+        @Option(help: ArgumentHelp("A new rule.", valueName: "rule")) var rule: String?
+        @Option(help: ArgumentHelp("A new calendar.", valueName: "name")) var calendar: String?
+        @Option(help: ArgumentHelp("A new adjustment.", valueName: "adjustment")) var adjust: BusinessDayAdjustment?
+        @Option(help: ArgumentHelp("A new amount or LOW..HIGH (one occurrence: one amount).", valueName: "amount")) var amount: String?
+        @Option(help: ArgumentHelp("A new expected value of the range.", valueName: "amount")) var expected: String?
+        @Option(help: ArgumentHelp("auto or confirm.", valueName: "mode")) var approval: Schedule.Approval?
+        @Option(help: ArgumentHelp("A new last day; \"\" for none.", valueName: "date")) var end: String?
+        @Option(name: .customLong("move-to"), help: ArgumentHelp("Move the occurrence (--scope one) to this day.", valueName: "date")) var moveTo: String?
+        @Option(parsing: .unconditional, help: "A new note.") var note: String?
+
+        func run() throws {
+            var changes = ScheduleChanges()
+            changes.name = name
+            changes.rule = rule
+            changes.calendar = calendar
+            changes.adjustment = adjust
+            changes.amount = amount
+            changes.expected = expected
+            changes.approval = approval
+            changes.note = note
+            if let end { changes.end = end.isEmpty ? .some(nil) : .some(try parseDay(end, field: "--end")) }
+            changes.moveTo = try moveTo.map { try parseDay($0, field: "--move-to") }
+            let resolved = try scope.resolve()
+            let updated = try global.ledgerStore(writing: true).editSchedule(schedule, changes, scope: resolved)
+            switch resolved {
+            case .one(let day): print("Changed the occurrence of \(day) of '\(updated.name)'.")
+            case .future(let day): print("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")
+            case .all: print("Updated schedule '\(updated.name)'.")
+            }
+        }
+    }
+
+    struct Skip: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Skip one occurrence.", discussion: "Example: capital schedule skip Gymnastics --at 2025-07-04")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @Option(help: ArgumentHelp("The occurrence's day.", valueName: "date")) var at: String
+
+        func run() throws {
+            let day = try parseDay(at, field: "--at")
+            try global.ledgerStore(writing: true).skipOccurrence(schedule, at: day)
+            print("Skipped the occurrence of \(day).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove one occurrence, this and future ones, or the whole schedule (default).",
+            discussion: "Example: capital schedule rm Gymnastics --scope future --at 2025-09-04")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @OptionGroup var scope: ScopeOptions
+
+        func run() throws {
+            let resolved = try scope.resolve()
+            try global.ledgerStore(writing: true).removeSchedule(schedule, scope: resolved)
+            switch resolved {
+            case .one(let day): print("Skipped the occurrence of \(day).")
+            case .future(let day): print("The schedule now ends before \(day).")
+            case .all: print("Removed schedule '\(schedule)'.")
+            }
+        }
+    }
+}
