@@ -67,6 +67,8 @@ EDGE_CASES = [
     ("FREQ=DAILY;UNTIL=20250110", "2025-01-01", "2025-01-05", "2025-12-31"),
     ("FREQ=MONTHLY;BYDAY=MO,-1FR", "2025-01-01", "2025-01-01", "2025-12-31"),
     ("FREQ=MONTHLY;COUNT=5;BYMONTHDAY=31", "2025-01-31", "2025-06-01", "2027-12-31"),
+    ("FREQ=MONTHLY;COUNT=3", "2025-01-15", "2025-03-20", "2025-12-31"),
+    ("FREQ=WEEKLY;COUNT=4;BYDAY=TU,TH", "2025-01-01", "2025-01-09", "2025-12-31"),
     ("FREQ=YEARLY;BYDAY=20MO", "2025-01-01", "2025-01-01", "2035-12-31"),
     ("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3,10", "2025-01-01", "2025-01-01", "2035-12-31"),
     ("FREQ=DAILY;INTERVAL=10;BYMONTHDAY=1,11,21,31", "2025-01-01", "2025-01-01", "2030-12-31"),
@@ -139,7 +141,7 @@ def draw_rule(rng, start):
 
     months = list(range(1, 13))
     if freq == "YEARLY":
-        weekno = rng.random() < 0.2
+        weekno = rng.random() < 0.35
         if rng.random() < 0.45:
             parts.append(("BYMONTH", joined(some(rng, months, 1, 4))))
         if weekno:
@@ -171,7 +173,7 @@ def draw_rule(rng, start):
             parts.append(("BYMONTH", joined(some(rng, months, 1, 6))))
         if rng.random() < 0.65:
             parts.append(("BYDAY", ",".join(some(rng, WEEKDAYS, 1, 5))))
-        if rng.random() < 0.15:
+        if rng.random() < 0.25:
             parts.append(("BYSETPOS", joined([signed(rng, rng.choice([2, 7]), 0.5) for _ in range(rng.randint(1, 2))])))
         if rng.random() < 0.5:
             parts.append(("WKST", rng.choice(WEEKDAYS)))
@@ -205,7 +207,7 @@ def spell(rng, parts):
 def draw_window(rng, start, parts):
     """A window near the start (before it too), long enough for the rule's frequency."""
     freq = parts[0][1]
-    span = {"YEARLY": (1_500, 9_000), "MONTHLY": (200, 4_000), "WEEKLY": (30, 2_000), "DAILY": (10, 1_200)}[freq]
+    span = {"YEARLY": (1_500, 9_000), "MONTHLY": (200, 4_000), "WEEKLY": (30, 1_500), "DAILY": (10, 900)}[freq]
     counted = any(name == "COUNT" for name, _ in parts)
     shift = rng.random()
     if shift < 0.4:

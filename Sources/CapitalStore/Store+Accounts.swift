@@ -120,6 +120,17 @@ extension Store {
             }
             let count = try Store.postingCount(db, accountID: account.id)
             let now = Date()
+            let schedules = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT schedule.name FROM schedulePosting JOIN schedule ON schedule.id = schedulePosting.scheduleId
+                    WHERE schedule.deleted = 0 AND schedulePosting.accountId = ? ORDER BY schedule.position
+                    """, arguments: [account.id])
+            if !schedules.isEmpty && (removal == .plain || removal == .cascade) {
+                throw StoreError.invalid(
+                    field: "account", value: account.name,
+                    reason: "schedules use it (\(schedules.joined(separator: ", "))); remove them first, or use --move-to, --to-capital or --hide")
+            }
             switch removal {
             case .hide:
                 try db.execute(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [now, account.id])
@@ -143,6 +154,7 @@ extension Store {
                     sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)",
                     arguments: [now, account.id])
                 try db.execute(sql: "UPDATE posting SET accountId = ? WHERE accountId = ?", arguments: [target.id, account.id])
+                try db.execute(sql: "UPDATE schedulePosting SET accountId = ? WHERE accountId = ?", arguments: [target.id, account.id])
                 try Store.checkBalancesFit(db, accountIDs: [target.id])
             case .cascade:
                 try db.execute(

@@ -25,7 +25,7 @@ public struct PostResult: Sendable {
         public var occurrence: ScheduleOccurrence
         /// The transaction created (nil for a dry run or a pending occurrence).
         public var transactionID: String?
-        /// The amount posted (minor units).
+        /// What the transaction moves (minor units): the sum of its positive postings.
         public var amount: Int64
     }
 
@@ -59,7 +59,8 @@ extension Store {
                     var amount = occurrence.amount.expected
                     if schedule.approval == .confirm {
                         guard let index = approvalsBySchedule[schedule.id]?.firstIndex(where: { $0.0.day == occurrence.day && !$0.used }) else {
-                            result.pending.append(.init(schedule: schedule, occurrence: occurrence, transactionID: nil, amount: amount))
+                            let size = Transaction(id: "", day: occurrence.day, postings: occurrence.postings).amount
+                            result.pending.append(.init(schedule: schedule, occurrence: occurrence, transactionID: nil, amount: size))
                             continue
                         }
                         let approval = approvalsBySchedule[schedule.id]![index].0
@@ -81,7 +82,8 @@ extension Store {
                             sql: "INSERT INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)",
                             arguments: [schedule.id, occurrence.original.number, transaction.id])
                     }
-                    result.posted.append(.init(schedule: schedule, occurrence: occurrence, transactionID: dryRun ? nil : transaction.id, amount: amount))
+                    result.posted.append(
+                        .init(schedule: schedule, occurrence: occurrence, transactionID: dryRun ? nil : transaction.id, amount: transaction.amount))
                 }
             }
             for (_, entries) in approvalsBySchedule {

@@ -46,9 +46,12 @@ private func monthlyEquivalent(_ schedule: Schedule, calendar: WorkingDayCalenda
     return total / 12
 }
 
-private func amountText(_ schedule: Schedule) -> String {
-    if let model = schedule.amount { return model.text(exponent: schedule.currency.exponent) }
-    return Money(minor: size(schedule.postings), currency: schedule.currency).plain
+/// The amount or range as a cell: grouped in tables, plain in JSON and CSV.
+private func amountCell(_ schedule: Schedule) -> Cell {
+    if let model = schedule.amount {
+        return .range(Money(minor: model.low, currency: schedule.currency), Money(minor: model.high, currency: schedule.currency))
+    }
+    return .money(Money(minor: size(schedule.postings), currency: schedule.currency))
 }
 
 extension Capital.ScheduleCommand {
@@ -129,7 +132,7 @@ extension Capital.ScheduleCommand {
                 let next = schedule.occurrences(in: DayRange(today, today.advanced(by: 3700)), calendar: calendar).first
                 section.rows.append([
                     .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), next.map { .day($0.day) } ?? .none,
-                    .text(amountText(schedule)), .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
+                    amountCell(schedule), .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
                     .text(schedule.currency.code),
                     .list(schedule.postings.filter { $0.amount.minor < 0 }.map { names[$0.accountID] ?? $0.accountID }),
                     .list(schedule.postings.filter { $0.amount.minor > 0 }.map { names[$0.accountID] ?? $0.accountID }),
@@ -168,7 +171,7 @@ extension Capital.ScheduleCommand {
                 (Column("rule", "Rule"), .text(found.rule.text)), (Column("rrule", "RRULE"), .text(found.rule.recurrence.rrule)),
                 (Column("calendar", "Calendar"), .text(found.rule.calendar)), (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
                 (Column("start", "Start"), .day(found.start)), (Column("end", "End"), found.end.map { .day($0) } ?? .none),
-                (Column("amount", "Amount"), .text(amountText(found))),
+                (Column("amount", "Amount"), amountCell(found)),
                 (Column("expected", "Expected"), found.amount.map { .money(Money(minor: $0.expected, currency: found.currency)) } ?? .none),
                 (Column("approval", "Approval"), .text(found.approval.rawValue)), (Column("note", "Note"), .text(found.note)),
                 (

@@ -34,6 +34,7 @@ extension Report {
         case .text(let s): return s.contains(where: \.isNewline) ? s.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ") : s
         case .id(let s): return Store.shortID(s)
         case .money(let m): return options.hideAmounts ? "***" : m.formatted()
+        case .range(let low, let high): return options.hideAmounts ? "***" : low.formatted() + ".." + high.formatted()
         case .int(let i): return String(i)
         case .day(let d): return d.iso
         case .bool(let b): return b ? "yes" : "no"
@@ -94,6 +95,7 @@ extension Report {
     private func csvText(_ cell: Cell) -> String {
         switch cell {
         case .money(let m): return m.plain
+        case .range(let low, let high): return low.plain + ".." + high.plain
         case .id(let s): return s
         case .bool(let b): return b ? "true" : "false"
         case .list(let items): return items.joined(separator: ";")
@@ -132,6 +134,7 @@ extension Report {
         switch cell {
         case .text(let s), .id(let s): return .string(s)
         case .money(let m): return .string(m.plain)
+        case .range(let low, let high): return .string(low.plain + ".." + high.plain)
         case .int(let i): return .number(String(i))
         case .day(let d): return .string(d.iso)
         case .bool(let b): return .bool(b)

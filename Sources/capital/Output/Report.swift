@@ -6,6 +6,8 @@ enum Cell {
     /// A record id: its first 8 hex digits in tables, whole in JSON and CSV.
     case id(String)
     case money(Money)
+    /// A range of amounts, `250.00..500.00`.
+    case range(Money, Money)
     case int(Int)
     case day(Day)
     case bool(Bool)
