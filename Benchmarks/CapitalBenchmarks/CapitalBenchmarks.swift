@@ -38,4 +38,6 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try Day(iso: text))
         }
     }
+
+    recurrenceBenchmarks()
 }

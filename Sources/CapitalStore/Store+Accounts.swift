@@ -126,6 +126,7 @@ extension Store {
                     SELECT DISTINCT schedule.name FROM schedulePosting JOIN schedule ON schedule.id = schedulePosting.scheduleId
                     WHERE schedule.deleted = 0 AND schedulePosting.accountId = ? ORDER BY schedule.position
                     """, arguments: [account.id])
+            if count > 0 && removal == .plain { throw StoreError.accountHasPostings(name: account.name, count: count) }
             if !schedules.isEmpty && (removal == .plain || removal == .cascade) {
                 throw StoreError.invalid(
                     field: "account", value: account.name,

@@ -66,9 +66,15 @@ extension Store {
                         let approval = approvalsBySchedule[schedule.id]![index].0
                         approvalsBySchedule[schedule.id]![index].used = true
                         if let text = approval.amount {
-                            let model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: approval.field)
+                            let model: AmountModel
+                            do {
+                                model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "--approve")
+                            } catch StoreError.invalid(_, _, let reason) {
+                                throw StoreError.invalid(field: "--approve", value: approval.field, reason: reason)
+                            }
                             guard model.isFixed else {
-                                throw StoreError.invalid(field: approval.field, value: text, reason: "approve with one amount")
+                                throw StoreError.invalid(
+                                    field: "--approve", value: approval.field, reason: "approve with one amount, not the range '\(text)'")
                             }
                             amount = model.expected
                         }

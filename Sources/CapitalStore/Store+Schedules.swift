@@ -102,9 +102,13 @@ extension Store {
     }
 
     /// Edits one occurrence, this and future ones (splitting the schedule), or all.
+    ///
+    /// A change of rule, calendar or adjustment moves the days; occurrences of the new days before
+    /// `today` are taken as handled, so `post` does not post the past again under the new rule.
     /// - Returns: the schedule as it now stands (for `.future`, the new second half).
     @discardableResult
-    public func editSchedule(_ reference: String, _ changes: ScheduleChanges, scope: ScheduleScope) throws(StoreError) -> Schedule {
+    public func editSchedule(_ reference: String, _ changes: ScheduleChanges, scope: ScheduleScope, today: Day) throws(StoreError) -> Schedule {
+        let movesDays = changes.rule != nil || changes.calendar != nil || changes.adjustment != nil
         if changes.isEmpty { throw .invalid(field: "schedule edit", value: reference, reason: "nothing to change; give at least one field") }
         return try write("editing schedule '\(reference)'") { db in
             let schedule = try Store.resolveSchedule(db, reference)
@@ -129,6 +133,11 @@ extension Store {
                 if changes.moveTo != nil { throw StoreError.invalid(field: "--move-to", value: "", reason: "moves one occurrence: use --scope one --at DATE") }
                 let updated = try Store.apply(changes, to: schedule, db)
                 try Store.replaceSchedule(db, updated)
+                if movesDays {
+                    try db.execute(
+                        sql: "UPDATE schedule SET handledThrough = MAX(handledThrough, ?) WHERE id = ?",
+                        arguments: [today.number - 1, schedule.id])
+                }
                 return updated
             case .future(let at):
                 if changes.moveTo != nil { throw StoreError.invalid(field: "--move-to", value: "", reason: "moves one occurrence: use --scope one --at DATE") }
@@ -146,8 +155,14 @@ extension Store {
                 first.end = occurrence.original.advanced(by: -1)
                 first.exceptions = schedule.exceptions.filter { $0.original < occurrence.original }
                 try Store.replaceSchedule(db, first)
-                let handled = try Int.fetchOne(db, sql: "SELECT handledThrough FROM schedule WHERE id = ?", arguments: [schedule.id]) ?? 0
+                var handled = try Int.fetchOne(db, sql: "SELECT handledThrough FROM schedule WHERE id = ?", arguments: [schedule.id]) ?? 0
+                if movesDays { handled = max(handled, today.number - 1) }
                 try Store.insertSchedule(db, second, handledThrough: Day(handled))
+                // Occurrences from the split on that were already posted now belong to the second
+                // half, which must not post them again.
+                try db.execute(
+                    sql: "UPDATE postedOccurrence SET scheduleId = ? WHERE scheduleId = ? AND original >= ?",
+                    arguments: [second.id, schedule.id, occurrence.original.number])
                 return second
             }
         }
@@ -230,6 +245,14 @@ extension Store {
     static func amountModel(_ text: String, expected: String?, currency: Currency, field: String) throws -> AmountModel {
         do {
             return try AmountModel.parse(text, expected: expected, exponent: currency.exponent, code: currency.code)
+        } catch AmountModelError.expectedOutside(_, let low, let high) where expected != nil {
+            // Name the expected value as the user wrote it, not the range in minor units.
+            let expectedField = field.hasSuffix("amount") ? String(field.dropLast("amount".count)) + "expected" : field
+            let range = Money.format(minor: low, exponent: currency.exponent, grouping: nil) + ".."
+                + Money.format(minor: high, exponent: currency.exponent, grouping: nil)
+            throw StoreError.invalid(
+                field: expectedField, value: expected!,
+                reason: low == high ? "an expected value goes with a ranged amount LOW..HIGH" : "it lies outside the range \(range)")
         } catch {
             throw StoreError.invalid(field: field, value: text, reason: "\(error)".replacingOccurrences(of: "'\(text)': ", with: ""))
         }
@@ -278,7 +301,12 @@ extension Store {
         let p = input.fieldPrefix
         try validateName(input.name, field: "name")
         let calendarName = try input.calendar ?? setting(db, "calendar") ?? "none"
-        let calendar = try workingDayCalendar(db, calendarName)
+        let calendar: WorkingDayCalendar
+        do {
+            calendar = try workingDayCalendar(db, calendarName)
+        } catch StoreError.invalid(_, let value, let reason) where input.calendar != nil {
+            throw StoreError.invalid(field: "\(p)calendar", value: value, reason: reason)  // name the option or field the user gave
+        }
         var rule = try parseRule(input.rule, calendar: calendar.name, adjustment: input.adjustment, field: "\(p)rule")
         if let count = input.count {
             guard count > 0 else { throw StoreError.invalid(field: "\(p)count", value: String(count), reason: "must be at least 1") }

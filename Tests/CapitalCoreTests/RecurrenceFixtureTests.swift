@@ -38,7 +38,8 @@ struct RecurrenceFixtureTests {
             if ours == entry.dates {
                 agreeing += 1
             } else {
-                let index = zip(ours, entry.dates).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let index =
+                    zip(ours, entry.dates).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(ours.count, entry.dates.count)
                 mismatches.append(
                     "\(entry.rule) from \(entry.start) in [\(entry.windowStart), \(entry.windowEnd)]: "

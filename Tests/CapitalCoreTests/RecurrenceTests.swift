@@ -122,16 +122,24 @@ struct RecurrenceTests {
                 == ["2025-01-03", "2025-01-06", "2025-01-13", "2025-01-20"])
     }
 
-    @Test("RFC 5545's examples, as dateutil expands them", arguments: [
-        ("FREQ=MONTHLY;BYDAY=TU,WE,TH;BYSETPOS=3;COUNT=3", "1997-09-04", ["1997-09-04", "1997-10-07", "1997-11-06"]),
-        ("FREQ=MONTHLY;BYMONTHDAY=-2;COUNT=6", "1997-09-28", ["1997-09-29", "1997-10-30", "1997-11-29", "1997-12-30", "1998-01-30", "1998-02-27"]),
-        ("FREQ=YEARLY;BYDAY=20MO;COUNT=3", "1997-01-01", ["1997-05-19", "1998-05-18", "1999-05-17"]),
-        ("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3", "1997-01-01", ["1997-05-12", "1998-05-11", "1999-05-17"]),
-        (
-            "FREQ=YEARLY;INTERVAL=3;COUNT=10;BYYEARDAY=1,100,200", "1997-01-01",
-            ["1997-01-01", "1997-04-10", "1997-07-19", "2000-01-01", "2000-04-09", "2000-07-18", "2003-01-01", "2003-04-10", "2003-07-19", "2006-01-01"]
-        ),
-    ])
+    @Test(
+        "RFC 5545's examples, as dateutil expands them",
+        arguments: [
+            ("FREQ=MONTHLY;BYDAY=TU,WE,TH;BYSETPOS=3;COUNT=3", "1997-09-04", ["1997-09-04", "1997-10-07", "1997-11-06"]),
+            (
+                "FREQ=MONTHLY;BYMONTHDAY=-2;COUNT=6", "1997-09-28",
+                ["1997-09-29", "1997-10-30", "1997-11-29", "1997-12-30", "1998-01-30", "1998-02-27"]
+            ),
+            ("FREQ=YEARLY;BYDAY=20MO;COUNT=3", "1997-01-01", ["1997-05-19", "1998-05-18", "1999-05-17"]),
+            ("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3", "1997-01-01", ["1997-05-12", "1998-05-11", "1999-05-17"]),
+            (
+                "FREQ=YEARLY;INTERVAL=3;COUNT=10;BYYEARDAY=1,100,200", "1997-01-01",
+                [
+                    "1997-01-01", "1997-04-10", "1997-07-19", "2000-01-01", "2000-04-09", "2000-07-18", "2003-01-01", "2003-04-10", "2003-07-19",
+                    "2006-01-01",
+                ]
+            ),
+        ])
     func rfcExamples(rule: String, start: String, dates: [String]) throws {
         #expect(try Self.expand(rule, from: start, start, "2010-12-31") == dates)
     }
@@ -141,7 +149,10 @@ struct RecurrenceTests {
         // RFC 5545 would give every Monday and the last Friday; dateutil, the reference, keeps
         // days that are both, so none.
         #expect(try Self.expand("FREQ=MONTHLY;BYDAY=MO,-1FR", from: "2025-01-01", "2025-01-01", "2025-12-31").isEmpty)
-        #expect(try Self.expand("FREQ=MONTHLY;BYDAY=FR,-1FR", from: "2025-01-01", "2025-01-01", "2025-03-31") == ["2025-01-31", "2025-02-28", "2025-03-28"])
+        #expect(
+            try Self.expand("FREQ=MONTHLY;BYDAY=FR,-1FR", from: "2025-01-01", "2025-01-01", "2025-03-31") == [
+                "2025-01-31", "2025-02-28", "2025-03-28",
+            ])
     }
 
     @Test(
@@ -155,7 +166,9 @@ struct RecurrenceTests {
 
     @Test("a window far from the start gives the same dates as expanding from the start")
     func windowSkipsAhead() throws {
-        for rule in ["FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,SU;WKST=SU", "FREQ=MONTHLY;INTERVAL=5;BYDAY=-1MO,2TU", "FREQ=DAILY;INTERVAL=7;BYMONTHDAY=1,2,3,4,5,6,7"] {
+        for rule in [
+            "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,SU;WKST=SU", "FREQ=MONTHLY;INTERVAL=5;BYDAY=-1MO,2TU", "FREQ=DAILY;INTERVAL=7;BYMONTHDAY=1,2,3,4,5,6,7",
+        ] {
             let parsed = try Recurrence(rrule: rule)
             let start = Self.day("2001-12-30")
             let all = parsed.occurrences(start: start, in: DayRange(start, Self.day("2040-01-01")))

@@ -14,21 +14,18 @@ struct DayBits: Equatable {
     /// The indexes `lower..<upper`, clamped to `0..<512`.
     @inline(__always)
     init(range lower: Int, _ upper: Int) {
+        // Built from eight scalars at once: writing lanes one by one into a vector costs a
+        // store-forwarding stall when the vector is next read whole.
         let lower = Swift.max(Swift.min(lower, 512), 0)
         let upper = Swift.max(Swift.min(upper, 512), 0)
-        var words = SIMD8<UInt64>(repeating: 0)
-        if lower < upper {
-            for lane in 0..<8 {
-                let base = lane &* 64
-                let lo = Swift.max(lower &- base, 0)
-                let hi = Swift.min(upper &- base, 64)
-                if lo < hi {
-                    let top: UInt64 = hi == 64 ? ~0 : (1 &<< UInt64(hi)) &- 1
-                    words[lane] = top & ~((1 &<< UInt64(lo)) &- 1)
-                }
-            }
+        @inline(__always) func word(_ base: Int) -> UInt64 {
+            let lo = Swift.min(Swift.max(lower &- base, 0), 64)
+            let hi = Swift.min(Swift.max(upper &- base, 0), 64)
+            guard lo < hi else { return 0 }
+            let top: UInt64 = hi == 64 ? ~0 : (1 &<< UInt64(hi)) &- 1
+            return top & ~((1 &<< UInt64(lo)) &- 1)
         }
-        self.words = words
+        words = SIMD8(word(0), word(64), word(128), word(192), word(256), word(320), word(384), word(448))
     }
 
     /// Every 7th day whose weekday is in `pattern`, for a frame whose index 0 has `firstWeekday`.
@@ -40,14 +37,13 @@ struct DayBits: Equatable {
         // Index 64k + j falls on weekday (firstWeekday + k + j) % 7, since 64 ≡ 1 (mod 7). The
         // pattern repeats with period 7 over 63 bits, so rotating it by o within 63 bits gives
         // bit j = pattern bit (j + o) % 7.
-        var words = SIMD8<UInt64>(repeating: 0)
-        var offset = firstWeekday
-        for lane in 0..<8 {
-            let o = UInt64(offset)
-            words[lane] = (pattern &>> o) | (pattern &<< (63 &- o))
-            offset = offset == 6 ? 0 : offset &+ 1
+        @inline(__always) func word(_ lane: Int) -> UInt64 {
+            var o = firstWeekday &+ lane
+            if o >= 7 { o &-= 7 }
+            let shift = UInt64(o)
+            return (pattern &>> shift) | (pattern &<< (63 &- shift))
         }
-        self.words = words
+        words = SIMD8(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
     }
 
     @inline(__always)
@@ -62,13 +58,6 @@ struct DayBits: Equatable {
     @inline(__always)
     static func |= (a: inout DayBits, b: DayBits) { a.words |= b.words }
 
-    var isEmpty: Bool { words == SIMD8(repeating: 0) }
-
-    @inline(__always)
-    mutating func insert(_ index: Int) {
-        words[index &>> 6] |= 1 &<< UInt64(index & 63)
-    }
-
     /// Sets the bits of `pattern` (at most 64 bits wide) from `offset` on.
     @inline(__always)
     mutating func insert(pattern: UInt64, at offset: Int) {
@@ -79,9 +68,7 @@ struct DayBits: Equatable {
     }
 
     var count: Int {
-        var total = 0
-        for lane in 0..<8 { total &+= words[lane].nonzeroBitCount }
-        return total
+        Int(words.nonzeroBitCount.wrappedSum())
     }
 
     /// The index of the set bit with `rank` set bits before it (0 is the first); `rank < count`.
@@ -111,4 +98,32 @@ struct DayBits: Equatable {
         }
         return true
     }
+}
+
+/// Builds a `DayBits` one index at a time in eight scalar words, so that the inserts stay in
+/// registers (inserting into the vector lane by lane stalls on every later read of the vector).
+struct DayBitsBuilder {
+    private var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
+    private var w4: UInt64 = 0, w5: UInt64 = 0, w6: UInt64 = 0, w7: UInt64 = 0
+
+    @inline(__always)
+    init() {}
+
+    @inline(__always)
+    mutating func insert(_ index: Int) {
+        let bit: UInt64 = 1 &<< UInt64(index & 63)
+        switch index &>> 6 {
+        case 0: w0 |= bit
+        case 1: w1 |= bit
+        case 2: w2 |= bit
+        case 3: w3 |= bit
+        case 4: w4 |= bit
+        case 5: w5 |= bit
+        case 6: w6 |= bit
+        default: w7 |= bit
+        }
+    }
+
+    @inline(__always)
+    var bits: DayBits { DayBits(words: SIMD8(w0, w1, w2, w3, w4, w5, w6, w7)) }
 }

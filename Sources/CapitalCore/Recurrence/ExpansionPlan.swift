@@ -90,7 +90,7 @@ struct ExpansionPlan {
             let length = leap ? 366 : 365
             var bits = DayBits.empty
             for month in 1...12 where months & (1 &<< UInt16(month - 1)) != 0 {
-                bits |= DayBits(range: Frame.monthStart(month, leap: leap), Frame.monthStart(month + 1, leap: leap))
+                bits |= DayBits(range: YearFrame.monthStart(month, leap: leap), YearFrame.monthStart(month + 1, leap: leap))
             }
             if months & 1 != 0 { bits |= DayBits(range: length, length + 7) }  // January of the next year
             return bits
@@ -111,7 +111,7 @@ struct ExpansionPlan {
             var bits = DayBits.empty
             for month in 1...12 {
                 let length = Day.daysIn(month: month, year: leap ? 2000 : 2001)
-                bits.insert(pattern: monthDayPattern(length), at: Frame.monthStart(month, leap: leap))
+                bits.insert(pattern: monthDayPattern(length), at: YearFrame.monthStart(month, leap: leap))
             }
             bits.insert(pattern: monthDayPattern(31) & 0x7F, at: leap ? 366 : 365)
             return bits
@@ -121,12 +121,12 @@ struct ExpansionPlan {
         monthDayBitsLeap = filtersMonthDays ? monthDayBits(leap: true) : .empty
 
         func yearDayBits(length: Int) -> DayBits {
-            var bits = DayBits.empty
+            var bits = DayBitsBuilder()
             for value in rule.byYearDay {
                 let index = value > 0 ? value - 1 : length + value
                 if index >= 0, index < length { bits.insert(index) }
             }
-            return bits
+            return bits.bits
         }
         filtersYearDays = !rule.byYearDay.isEmpty
         yearDayBitsCommon = filtersYearDays ? yearDayBits(length: 365) : .empty
@@ -135,7 +135,7 @@ struct ExpansionPlan {
 
     /// The days of `frame` (and the 7 days after it) every filter of the rule keeps.
     @inline(__always)
-    func filter(_ frame: Frame, _ rule: Recurrence) -> DayBits {
+    func filter(_ frame: YearFrame, _ rule: Recurrence) -> DayBits {
         var bits = DayBits(range: 0, frame.length + 7)
         if months != 0 { bits &= frame.isLeap ? monthBitsLeap : monthBitsCommon }
         if filtersMonthDays { bits &= frame.isLeap ? monthDayBitsLeap : monthDayBitsCommon }
@@ -148,21 +148,24 @@ struct ExpansionPlan {
 
     /// BYDAY with ordinals: the n-th weekday of each month (MONTHLY, or YEARLY with BYMONTH) or of
     /// the year (YEARLY), as dateutil's `nwdaymask`.
-    func ordinalBits(_ frame: Frame, _ rule: Recurrence) -> DayBits {
-        var bits = DayBits.empty
+    func ordinalBits(_ frame: YearFrame, _ rule: Recurrence) -> DayBits {
+        var bits = DayBitsBuilder()
         func mark(first: Int, last: Int) {
+            let firstWeekday = frame.weekday(at: first)
+            let lastWeekday = frame.weekday(at: last)
             for entry in rule.byDay {
                 guard let n = entry.ordinal else { continue }
                 let weekday = entry.weekday.rawValue - 1
-                var i: Int
+                let i: Int
                 if n < 0 {
-                    i = last + (n + 1) * 7
-                    if i < first { continue }
-                    i -= (frame.weekday(at: i) - weekday + 7) % 7
+                    // The last such weekday, then n + 1 weeks earlier.
+                    var back = lastWeekday - weekday
+                    if back < 0 { back += 7 }
+                    i = last - back + (n + 1) * 7
                 } else {
-                    i = first + (n - 1) * 7
-                    if i > last { continue }
-                    i += (7 - frame.weekday(at: i) + weekday) % 7
+                    var ahead = weekday - firstWeekday
+                    if ahead < 0 { ahead += 7 }
+                    i = first + ahead + (n - 1) * 7
                 }
                 if first <= i && i <= last { bits.insert(i) }
             }
@@ -170,17 +173,18 @@ struct ExpansionPlan {
         if frequency == .yearly && months == 0 {
             mark(first: 0, last: frame.length - 1)
         } else {
+            let leap = frame.isLeap
             for month in 1...12 where frequency == .monthly || months & (1 &<< UInt16(month - 1)) != 0 {
-                mark(first: Frame.monthStart(month, leap: frame.isLeap), last: Frame.monthStart(month + 1, leap: frame.isLeap) - 1)
+                mark(first: YearFrame.monthStart(month, leap: leap), last: YearFrame.monthStart(month + 1, leap: leap) - 1)
             }
         }
-        return bits
+        return bits.bits
     }
 
     /// BYWEEKNO: the days of the numbered weeks, a port of dateutil's `wnomask` (including its
     /// reckoning of the previous year's last week number).
-    func weekNumberBits(_ frame: Frame, _ rule: Recurrence) -> DayBits {
-        var bits = DayBits.empty
+    func weekNumberBits(_ frame: YearFrame, _ rule: Recurrence) -> DayBits {
+        var bits = DayBitsBuilder()
         let length = frame.length
         let firstWeekStart = (7 - frame.firstWeekday + weekStart) % 7
         var weekOneStart = firstWeekStart
@@ -223,7 +227,7 @@ struct ExpansionPlan {
                 lastWeek = -1
             } else {
                 let previousLength = Day.isLeap(frame.year - 1) ? 366 : 365
-                let previousFirstWeekday = Frame.weekday(ofDay: frame.first - previousLength)
+                let previousFirstWeekday = YearFrame.weekday(ofDay: frame.first - previousLength)
                 if (7 - previousFirstWeekday + weekStart) % 7 >= 4 {
                     lastWeek = 52 + (previousLength + (previousFirstWeekday - weekStart + 7) % 7) % 7 / 4
                 } else {
@@ -231,69 +235,22 @@ struct ExpansionPlan {
                     lastWeek = 52 + (length - weekOneStart) % 7 / 4
                 }
             }
-            if rule.byWeekNo.contains(lastWeek) { bits |= DayBits(range: 0, weekOneStart) }
+            if rule.byWeekNo.contains(lastWeek) {
+                for i in 0..<weekOneStart { bits.insert(i) }
+            }
         }
-        return bits
+        return bits.bits
     }
 
     /// BYSETPOS applied to the candidates of one period.
     @inline(__always)
     func select(_ candidates: DayBits, _ rule: Recurrence) -> DayBits {
         let count = candidates.count
-        var selected = DayBits.empty
+        var selected = DayBitsBuilder()
         for position in rule.bySetPos {
             let rank = position > 0 ? position - 1 : count + position
             if rank >= 0 && rank < count { selected.insert(candidates.index(ofRank: rank)) }
         }
-        return selected
-    }
-}
-
-/// One year of an expansion: the frame its masks are laid over.
-struct Frame {
-    let year: Int
-    /// Day number of 1 January.
-    let first: Int
-    let length: Int
-    /// Weekday of 1 January, 0 = Monday.
-    let firstWeekday: Int
-
-    @inline(__always)
-    init(year: Int) {
-        self.year = year
-        first = Day.daysFromCivil(year: year, month: 1, day: 1)
-        length = Day.isLeap(year) ? 366 : 365
-        firstWeekday = Frame.weekday(ofDay: first)
-    }
-
-    var isLeap: Bool { length == 366 }
-
-    /// Weekday of index `i` (0 = Monday); `i >= 0`.
-    @inline(__always)
-    func weekday(at i: Int) -> Int { (firstWeekday + i) % 7 }
-
-    @inline(__always)
-    static func weekday(ofDay number: Int) -> Int { ((number % 7) + 7 + 3) % 7 }
-
-    /// Index of the first day of `month` (1...13) in a frame.
-    @inline(__always)
-    static func monthStart(_ month: Int, leap: Bool) -> Int {
-        let common: Int
-        switch month {
-        case 1: common = 0
-        case 2: common = 31
-        case 3: common = 59
-        case 4: common = 90
-        case 5: common = 120
-        case 6: common = 151
-        case 7: common = 181
-        case 8: common = 212
-        case 9: common = 243
-        case 10: common = 273
-        case 11: common = 304
-        case 12: common = 334
-        default: common = 365
-        }
-        return leap && month > 2 ? common + 1 : common
+        return selected.bits
     }
 }

@@ -247,23 +247,28 @@ public enum ReadableRule {
     /// reads, else the documented example nearest by edit distance.
     static func suggestion(for text: String) -> String {
         let filler: Set<String> = ["of", "the", "each", "every-month", "month", "at", "a"]
-        var words = tokens(text).filter { !filler.contains($0) }
-        words = words.map { word in
-            if let index = fullNames.firstIndex(of: word) { return abbreviations[index] }
-            if word.hasSuffix("s"), let index = fullNames.firstIndex(of: String(word.dropLast())) { return abbreviations[index] }
-            return word
-        }
+        var words = tokens(text)
+        // "every month" before the filler goes: "month" is filler in "2nd tue of the month".
         if words.first == "every", words.count >= 2, ["month", "week", "year"].contains(words[1]) {
             words[0] = words[1] == "month" ? "monthly" : words[1] == "week" ? "weekly" : "yearly"
             words.remove(at: 1)
+        }
+        words = words.filter { !filler.contains($0) }.map { word in
+            if let index = fullNames.firstIndex(of: word) { return abbreviations[index] }
+            if word.hasSuffix("s"), let index = fullNames.firstIndex(of: String(word.dropLast())) { return abbreviations[index] }
+            return word
         }
         for candidate in [words, words.filter { $0 != "on" }.enumerated().flatMap { $0.offset == 1 ? ["on", $0.element] : [$0.element] }] {
             if let (recurrence, adjustment) = try? read(candidate), let printed = print(recurrence, adjustment: adjustment) {
                 return printed
             }
         }
+        // Nearest by edit distance, among the forms that start with the same word when there are
+        // any (`monthly` alone suggests a monthly rule, not `daily`).
         let target = Array(text.lowercased())
-        return examples.min { distance(Array($0), target) < distance(Array($1), target) } ?? examples[0]
+        let head = tokens(text).first.map { $0 + " " } ?? ""
+        let sameHead = examples.filter { $0.hasPrefix(head) }
+        return (sameHead.isEmpty ? examples : sameHead).min { distance(Array($0), target) < distance(Array($1), target) } ?? examples[0]
     }
 
     private static func distance(_ a: [Character], _ b: [Character]) -> Int {

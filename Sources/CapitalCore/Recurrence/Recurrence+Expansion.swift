@@ -42,8 +42,8 @@ extension Recurrence {
     /// frame keeps as bit masks, and hands each occurrence in `range` to `sink`.
     func expand<Sink: OccurrenceSink>(start: Day, in range: DayRange, into sink: inout Sink) {
         do { try validateParts() } catch { return }
-        let minDay = Day.daysFromCivil(year: 1, month: 1, day: 1)
-        let maxDay = Day.daysFromCivil(year: 9999, month: 12, day: 31)
+        let minDay = Self.supportedDays.lowerBound
+        let maxDay = Self.supportedDays.upperBound
         guard start.number >= minDay, start.number <= maxDay, range.end.number > minDay else { return }
         var last = min(range.end.number - 1, maxDay)
         if let until { last = min(last, until.number) }
@@ -52,7 +52,7 @@ extension Recurrence {
 
         let plan = ExpansionPlan(self, start: start)
         let from = count == nil ? windowStart : start.number
-        var emitter = Emitter(remaining: count ?? Int.max, counts: count != nil, from: from, windowStart: windowStart, last: last)
+        var emitter = OccurrenceEmitter(remaining: count ?? Int.max, counts: count != nil, from: from, windowStart: windowStart, last: last)
         let lastYear = Day(last).civil.year
         let step = plan.interval
 
@@ -60,7 +60,7 @@ extension Recurrence {
         case .yearly:
             var year = plan.startYear + Self.ceilingDivide(Day(from).civil.year - plan.startYear, step) * step
             while year <= lastYear {
-                let frame = Frame(year: year)
+                let frame = YearFrame(year: year)
                 var bits = plan.filter(frame, self) & DayBits(range: 0, frame.length)
                 if plan.hasSetPositions { bits = plan.select(bits, self) }
                 guard emitter.deliver(bits, frame, into: &sink) else { return }
@@ -77,7 +77,7 @@ extension Recurrence {
                     year = index / 12
                     continue
                 }
-                let frame = Frame(year: year)
+                let frame = YearFrame(year: year)
                 let filter = plan.filter(frame, self)
                 var bits = DayBits.empty
                 if step == 1 && !plan.hasSetPositions {
@@ -85,7 +85,9 @@ extension Recurrence {
                 } else {
                     while index < yearIndex + 12 {
                         let month = index - yearIndex + 1
-                        let period = filter & DayBits(range: Frame.monthStart(month, leap: frame.isLeap), Frame.monthStart(month + 1, leap: frame.isLeap))
+                        let period =
+                            filter
+                            & DayBits(range: YearFrame.monthStart(month, leap: frame.isLeap), YearFrame.monthStart(month + 1, leap: frame.isLeap))
                         bits |= plan.hasSetPositions ? plan.select(period, self) : period
                         index += step
                     }
@@ -97,11 +99,11 @@ extension Recurrence {
         case .weekly:
             // Period 0 runs from the start to the next week start; period k ≥ 1 is the week from
             // weekStart0 + k·7·INTERVAL. A period belongs to the frame it starts in.
-            let weekStart0 = start.number - (Frame.weekday(ofDay: start.number) - plan.weekStart + 7) % 7
+            let weekStart0 = start.number - (YearFrame.weekday(ofDay: start.number) - plan.weekStart + 7) % 7
             let periodStep = 7 * step
             var year = Day(max(from - 6, start.number)).civil.year
             while year <= lastYear {
-                let frame = Frame(year: year)
+                let frame = YearFrame(year: year)
                 let base = frame.first
                 let end = base + frame.length
                 let startsHere = start.number >= base && start.number < end
@@ -145,7 +147,7 @@ extension Recurrence {
             }
             var year = Day(from).civil.year
             while year <= lastYear {
-                let frame = Frame(year: year)
+                let frame = YearFrame(year: year)
                 let base = frame.first
                 let first = start.number + Self.ceilingDivide(max(base, start.number) - start.number, step) * step
                 if first >= base + frame.length {
@@ -156,12 +158,13 @@ extension Recurrence {
                 if step == 1 {
                     days = DayBits(range: first - base, frame.length)
                 } else {
-                    days = .empty
+                    var stride = DayBitsBuilder()
                     var i = first - base
                     while i < frame.length {
-                        days.insert(i)
+                        stride.insert(i)
                         i += step
                     }
+                    days = stride.bits
                 }
                 guard emitter.deliver(plan.filter(frame, self) & days, frame, into: &sink) else { return }
                 year += 1
@@ -201,7 +204,7 @@ struct CountingSink: OccurrenceSink {
 
 /// Applies the start, UNTIL, COUNT and the window to a frame's occurrences, and sends on those in
 /// the window.
-struct Emitter {
+struct OccurrenceEmitter {
     /// Occurrences COUNT still allows (Int.max without COUNT).
     var remaining: Int
     let counts: Bool
@@ -213,15 +216,18 @@ struct Emitter {
 
     /// Sends the frame's occurrences in the window to `sink`; false when the expansion is over.
     @inline(__always)
-    mutating func deliver<Sink: OccurrenceSink>(_ occurrences: DayBits, _ frame: Frame, into sink: inout Sink) -> Bool {
+    mutating func deliver<Sink: OccurrenceSink>(_ occurrences: DayBits, _ frame: YearFrame, into sink: inout Sink) -> Bool {
         let base = frame.first
-        var bits = occurrences & DayBits(range: from - base, last - base + 1)
+        var bits = occurrences
+        // Most frames lie wholly inside the bounds: no mask needed then.
+        if from > base || last - base < frame.length + 6 { bits &= DayBits(range: from - base, last - base + 1) }
         if counts {
-            let before = bits & DayBits(range: 0, windowStart - base)
-            let skipped = before.count
-            if skipped >= remaining { return false }
-            remaining -= skipped
-            bits &= DayBits(range: windowStart - base, 512)
+            if windowStart > base {
+                let skipped = (bits & DayBits(range: 0, windowStart - base)).count
+                if skipped >= remaining { return false }
+                remaining -= skipped
+                bits &= DayBits(range: windowStart - base, 512)
+            }
             var remaining = self.remaining
             let completed = bits.forEachIndex { index in
                 remaining -= 1

@@ -57,7 +57,8 @@ extension Recurrence {
                 }
                 throw .invalid(
                     part: name, value: value,
-                    reason: "not an RRULE part; capital reads FREQ, INTERVAL, COUNT, UNTIL, BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY, BYSETPOS and WKST"
+                    reason:
+                        "not an RRULE part; capital reads FREQ, INTERVAL, COUNT, UNTIL, BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY, BYSETPOS and WKST"
                 )
             }
         }

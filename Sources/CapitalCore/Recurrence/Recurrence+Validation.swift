@@ -25,6 +25,9 @@ extension Recurrence {
                 )
             }
         }
+        if let until, !Self.supportedDays.contains(until.number) {
+            throw .invalid(part: "UNTIL", value: String(rrulePart(until: until).dropFirst(6)), reason: "must be a day in the years 0001 to 9999")
+        }
         for month in byMonth where !(1...12).contains(month) {
             throw .invalid(part: "BYMONTH", value: "\(month)", reason: "must be 1 to 12")
         }
@@ -50,27 +53,36 @@ extension Recurrence {
                 )
             case .monthly:
                 guard ordinal != 0, (-5...5).contains(ordinal) else {
-                    throw .invalid(part: "BYDAY", value: entry.rrule, reason: "a month has at most 5 of each weekday: the ordinal must be 1 to 5 or -5 to -1")
+                    throw .invalid(
+                        part: "BYDAY", value: entry.rrule, reason: "a month has at most 5 of each weekday: the ordinal must be 1 to 5 or -5 to -1")
                 }
             case .yearly:
                 guard ordinal != 0, (-53...53).contains(ordinal) else {
                     throw .invalid(part: "BYDAY", value: entry.rrule, reason: "the ordinal must be 1 to 53 or -53 to -1")
                 }
                 guard byWeekNo.isEmpty else {
-                    throw .invalid(part: "BYDAY", value: entry.rrule, reason: "an ordinal weekday cannot be combined with BYWEEKNO (RFC 5545); use plain weekdays")
+                    throw .invalid(
+                        part: "BYDAY", value: entry.rrule,
+                        reason: "an ordinal weekday cannot be combined with BYWEEKNO (RFC 5545); use plain weekdays")
                 }
             }
         }
         if !byWeekNo.isEmpty, frequency != .yearly {
-            throw .invalid(part: "BYWEEKNO", value: Self.joined(byWeekNo), reason: "BYWEEKNO needs FREQ=YEARLY (RFC 5545), not FREQ=\(frequency.rawValue)")
+            throw .invalid(
+                part: "BYWEEKNO", value: Self.joined(byWeekNo), reason: "BYWEEKNO needs FREQ=YEARLY (RFC 5545), not FREQ=\(frequency.rawValue)")
         }
         if !byYearDay.isEmpty, frequency != .yearly {
-            throw .invalid(part: "BYYEARDAY", value: Self.joined(byYearDay), reason: "RFC 5545 does not allow BYYEARDAY with FREQ=\(frequency.rawValue)")
+            throw .invalid(
+                part: "BYYEARDAY", value: Self.joined(byYearDay), reason: "RFC 5545 does not allow BYYEARDAY with FREQ=\(frequency.rawValue)")
         }
         if !byMonthDay.isEmpty, frequency == .weekly {
             throw .invalid(part: "BYMONTHDAY", value: Self.joined(byMonthDay), reason: "RFC 5545 does not allow BYMONTHDAY with FREQ=WEEKLY")
         }
     }
+
+    /// Day numbers of 0001-01-01 through 9999-12-31: python-dateutil's range, and the days rules
+    /// reach.
+    static let supportedDays = Day.daysFromCivil(year: 1, month: 1, day: 1)...Day.daysFromCivil(year: 9999, month: 12, day: 31)
 
     /// `UNTIL=YYYYMMDD`.
     func rrulePart(until: Day) -> String {

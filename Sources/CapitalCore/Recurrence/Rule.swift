@@ -34,8 +34,10 @@ public struct Rule: Hashable, Sendable {
 
     /// Calls `body` with each occurrence in `range`: the rule's day (`original`) and the day it
     /// falls on after the adjustment (`day`); skipped occurrences are left out. Occurrences whose
-    /// rule day lies up to a week outside `range` are considered, since an adjustment can move them in.
-    /// - Complexity: O(occurrences in the range), no allocation per occurrence.
+    /// rule day lies in the run of days off just before or just after `range` are considered, since
+    /// an adjustment can move them in (a salary due on Saturday 10 January 2026 is paid, preceding,
+    /// on 30 December 2025 under the RU calendar).
+    /// - Complexity: O(occurrences in the range + the runs of days off at its ends), no allocation per occurrence.
     public func forEachOccurrence(
         start: Day, in range: DayRange, calendar: WorkingDayCalendar, _ body: (_ original: Day, _ day: Day) -> Void
     ) {
@@ -43,7 +45,12 @@ public struct Rule: Hashable, Sendable {
             recurrence.forEachOccurrence(start: start, in: range) { body($0, $0) }
             return
         }
-        let widened = DayRange(range.start.advanced(by: -7), range.end.advanced(by: 7))
+        // An adjustment moves a day only across days off, so only the runs of days off touching
+        // the range can bring occurrences into it.
+        let limit = WorkingDayCalendar.searchLimit + 1
+        let before = calendar.previousWorkingDay(onOrBefore: range.start.advanced(by: -1)) ?? range.start.advanced(by: -limit)
+        let after = calendar.nextWorkingDay(onOrAfter: range.end) ?? range.end.advanced(by: limit)
+        let widened = DayRange(before, max(after, range.end).advanced(by: 1))
         recurrence.forEachOccurrence(start: start, in: widened) { original in
             guard let day = adjustment.adjust(original, in: calendar), range.contains(day) else { return }
             body(original, day)

@@ -40,7 +40,7 @@ private func size(_ postings: [Posting]) -> Int64 {
 /// What a schedule costs or brings per month on average over the coming year.
 private func monthlyEquivalent(_ schedule: Schedule, calendar: WorkingDayCalendar, today: Day) -> Int64 {
     var total: Int64 = 0
-    for occurrence in schedule.occurrences(in: DayRange(today, today.advanced(by: 365)), calendar: calendar) {
+    for occurrence in schedule.occurrences(in: DayRange(today, today.addingMonths(12)), calendar: calendar) {
         total = total.addingReportingOverflow(size(occurrence.postings)).partialValue
     }
     return total / 12
@@ -190,7 +190,9 @@ extension Capital.ScheduleCommand {
                 let note = exception?.movedTo != nil ? "moved" : exception?.amount != nil ? "amount changed" : o.day != o.original ? "adjusted" : ""
                 upcoming.rows.append([
                     .day(o.day), .day(o.original), .money(Money(minor: size(o.postings), currency: found.currency)),
-                    .money(Money(minor: o.amount.low, currency: found.currency)), .money(Money(minor: o.amount.high, currency: found.currency)), .text(note),
+                    // A split has no amount model: its occurrence moves exactly its size.
+                    .money(Money(minor: found.amount == nil ? size(o.postings) : o.amount.low, currency: found.currency)),
+                    .money(Money(minor: found.amount == nil ? size(o.postings) : o.amount.high, currency: found.currency)), .text(note),
                 ])
             }
             var headSection = Section(name: "schedule", columns: head.map(\.0))
@@ -248,7 +250,7 @@ extension Capital.ScheduleCommand {
             if let end { changes.end = end.isEmpty ? .some(nil) : .some(try parseDay(end, field: "--end")) }
             changes.moveTo = try moveTo.map { try parseDay($0, field: "--move-to") }
             let resolved = try scope.resolve()
-            let updated = try global.ledgerStore(writing: true).editSchedule(schedule, changes, scope: resolved)
+            let updated = try global.ledgerStore(writing: true).editSchedule(schedule, changes, scope: resolved, today: try global.todayDay())
             switch resolved {
             case .one(let day): print("Changed the occurrence of \(day) of '\(updated.name)'.")
             case .future(let day): print("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")

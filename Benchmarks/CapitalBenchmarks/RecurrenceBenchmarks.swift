@@ -1,0 +1,118 @@
+import Benchmark
+import CapitalCore
+
+/// Recurrence expansion throughput: 1 000 mixed RRULE schedules (daily, weekly, monthly, yearly,
+/// with BYDAY, BYMONTHDAY, BYSETPOS variety) expanded over 30 years straight into one day-indexed
+/// delta buffer with `addAmount`, as the forecast kernel does. One item is the whole set.
+///
+/// `occurrences per second` is measured around the same loop, from the set's occurrence count
+/// (about a million, counted once in setup). Working-day calendars and business-day adjustment
+/// are not part of this set.
+func recurrenceBenchmarks() {
+    let first = try! Day(iso: "2026-01-01")
+    let end = try! Day(iso: "2056-01-01")
+    let window = DayRange(first, end)
+    let schedules = RecurrenceBenchmarkSet.schedules(count: 1_000)
+    let occurrences = schedules.reduce(0) { $0 + $1.rule.occurrenceCount(start: $1.start, in: window) }
+    // One buffer for the whole run; the amounts are small enough never to overflow it.
+    let buffer = UnsafeMutableBufferPointer<Int64>.allocate(capacity: window.count)
+    buffer.initialize(repeating: 0)
+
+    let rate = BenchmarkMetric.custom("occurrences per second", polarity: .prefersLarger, useScalingFactor: false)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, rate],
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 500
+    )
+    Benchmark("Recurrence: 1000 rules x 30 years into a delta buffer", configuration: configuration) { benchmark in
+        let clock = ContinuousClock()
+        let began = clock.now
+        for schedule in schedules {
+            guard schedule.rule.addAmount(schedule.amount, start: schedule.start, into: buffer, firstDay: first) else {
+                fatalError("overflow in the benchmark's delta buffer")
+            }
+        }
+        let elapsed = began.duration(to: clock.now).components
+        let nanoseconds = Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
+        benchmark.measurement(rate, occurrences * 1_000_000_000 / max(nanoseconds, 1))
+    }
+}
+
+/// The benchmark's rules: a fixed mix drawn with a fixed seed, so every run expands the same set.
+enum RecurrenceBenchmarkSet {
+    struct Schedule {
+        var rule: Recurrence
+        var start: Day
+        var amount: Int64
+    }
+
+    /// Rule texts by kind, with the share of the set each kind gets (out of 1 000).
+    static let kinds: [(share: Int, texts: [String])] = [
+        (20, ["FREQ=DAILY"]),
+        (20, ["FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"]),
+        (20, ["FREQ=DAILY;INTERVAL=3", "FREQ=DAILY;INTERVAL=10", "FREQ=DAILY;INTERVAL=14;COUNT=500", "FREQ=DAILY;BYMONTHDAY=1,10,20"]),
+        (120, ["FREQ=WEEKLY", "FREQ=WEEKLY;BYDAY=FR", "FREQ=WEEKLY;BYDAY=SA", "FREQ=WEEKLY;UNTIL=20451231"]),
+        (100, ["FREQ=WEEKLY;BYDAY=MO,TH", "FREQ=WEEKLY;BYDAY=TU,TH,SA", "FREQ=WEEKLY;BYDAY=MO,WE,FR;WKST=SU"]),
+        (
+            80,
+            [
+                "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=SU", "FREQ=WEEKLY;INTERVAL=4;BYDAY=WE",
+                "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+            ]
+        ),
+        (
+            400,
+            [
+                "FREQ=MONTHLY", "FREQ=MONTHLY;BYMONTHDAY=25", "FREQ=MONTHLY;BYMONTHDAY=1,15", "FREQ=MONTHLY;BYMONTHDAY=-1",
+                "FREQ=MONTHLY;BYDAY=-1FR", "FREQ=MONTHLY;BYDAY=2TU", "FREQ=MONTHLY;BYDAY=1MO,3MO",
+                "FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+                "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15",
+                "FREQ=MONTHLY;INTERVAL=2;BYDAY=-1MO", "FREQ=MONTHLY;BYMONTHDAY=10;COUNT=120", "FREQ=MONTHLY;BYMONTH=1,4,7,10;BYMONTHDAY=5",
+            ]
+        ),
+        (
+            240,
+            [
+                "FREQ=YEARLY", "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=1", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1",
+                "FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU", "FREQ=YEARLY;BYMONTH=1,4,7,10;BYMONTHDAY=-1", "FREQ=YEARLY;BYYEARDAY=100,-1",
+                "FREQ=YEARLY;BYWEEKNO=1,27;BYDAY=MO", "FREQ=YEARLY;INTERVAL=2;BYMONTH=6;BYMONTHDAY=15",
+            ]
+        ),
+    ]
+
+    static func schedules(count: Int) -> [Schedule] {
+        var random = SplitMix64(seed: 2_026)
+        let earliest = try! Day(iso: "2024-01-01")
+        var result: [Schedule] = []
+        for (share, texts) in kinds {
+            for _ in 0..<(share * count / 1_000) {
+                let text = texts[random.next(below: texts.count)]
+                result.append(
+                    Schedule(
+                        rule: try! Recurrence(rrule: text),
+                        start: earliest.advanced(by: random.next(below: 4 * 365)),
+                        amount: Int64(random.next(below: 2_000)) - 1_000
+                    ))
+            }
+        }
+        return result
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the set does not depend on the platform's RNG.
+struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
