@@ -39,6 +39,64 @@ func recurrenceBenchmarks() {
     }
 }
 
+/// The same kind of set with capital's calendar-aware rules: a fifth are `every working day`, and
+/// salaries, bills and loan payments move by `preceding`, `following` or `modified-following` on a
+/// calendar with a Russian-like holiday pattern (New Year 1–8 January, 23 February, 8 March,
+/// 1 and 9 May, 12 June, 4 November, and a working Saturday in November) for every year.
+func ruleBenchmarks() {
+    let first = try! Day(iso: "2026-01-01")
+    let end = try! Day(iso: "2056-01-01")
+    let window = DayRange(first, end)
+    var holidays: [Day] = []
+    var workdays: [Day] = []
+    for year in 2024...2057 {
+        for (month, day) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (1, 8), (2, 23), (3, 8), (5, 1), (5, 9), (6, 12), (11, 4)] {
+            holidays.append(try! Day(year: year, month: month, day: day))
+        }
+        var saturday = try! Day(year: year, month: 11, day: 1)
+        while saturday.weekday != .saturday { saturday = saturday.advanced(by: 1) }
+        workdays.append(saturday)
+    }
+    let calendar = WorkingDayCalendar(name: "RU-like", holidays: holidays, workingDays: workdays)
+    let base = RecurrenceBenchmarkSet.schedules(count: 1_000)
+    let calendarRules: [(String, BusinessDayAdjustment)] = [
+        ("FREQ=DAILY", .skip), ("FREQ=MONTHLY;BYMONTHDAY=10", .preceding), ("FREQ=MONTHLY;BYMONTHDAY=25", .preceding),
+        ("FREQ=MONTHLY;BYMONTHDAY=-1", .preceding), ("FREQ=MONTHLY;BYMONTHDAY=1", .following), ("FREQ=MONTHLY;BYMONTHDAY=5", .modifiedFollowing),
+        ("FREQ=WEEKLY;BYDAY=FR", .preceding), ("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=1", .following),
+    ]
+    var random = SplitMix64(seed: 7)
+    var rules: [(rule: Rule, start: Day, amount: Int64)] = []
+    for (index, schedule) in base.enumerated() {
+        if index % 5 == 0 {
+            rules.append((Rule(recurrence: try! Recurrence(rrule: "FREQ=DAILY"), adjustment: .skip, calendar: "RU-like"), schedule.start, schedule.amount))
+        } else if index % 5 == 1 {
+            let (text, adjustment) = calendarRules[random.next(below: calendarRules.count)]
+            rules.append((Rule(recurrence: try! Recurrence(rrule: text), adjustment: adjustment, calendar: "RU-like"), schedule.start, schedule.amount))
+        } else {
+            rules.append((Rule(recurrence: schedule.rule), schedule.start, schedule.amount))
+        }
+    }
+    var occurrences = 0
+    for entry in rules { entry.rule.forEachOccurrence(start: entry.start, in: window, calendar: calendar) { _, _ in occurrences += 1 } }
+    let buffer = UnsafeMutableBufferPointer<Int64>.allocate(capacity: window.count)
+    buffer.initialize(repeating: 0)
+    let rate = BenchmarkMetric.custom("occurrences per second", polarity: .prefersLarger, useScalingFactor: false)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, rate], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 500)
+    Benchmark("Recurrence: 1000 rules with working days and adjustments x 30 years", configuration: configuration) { benchmark in
+        let clock = ContinuousClock()
+        let began = clock.now
+        for entry in rules {
+            guard entry.rule.addAmount(entry.amount, start: entry.start, calendar: calendar, into: buffer, firstDay: first) else {
+                fatalError("overflow in the benchmark's delta buffer")
+            }
+        }
+        let elapsed = began.duration(to: clock.now).components
+        let nanoseconds = Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
+        benchmark.measurement(rate, occurrences * 1_000_000_000 / max(nanoseconds, 1))
+    }
+}
+
 /// The benchmark's rules: a fixed mix drawn with a fixed seed, so every run expands the same set.
 enum RecurrenceBenchmarkSet {
     struct Schedule {

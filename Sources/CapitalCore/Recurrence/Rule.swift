@@ -45,6 +45,13 @@ public struct Rule: Hashable, Sendable {
             recurrence.forEachOccurrence(start: start, in: range) { body($0, $0) }
             return
         }
+        if isEveryWorkingDay {
+            // `every working day`: walk the calendar's working days directly.
+            let from = max(start, range.start)
+            guard from < range.end else { return }
+            calendar.forEachWorkingDay(in: DayRange(from, range.end)) { body($0, $0) }
+            return
+        }
         // An adjustment moves a day only across days off, so only the runs of days off touching
         // the range can bring occurrences into it.
         let limit = WorkingDayCalendar.searchLimit + 1
@@ -55,5 +62,49 @@ public struct Rule: Hashable, Sendable {
             guard let day = adjustment.adjust(original, in: calendar), range.contains(day) else { return }
             body(original, day)
         }
+    }
+}
+
+extension Rule {
+    /// `FREQ=DAILY` with nothing else, skipping days off: every working day of the calendar.
+    var isEveryWorkingDay: Bool {
+        let r = recurrence
+        return adjustment == .skip && r.frequency == .daily && r.interval == 1 && r.count == nil && r.until == nil && r.byDay.isEmpty
+            && r.byMonthDay.isEmpty && r.byMonth.isEmpty && r.byYearDay.isEmpty && r.byWeekNo.isEmpty && r.bySetPos.isEmpty
+    }
+
+    /// Adds `minor` to `buffer[day - firstDay]` for every occurrence (on its adjusted day) that
+    /// falls in `[firstDay, firstDay + buffer.count)`: the forecast kernel's way to lay a schedule
+    /// onto a day-indexed delta buffer, calendar and adjustment included.
+    ///
+    /// The additions are checked: if one would overflow, those already made are taken back and
+    /// the result is false, the buffer as it was.
+    /// - Complexity: as `forEachOccurrence(start:in:calendar:_:)`; no allocation.
+    public func addAmount(
+        _ minor: Int64, start: Day, calendar: WorkingDayCalendar, into buffer: UnsafeMutableBufferPointer<Int64>, firstDay: Day
+    ) -> Bool {
+        if adjustment == .none { return recurrence.addAmount(minor, start: start, into: buffer, firstDay: firstDay) }
+        guard minor != 0, let base = buffer.baseAddress, buffer.count > 0 else { return true }
+        let range = DayRange(firstDay, firstDay.advanced(by: buffer.count))
+        let slots = base - firstDay.number
+        var added = 0
+        var overflowed = false
+        forEachOccurrence(start: start, in: range, calendar: calendar) { _, day in
+            guard !overflowed else { return }
+            let (sum, overflow) = slots[day.number].addingReportingOverflow(minor)
+            if overflow {
+                overflowed = true
+                return
+            }
+            slots[day.number] = sum
+            added += 1
+        }
+        guard overflowed else { return true }
+        forEachOccurrence(start: start, in: range, calendar: calendar) { _, day in
+            guard added > 0 else { return }
+            slots[day.number] -= minor  // cannot overflow: the slot holds an earlier value plus `minor`
+            added -= 1
+        }
+        return false
     }
 }
