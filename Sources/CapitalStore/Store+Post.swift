@@ -44,6 +44,10 @@ extension Store {
             var approvalsBySchedule: [String: [(OccurrenceApproval, used: Bool)]] = [:]
             for approval in approvals {
                 let schedule = try Store.resolveSchedule(db, approval.schedule)
+                if schedule.approval == .auto {
+                    throw StoreError.invalid(
+                        field: "--approve", value: approval.field, reason: "'\(schedule.name)' posts by itself (approval auto): nothing to approve")
+                }
                 approvalsBySchedule[schedule.id, default: []].append((approval, false))
             }
             let accounts = AccountIndex(try Store.fetchAccounts(db))

@@ -130,7 +130,7 @@ extension Store {
                 try Store.touchSchedule(db, schedule.id)
                 return try Store.resolveSchedule(db, schedule.id)
             case .all:
-                if changes.moveTo != nil { throw StoreError.invalid(field: "--move-to", value: "", reason: "moves one occurrence: use --scope one --at DATE") }
+                if let to = changes.moveTo { throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE") }
                 let updated = try Store.apply(changes, to: schedule, db)
                 try Store.replaceSchedule(db, updated)
                 if movesDays {
@@ -140,7 +140,7 @@ extension Store {
                 }
                 return updated
             case .future(let at):
-                if changes.moveTo != nil { throw StoreError.invalid(field: "--move-to", value: "", reason: "moves one occurrence: use --scope one --at DATE") }
+                if let to = changes.moveTo { throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE") }
                 let occurrence = try Store.occurrence(of: schedule, at: at, calendar: calendar)
                 var second = try Store.apply(changes, to: schedule, db)
                 second.id = Store.newID()

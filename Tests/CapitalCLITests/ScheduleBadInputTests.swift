@@ -214,7 +214,7 @@ struct ScheduleBadInputTests {
             mentions: ["--approve 'Bill@2025-03-13'", "no occurrence"]),
         BadAdd(
             testDescription: "approve an occurrence of an auto schedule", args: ["post", "--approve", "Rent@2025-03-05"],
-            mentions: ["--approve 'Rent@2025-03-05'", "no occurrence", "awaiting approval"]),
+            mentions: ["--approve 'Rent@2025-03-05'", "posts by itself", "nothing to approve"]),
         BadAdd(
             testDescription: "approve with a range", args: ["post", "--approve", "Bill@2025-03-12=100..150"],
             mentions: ["--approve 'Bill@2025-03-12=100..150'", "one amount"]),
