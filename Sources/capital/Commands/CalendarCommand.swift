@@ -54,9 +54,7 @@ extension Capital.CalendarCommand {
         @Option(parsing: .unconditional, help: "What it is.") var name = ""
 
         func run() throws {
-            let day = try parseDay(date, field: "DATE")
-            try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: true, name: name)
-            print("\(day) is now a holiday in \(calendar).")
+            try addCalendarDay(global, calendar, date, holiday: true, name: name)
         }
     }
 
@@ -71,9 +69,14 @@ extension Capital.CalendarCommand {
         @Option(parsing: .unconditional, help: "What it is.") var name = ""
 
         func run() throws {
-            let day = try parseDay(date, field: "DATE")
-            try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: false, name: name)
-            print("\(day) is now a working day in \(calendar).")
+            try addCalendarDay(global, calendar, date, holiday: false, name: name)
         }
     }
+}
+
+/// Adds a holiday or a working day to a calendar, for this ledger: the body of both add commands.
+private func addCalendarDay(_ global: GlobalOptions, _ calendar: String, _ date: String, holiday: Bool, name: String) throws {
+    let day = try parseDay(date, field: "DATE")
+    try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: holiday, name: name)
+    print("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).")
 }
