@@ -103,6 +103,8 @@ extension Store {
                         reason: "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until)); see `capital post --dry-run`")
                 }
             }
+            result.posted.sort { ($0.occurrence.day, $0.schedule.name) < ($1.occurrence.day, $1.schedule.name) }
+            result.pending.sort { ($0.occurrence.day, $0.schedule.name) < ($1.occurrence.day, $1.schedule.name) }
             if !dryRun {
                 try Store.checkBalancesFit(db, accountIDs: Set(result.posted.flatMap { $0.schedule.postings.map(\.accountID) }))
             }
