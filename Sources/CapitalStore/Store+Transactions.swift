@@ -109,9 +109,18 @@ extension Store {
     /// Everything in the ledger, as one consistent snapshot.
     public func snapshot() throws(StoreError) -> Ledger {
         try read("reading the ledger") { db in
-            Ledger(
+            var ledger = Ledger(
                 currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
                 groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db), schedules: try Store.fetchSchedules(db))
+            var posted: [String: Set<Day>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT scheduleId, original FROM postedOccurrence") {
+                posted[row["scheduleId"], default: []].insert(Day(row["original"]))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0") {
+                let id: String = row["id"]
+                ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: posted[id] ?? [])
+            }
+            return ledger
         }
     }
 

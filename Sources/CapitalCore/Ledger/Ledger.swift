@@ -8,6 +8,8 @@ public struct Ledger: Hashable, Sendable {
     public var transactions: [Transaction]
     /// Recurring transactions, in the order they were added.
     public var schedules: [Schedule]
+    /// What `post` has done with each schedule, by schedule id.
+    public var scheduleStates: [String: ScheduleState] = [:]
 
     public init(
         currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],
@@ -46,5 +48,22 @@ public struct BalanceKey: Hashable, Sendable {
     public init(accountID: String, currency: Currency) {
         self.accountID = accountID
         self.currency = currency
+    }
+}
+
+/// A schedule's posting bookkeeping: occurrences up to `handledThrough` (rule day) count as
+/// recorded, and `posted` holds the rule days already turned into transactions.
+public struct ScheduleState: Hashable, Sendable {
+    public var handledThrough: Day
+    public var posted: Set<Day>
+
+    public init(handledThrough: Day, posted: Set<Day> = []) {
+        self.handledThrough = handledThrough
+        self.posted = posted
+    }
+
+    /// Whether an occurrence with this rule day still has to happen (or be posted).
+    public func isOpen(_ original: Day) -> Bool {
+        original > handledThrough && !posted.contains(original)
     }
 }

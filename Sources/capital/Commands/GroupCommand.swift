@@ -69,7 +69,14 @@ extension Capital.GroupCommand {
             for (currency, minor) in try groupTotals(found, ledger, totals) {
                 total.rows.append([.text(currency.code), .money(Money(minor: minor, currency: currency))])
             }
-            try global.print(Report([section, total]))
+            var sections = [section, total]
+            let ahead = try outlook(global, accountIDs: found.accountIDs)
+            if !ahead.isEmpty {
+                var future = Section(name: "outlook", title: "Ahead (\(ledger.currency.code) accounts, expected amounts)", columns: ahead.map(\.0))
+                future.rows = [ahead.map(\.1)]
+                sections.append(future)
+            }
+            try global.print(Report(sections))
         }
     }
 

@@ -1,0 +1,64 @@
+/// A flow into or out of a set of accounts: a transaction or one schedule occurrence, netted
+/// over the set (a transfer between two of its accounts nets to zero and is left out).
+public struct FlowEvent: Hashable, Sendable {
+    public var day: Day
+    public var label: String
+    /// The net amount for the set (negative: money leaves it).
+    public var amount: Int64
+    /// The schedule it comes from, if any.
+    public var scheduleID: String?
+}
+
+extension Ledger {
+    /// The flows touching `accountIDs` on days in `range` (today's include overdue, unposted
+    /// occurrences), in day order, as the timeline counts them for `forecastCase`.
+    /// - Complexity: O(transactions + occurrences in the range).
+    public func flows(
+        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
+        _ forecastCase: ForecastCase = .expected
+    ) -> [FlowEvent] {
+        var events: [FlowEvent] = []
+        let currencies = Dictionary(accounts.map { ($0.id, $0.currency) }, uniquingKeysWith: { a, _ in a })
+        for transaction in transactions {
+            let day = transaction.day
+            guard day >= today, range.contains(day) else { continue }
+            var net: Int64 = 0
+            for posting in transaction.postings where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
+                net = net.addingReportingOverflow(posting.amount.minor).partialValue
+            }
+            if net != 0 { events.append(FlowEvent(day: day, label: transaction.payee.isEmpty ? "transaction" : transaction.payee, amount: net)) }
+        }
+        let tomorrow = today.advanced(by: 1)
+        for schedule in schedules {
+            let calendar = calendars[schedule.rule.calendar] ?? .none
+            let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+            var occurrences: [(ScheduleOccurrence, Day)] = []
+            if range.contains(today) {
+                for o in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) { occurrences.append((o, today)) }
+            }
+            let from = max(range.start, tomorrow)
+            if from < range.end {
+                for o in schedule.occurrences(in: DayRange(from, range.end), calendar: calendar) { occurrences.append((o, o.day)) }
+            }
+            for (occurrence, day) in occurrences {
+                var net: Int64 = 0
+                for (position, posting) in occurrence.postings.enumerated()
+                where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
+                    var amount = posting.amount.minor
+                    if schedule.amount != nil, occurrence.amount.low != occurrence.amount.high {
+                        let outflow = schedule.postings.count == 2 ? position == 1 : schedule.postings[position].amount.minor < 0
+                        switch forecastCase {
+                        case .expected: break
+                        case .pessimistic: amount = outflow ? -occurrence.amount.high : occurrence.amount.low
+                        case .optimistic: amount = outflow ? -occurrence.amount.low : occurrence.amount.high
+                        }
+                    }
+                    net = net.addingReportingOverflow(amount).partialValue
+                }
+                if net != 0 { events.append(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id)) }
+            }
+        }
+        events.sort { ($0.day, $0.amount) < ($1.day, $1.amount) }
+        return events
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+/// `--until`/`--days`/`--expected`: the horizon and the case of a forecast or an availability answer.
+struct HorizonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The last day to look at (YYYY-MM-DD, or YYYY-MM for its last day); default 12 months ahead.", valueName: "date"))
+    var until: String?
+    @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
+    @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
+
+    var forecastCase: ForecastCase { expected ? .expected : .pessimistic }
+
+    /// The horizon (inclusive) for `today`.
+    func horizon(today: Day) throws -> Day {
+        if until != nil && days != nil { throw CLIError.invalid("--days", String(days!), "give --until or --days, not both") }
+        if let days {
+            guard days >= 1 else { throw CLIError.invalid("--days", String(days), "must be at least 1") }
+            guard days <= 36_600 else { throw CLIError.invalid("--days", String(days), "looks further than 100 years") }
+            return today.advanced(by: days)
+        }
+        if let until {
+            let day = try parseDay(until, field: "--until", monthAs: .endOfMonth)
+            guard day >= today else { throw CLIError.invalid("--until", until, "is before today \(today)") }
+            return day
+        }
+        return today.addingMonths(12)
+    }
+}
+
+/// A ledger with its timeline built: what forecast, can-spend and when work from.
+struct Forecast {
+    let store: Store
+    let ledger: Ledger
+    let today: Day
+    let timeline: Timeline
+    let calendars: [String: WorkingDayCalendar]
+
+    init(_ global: GlobalOptions, _ horizon: HorizonOptions) throws {
+        store = try global.ledgerStore(writing: false)
+        ledger = try store.snapshot()
+        today = try global.todayDay()
+        let last = try horizon.horizon(today: today)
+        var calendars: [String: WorkingDayCalendar] = [:]
+        for name in Set(ledger.schedules.map(\.rule.calendar)) { calendars[name] = try store.calendar(name) }
+        self.calendars = calendars
+        do {
+            timeline = try Timeline.build(ledger, today: today, horizon: last, calendars: calendars)
+        } catch {
+            throw CLIError("forecast: \(error)")
+        }
+    }
+
+    /// The availability of a ladder level.
+    func availability(level: Int, _ forecastCase: ForecastCase) throws -> Availability {
+        do { return try Availability(timeline, level: level, forecastCase) } catch { throw CLIError("level \(level): \(error)") }
+    }
+
+    func money(_ minor: Int64) -> Money { Money(minor: minor, currency: ledger.currency) }
+
+    /// Flows into the accounts at these timeline indices between two days (inclusive).
+    func flows(accounts indices: [Int], from first: Day, through last: Day, _ forecastCase: ForecastCase) -> [FlowEvent] {
+        guard first <= last else { return [] }
+        let ids = Set(indices.map { timeline.accounts[$0].id })
+        return ledger.flows(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: calendars, forecastCase)
+    }
+}
+
+/// Today's value and the lowest value ahead (for a debt, its largest) of some accounts over the
+/// next 12 months at expected amounts: the account and group screens.
+func outlook(_ global: GlobalOptions, accountIDs: [String]) throws -> [(Column, Cell)] {
+    let forecast = try Forecast(global, try HorizonOptions.parse([]))
+    let indices = accountIDs.compactMap { id in forecast.timeline.accounts.firstIndex { $0.id == id } }
+    guard !indices.isEmpty else { return [] }
+    let series: [Int64]
+    do { series = try forecast.timeline.sum(accountsAt: indices, .expected) } catch { throw CLIError("forecast: \(error)") }
+    var low = 0
+    for i in series.indices where series[i] < series[low] { low = i }
+    let debt = series[0] < 0
+    return [
+        (Column("current", "Today (with today's flows)"), .money(forecast.money(series[0]))),
+        (Column("forecastLow", debt ? "Largest debt ahead" : "Lowest ahead"), .money(forecast.money(series[low]))),
+        (Column("forecastLowDay", debt ? "Largest debt on" : "Lowest on"), .day(forecast.timeline.day(low))),
+        (Column("forecastUntil", "Looking to"), .day(forecast.timeline.horizon)),
+    ]
+}
+
+/// `--level N` checked against the ladder.
+func checkedLevel(_ level: Int?) throws -> Int {
+    let value = level ?? Ladder.defaultLevel
+    guard Ladder.levels.contains(value) else {
+        throw CLIError.invalid("--level", String(value), "the answer ladder has levels 1 (cash) to 6 (net)")
+    }
+    return value
+}
