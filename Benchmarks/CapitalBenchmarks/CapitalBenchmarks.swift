@@ -41,4 +41,5 @@ let benchmarks: @Sendable () -> Void = {
 
     recurrenceBenchmarks()
     ruleBenchmarks()
+    forecastBenchmarks()
 }

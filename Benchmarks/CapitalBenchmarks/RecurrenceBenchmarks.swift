@@ -47,17 +47,7 @@ func ruleBenchmarks() {
     let first = try! Day(iso: "2026-01-01")
     let end = try! Day(iso: "2056-01-01")
     let window = DayRange(first, end)
-    var holidays: [Day] = []
-    var workdays: [Day] = []
-    for year in 2024...2057 {
-        for (month, day) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (1, 8), (2, 23), (3, 8), (5, 1), (5, 9), (6, 12), (11, 4)] {
-            holidays.append(try! Day(year: year, month: month, day: day))
-        }
-        var saturday = try! Day(year: year, month: 11, day: 1)
-        while saturday.weekday != .saturday { saturday = saturday.advanced(by: 1) }
-        workdays.append(saturday)
-    }
-    let calendar = WorkingDayCalendar(name: "RU-like", holidays: holidays, workingDays: workdays)
+    let calendar = RecurrenceBenchmarkSet.ruLikeCalendar
     let base = RecurrenceBenchmarkSet.schedules(count: 1_000)
     let calendarRules: [(String, BusinessDayAdjustment)] = [
         ("FREQ=DAILY", .skip), ("FREQ=MONTHLY;BYMONTHDAY=10", .preceding), ("FREQ=MONTHLY;BYMONTHDAY=25", .preceding),
@@ -138,6 +128,22 @@ enum RecurrenceBenchmarkSet {
             ]
         ),
     ]
+
+    /// A calendar with a Russian-like holiday pattern (New Year 1–8 January, 23 February, 8 March,
+    /// 1 and 9 May, 12 June, 4 November, and a working Saturday in November) for 2024–2057.
+    static let ruLikeCalendar: WorkingDayCalendar = {
+        var holidays: [Day] = []
+        var workdays: [Day] = []
+        for year in 2024...2057 {
+            for (month, day) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (1, 8), (2, 23), (3, 8), (5, 1), (5, 9), (6, 12), (11, 4)] {
+                holidays.append(try! Day(year: year, month: month, day: day))
+            }
+            var saturday = try! Day(year: year, month: 11, day: 1)
+            while saturday.weekday != .saturday { saturday = saturday.advanced(by: 1) }
+            workdays.append(saturday)
+        }
+        return WorkingDayCalendar(name: "RU-like", holidays: holidays, workingDays: workdays)
+    }()
 
     static func schedules(count: Int) -> [Schedule] {
         var random = SplitMix64(seed: 2_026)

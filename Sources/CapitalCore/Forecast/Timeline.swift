@@ -98,7 +98,7 @@ public struct Timeline: Sendable {
         var slot: [String: Int] = [:]
         for (index, account) in accounts.enumerated() { slot[account.id] = index }
         let days = horizon.number - today.number + 1
-        var builder = DeltaBuilder(accounts: accounts.count, days: days)
+        var builder = DeltaBuilder(accounts: accounts.count, days: days, today: today)
 
         // Opening balances (transactions before today) and transactions from today on.
         var opening = [Int64](repeating: 0, count: accounts.count)
@@ -134,7 +134,15 @@ public struct Timeline: Sendable {
             }
             if tomorrow <= horizon {
                 let future = DayRange(tomorrow, horizon.advanced(by: 1))
-                if schedule.exceptions.isEmpty {
+                if schedule.exceptions.isEmpty && (schedule.end == nil || schedule.rule.adjustment == .none) {
+                    // Straight onto each leg's row: an end bounds the days when nothing moves them.
+                    let last = min(horizon, schedule.end ?? horizon)
+                    if last >= tomorrow {
+                        builder.lay(
+                            schedule.rule, start: schedule.start, calendar: calendar, legs: legs, model: schedule.amount,
+                            through: last.number - today.number)
+                    }
+                } else if schedule.exceptions.isEmpty {
                     let end = schedule.end
                     let model = schedule.amount
                     schedule.rule.forEachOccurrence(start: schedule.start, in: future, calendar: calendar) { original, day in
@@ -171,146 +179,5 @@ public struct Timeline: Sendable {
     /// The summed opening of several accounts (main currency only).
     public func opening(ofAccountsAt indices: [Int]) -> Int64 {
         indices.filter { accounts[$0].currency == currency }.reduce(Int64(0)) { $0.addingReportingOverflow(opening[$1]).partialValue }
-    }
-}
-
-/// One posting of a schedule into an account with a series: its slot and its amount per case.
-struct Leg {
-    var account: Int
-    /// The posting's position in the schedule's template.
-    var position: Int
-    /// The template amount (expected).
-    var amount: Int64
-    /// Whether the amount follows the schedule's range (two-posting schedules with an amount model).
-    var ranged: Bool
-    var outflow: Bool
-
-    static func legs(of schedule: Schedule, slot: [String: Int], accounts: [Account]) -> [Leg] {
-        var legs: [Leg] = []
-        for (position, posting) in schedule.postings.enumerated() {
-            guard let account = slot[posting.accountID], posting.amount.currency == accounts[account].currency else { continue }
-            // A ranged schedule moves its amount from its second posting into its first, whatever
-            // the template's sign (an expected amount of 0 has none).
-            let outflow = schedule.amount != nil && schedule.postings.count == 2 ? position == 1 : posting.amount.minor < 0
-            legs.append(Leg(account: account, position: position, amount: posting.amount.minor, ranged: schedule.amount != nil, outflow: outflow))
-        }
-        return legs
-    }
-}
-
-/// Per-account day deltas, then prefix sums: the timeline's kernel. Pessimistic and optimistic
-/// deltas are kept as corrections to the expected ones, allocated only when a range needs them.
-struct DeltaBuilder {
-    let accounts: Int
-    let days: Int
-    var expected: [Int64]
-    var pessimistic: [Int64] = []
-    var optimistic: [Int64] = []
-    var overflowed = false
-    var overflowAccount: Int?
-
-    init(accounts: Int, days: Int) {
-        self.accounts = accounts
-        self.days = days
-        expected = [Int64](repeating: 0, count: accounts * days)
-    }
-
-    /// Adds an amount with its pessimistic and optimistic variants for an account on a day index.
-    mutating func add(_ minor: Int64, account: Int, day: Int, low: Int64, high: Int64) {
-        let slot = account * days + day
-        let (sum, overflow) = expected[slot].addingReportingOverflow(minor)
-        if overflow {
-            overflowed = true
-            overflowAccount = account
-            return
-        }
-        expected[slot] = sum
-        if low != minor || high != minor {
-            if pessimistic.isEmpty {
-                pessimistic = [Int64](repeating: 0, count: accounts * days)
-                optimistic = [Int64](repeating: 0, count: accounts * days)
-            }
-            // Pessimistic: the worse end for this account (lower), optimistic: the better end.
-            let (p, o1) = pessimistic[slot].addingReportingOverflow(low - minor)
-            let (q, o2) = optimistic[slot].addingReportingOverflow(high - minor)
-            if o1 || o2 {
-                overflowed = true
-                overflowAccount = account
-                return
-            }
-            pessimistic[slot] = p
-            optimistic[slot] = q
-        }
-    }
-
-    /// Adds one occurrence of a schedule at its template amounts (or its range).
-    @inline(__always)
-    mutating func add(legs: [Leg], model: AmountModel?, day: Int) {
-        for leg in legs {
-            if leg.ranged, let model {
-                // The template holds +expected / −expected; the range gives the ends.
-                let sign: Int64 = leg.outflow ? -1 : 1
-                let worse = leg.outflow ? -model.high : model.low
-                let better = leg.outflow ? -model.low : model.high
-                add(sign * model.expected, account: leg.account, day: day, low: worse, high: better)
-            } else {
-                add(leg.amount, account: leg.account, day: day, low: leg.amount, high: leg.amount)
-            }
-        }
-    }
-
-    /// Adds one occurrence with exceptions applied (its own amount model).
-    mutating func add(legs: [Leg], occurrence: ScheduleOccurrence, schedule: Schedule, day: Int) {
-        if schedule.amount != nil {
-            add(legs: legs, model: occurrence.amount, day: day)
-            return
-        }
-        // A split: the occurrence's own postings (a re-amounted one changes the first and the last).
-        for leg in legs {
-            let amount = occurrence.postings[leg.position].amount.minor
-            add(amount, account: leg.account, day: day, low: amount, high: amount)
-        }
-    }
-
-    /// Prefix sums into end-of-day balances per case; nil on overflow.
-    mutating func balances() -> [[Int64]]? {
-        if overflowed { return nil }
-        if let account = DeltaBuilder.prefix(&expected, accounts: accounts, days: days) {
-            overflowAccount = account
-            return nil
-        }
-        if pessimistic.isEmpty { return [expected, expected, expected] }
-        if let account = DeltaBuilder.prefix(&pessimistic, accounts: accounts, days: days)
-            ?? DeltaBuilder.prefix(&optimistic, accounts: accounts, days: days)
-        {
-            overflowAccount = account
-            return nil
-        }
-        for i in 0..<expected.count {
-            let (p, o1) = expected[i].addingReportingOverflow(pessimistic[i])
-            let (q, o2) = expected[i].addingReportingOverflow(optimistic[i])
-            if o1 || o2 {
-                overflowAccount = i / days
-                return nil
-            }
-            pessimistic[i] = p
-            optimistic[i] = q
-        }
-        return [expected, pessimistic, optimistic]
-    }
-
-    /// Running sums per account in place; the account that overflows, or nil.
-    private static func prefix(_ values: inout [Int64], accounts: Int, days: Int) -> Int? {
-        for account in 0..<accounts {
-            var running: Int64 = 0
-            let base = account * days
-            for day in 0..<days {
-                let (sum, overflow) = running.addingReportingOverflow(values[base + day])
-                if overflow { return account }
-                running = sum
-                values[base + day] = sum
-            }
-        }
-        return nil
     }
 }

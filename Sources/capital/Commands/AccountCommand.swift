@@ -118,7 +118,7 @@ extension Capital.AccountCommand {
                         (Column("default", "Default"), .bool(try store.defaultAccount()?.id == found.id)),
                         (Column("postings", "Postings"), .int(postings)), (Column("groups", "Groups"), .list(groups)),
                         (Column("note", "Note"), .text(found.note)),
-                    ] + (found.kind.isBalanceSheet && found.kind != .equity ? try outlook(global, accountIDs: [found.id]) : [])))
+                    ] + (found.kind.isBalanceSheet && found.kind != .equity ? try outlook(global, store: store, accountIDs: [found.id]) : [])))
         }
     }
 

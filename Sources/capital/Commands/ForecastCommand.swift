@@ -47,7 +47,14 @@ extension Capital {
                 title = "account \(found.name)"
             } else if let group {
                 let found = try forecast.store.group(group)
-                indices = found.accountIDs.compactMap { id in timeline.accounts.firstIndex { $0.id == id } }
+                indices = found.accountIDs.compactMap { id in timeline.accounts.firstIndex { $0.id == id && $0.currency == timeline.currency } }
+                guard !indices.isEmpty else {
+                    throw CLIError.invalid(
+                        "--group", group,
+                        found.type == .profitAndLoss
+                            ? "it is a profit-and-loss group; forecasts follow balance-sheet accounts"
+                            : "it has no \(timeline.currency.code) balance-sheet accounts to forecast")
+                }
                 title = "group \(found.name)"
             } else {
                 indices = timeline.levelAccounts(forecastLevel).indices

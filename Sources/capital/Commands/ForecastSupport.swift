@@ -36,13 +36,15 @@ struct Forecast {
     let timeline: Timeline
     let calendars: [String: WorkingDayCalendar]
 
-    init(_ global: GlobalOptions, _ horizon: HorizonOptions) throws {
-        store = try global.ledgerStore(writing: false)
-        ledger = try store.snapshot()
+    /// - Parameter store: the store a command already opened, so that account ids match (a ledger
+    ///   file read again with `-f` gets new ids); else the options' store is opened.
+    init(_ global: GlobalOptions, _ horizon: HorizonOptions, store: Store? = nil) throws {
+        self.store = try store ?? global.ledgerStore(writing: false)
+        ledger = try self.store.snapshot()
         today = try global.todayDay()
         let last = try horizon.horizon(today: today)
         var calendars: [String: WorkingDayCalendar] = [:]
-        for name in Set(ledger.schedules.map(\.rule.calendar)) { calendars[name] = try store.calendar(name) }
+        for name in Set(ledger.schedules.map(\.rule.calendar)) { calendars[name] = try self.store.calendar(name) }
         self.calendars = calendars
         do {
             timeline = try Timeline.build(ledger, today: today, horizon: last, calendars: calendars)
@@ -67,21 +69,29 @@ struct Forecast {
 }
 
 /// Today's value and the lowest value ahead (for a debt, its largest) of some accounts over the
-/// next 12 months at expected amounts: the account and group screens.
-func outlook(_ global: GlobalOptions, accountIDs: [String]) throws -> [(Column, Cell)] {
-    let forecast = try Forecast(global, try HorizonOptions.parse([]))
-    let indices = accountIDs.compactMap { id in forecast.timeline.accounts.firstIndex { $0.id == id } }
+/// next 12 months at expected amounts: the account and group screens. One account is shown in its
+/// own currency; several are summed over those in the ledger's currency.
+func outlook(_ global: GlobalOptions, store: Store, accountIDs: [String]) throws -> [(Column, Cell)] {
+    let forecast = try Forecast(global, try HorizonOptions.parse([]), store: store)
+    let timeline = forecast.timeline
+    var indices = accountIDs.compactMap { id in timeline.accounts.firstIndex { $0.id == id } }
+    let currency = accountIDs.count == 1 && indices.count == 1 ? timeline.accounts[indices[0]].currency : timeline.currency
+    indices = indices.filter { timeline.accounts[$0].currency == currency }
     guard !indices.isEmpty else { return [] }
     let series: [Int64]
-    do { series = try forecast.timeline.sum(accountsAt: indices, .expected) } catch { throw CLIError("forecast: \(error)") }
+    if indices.count == 1 {
+        series = Array(timeline.balances(ofAccountAt: indices[0], .expected))
+    } else {
+        do { series = try timeline.sum(accountsAt: indices, .expected) } catch { throw CLIError("forecast: \(error)") }
+    }
     var low = 0
     for i in series.indices where series[i] < series[low] { low = i }
     let debt = series[0] < 0
     return [
-        (Column("current", "Today (with today's flows)"), .money(forecast.money(series[0]))),
-        (Column("forecastLow", debt ? "Largest debt ahead" : "Lowest ahead"), .money(forecast.money(series[low]))),
-        (Column("forecastLowDay", debt ? "Largest debt on" : "Lowest on"), .day(forecast.timeline.day(low))),
-        (Column("forecastUntil", "Looking to"), .day(forecast.timeline.horizon)),
+        (Column("current", "Today (with today's flows)"), .money(Money(minor: series[0], currency: currency))),
+        (Column("forecastLow", debt ? "Largest debt ahead" : "Lowest ahead"), .money(Money(minor: series[low], currency: currency))),
+        (Column("forecastLowDay", debt ? "Largest debt on" : "Lowest on"), .day(timeline.day(low))),
+        (Column("forecastUntil", "Looking to"), .day(timeline.horizon)),
     ]
 }
 

@@ -70,7 +70,7 @@ extension Capital.GroupCommand {
                 total.rows.append([.text(currency.code), .money(Money(minor: minor, currency: currency))])
             }
             var sections = [section, total]
-            let ahead = try outlook(global, accountIDs: found.accountIDs)
+            let ahead = try outlook(global, store: store, accountIDs: found.accountIDs)
             if !ahead.isEmpty {
                 var future = Section(name: "outlook", title: "Ahead (\(ledger.currency.code) accounts, expected amounts)", columns: ahead.map(\.0))
                 future.rows = [ahead.map(\.1)]

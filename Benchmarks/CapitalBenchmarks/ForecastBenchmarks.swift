@@ -1,0 +1,145 @@
+import Benchmark
+import CapitalCore
+
+/// The forecast engine on a household far larger than any real one: 50 balance-sheet accounts
+/// (cash, debit, cards, deposits, receivables, payables, fixed assets, loans) and 16 categories,
+/// 1 000 schedules (the recurrence benchmark's rule mix, a tenth moved by business-day
+/// adjustments on the Russian-like calendar, a quarter with ranged amounts, a few with
+/// exceptions) and 400 past transactions, over 30 years (2026–2055, 10 957 days).
+///
+/// - `Forecast: timeline + level-4 scan`: `Timeline.build` (every account's balances in three
+///   cases) and `Availability(level: 4)` (the level's sum and its suffix minimum). One item is
+///   the whole build. Target: under 30 ms on one core.
+/// - `Forecast: can-spend query` and `Forecast: when query`: one `canSpend(on:)` (O(1)) or one
+///   `firstDay(toSpend:)` (binary search, O(log days)) on a built `Availability`; an iteration
+///   asks 1 000 questions and the figures are per question.
+///
+/// The ledger, the timeline and the questions are built once, before any measurement.
+func forecastBenchmarks() {
+    let today = try! Day(iso: "2026-01-01")
+    let horizon = try! Day(iso: "2055-12-31")
+    let ledger = ForecastBenchmarkLedger.make(today: today)
+    let calendars = ["RU-like": RecurrenceBenchmarkSet.ruLikeCalendar]
+
+    let buildConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident], scalingFactor: .one, maxDuration: .seconds(5),
+        maxIterations: 500)
+    Benchmark("Forecast: timeline + level-4 scan, 1000 schedules x 50 accounts x 30 years", configuration: buildConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let timeline = try Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
+            blackHole(try Availability(timeline, level: 4))
+        }
+    }
+
+    let timeline = try! Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
+    let availability = try! Availability(timeline, level: 4)
+    var random = SplitMix64(seed: 44)
+    let queryCount = BenchmarkScalingFactor.kilo.rawValue
+    let days = (0..<queryCount).map { _ in today.advanced(by: random.next(below: timeline.dayCount)) }
+    // Amounts around the level's range of headroom, so searches end all over the timeline.
+    let low = availability.suffix.values.first!
+    let high = availability.suffix.values.last!
+    let span = max(1, Int(high - low))
+    let amounts = (0..<queryCount).map { _ in low + Int64(random.next(below: span + span / 10)) }
+
+    let queryConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+    Benchmark("Forecast: can-spend query", configuration: queryConfiguration) { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(availability.canSpend(on: days[index]))
+        }
+    }
+    Benchmark("Forecast: when query", configuration: queryConfiguration) { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(availability.firstDay(toSpend: amounts[index]))
+        }
+    }
+}
+
+/// The benchmark's ledger, drawn with a fixed seed.
+enum ForecastBenchmarkLedger {
+    static let rub = try! Currency("RUB")
+
+    static func make(today: Day) -> Ledger {
+        var random = SplitMix64(seed: 30)
+        let kinds: [(AccountKind, Int)] = [
+            (.cash, 5), (.debit, 15), (.creditCard, 8), (.deposit, 8), (.receivable, 2), (.payable, 2), (.fixedAsset, 5), (.loan, 5),
+        ]
+        var accounts: [Account] = []
+        for (kind, count) in kinds {
+            for index in 0..<count {
+                let floor: Int64? = kind == .creditCard ? -30_000_000 : index == 0 ? 1_000_000 : nil
+                accounts.append(Account(id: "\(kind.rawValue)-\(index)", name: "\(kind.rawValue) \(index)", kind: kind, currency: rub, floor: floor))
+            }
+        }
+        let balanceSheet = accounts
+        let income = (0..<4).map { Account(id: "income-\($0)", name: "Income \($0)", kind: .income, currency: rub) }
+        let expenses = (0..<12).map { Account(id: "expense-\($0)", name: "Expense \($0)", kind: .expense, currency: rub) }
+        accounts += income + expenses
+        accounts.append(Account(id: "capital", name: Account.capitalName, kind: .equity, currency: rub))
+
+        func pick(_ from: [Account]) -> String { from[random.next(below: from.count)].id }
+        func posting(_ id: String, _ minor: Int64) -> Posting { Posting(accountID: id, amount: Money(minor: minor, currency: rub)) }
+
+        // Opening balances and a year of past spending.
+        var transactions: [Transaction] = balanceSheet.enumerated().map { index, account in
+            let minor = Int64(10_000_000 + 100_000 * index)
+            return Transaction(
+                id: "open-\(index)", day: today.advanced(by: -400), postings: [posting(account.id, minor), posting("capital", -minor)])
+        }
+        for index in 0..<350 {
+            let minor = Int64(1 + random.next(below: 5_000_000))
+            transactions.append(
+                Transaction(
+                    id: "past-\(index)", day: today.advanced(by: -365 + random.next(below: 365)), payee: "shop",
+                    postings: [posting(pick(expenses), minor), posting(pick(balanceSheet), -minor)]))
+        }
+        transactions.sort { $0.day < $1.day }
+
+        // Rules: the recurrence benchmark's mix; every tenth takes a calendar rule with an adjustment.
+        let calendarRules: [(String, BusinessDayAdjustment)] = [
+            ("FREQ=MONTHLY;BYMONTHDAY=10", .preceding), ("FREQ=MONTHLY;BYMONTHDAY=25", .preceding), ("FREQ=MONTHLY;BYMONTHDAY=-1", .preceding),
+            ("FREQ=MONTHLY;BYMONTHDAY=1", .following), ("FREQ=MONTHLY;BYMONTHDAY=5", .modifiedFollowing), ("FREQ=WEEKLY;BYDAY=FR", .preceding),
+            ("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=1", .following), ("FREQ=DAILY", .skip),
+        ]
+        var schedules: [Schedule] = []
+        var states: [String: ScheduleState] = [:]
+        for (index, base) in RecurrenceBenchmarkSet.schedules(count: 1_000).enumerated() {
+            var rule = Rule(recurrence: base.rule)
+            if index % 10 == 1 {
+                let (text, adjustment) = calendarRules[random.next(below: calendarRules.count)]
+                rule = Rule(recurrence: try! Recurrence(rrule: text), adjustment: adjustment, calendar: "RU-like")
+            }
+            let minor = Int64(base.amount.magnitude) * 100 + 100
+            let (to, from): (String, String)
+            switch index % 7 {
+            case 0: (to, from) = (pick(balanceSheet), pick(balanceSheet))  // a transfer
+            default: (to, from) = base.amount >= 0 ? (pick(balanceSheet), pick(income)) : (pick(expenses), pick(balanceSheet))
+            }
+            var model: AmountModel?
+            var expected = minor
+            if index % 4 == 0 {
+                model = try! AmountModel(low: minor * 8 / 10, high: minor * 12 / 10)
+                expected = model!.expected
+            }
+            var schedule = Schedule(
+                id: "s\(index)", name: "Schedule \(index)", postings: [posting(to, expected), posting(from, -expected)], amount: model, rule: rule,
+                start: base.start)
+            if index % 50 == 3 {
+                let next = schedule.occurrences(in: DayRange(today, today.advanced(by: 400)), calendar: RecurrenceBenchmarkSet.ruLikeCalendar)
+                if next.count > 2 {
+                    schedule.exceptions = [
+                        .init(original: next[0].original, skip: true), .init(original: next[1].original, amount: minor * 2),
+                        .init(original: next[2].original, movedTo: next[2].day.advanced(by: 3)),
+                    ]
+                }
+            }
+            // Posted through yesterday, but for a few that are a week behind.
+            states[schedule.id] = ScheduleState(handledThrough: today.advanced(by: index % 40 == 0 ? -8 : -1))
+            schedules.append(schedule)
+        }
+        var ledger = Ledger(currency: rub, accounts: accounts, transactions: transactions, schedules: schedules)
+        ledger.scheduleStates = states
+        return ledger
+    }
+}

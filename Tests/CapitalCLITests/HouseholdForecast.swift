@@ -1,0 +1,316 @@
+import Foundation
+
+/// A brute-force forecast of `samples/household.yaml`, sharing no code with capital's timeline:
+/// the posted transactions come from `HouseholdSample`'s line reader, the schedules' occurrences
+/// (days and low/expected/high amounts) from `capital schedule show NAME --next 400 --format json`
+/// on the imported sample
+/// so that rules are not expanded twice, and everything else is plain loops over every day.
+///
+/// Rules it encodes, as the forecast issue states them: a day's balance is the end-of-day sum of
+/// the chosen accounts; occurrences dated before today count on today; the pessimistic case takes
+/// outflows at the high end of a range and inflows at the low end; an event (a transaction or an
+/// occurrence) is netted over the chosen accounts, so a transfer between two of them is no flow.
+struct HouseholdForecast: Sendable {
+    /// The day the sample's golden outputs are pinned to.
+    static let today = "2025-04-01"
+    /// `today` plus 12 months: the default horizon of can-spend and when.
+    static let defaultHorizon = "2026-04-01"
+
+    enum Case: Sendable { case expected, pessimistic }
+
+    /// One posting of an event into an account, with its amount in each case.
+    struct Leg: Sendable {
+        var account: String
+        var expected: Int64
+        var pessimistic: Int64
+    }
+
+    struct Event: Sendable {
+        var date: String
+        var label: String
+        var legs: [Leg]
+    }
+
+    let sample: HouseholdSample
+    /// Account name → kind, and the floors written in the sample.
+    let kinds: [String: String]
+    let floors: [String: Int64]
+    /// Every schedule occurrence from `today` for 400 occurrences each.
+    let occurrences: [Event]
+
+    static let shared: Result<HouseholdForecast, CLI.TemplateError> = Result { () throws(CLI.TemplateError) in try HouseholdForecast() }
+
+    private init() throws(CLI.TemplateError) {
+        let text = String(decoding: FileManager.default.contents(atPath: CLI.samplePath) ?? Data(), as: UTF8.self)
+        sample = HouseholdSample(text: text)
+        kinds = Dictionary(uniqueKeysWithValues: sample.accounts.map { ($0.name, $0.kind) })
+        var floors: [String: Int64] = [:]
+        var names: [String] = []
+        var section = ""
+        var account = ""
+        for line in text.split(separator: "\n").map(String.init) {
+            if !line.hasPrefix(" ") { section = String(line.prefix { $0 != ":" }) }
+            if section == "accounts" && line.hasPrefix("  - name: ") { account = String(line.dropFirst(10)) }
+            if section == "accounts" && line.hasPrefix("    floor: ") { floors[account] = HouseholdSample.kopecks(String(line.dropFirst(11))) }
+            if section == "schedules" && line.hasPrefix("  - name: ") { names.append(HouseholdSample.unquote(String(line.dropFirst(10)))) }
+        }
+        self.floors = floors
+        guard names.count == 26 else { throw CLI.TemplateError(message: "expected 26 schedules in the sample, read \(names.count)") }
+
+        let cli: CLI
+        do { cli = try CLI.household() } catch { throw CLI.TemplateError(message: "copying the imported sample: \(error)") }
+        let found = Mutex([[Event]?](repeating: nil, count: names.count))
+        let scheduleNames = names
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let name = scheduleNames[index]
+            let args = ["--today", Self.today, "schedule", "show", name, "--next", "400", "--format", "json"]
+            let events = Self.events(of: name, cli.run(args))
+            found.withLock { $0[index] = events }
+        }
+        var events: [Event] = []
+        for (index, result) in found.withLock({ $0 }).enumerated() {
+            guard let result else { throw CLI.TemplateError(message: "schedule show \(names[index]): unreadable output") }
+            events += result
+        }
+        occurrences = events
+    }
+
+    /// A schedule's occurrences from its `schedule show` JSON. A two-posting schedule moves the
+    /// occurrence's amount (its range for the cases); a split keeps its template amounts.
+    private static func events(of name: String, _ result: CLI.Result) -> [Event]? {
+        guard result.status == 0,
+            let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            let postings = object["postings"] as? [String], let list = object["occurrences"] as? [[String: Any]]
+        else { return nil }
+        var template: [(account: String, amount: Int64)] = []
+        for posting in postings {
+            guard let space = posting.lastIndex(of: " "), let amount = minorUnits(String(posting[posting.index(after: space)...])) else { return nil }
+            template.append((String(posting[..<space]), amount))
+        }
+        var events: [Event] = []
+        for occurrence in list {
+            guard let date = occurrence.string("date"), let amount = occurrence.string("amount").flatMap(minorUnits),
+                let low = occurrence.string("low").flatMap(minorUnits), let high = occurrence.string("high").flatMap(minorUnits)
+            else { return nil }
+            let legs = template.map { posting -> Leg in
+                guard template.count == 2 else { return Leg(account: posting.account, expected: posting.amount, pessimistic: posting.amount) }
+                return posting.amount < 0
+                    ? Leg(account: posting.account, expected: -amount, pessimistic: -high)
+                    : Leg(account: posting.account, expected: amount, pessimistic: low)
+            }
+            events.append(Event(date: date, label: name, legs: legs))
+        }
+        return events
+    }
+
+    // MARK: Accounts
+
+    /// The answer ladder by kind (DESIGN.md), written out again here.
+    static func level(ofKind kind: String) -> Int? {
+        switch kind {
+        case "cash": 1
+        case "debit": 2
+        case "credit-card": 3
+        case "deposit", "receivable", "payable": 5
+        case "fixed-asset", "loan": 6
+        default: nil
+        }
+    }
+
+    /// The accounts a ladder level sums: those joining at that level or below.
+    func accounts(level: Int) -> Set<String> {
+        Set(sample.accounts.filter { Self.level(ofKind: $0.kind).map { $0 <= level } ?? false }.map(\.name))
+    }
+
+    func floor(of accounts: Set<String>) -> Int64 { accounts.map { floors[$0] ?? 0 }.reduce(0, +) }
+
+    // MARK: Days
+
+    /// The days from `first` through `last`, as ISO strings.
+    static func days(from first: String, through last: String) -> [String] {
+        (number(first)...number(last)).map(iso)
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    static func number(_ iso: String) -> Int {
+        let parts = iso.split(separator: "-").map { Int($0)! }
+        let m = parts[1]
+        let y = parts[0] - (m <= 2 ? 1 : 0)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + parts[2] - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    static func iso(_ number: Int) -> String {
+        let z = number + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp + (mp < 10 ? 3 : -9)
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+
+    /// 1 Monday … 7 Sunday (1970-01-01 was a Thursday).
+    static func weekday(_ iso: String) -> Int { ((number(iso) % 7) + 7 + 3) % 7 + 1 }
+
+    // MARK: Balances
+
+    /// The balance of `accounts` at the end of each day from `today` through `last`.
+    func balances(of accounts: Set<String>, today: String = today, through last: String, _ forecastCase: Case) -> [Int64] {
+        let days = Self.days(from: today, through: last)
+        var balance = opening(of: accounts, today: today)
+        var byDay: [String: Int64] = [:]
+        for event in events(of: accounts, today: today, through: last, forecastCase) { byDay[event.date, default: 0] += event.amount }
+        return days.map { day in
+            balance += byDay[day] ?? 0
+            return balance
+        }
+    }
+
+    /// The balance at the end of yesterday: posted transactions before today.
+    func opening(of accounts: Set<String>, today: String = today) -> Int64 {
+        sample.transactions.filter { $0.date < today }.flatMap(\.postings).filter { accounts.contains($0.account) }.map(\.amount).reduce(0, +)
+    }
+
+    /// Every event from today through `last`, netted over `accounts` (zero nets left out), an
+    /// occurrence dated before today moved to today.
+    func events(of accounts: Set<String>, today: String = today, through last: String, _ forecastCase: Case) -> [(
+        date: String, label: String, amount: Int64
+    )] {
+        var result: [(date: String, label: String, amount: Int64)] = []
+        for transaction in sample.transactions where transaction.date >= today && transaction.date <= last {
+            let net = transaction.postings.filter { accounts.contains($0.account) }.map(\.amount).reduce(0, +)
+            if net != 0 { result.append((transaction.date, transaction.payee, net)) }
+        }
+        for event in occurrences where event.date <= last {
+            let net = event.legs.filter { accounts.contains($0.account) }.map { forecastCase == .expected ? $0.expected : $0.pessimistic }.reduce(
+                0, +)
+            if net != 0 { result.append((max(event.date, today), event.label, net)) }
+        }
+        return result
+    }
+
+    /// The periods of `forecast --by`: months, Monday-to-Sunday weeks, or days, cut at the ends.
+    static func periods(from first: String, through last: String, by: String) -> [(start: String, end: String)] {
+        var periods: [(start: String, end: String)] = []
+        var start = first
+        while start <= last {
+            var end: String
+            switch by {
+            case "day": end = start
+            case "week": end = iso(number(start) + 7 - weekday(start))
+            default:
+                var day = start
+                while iso(number(day) + 1).prefix(7) == start.prefix(7) { day = iso(number(day) + 1) }
+                end = day
+            }
+            end = min(end, last)
+            periods.append((start, end))
+            start = iso(number(end) + 1)
+        }
+        return periods
+    }
+
+    /// One row of `forecast`, worked out from the day balances and the events.
+    struct Period: Equatable, CustomStringConvertible {
+        var start: String
+        var end: String
+        var opening: Int64
+        var inflow: Int64
+        var outflow: Int64
+        var closing: Int64
+        var min: Int64
+        var minDay: String
+
+        var description: String {
+            "\(start)…\(end): opening \(opening) in \(inflow) out \(outflow) closing \(closing) min \(min) on \(minDay)"
+        }
+    }
+
+    func forecast(of accounts: Set<String>, today: String = today, through last: String, by: String, _ forecastCase: Case) -> [Period] {
+        let days = Self.days(from: today, through: last)
+        let balances = self.balances(of: accounts, today: today, through: last, forecastCase)
+        let events = self.events(of: accounts, today: today, through: last, forecastCase)
+        var previous = opening(of: accounts, today: today)
+        var rows: [Period] = []
+        for period in Self.periods(from: today, through: last, by: by) {
+            let inside = events.filter { $0.date >= period.start && $0.date <= period.end }.map(\.amount)
+            var row = Period(
+                start: period.start, end: period.end, opening: previous, inflow: inside.filter { $0 > 0 }.reduce(0, +),
+                outflow: inside.filter { $0 < 0 }.reduce(0, +), closing: 0, min: .max, minDay: "")
+            for (index, day) in days.enumerated() where day >= period.start && day <= period.end {
+                if balances[index] < row.min {
+                    row.min = balances[index]
+                    row.minDay = day
+                }
+                row.closing = balances[index]
+            }
+            rows.append(row)
+            previous = row.closing
+        }
+        return rows
+    }
+
+    /// can-spend by brute force: for levels 4–6 the lowest `balance − floor` from the day to the
+    /// horizon (its first day binds), for levels 1–3 that day's only.
+    struct Answer: Equatable, CustomStringConvertible {
+        var amount: Int64
+        var shortfall: Int64
+        var bindingDay: String
+        var bindingBalance: Int64
+        var floor: Int64
+        var description: String { "amount \(amount) shortfall \(shortfall) binding \(bindingDay) at \(bindingBalance) floor \(floor)" }
+    }
+
+    func canSpend(level: Int, on day: String, through last: String = defaultHorizon, _ forecastCase: Case = .pessimistic) -> Answer {
+        let accounts = accounts(level: level)
+        let floor = floor(of: accounts)
+        let days = Self.days(from: Self.today, through: last)
+        let balances = self.balances(of: accounts, through: last, forecastCase)
+        let first = days.firstIndex(of: day)!
+        let scanned = level >= 4 ? first..<days.count : first..<first + 1
+        var lowest = scanned.lowerBound
+        for index in scanned where balances[index] < balances[lowest] { lowest = index }
+        let headroom = balances[lowest] - floor
+        return Answer(
+            amount: max(0, headroom), shortfall: max(0, -headroom), bindingDay: days[lowest], bindingBalance: balances[lowest], floor: floor)
+    }
+
+    /// when by brute force: the first day whose every later day (to the horizon) keeps `amount` above the floor.
+    func when(_ amount: Int64, level: Int = 4, through last: String = defaultHorizon) -> String? {
+        let accounts = accounts(level: level)
+        let floor = floor(of: accounts)
+        let days = Self.days(from: Self.today, through: last)
+        let balances = self.balances(of: accounts, through: last, .pessimistic)
+        for start in days.indices where balances[start...].allSatisfy({ $0 - floor >= amount }) { return days[start] }
+        return nil
+    }
+
+    // MARK: Amounts as the CLI writes them
+
+    /// Minor units as capital writes them in JSON: `-1234.50`.
+    static func decimal(_ minor: Int64) -> String {
+        let magnitude = minor.magnitude
+        let cents = magnitude % 100
+        return (minor < 0 ? "-" : "") + "\(magnitude / 100)." + (cents < 10 ? "0\(cents)" : "\(cents)")
+    }
+
+    /// Minor units as capital writes them in tables: `129 730.00`.
+    static func grouped(_ minor: Int64) -> String {
+        let plain = decimal(minor)
+        let digits = Array(plain.drop { $0 == "-" }.prefix { $0 != "." })
+        var whole = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { whole += " " }
+            whole.append(digit)
+        }
+        return (minor < 0 ? "-" : "") + whole + "." + plain.suffix(2)
+    }
+}
