@@ -167,8 +167,11 @@ struct RandomLedger: CustomStringConvertible {
 /// before it. Occurrences whose day is today or earlier count on today when still open
 /// (`ScheduleState.isOpen`); later ones on their day. A ranged occurrence takes, per case, its
 /// expected amount, or (pessimistic) its low end into `to` and its high end out of `from`, or
-/// (optimistic) the reverse.
+/// (optimistic) the reverse. Summed over a set holding both accounts of a ranged transfer, the
+/// transfer moves nothing out of the set: both legs then count at the expected amount.
 struct ReferenceTimeline {
+    /// A ranged occurrence between two accounts with series: (day it counts from, from, to, low, high, expected).
+    private var transfers: [(day: Day, first: Int, second: Int, low: Int64, high: Int64, expected: Int64)] = []
     /// The accounts with a series: everything but categories and equity, in ledger order.
     let accounts: [Account]
     let today: Day
@@ -213,6 +216,11 @@ struct ReferenceTimeline {
                     let open = state.map { $0.isOpen(occurrence.original) } ?? true
                     guard open else { continue }
                     day = today
+                }
+                if schedule.amount != nil, occurrence.postings.count == 2, let a = slot(occurrence.postings[0]),
+                    let b = slot(occurrence.postings[1])
+                {
+                    transfers.append((day, a, b, occurrence.amount.low, occurrence.amount.high, occurrence.amount.expected))
                 }
                 for (position, posting) in occurrence.postings.enumerated() {
                     guard let account = slot(posting) else { continue }
@@ -273,6 +281,18 @@ struct ReferenceTimeline {
         var total = [Int64](repeating: 0, count: dayCount)
         for account in indices {
             for day in 0..<dayCount { total[day] += balances[forecastCase.rawValue][account][day] }
+        }
+        // Both ends of a ranged transfer inside the set: replace their per-account ends
+        // (into: low/high, out of: high/low) by the expected amount on both sides.
+        let members = Set(indices)
+        for t in transfers where members.contains(t.first) && members.contains(t.second) {
+            let perAccount: Int64
+            switch forecastCase {
+            case .expected: perAccount = 0
+            case .pessimistic: perAccount = t.low - t.high
+            case .optimistic: perAccount = t.high - t.low
+            }
+            for index in 0..<dayCount where today.advanced(by: index) >= t.day { total[index] -= perAccount }
         }
         return total
     }

@@ -40,12 +40,16 @@ extension Ledger {
             if from < range.end {
                 for o in schedule.occurrences(in: DayRange(from, range.end), calendar: calendar) { occurrences.append((o, o.day)) }
             }
+            // A ranged transfer between two accounts of the set moves nothing out of it, whichever
+            // end of the range it takes: no pessimism on a flow that nets out.
+            let inside = schedule.postings.filter { accountIDs.contains($0.accountID) && currencies[$0.accountID] == $0.amount.currency }.count
+            let netsOut = schedule.amount != nil && schedule.postings.count == 2 && inside == 2
             for (occurrence, day) in occurrences {
                 var net: Int64 = 0
                 for (position, posting) in occurrence.postings.enumerated()
                 where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
                     var amount = posting.amount.minor
-                    if schedule.amount != nil, occurrence.amount.low != occurrence.amount.high {
+                    if schedule.amount != nil, !netsOut, occurrence.amount.low != occurrence.amount.high {
                         let outflow = schedule.postings.count == 2 ? position == 1 : schedule.postings[position].amount.minor < 0
                         switch forecastCase {
                         case .expected: break

@@ -60,8 +60,11 @@ public struct Timeline: Sendable {
     }
 
     /// The sum of several accounts' balances, day by day (accounts in the main currency only).
+    ///
+    /// Each account's series takes the worse end of a range for that account; a ranged transfer
+    /// between two of the summed accounts moves nothing out of the sum, so its ends are netted back.
     public func sum(accountsAt indices: [Int], _ forecastCase: ForecastCase = .expected) throws(TimelineError) -> [Int64] {
-        var total = [Int64](repeating: 0, count: dayCount)
+        var total = try netOfPairs(indices, forecastCase)
         for account in indices where accounts[account].currency == currency {
             let series = balances(ofAccountAt: account, forecastCase)
             var i = 0
@@ -73,6 +76,32 @@ public struct Timeline: Sendable {
             }
         }
         return total
+    }
+
+    /// The running correction for ranged transfers inside `indices`: the pessimistic series lost
+    /// high − low on both sides of each occurrence; the optimistic one gained it.
+    private func netOfPairs(_ indices: [Int], _ forecastCase: ForecastCase) throws(TimelineError) -> [Int64] {
+        var correction = [Int64](repeating: 0, count: dayCount)
+        guard forecastCase != .expected, !pairs.isEmpty else { return correction }
+        let members = Set(indices.filter { accounts[$0].currency == currency })
+        var any = false
+        for pair in pairs where members.contains(pair.first) && members.contains(pair.second) {
+            for (day, spread) in zip(pair.days, pair.spreads) {
+                let (value, overflow) = correction[Int(day)].addingReportingOverflow(forecastCase == .pessimistic ? spread : -spread)
+                if overflow { throw .overflow(account: accounts[pair.first].name) }
+                correction[Int(day)] = value
+                any = true
+            }
+        }
+        guard any else { return correction }
+        var running: Int64 = 0
+        for i in correction.indices {
+            let (value, overflow) = running.addingReportingOverflow(correction[i])
+            if overflow { throw .overflow(account: "a ranged transfer") }
+            running = value
+            correction[i] = value
+        }
+        return correction
     }
 
     /// The accounts of a ladder level (main currency), with the sum of their floors.
@@ -123,11 +152,15 @@ public struct Timeline: Sendable {
 
         // Schedules.
         let tomorrow = today.advanced(by: 1)
+        var pairs: [RangedPair] = []
         for schedule in ledger.schedules {
             let calendar = calendars[schedule.rule.calendar] ?? .none
             let state = ledger.scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
             let legs = Leg.legs(of: schedule, slot: slot, accounts: accounts)
             if legs.isEmpty { continue }
+            if schedule.amount != nil && legs.count == 2 {
+                pairs.append(RangedPair(schedule, legs: legs, state: state, calendar: calendar, today: today, horizon: horizon))
+            }
             // Due on or before today and not posted: today's flows.
             for occurrence in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) {
                 builder.add(legs: legs, occurrence: occurrence, schedule: schedule, day: 0)
@@ -161,17 +194,24 @@ public struct Timeline: Sendable {
         guard let storage = builder.balances() else {
             throw .overflow(account: builder.overflowAccount.map { accounts[$0].name } ?? "?")
         }
-        return Timeline(today: today, horizon: horizon, accounts: accounts, currency: ledger.currency, storage: storage, opening: opening)
+        return Timeline(
+            today: today, horizon: horizon, accounts: accounts, currency: ledger.currency, storage: storage, opening: opening, pairs: pairs)
     }
 
-    private init(today: Day, horizon: Day, accounts: [Account], currency: Currency, storage: [[Int64]], opening: [Int64]) {
+    private init(
+        today: Day, horizon: Day, accounts: [Account], currency: Currency, storage: [[Int64]], opening: [Int64], pairs: [RangedPair]
+    ) {
         self.today = today
         self.horizon = horizon
         self.accounts = accounts
         self.currency = currency
         self.storage = storage
         self.opening = opening
+        self.pairs = pairs
     }
+
+    /// Ranged schedules between two accounts with series: summed together, their ends cancel.
+    let pairs: [RangedPair]
 
     /// Each account's balance at the end of yesterday: before today's flows.
     public let opening: [Int64]
@@ -179,5 +219,29 @@ public struct Timeline: Sendable {
     /// The summed opening of several accounts (main currency only).
     public func opening(ofAccountsAt indices: [Int]) -> Int64 {
         indices.filter { accounts[$0].currency == currency }.reduce(Int64(0)) { $0.addingReportingOverflow(opening[$1]).partialValue }
+    }
+}
+
+/// A ranged schedule between two accounts with series: the day index and spread (high − low) of
+/// each occurrence, so that sums over both accounts can net the range's ends out.
+struct RangedPair: Sendable {
+    let first: Int
+    let second: Int
+    var days: [Int32] = []
+    var spreads: [Int64] = []
+
+    init(_ schedule: Schedule, legs: [Leg], state: ScheduleState, calendar: WorkingDayCalendar, today: Day, horizon: Day) {
+        first = legs[0].account
+        second = legs[1].account
+        for occurrence in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) {
+            days.append(0)
+            spreads.append(occurrence.amount.high - occurrence.amount.low)
+        }
+        let tomorrow = today.advanced(by: 1)
+        guard tomorrow <= horizon else { return }
+        for occurrence in schedule.occurrences(in: DayRange(tomorrow, horizon.advanced(by: 1)), calendar: calendar) {
+            days.append(Int32(occurrence.day.number - today.number))
+            spreads.append(occurrence.amount.high - occurrence.amount.low)
+        }
     }
 }
