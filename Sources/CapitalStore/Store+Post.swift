@@ -56,10 +56,9 @@ extension Store {
                 let posted = Set(
                     try Int.fetchAll(db, sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?", arguments: [schedule.id]).map(Day.init))
                 let calendar = try Store.workingDayCalendar(db, schedule.rule.calendar)
-                let window = DayRange(min(schedule.start, handled), max(min(schedule.start, handled), until.advanced(by: 1)))
-                for occurrence in schedule.occurrences(in: window, calendar: calendar)
-                where occurrence.original > handled && !posted.contains(occurrence.original)
-                {
+                // The same occurrences the forecast counts as due: open ones falling on or before `until`.
+                let state = ScheduleState(handledThrough: handled, posted: posted)
+                for occurrence in schedule.openOccurrences(dueBy: until, state: state, calendar: calendar) {
                     var amount = occurrence.amount.expected
                     if schedule.approval == .confirm {
                         guard let index = approvalsBySchedule[schedule.id]?.firstIndex(where: { $0.0.day == occurrence.day && !$0.used }) else {
