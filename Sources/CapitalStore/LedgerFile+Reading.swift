@@ -24,7 +24,9 @@ public enum LedgerFile {
         do {
             // libyaml does not join JSON's escaped surrogate pairs (`\ud83d\ude00`, as Python's
             // json.dumps writes emoji); join them first.
-            node = try Yams.compose(yaml: file.lowercased().hasSuffix(".json") ? joiningSurrogateEscapes(text) : text)
+            // The basic resolver: every scalar is read as text (capital parses its own numbers and
+            // dates), and no tag-guessing regular expressions run over thousands of scalars.
+            node = try Yams.compose(yaml: file.lowercased().hasSuffix(".json") ? joiningSurrogateEscapes(text) : text, .basic)
         } catch let error as YamlError {
             throw LedgerFileError(syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
         } catch {

@@ -231,8 +231,13 @@ extension Store {
             arguments: [accountID]) ?? 0
     }
 
-    static func fetchAccounts(_ db: Database) throws -> [Account] {
-        try Row.fetchAll(db, sql: "SELECT * FROM account WHERE deleted = 0 ORDER BY position").map { row in
+    /// One live account by id.
+    static func fetchAccounts(_ db: Database, id: String) throws -> Account? {
+        try fetchAccounts(db, filter: "AND id = ?", arguments: [id]).first
+    }
+
+    static func fetchAccounts(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Account] {
+        try Row.fetchAll(db, sql: "SELECT * FROM account WHERE deleted = 0 \(filter) ORDER BY position", arguments: arguments).map { row in
             let kindText: String = row["kind"]
             let currencyText: String = row["currency"]
             guard let kind = AccountKind(rawValue: kindText) else {
@@ -259,7 +264,8 @@ extension Store {
     /// A name folded for comparison: Unicode lower case of its canonical composition, so
     /// `Продукты` and `продукты` (or `é` typed two ways) are the same name.
     static func nameKey(_ name: String) -> String {
-        name.precomposedStringWithCanonicalMapping.lowercased()
+        // ASCII needs no normalisation: skip Foundation's (slow) canonical mapping.
+        name.utf8.allSatisfy { $0 < 0x80 } ? name.lowercased() : name.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// The first 8 hex digits of an id: what listings show.

@@ -73,7 +73,7 @@ extension Store {
             if isCapital && entry.hidden {
                 throw fail(entry.location, "account '\(Account.capitalName)': the equity account cannot be hidden")
             }
-            if let existing = try Store.fetchAccounts(db).first(where: { Store.nameKey($0.name) == Store.nameKey(entry.name) }) {
+            if let id = try Store.accountID(named: entry.name, db), let existing = try Store.fetchAccounts(db, id: id) {
                 guard existing.kind == entry.kind, existing.currency == currency else {
                     throw fail(
                         entry.location,
@@ -252,7 +252,7 @@ extension Store {
             }
             input.from = input.from.flatMap { accounts[name: $0]?.id }
             input.to = input.to.flatMap { accounts[name: $0]?.id }
-            var (schedule, _) = try buildSchedule(db, id: id, input, today: input.start)
+            var (schedule, _) = try buildSchedule(db, id: id, input, today: input.start, accounts: accounts)
             let handled = entry.handledThrough ?? input.start.advanced(by: -1)
             for exception in entry.exceptions {
                 var amount: Int64?

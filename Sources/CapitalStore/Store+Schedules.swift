@@ -297,7 +297,7 @@ extension Store {
         return rule
     }
 
-    static func buildSchedule(_ db: Database, id: String, _ input: ScheduleInput, today: Day) throws -> (Schedule, Day) {
+    static func buildSchedule(_ db: Database, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (Schedule, Day) {
         let p = input.fieldPrefix
         try validateName(input.name, field: "name")
         let calendarName = try input.calendar ?? setting(db, "calendar") ?? "none"
@@ -324,7 +324,7 @@ extension Store {
         if let end = input.end, end < input.start {
             throw StoreError.invalid(field: "\(p)end", value: end.iso, reason: "it is before the start \(input.start)")
         }
-        let accounts = AccountIndex(try fetchAccounts(db))
+        let accounts = try index ?? AccountIndex(try fetchAccounts(db))
         var postings: [Posting]
         var model: AmountModel?
         if let amountText = input.amount {
