@@ -478,13 +478,15 @@ extension Store {
 
     static func fetchSchedules(_ db: Database, ids: [String]? = nil) throws -> [Schedule] {
         let filter = ids.map { "AND id IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
+        let partFilter = ids.map { "WHERE scheduleId IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
+        let partArguments = StatementArguments(ids ?? [])
         var postings: [String: [Posting]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM schedulePosting ORDER BY scheduleId, position") {
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM schedulePosting \(partFilter) ORDER BY scheduleId, position", arguments: partArguments) {
             postings[row["scheduleId"], default: []].append(
                 Posting(accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: try Currency(row["currency"] as String)), note: row["note"]))
         }
         var exceptions: [String: [Schedule.Exception]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM scheduleException ORDER BY scheduleId, original") {
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM scheduleException \(partFilter) ORDER BY scheduleId, original", arguments: partArguments) {
             exceptions[row["scheduleId"], default: []].append(
                 .init(original: Day(row["original"]), skip: row["skip"], movedTo: (row["movedTo"] as Int?).map(Day.init), amount: row["amountMinor"]))
         }

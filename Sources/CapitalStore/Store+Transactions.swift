@@ -203,11 +203,11 @@ extension Store {
                 throw StoreError.currencyMismatch(account: account.name, accountCurrency: account.currency.code, amountCurrency: posting.amount.currency.code)
             }
         }
-        let seq = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn") ?? 1
+        // Cached statements: an import inserts thousands of these.
+        let seq = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn")) ?? 1
         let now = Date()
-        try db.execute(
-            sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
+        try db.cachedStatement(sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
                 transaction.tags.joined(separator: ",")])
         try insertPostings(db, transaction)
     }
@@ -237,9 +237,8 @@ extension Store {
 
     static func insertPostings(_ db: Database, _ transaction: Transaction) throws {
         for (position, posting) in transaction.postings.enumerated() {
-            try db.execute(
-                sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [newID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note])
+            try db.cachedStatement(sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [newID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note])
         }
     }
 
