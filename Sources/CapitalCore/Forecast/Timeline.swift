@@ -110,7 +110,7 @@ public struct Timeline: Sendable {
         var floor: Int64 = 0
         for (index, account) in accounts.enumerated() where account.currency == currency && Ladder.includes(account, in: level) {
             indices.append(index)
-            floor = floor.addingReportingOverflow(account.floor ?? 0).partialValue
+            floor = saturatingSum(floor, account.floor ?? 0)
         }
         return (indices, floor)
     }
@@ -218,7 +218,7 @@ public struct Timeline: Sendable {
 
     /// The summed opening of several accounts (main currency only).
     public func opening(ofAccountsAt indices: [Int]) -> Int64 {
-        indices.filter { accounts[$0].currency == currency }.reduce(Int64(0)) { $0.addingReportingOverflow(opening[$1]).partialValue }
+        indices.filter { accounts[$0].currency == currency }.reduce(Int64(0)) { saturatingSum($0, opening[$1]) }
     }
 }
 
@@ -244,4 +244,12 @@ struct RangedPair: Sendable {
             spreads.append(occurrence.amount.high - occurrence.amount.low)
         }
     }
+}
+
+/// `a + b`, held at Int64's bounds instead of wrapping (sums of floors and openings: a wrapped sum
+/// would flip an answer's sign).
+func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    guard overflow else { return sum }
+    return b > 0 ? .max : .min
 }
