@@ -91,12 +91,10 @@ extension Store {
             if let level = changes.level { account.level = level }
             if let hidden = changes.hidden { account.hidden = hidden }
             if let note = changes.note { account.note = note }
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?,
                     updatedAt = ?, version = version + 1 WHERE id = ?
-                    """,
-                arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Date(), account.id])
+                    """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Date(), account.id])
             if makeDefault { try Store.setDefault(db, account) }
             return account
         }
@@ -119,7 +117,7 @@ extension Store {
                 throw StoreError.capitalIsProtected(action: removal == .hide ? "hidden" : "deleted")
             }
             let count = try Store.postingCount(db, accountID: account.id)
-            let now = Date()
+            let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
             let schedules = try String.fetchAll(
                 db,
                 sql: """
@@ -134,7 +132,7 @@ extension Store {
             }
             switch removal {
             case .hide:
-                try db.execute(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [now, account.id])
+                try db.cachedStatement(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [now, account.id])
                 return "hid account '\(account.name)' (its \(count) postings stay in the ledger)"
             case .plain where count > 0:
                 throw StoreError.accountHasPostings(name: account.name, count: count)
@@ -151,22 +149,18 @@ extension Store {
                 if target.currency != account.currency && target.kind != .equity {
                     throw StoreError.currencyMismatch(account: target.name, accountCurrency: target.currency.code, amountCurrency: account.currency.code)
                 }
-                try db.execute(
-                    sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)",
-                    arguments: [now, account.id])
-                try db.execute(sql: "UPDATE posting SET accountId = ? WHERE accountId = ?", arguments: [target.id, account.id])
-                try db.execute(sql: "UPDATE schedulePosting SET accountId = ? WHERE accountId = ?", arguments: [target.id, account.id])
+                try db.cachedStatement(sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)").execute(arguments: [now, account.id])
+                try db.cachedStatement(sql: "UPDATE posting SET accountId = ? WHERE accountId = ?").execute(arguments: [target.id, account.id])
+                try db.cachedStatement(sql: "UPDATE schedulePosting SET accountId = ? WHERE accountId = ?").execute(arguments: [target.id, account.id])
                 try Store.checkBalancesFit(db, accountIDs: [target.id])
             case .cascade:
-                try db.execute(
-                    sql: """
+                try db.cachedStatement(sql: """
                         UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1
                         WHERE deleted = 0 AND id IN (SELECT txnId FROM posting WHERE accountId = ?)
-                        """,
-                    arguments: [now, account.id])
+                        """).execute(arguments: [now, account.id])
             }
-            try db.execute(sql: "DELETE FROM groupMember WHERE accountId = ?", arguments: [account.id])
-            try db.execute(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [now, account.id])
+            try db.cachedStatement(sql: "DELETE FROM groupMember WHERE accountId = ?").execute(arguments: [account.id])
+            try db.cachedStatement(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [now, account.id])
             if try Store.setting(db, "defaultAccount") == account.id { try Store.setSetting(db, "defaultAccount", nil) }
             switch removal {
             case .moveTo, .toCapital:
@@ -211,13 +205,11 @@ extension Store {
             throw StoreError.duplicateName(what: "account", name: account.name)
         }
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account") ?? 1
-        let now = Date()
-        try db.execute(
-            sql: """
+        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+        try db.cachedStatement(sql: """
                 INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor, account.level,
+                """).execute(arguments: [account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor, account.level,
                 account.hidden, account.note, position])
     }
 

@@ -31,8 +31,8 @@ extension Store {
     public func removeGroup(_ reference: String) throws(StoreError) -> AccountGroup {
         try write("removing group '\(reference)'") { db in
             let group = try Store.resolveGroup(db, reference)
-            try db.execute(sql: "DELETE FROM groupMember WHERE groupId = ?", arguments: [group.id])
-            try db.execute(sql: "UPDATE accountGroup SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), group.id])
+            try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupId = ?").execute(arguments: [group.id])
+            try db.cachedStatement(sql: "UPDATE accountGroup SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), group.id])
             return group
         }
     }
@@ -60,8 +60,8 @@ extension Store {
                 guard group.accountIDs.contains(id) else {
                     throw StoreError.invalid(field: "account", value: account, reason: "it is not in group '\(group.name)'")
                 }
-                try db.execute(sql: "DELETE FROM groupMember WHERE groupId = ? AND accountId = ?", arguments: [group.id, id])
-                try db.execute(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), group.id])
+                try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupId = ? AND accountId = ?").execute(arguments: [group.id, id])
+                try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), group.id])
             }
         }
     }
@@ -71,17 +71,14 @@ extension Store {
             throw StoreError.duplicateName(what: "group", name: group.name)
         }
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM accountGroup") ?? 1
-        let now = Date()
-        try db.execute(
-            sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, nameKey, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [group.id, now, now, group.name, Store.nameKey(group.name), group.type.rawValue, position])
+        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+        try db.cachedStatement(sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, nameKey, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(arguments: [group.id, now, now, group.name, Store.nameKey(group.name), group.type.rawValue, position])
     }
 
     static func addMember(_ db: Database, groupID: String, accountID: String) throws {
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM groupMember WHERE groupId = ?", arguments: [groupID]) ?? 1
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO groupMember(groupId, accountId, position) VALUES (?, ?, ?)", arguments: [groupID, accountID, position])
-        try db.execute(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), groupID])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO groupMember(groupId, accountId, position) VALUES (?, ?, ?)").execute(arguments: [groupID, accountID, position])
+        try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), groupID])
     }
 
     static func fetchGroups(_ db: Database) throws -> [AccountGroup] {

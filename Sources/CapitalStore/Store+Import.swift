@@ -81,9 +81,7 @@ extension Store {
                 }
                 if createdCapital && isCapital {
                     // Created by this import a moment ago: it takes the file's fields.
-                    try db.execute(
-                        sql: "UPDATE account SET floorMinor = ?, level = ?, note = ? WHERE id = ?",
-                        arguments: [floor, entry.level, entry.note, existing.id])
+                    try db.cachedStatement(sql: "UPDATE account SET floorMinor = ?, level = ?, note = ? WHERE id = ?").execute(arguments: [floor, entry.level, entry.note, existing.id])
                     summary.accountsAdded += 1
                 } else {
                     summary.accountsMerged += 1
@@ -222,8 +220,7 @@ extension Store {
                         }
                         continue
                     }
-                    try db.execute(
-                        sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)", arguments: [calendar.name, day.number, kind, name])
+                    try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)").execute(arguments: [calendar.name, day.number, kind, name])
                 }
             }
         }
@@ -275,9 +272,7 @@ extension Store {
                 guard try Bool.fetchOne(db, sql: "SELECT 1 FROM txn WHERE id = ?", arguments: [transaction.lowercased()]) != nil else {
                     throw fail(at, "transaction '\(transaction)' is not in the file or the database")
                 }
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)",
-                    arguments: [id, date.number, transaction.lowercased()])
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)").execute(arguments: [id, date.number, transaction.lowercased()])
             }
             summary.schedulesAdded += 1
         }

@@ -134,9 +134,7 @@ extension Store {
                 let updated = try Store.apply(changes, to: schedule, db)
                 try Store.replaceSchedule(db, updated)
                 if movesDays {
-                    try db.execute(
-                        sql: "UPDATE schedule SET handledThrough = MAX(handledThrough, ?) WHERE id = ?",
-                        arguments: [today.number - 1, schedule.id])
+                    try db.cachedStatement(sql: "UPDATE schedule SET handledThrough = MAX(handledThrough, ?) WHERE id = ?").execute(arguments: [today.number - 1, schedule.id])
                 }
                 return updated
             case .future(let at):
@@ -160,9 +158,7 @@ extension Store {
                 try Store.insertSchedule(db, second, handledThrough: Day(handled))
                 // Occurrences from the split on that were already posted now belong to the second
                 // half, which must not post them again.
-                try db.execute(
-                    sql: "UPDATE postedOccurrence SET scheduleId = ? WHERE scheduleId = ? AND original >= ?",
-                    arguments: [second.id, schedule.id, occurrence.original.number])
+                try db.cachedStatement(sql: "UPDATE postedOccurrence SET scheduleId = ? WHERE scheduleId = ? AND original >= ?").execute(arguments: [second.id, schedule.id, occurrence.original.number])
                 return second
             }
         }
@@ -195,7 +191,7 @@ extension Store {
         case .all:
             try write("removing schedule '\(reference)'") { db in
                 let schedule = try Store.resolveSchedule(db, reference)
-                try db.execute(sql: "UPDATE schedule SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), schedule.id])
+                try db.cachedStatement(sql: "UPDATE schedule SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), schedule.id])
             }
         }
     }
@@ -212,9 +208,7 @@ extension Store {
     public func addCalendarDay(_ calendar: String, day: Day, holiday: Bool, name: String) throws(StoreError) {
         try write("changing calendar '\(calendar)'") { db in
             let base = try Store.workingDayCalendar(db, calendar)
-            try db.execute(
-                sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?) ON CONFLICT(calendar, day) DO UPDATE SET kind = excluded.kind, name = excluded.name",
-                arguments: [base.name, day.number, holiday ? "holiday" : "workday", name])
+            try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?) ON CONFLICT(calendar, day) DO UPDATE SET kind = excluded.kind, name = excluded.name").execute(arguments: [base.name, day.number, holiday ? "holiday" : "workday", name])
         }
     }
 
@@ -417,13 +411,11 @@ extension Store {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM schedule") ?? 1
-        let now = Date()
-        try db.execute(
-            sql: """
+        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+        try db.cachedStatement(sql: """
                 INSERT INTO schedule(id, createdAt, updatedAt, name, nameKey, note, rule, adjustment, calendar, start, "end", approval,
                 amountLow, amountHigh, amountExpected, handledThrough, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
+                """).execute(arguments: [
                 schedule.id, now, now, schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule,
                 schedule.rule.adjustment.rawValue, schedule.rule.calendar, schedule.start.number, schedule.end?.number,
                 schedule.approval.rawValue, schedule.amount?.low, schedule.amount?.high, schedule.amount?.expected,
@@ -434,9 +426,7 @@ extension Store {
 
     private static func insertScheduleParts(_ db: Database, _ schedule: Schedule) throws {
         for (position, posting) in schedule.postings.enumerated() {
-            try db.execute(
-                sql: "INSERT INTO schedulePosting(scheduleId, position, accountId, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [schedule.id, position, posting.accountID, posting.amount.minor, posting.amount.currency.code, posting.note])
+            try db.cachedStatement(sql: "INSERT INTO schedulePosting(scheduleId, position, accountId, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [schedule.id, position, posting.accountID, posting.amount.minor, posting.amount.currency.code, posting.note])
         }
         for exception in schedule.exceptions { try saveException(db, schedule.id, exception) }
     }
@@ -448,32 +438,28 @@ extension Store {
         {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 UPDATE schedule SET name = ?, nameKey = ?, note = ?, rule = ?, adjustment = ?, calendar = ?, start = ?, "end" = ?,
                 approval = ?, amountLow = ?, amountHigh = ?, amountExpected = ?, updatedAt = ?, version = version + 1 WHERE id = ?
-                """,
-            arguments: [
+                """).execute(arguments: [
                 schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule, schedule.rule.adjustment.rawValue,
                 schedule.rule.calendar, schedule.start.number, schedule.end?.number, schedule.approval.rawValue, schedule.amount?.low,
                 schedule.amount?.high, schedule.amount?.expected, Date(), schedule.id,
             ])
-        try db.execute(sql: "DELETE FROM schedulePosting WHERE scheduleId = ?", arguments: [schedule.id])
-        try db.execute(sql: "DELETE FROM scheduleException WHERE scheduleId = ?", arguments: [schedule.id])
+        try db.cachedStatement(sql: "DELETE FROM schedulePosting WHERE scheduleId = ?").execute(arguments: [schedule.id])
+        try db.cachedStatement(sql: "DELETE FROM scheduleException WHERE scheduleId = ?").execute(arguments: [schedule.id])
         try insertScheduleParts(db, schedule)
     }
 
     static func saveException(_ db: Database, _ scheduleID: String, _ exception: Schedule.Exception) throws {
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 INSERT INTO scheduleException(scheduleId, original, skip, movedTo, amountMinor) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(scheduleId, original) DO UPDATE SET skip = excluded.skip, movedTo = excluded.movedTo, amountMinor = excluded.amountMinor
-                """,
-            arguments: [scheduleID, exception.original.number, exception.skip, exception.movedTo?.number, exception.amount])
+                """).execute(arguments: [scheduleID, exception.original.number, exception.skip, exception.movedTo?.number, exception.amount])
     }
 
     static func touchSchedule(_ db: Database, _ id: String) throws {
-        try db.execute(sql: "UPDATE schedule SET updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), id])
+        try db.cachedStatement(sql: "UPDATE schedule SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), id])
     }
 
     static func fetchSchedules(_ db: Database, ids: [String]? = nil) throws -> [Schedule] {

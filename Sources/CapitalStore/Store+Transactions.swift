@@ -205,7 +205,7 @@ extension Store {
         }
         // Cached statements: an import inserts thousands of these.
         let seq = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn")) ?? 1
-        let now = Date()
+        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
                 transaction.tags.joined(separator: ",")])
