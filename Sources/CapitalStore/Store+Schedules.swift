@@ -270,25 +270,20 @@ extension Store {
 
     static func uniqueName(_ name: String, _ db: Database) -> String {
         var index = 2
-        while (try? String.fetchOne(db, sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?", arguments: [nameKey("\(name) (\(index))")])) ?? nil != nil {
+        while (try? String.fetchOne(db, sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?", arguments: [nameKey("\(name) (\(index))")])) != nil {
             index += 1
         }
         return "\(name) (\(index))"
     }
 
     static func parseRule(_ text: String, calendar: String, adjustment: BusinessDayAdjustment?, field: String) throws -> Rule {
-        var rule: Rule
-        do { rule = try Rule(parsing: text, calendar: calendar) } catch {
+        do {
+            return try Rule(parsing: text, calendar: calendar, adjustment: adjustment)
+        } catch .invalid(let part, let value, let reason) where part == "adjust" {
+            throw StoreError.invalid(field: "adjust", value: value, reason: reason)
+        } catch {
             throw StoreError.invalid(field: field, value: text, reason: "\(error)".replacingOccurrences(of: "'\(text)' is not a rule capital reads; ", with: "not a rule capital reads; "))
         }
-        if let adjustment {
-            if rule.adjustment != .none && rule.adjustment != adjustment {
-                throw StoreError.invalid(
-                    field: "adjust", value: adjustment.rawValue, reason: "'\(text)' already means \(rule.adjustment.rawValue)")
-            }
-            rule.adjustment = adjustment
-        }
-        return rule
     }
 
     static func buildSchedule(_ db: Database, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (Schedule, Day) {

@@ -26,6 +26,18 @@ public struct Rule: Hashable, Sendable {
         }
     }
 
+    /// Reads a rule and applies an explicit adjustment, which must agree with one the rule implies
+    /// (`monthly on last working day` already means `preceding`).
+    /// - Throws: `RecurrenceError`; `.invalid(part: "adjust", ...)` when the two disagree.
+    public init(parsing text: String, calendar: String, adjustment: BusinessDayAdjustment?) throws(RecurrenceError) {
+        try self.init(parsing: text, calendar: calendar)
+        guard let adjustment else { return }
+        if self.adjustment != .none && self.adjustment != adjustment {
+            throw .invalid(part: "adjust", value: adjustment.rawValue, reason: "'\(text)' already means \(self.adjustment.rawValue)")
+        }
+        self.adjustment = adjustment
+    }
+
     /// The readable form when the rule has one (`monthly on 25`, `monthly on last working day`),
     /// else its RRULE text. An adjustment the readable form does not imply is not part of it.
     public var text: String {

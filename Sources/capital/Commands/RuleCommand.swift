@@ -14,15 +14,13 @@ extension Capital {
 
 /// A rule from the command line, or a one-line error naming it.
 func parseRule(_ text: String, calendar: String, adjustment: BusinessDayAdjustment?) throws -> Rule {
-    var rule: Rule
-    do { rule = try Rule(parsing: text, calendar: calendar) } catch { throw CLIError("RULE '\(text)': \(error)".replacingOccurrences(of: ": '\(text)' is", with: ": it is"), exitCode: 64) }
-    if let adjustment {
-        if rule.adjustment != .none && rule.adjustment != adjustment {
-            throw CLIError.invalid("--adjust", adjustment.rawValue, "'\(text)' already means \(rule.adjustment.rawValue)")
-        }
-        rule.adjustment = adjustment
+    do {
+        return try Rule(parsing: text, calendar: calendar, adjustment: adjustment)
+    } catch .invalid(let part, let value, let reason) where part == "adjust" {
+        throw CLIError.invalid("--adjust", value, reason)
+    } catch {
+        throw CLIError("RULE '\(text)': \(error)".replacingOccurrences(of: ": '\(text)' is", with: ": it is"), exitCode: 64)
     }
-    return rule
 }
 
 /// A shipped calendar by name, or a one-line error listing the known ones.
