@@ -10,6 +10,8 @@ import CapitalCore
 /// - `Forecast: timeline + level-4 scan`: `Timeline.build` (every account's balances in three
 ///   cases) and `Availability(level: 4)` (the level's sum and its suffix minimum). One item is
 ///   the whole build. Target: under 30 ms on one core.
+/// - `Forecast: ... 200 accounts`: the same build with four times the balance-sheet accounts, for
+///   its memory: the issue asks for 30 years x 200 accounts well under 100 MB.
 /// - `Forecast: can-spend query` and `Forecast: when query`: one `canSpend(on:)` (O(1)) or one
 ///   `firstDay(toSpend:)` (binary search, O(log days)) on a built `Availability`; an iteration
 ///   asks 1 000 questions and the figures are per question.
@@ -27,6 +29,20 @@ func forecastBenchmarks() {
     Benchmark("Forecast: timeline + level-4 scan, 1000 schedules x 50 accounts x 30 years", configuration: buildConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
             let timeline = try Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
+            blackHole(try Availability(timeline, level: 4))
+        }
+    }
+
+    // The issue's memory bound: 30 years x 200 accounts well under 100 MB. The delta is what one
+    // build adds to the process's resident memory (three cases x accounts x days x 8 bytes of
+    // series, plus the level sums and the scan); the ledger is built before it is measured.
+    let large = ForecastBenchmarkLedger.make(today: today, scale: 4)
+    let memoryConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResident, .peakMemoryResidentDelta, .mallocCountTotal], scalingFactor: .one, maxDuration: .seconds(5),
+        maxIterations: 50)
+    Benchmark("Forecast: timeline + level-4 scan, 1000 schedules x 200 accounts x 30 years", configuration: memoryConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let timeline = try Timeline.build(large, today: today, horizon: horizon, calendars: calendars)
             blackHole(try Availability(timeline, level: 4))
         }
     }
@@ -60,14 +76,16 @@ func forecastBenchmarks() {
 enum ForecastBenchmarkLedger {
     static let rub = try! Currency("RUB")
 
-    static func make(today: Day) -> Ledger {
+    /// - Parameter scale: multiplies the balance-sheet accounts (50 at scale 1); the schedules and
+    ///   transactions stay the same and spread over them.
+    static func make(today: Day, scale: Int = 1) -> Ledger {
         var random = SplitMix64(seed: 30)
         let kinds: [(AccountKind, Int)] = [
             (.cash, 5), (.debit, 15), (.creditCard, 8), (.deposit, 8), (.receivable, 2), (.payable, 2), (.fixedAsset, 5), (.loan, 5),
         ]
         var accounts: [Account] = []
         for (kind, count) in kinds {
-            for index in 0..<count {
+            for index in 0..<count * scale {
                 let floor: Int64? = kind == .creditCard ? -30_000_000 : index == 0 ? 1_000_000 : nil
                 accounts.append(Account(id: "\(kind.rawValue)-\(index)", name: "\(kind.rawValue) \(index)", kind: kind, currency: rub, floor: floor))
             }

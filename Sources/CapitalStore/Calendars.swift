@@ -9,7 +9,7 @@ import Foundation
 /// ru.isWorkingDay(try Day(iso: "2025-11-01"))        // true: a transferred working Saturday
 /// try Calendars.named("XX")   // calendar 'XX': unknown; capital ships RU, US and none
 /// ```
-/// Each file is read and parsed once, on first use, and shared by every caller and thread.
+/// Each file is parsed once, on its first use, and shared by every caller and thread.
 public enum Calendars {
     /// The calendars with a data file, as their files are named.
     static let shipped = ["RU", "US"]
@@ -24,16 +24,17 @@ public enum Calendars {
     public static func named(_ name: String) throws(CalendarError) -> WorkingDayCalendar {
         let key = name.uppercased()
         if key == WorkingDayCalendar.none.name.uppercased() { return .none }
-        guard let loaded = loaded[key] else { throw .unknown(name, known: names) }
-        return try loaded.get()
+        switch key {
+        case "RU": return try ru.get()
+        case "US": return try us.get()
+        default: throw .unknown(name, known: names)
+        }
     }
 
-    /// Every shipped calendar, read once: a `static let` is initialised exactly once, thread-safely.
-    private static let loaded: [String: Result<WorkingDayCalendar, CalendarError>] = Dictionary(
-        uniqueKeysWithValues: shipped.map { name in
-            (name.uppercased(), Result { () throws(CalendarError) in try load(name) })
-        }
-    )
+    // Each calendar is parsed on its first use only: a `static let` is initialised exactly once,
+    // thread-safely, and a ledger on the RU calendar does not pay for parsing US.
+    private static let ru = Result { () throws(CalendarError) in try load("RU") }
+    private static let us = Result { () throws(CalendarError) in try load("US") }
 
     private static func load(_ name: String) throws(CalendarError) -> WorkingDayCalendar {
         guard let text = CalendarData.files[name] else {

@@ -94,7 +94,7 @@ extension Store {
             try db.cachedStatement(sql: """
                     UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?,
                     updatedAt = ?, version = version + 1 WHERE id = ?
-                    """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Date(), account.id])
+                    """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Timestamp.now(), account.id])
             if makeDefault { try Store.setDefault(db, account) }
             return account
         }
@@ -117,13 +117,13 @@ extension Store {
                 throw StoreError.capitalIsProtected(action: removal == .hide ? "hidden" : "deleted")
             }
             let count = try Store.postingCount(db, accountID: account.id)
-            let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+            let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
             let schedules = try String.fetchAll(
-                db,
+            db.cachedStatement(
                 sql: """
                     SELECT DISTINCT schedule.name FROM schedulePosting JOIN schedule ON schedule.id = schedulePosting.scheduleId
                     WHERE schedule.deleted = 0 AND schedulePosting.accountId = ? ORDER BY schedule.position
-                    """, arguments: [account.id])
+                    """), arguments: [account.id])
             if count > 0 && removal == .plain { throw StoreError.accountHasPostings(name: account.name, count: count) }
             if !schedules.isEmpty && (removal == .plain || removal == .cascade) {
                 throw StoreError.invalid(
@@ -204,8 +204,8 @@ extension Store {
         if try accountID(named: account.name, db) != nil {
             throw StoreError.duplicateName(what: "account", name: account.name)
         }
-        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account") ?? 1
-        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+        let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account")) ?? 1
+        let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: """
                 INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -214,12 +214,11 @@ extension Store {
     }
 
     static func accountID(named name: String, _ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM account WHERE deleted = 0 AND nameKey = ?", arguments: [Store.nameKey(name)])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM account WHERE deleted = 0 AND nameKey = ?"), arguments: [Store.nameKey(name)])
     }
 
     static func postingCount(_ db: Database, accountID: String) throws -> Int {
-        try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 AND posting.accountId = ?",
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 AND posting.accountId = ?"),
             arguments: [accountID]) ?? 0
     }
 
@@ -229,7 +228,7 @@ extension Store {
     }
 
     static func fetchAccounts(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Account] {
-        try Row.fetchAll(db, sql: "SELECT * FROM account WHERE deleted = 0 \(filter) ORDER BY position", arguments: arguments).map { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM account WHERE deleted = 0 \(filter) ORDER BY position"), arguments: arguments).map { row in
             let kindText: String = row["kind"]
             let currencyText: String = row["currency"]
             guard let kind = AccountKind(rawValue: kindText) else {

@@ -173,7 +173,7 @@ extension Store {
                 throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first.line ?? 0))")
             }
             ids[id] = entry.location
-            if let deleted = try Bool.fetchOne(db, sql: "SELECT deleted FROM txn WHERE id = ?", arguments: [id]) {
+            if let deleted = try Bool.fetchOne(db.cachedStatement(sql: "SELECT deleted FROM txn WHERE id = ?"), arguments: [id]) {
                 let existing = deleted ? nil : try Store.fetchTransactions(db, ids: [id]).first
                 if deleted && entry.id == nil {
                     // Deleted after an earlier import of the same file: it stays deleted.
@@ -213,7 +213,7 @@ extension Store {
             for (days, kind) in [(entry.holidays, "holiday"), (entry.workingDays, "workday")] {
                 for (day, name) in days {
                     if let existing = try String.fetchOne(
-                        db, sql: "SELECT kind FROM calendarDay WHERE calendar = ? AND day = ?", arguments: [calendar.name, day.number])
+                        db.cachedStatement(sql: "SELECT kind FROM calendarDay WHERE calendar = ? AND day = ?"), arguments: [calendar.name, day.number])
                     {
                         guard existing == kind else {
                             throw fail(entry.location, "\(day) is a \(existing) of \(calendar.name) in the database, the file makes it a \(kind)")
@@ -269,7 +269,7 @@ extension Store {
             }
             try insertSchedule(db, schedule, handledThrough: handled)
             for (date, transaction, at) in entry.posted {
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM txn WHERE id = ?", arguments: [transaction.lowercased()]) != nil else {
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM txn WHERE id = ?"), arguments: [transaction.lowercased()]) != nil else {
                     throw fail(at, "transaction '\(transaction)' is not in the file or the database")
                 }
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)").execute(arguments: [id, date.number, transaction.lowercased()])

@@ -52,9 +52,9 @@ extension Store {
             }
             let accounts = AccountIndex(try Store.fetchAccounts(db))
             for schedule in try Store.fetchSchedules(db) {
-                let handled = Day(try Int.fetchOne(db, sql: "SELECT handledThrough FROM schedule WHERE id = ?", arguments: [schedule.id]) ?? 0)
+                let handled = Day(try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0)
                 let posted = Set(
-                    try Int.fetchAll(db, sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?", arguments: [schedule.id]).map(Day.init))
+                    try Int.fetchAll(db.cachedStatement(sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?"), arguments: [schedule.id]).map(Day.init))
                 let calendar = try Store.workingDayCalendar(db, schedule.rule.calendar)
                 // The same occurrences the forecast counts as due: open ones falling on or before `until`.
                 let state = ScheduleState(handledThrough: handled, posted: posted)

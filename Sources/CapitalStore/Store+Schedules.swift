@@ -153,7 +153,7 @@ extension Store {
                 first.end = occurrence.original.advanced(by: -1)
                 first.exceptions = schedule.exceptions.filter { $0.original < occurrence.original }
                 try Store.replaceSchedule(db, first)
-                var handled = try Int.fetchOne(db, sql: "SELECT handledThrough FROM schedule WHERE id = ?", arguments: [schedule.id]) ?? 0
+                var handled = try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0
                 if movesDays { handled = max(handled, today.number - 1) }
                 try Store.insertSchedule(db, second, handledThrough: Day(handled))
                 // Occurrences from the split on that were already posted now belong to the second
@@ -191,7 +191,7 @@ extension Store {
         case .all:
             try write("removing schedule '\(reference)'") { db in
                 let schedule = try Store.resolveSchedule(db, reference)
-                try db.cachedStatement(sql: "UPDATE schedule SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), schedule.id])
+                try db.cachedStatement(sql: "UPDATE schedule SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), schedule.id])
             }
         }
     }
@@ -215,7 +215,7 @@ extension Store {
     /// The ledger's own calendar days: (calendar, day, holiday?, name).
     public func calendarDays() throws(StoreError) -> [(calendar: String, day: Day, holiday: Bool, name: String)] {
         try read("reading calendars") { db in
-            try Row.fetchAll(db, sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day").map {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day")).map {
                 (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
             }
         }
@@ -230,7 +230,7 @@ extension Store {
         }
         var holidays: [Day] = []
         var workdays: [Day] = []
-        for row in try Row.fetchAll(db, sql: "SELECT day, kind FROM calendarDay WHERE calendar = ? COLLATE NOCASE", arguments: [base.name]) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT day, kind FROM calendarDay WHERE calendar = ? COLLATE NOCASE"), arguments: [base.name]) {
             if (row["kind"] as String) == "holiday" { holidays.append(Day(row["day"])) } else { workdays.append(Day(row["day"])) }
         }
         return holidays.isEmpty && workdays.isEmpty ? base : base.adding(holidays: holidays, workingDays: workdays)
@@ -270,7 +270,7 @@ extension Store {
 
     static func uniqueName(_ name: String, _ db: Database) -> String {
         var index = 2
-        while (try? String.fetchOne(db, sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?", arguments: [nameKey("\(name) (\(index))")])) != nil {
+        while (try? String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey("\(name) (\(index))")])) != nil {
             index += 1
         }
         return "\(name) (\(index))"
@@ -402,11 +402,11 @@ extension Store {
     }
 
     static func insertSchedule(_ db: Database, _ schedule: Schedule, handledThrough: Day) throws {
-        if try String.fetchOne(db, sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?", arguments: [nameKey(schedule.name)]) != nil {
+        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey(schedule.name)]) != nil {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
-        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM schedule") ?? 1
-        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+        let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM schedule")) ?? 1
+        let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: """
                 INSERT INTO schedule(id, createdAt, updatedAt, name, nameKey, note, rule, adjustment, calendar, start, "end", approval,
                 amountLow, amountHigh, amountExpected, handledThrough, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -428,8 +428,7 @@ extension Store {
 
     /// Rewrites a schedule's fields, postings and exceptions (same id).
     static func replaceSchedule(_ db: Database, _ schedule: Schedule) throws {
-        if try String.fetchOne(
-            db, sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ? AND id != ?", arguments: [nameKey(schedule.name), schedule.id]) != nil
+        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ? AND id != ?"), arguments: [nameKey(schedule.name), schedule.id]) != nil
         {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
@@ -439,7 +438,7 @@ extension Store {
                 """).execute(arguments: [
                 schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule, schedule.rule.adjustment.rawValue,
                 schedule.rule.calendar, schedule.start.number, schedule.end?.number, schedule.approval.rawValue, schedule.amount?.low,
-                schedule.amount?.high, schedule.amount?.expected, Date(), schedule.id,
+                schedule.amount?.high, schedule.amount?.expected, Timestamp.now(), schedule.id,
             ])
         try db.cachedStatement(sql: "DELETE FROM schedulePosting WHERE scheduleId = ?").execute(arguments: [schedule.id])
         try db.cachedStatement(sql: "DELETE FROM scheduleException WHERE scheduleId = ?").execute(arguments: [schedule.id])
@@ -454,7 +453,7 @@ extension Store {
     }
 
     static func touchSchedule(_ db: Database, _ id: String) throws {
-        try db.cachedStatement(sql: "UPDATE schedule SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Date(), id])
+        try db.cachedStatement(sql: "UPDATE schedule SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), id])
     }
 
     static func fetchSchedules(_ db: Database, ids: [String]? = nil) throws -> [Schedule] {
@@ -462,16 +461,16 @@ extension Store {
         let partFilter = ids.map { "WHERE scheduleId IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
         let partArguments = StatementArguments(ids ?? [])
         var postings: [String: [Posting]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM schedulePosting \(partFilter) ORDER BY scheduleId, position", arguments: partArguments) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM schedulePosting \(partFilter) ORDER BY scheduleId, position"), arguments: partArguments) {
             postings[row["scheduleId"], default: []].append(
                 Posting(accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: try Currency(row["currency"] as String)), note: row["note"]))
         }
         var exceptions: [String: [Schedule.Exception]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM scheduleException \(partFilter) ORDER BY scheduleId, original", arguments: partArguments) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM scheduleException \(partFilter) ORDER BY scheduleId, original"), arguments: partArguments) {
             exceptions[row["scheduleId"], default: []].append(
                 .init(original: Day(row["original"]), skip: row["skip"], movedTo: (row["movedTo"] as Int?).map(Day.init), amount: row["amountMinor"]))
         }
-        return try Row.fetchAll(db, sql: "SELECT * FROM schedule WHERE deleted = 0 \(filter) ORDER BY position", arguments: StatementArguments(ids ?? [])).map {
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM schedule WHERE deleted = 0 \(filter) ORDER BY position"), arguments: StatementArguments(ids ?? [])).map {
             row in
             let id: String = row["id"]
             let ruleText: String = row["rule"]

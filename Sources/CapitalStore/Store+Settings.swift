@@ -35,7 +35,7 @@ extension Store {
     }
 
     static func setting(_ db: Database, _ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?"), arguments: [key])
     }
 
     static func setSetting(_ db: Database, _ key: String, _ value: String?) throws {

@@ -86,7 +86,7 @@ extension Store {
             updated.tags = try changes.tags.map(Store.validateTags) ?? old.tags
             try db.execute(
                 sql: "UPDATE txn SET day = ?, payee = ?, note = ?, spender = ?, tags = ?, updatedAt = ?, version = version + 1 WHERE id = ?",
-                arguments: [updated.day.number, updated.payee, updated.note, updated.spender, updated.tags.joined(separator: ","), Date(), old.id])
+                arguments: [updated.day.number, updated.payee, updated.note, updated.spender, updated.tags.joined(separator: ","), Timestamp.now(), old.id])
             if changes.postings != nil {
                 try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [old.id])
                 try Store.insertPostings(db, updated)
@@ -101,7 +101,7 @@ extension Store {
     public func removeTransaction(_ reference: String) throws(StoreError) -> Transaction {
         try write("removing transaction '\(reference)'") { db in
             let transaction = try Store.resolveTransaction(db, reference)
-            try db.execute(sql: "UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Date(), transaction.id])
+            try db.execute(sql: "UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), transaction.id])
             return transaction
         }
     }
@@ -113,10 +113,10 @@ extension Store {
                 currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
                 groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db), schedules: try Store.fetchSchedules(db))
             var posted: [String: Set<Day>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT scheduleId, original FROM postedOccurrence") {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT scheduleId, original FROM postedOccurrence")) {
                 posted[row["scheduleId"], default: []].insert(Day(row["original"]))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0") {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0")) {
                 let id: String = row["id"]
                 ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: posted[id] ?? [])
             }
@@ -205,7 +205,7 @@ extension Store {
         }
         // Cached statements: an import inserts thousands of these.
         let seq = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn")) ?? 1
-        let now = Date().databaseValue  // converted once, used for createdAt and updatedAt
+        let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
                 transaction.tags.joined(separator: ",")])
@@ -219,15 +219,15 @@ extension Store {
         for id in accountIDs.sorted() {
             do {
                 _ = try Row.fetchAll(
-                    db,
-                    sql: """
+            db.cachedStatement(
+                sql: """
                         SELECT SUM(CASE WHEN amountMinor > 0 THEN amountMinor ELSE 0 END),
                                SUM(CASE WHEN amountMinor < 0 THEN amountMinor ELSE 0 END)
                         FROM posting JOIN txn ON txn.id = posting.txnId
                         WHERE txn.deleted = 0 AND posting.accountId = ? GROUP BY posting.currency
-                        """, arguments: [id])
+                        """), arguments: [id])
             } catch let error as DatabaseError where error.message?.contains("overflow") == true {
-                let name = try String.fetchOne(db, sql: "SELECT name FROM account WHERE id = ?", arguments: [id]) ?? id
+                let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM account WHERE id = ?"), arguments: [id]) ?? id
                 throw StoreError.invalid(
                     field: "account", value: name,
                     reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
@@ -248,11 +248,11 @@ extension Store {
         var postings: [String: [Posting]] = [:]
         var currencies: [String: Currency] = [:]
         for row in try Row.fetchAll(
-            db,
-            sql: """
+            db.cachedStatement(
+                sql: """
                 SELECT posting.txnId, posting.accountId, posting.amountMinor, posting.currency, posting.note FROM posting
                 JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 \(filter) ORDER BY posting.txnId, posting.position
-                """, arguments: arguments)
+                """), arguments: arguments)
         {
             let code: String = row["currency"]
             let currency = try currencies[code] ?? Currency(code)
@@ -260,8 +260,7 @@ extension Store {
             postings[row["txnId"], default: []].append(
                 Posting(accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: currency), note: row["note"]))
         }
-        return try Row.fetchAll(
-            db, sql: "SELECT id, day, payee, note, spender, tags FROM txn WHERE deleted = 0 \(filter) ORDER BY day, seq", arguments: arguments
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT id, day, payee, note, spender, tags FROM txn WHERE deleted = 0 \(filter) ORDER BY day, seq"), arguments: arguments
         ).map { row in
             let id: String = row["id"]
             let tags: String = row["tags"]
@@ -276,7 +275,7 @@ extension Store {
         guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else {
             throw StoreError.invalid(field: "transaction id", value: reference, reason: "give at least 4 hex digits of an id from `capital tx list`")
         }
-        let ids = try String.fetchAll(db, sql: "SELECT id FROM txn WHERE deleted = 0 AND REPLACE(id, '-', '') LIKE ? || '%'", arguments: [prefix])
+        let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM txn WHERE deleted = 0 AND REPLACE(id, '-', '') LIKE ? || '%'"), arguments: [prefix])
         if ids.isEmpty {
             throw StoreError.notFound(what: "transaction", reference: reference, hint: "see `capital tx list`")
         }

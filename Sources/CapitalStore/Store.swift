@@ -44,7 +44,7 @@ public struct Store: Sendable {
             // WAL is a persistent property of the file: set once, a no-op afterwards, so opening
             // a database to read it writes nothing.
             try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                if try String.fetchOne(db.cachedStatement(sql: "PRAGMA journal_mode")) != "wal" {
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
                 }
             }
@@ -86,11 +86,11 @@ public struct Store: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                let tables = try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
                 if tables.isEmpty { return }
                 guard tables.contains("grdb_migrations") else { throw StoreError.notCapitalDatabase(path: path) }
                 let known = Set(Migrations.migrator.migrations)
-                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+                let applied = try String.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations"))
                 let unknown = applied.filter { !known.contains($0) }
                 if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown) }
             }

@@ -361,6 +361,31 @@ struct ForecastCommandTests {
         #expect((object["periods"] as? [Any])?.count == 12)
     }
 
+    /// Without `--today` the forecast starts on the local calendar day (capital reads the clock
+    /// through the C library): the day coreutils' `date` gives in the same time zone. Zones 26 hours
+    /// apart make at least two of the three days differ from UTC's for most of the day.
+    @Test(arguments: ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"])
+    func withoutTodayTheForecastStartsOnTheLocalDay(zone: String) throws {
+        func date() throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/date")
+            process.arguments = ["+%F"]
+            process.environment = ["TZ": zone]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            process.waitUntilExit()
+            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let cli = try CLI()
+        let before = try date()
+        let result = cli.run(["-f", "samples/household.yaml", "forecast", "--days", "1", "--format", "json"], env: ["TZ": zone])
+        let after = try date()
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect([before, after].contains(object.string("from") ?? ""), "TZ=\(zone): \(result.stdout.prefix(80))")
+    }
+
     // MARK: The account and group screens' outlook
 
     /// The sample read as a file (`-f`) and imported into a database must show the same outlook.

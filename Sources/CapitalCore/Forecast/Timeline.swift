@@ -239,9 +239,9 @@ struct RangedPair: Sendable {
         }
         let tomorrow = today.advanced(by: 1)
         guard tomorrow <= horizon else { return }
-        for occurrence in schedule.occurrences(in: DayRange(tomorrow, horizon.advanced(by: 1)), calendar: calendar) {
-            days.append(Int32(occurrence.day.number - today.number))
-            spreads.append(occurrence.amount.high - occurrence.amount.low)
+        schedule.forEachOccurrence(in: DayRange(tomorrow, horizon.advanced(by: 1)), calendar: calendar) { _, day, amount in
+            days.append(Int32(day.number - today.number))
+            spreads.append(amount.high - amount.low)
         }
     }
 }

@@ -78,25 +78,37 @@ extension Schedule {
     /// - Complexity: O(occurrences near the range + exceptions).
     public func occurrences(in range: DayRange, calendar: WorkingDayCalendar) -> [ScheduleOccurrence] {
         var result: [ScheduleOccurrence] = []
+        forEachOccurrence(in: range, calendar: calendar) { original, day, model in
+            result.append(ScheduleOccurrence(original: original, day: day, amount: model, postings: postings(for: model.expected)))
+        }
+        result.sort { ($0.day, $0.original) < ($1.day, $1.original) }
+        return result
+    }
+
+    /// Each occurrence whose (possibly moved) day falls in `range`, with its amount, in no
+    /// particular order: what `occurrences(in:calendar:)` lists, without building postings.
+    /// - Complexity: O(occurrences + exceptions × occurrences), no allocation per occurrence.
+    public func forEachOccurrence(
+        in range: DayRange, calendar: WorkingDayCalendar, _ body: (_ original: Day, _ day: Day, _ amount: AmountModel) -> Void
+    ) {
         let limit = end.map { DayRange(start, $0.advanced(by: 1)) }
         // Moved occurrences may come from far away: widen by the moves' reach.
         var reach = 0
         for exception in exceptions { if let to = exception.movedTo { reach = max(reach, abs(to.number - exception.original.number)) } }
         let wide = DayRange(range.start.advanced(by: -reach), range.end.advanced(by: reach))
+        let base = amount ?? AmountModel(fixed: postings[0].amount.minor)
         rule.forEachOccurrence(start: start, in: wide, calendar: calendar) { original, adjusted in
             if let limit, !limit.contains(original) { return }
             var day = adjusted
-            var model = amount ?? AmountModel(fixed: postings[0].amount.minor)
-            if let exception = exceptions.first(where: { $0.original == original }) {
+            var model = base
+            if !exceptions.isEmpty, let exception = exceptions.first(where: { $0.original == original }) {
                 if exception.skip { return }
                 if let to = exception.movedTo { day = to }
                 if let minor = exception.amount { model = AmountModel(fixed: minor) }
             }
             guard range.contains(day) else { return }
-            result.append(ScheduleOccurrence(original: original, day: day, amount: model, postings: postings(for: model.expected)))
+            body(original, day, model)
         }
-        result.sort { ($0.day, $0.original) < ($1.day, $1.original) }
-        return result
     }
 
     /// The template's postings for an occurrence of `minor`: with an amount model, `to` gets

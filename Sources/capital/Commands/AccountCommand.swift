@@ -28,7 +28,7 @@ func balances(_ ledger: Ledger, on day: Day) throws -> [BalanceKey: Int64] {
 
 extension Capital.AccountCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "add", 
             abstract: "Add an account or a category.",
             discussion: "Example: capital account add \"VTB Debit\" --kind debit --floor 10000 --default")
 
@@ -58,7 +58,7 @@ extension Capital.AccountCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "list", 
             abstract: "List accounts with today's balances.", discussion: "Example: capital account list --kind debit --format json")
 
         @OptionGroup var global: GlobalOptions
@@ -93,7 +93,7 @@ extension Capital.AccountCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "show", 
             abstract: "Show one account: its fields, balance, postings and groups.", discussion: "Example: capital account show \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
@@ -123,7 +123,7 @@ extension Capital.AccountCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "edit", 
             abstract: "Change an account's name, kind, floor, level, note or visibility.",
             discussion: "Example: capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
 

@@ -4,7 +4,7 @@ import CapitalStore
 
 extension Capital {
     struct Balance: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "balance", 
             abstract: "End-of-day balances per account and per group.",
             discussion: """
                 Amounts are signed as in double entry: what you have is positive, what you owe (loans, \

@@ -12,7 +12,7 @@ extension Capital {
 
 extension Capital.CalendarCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "list", 
             abstract: "List the calendars, the ledger's default, and the days you added.", discussion: "Example: capital calendar list")
 
         @OptionGroup var global: GlobalOptions
@@ -31,7 +31,7 @@ extension Capital.CalendarCommand {
     }
 
     struct Use: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "use", 
             abstract: "Make a calendar the ledger's default for schedules.", discussion: "Example: capital calendar use RU")
 
         @OptionGroup var global: GlobalOptions

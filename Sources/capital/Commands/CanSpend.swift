@@ -104,7 +104,7 @@ extension Capital {
     }
 
     struct When: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "when", 
             abstract: "The first day from which an amount can be spent and stays affordable to the horizon.",
             discussion: "Example: capital when 300000 --level 4")
 

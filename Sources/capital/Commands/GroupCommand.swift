@@ -12,7 +12,7 @@ extension Capital {
 
 extension Capital.GroupCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "add", 
             abstract: "Add a group.", discussion: "Example: capital group add \"Everyday money\" --type cash-flow --account \"VTB Debit\" --account Cash")
 
         @OptionGroup var global: GlobalOptions
@@ -27,7 +27,7 @@ extension Capital.GroupCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List groups with their accounts.", discussion: "Example: capital group list")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List groups with their accounts.", discussion: "Example: capital group list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -44,7 +44,7 @@ extension Capital.GroupCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "show", 
             abstract: "Show a group's accounts with today's balances and their total.", discussion: "Example: capital group show \"Everyday money\"")
 
         @OptionGroup var global: GlobalOptions

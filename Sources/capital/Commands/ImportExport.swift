@@ -5,7 +5,7 @@ import Foundation
 
 extension Capital {
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "import", 
             abstract: "Import a YAML or JSON ledger file, all or nothing (creates the database if needed).",
             discussion: """
                 Into a database with data it merges by name; see docs/ledger-format.md.
@@ -34,7 +34,7 @@ extension Capital {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "export", 
             abstract: "Write the whole ledger as a YAML (default) or JSON ledger file.",
             discussion: "Example: capital export --format json --out backup.json")
 

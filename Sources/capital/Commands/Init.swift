@@ -4,7 +4,7 @@ import CapitalStore
 
 extension Capital {
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "init", 
             abstract: "Create a ledger: the Capital equity account and the default categories.",
             discussion: "Example: capital init --currency RUB")
 

@@ -4,7 +4,7 @@ import CapitalStore
 
 extension Capital {
     struct Post: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "post", 
             abstract: "Turn due occurrences into real transactions, since the last run.",
             discussion: """
                 auto schedules are posted at once; confirm ones are listed until approved with \

@@ -36,7 +36,7 @@ private func accountOrDefault(_ store: Store, _ reference: String?, option: Stri
 
 extension Capital {
     struct Spend: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "spend", 
             abstract: "Record spending on a category, from the default account or --from.",
             discussion: "Example: capital spend 1500 Groceries --from Cash --note \"market\"")
 
@@ -59,7 +59,7 @@ extension Capital {
     }
 
     struct Earn: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "earn", 
             abstract: "Record income from a category, into the default account or --to.",
             discussion: "Example: capital earn 180000 Salary --to \"VTB Debit\"")
 
@@ -82,7 +82,7 @@ extension Capital {
     }
 
     struct Transfer: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "transfer", 
             abstract: "Move money between two accounts.", discussion: "Example: capital transfer 5000 --from \"VTB Debit\" --to Cash")
 
         @OptionGroup var global: GlobalOptions

@@ -30,7 +30,7 @@ func shippedCalendar(_ name: String) throws -> WorkingDayCalendar {
 
 extension Capital.RuleCommand {
     struct Expand: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "expand", 
             abstract: "Print the days a rule falls on between --start and --until (both included).",
             discussion: """
                 RULE is RRULE text (FREQ=MONTHLY;BYDAY=-1FR) or a readable rule: daily, every working day, \

@@ -56,7 +56,7 @@ private func amountCell(_ schedule: Schedule) -> Cell {
 
 extension Capital.ScheduleCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "add", 
             abstract: "Add a recurring transaction.",
             discussion: """
                 An amount (fixed, or a range LOW..HIGH with --expected) moves from --from to --to; or give the \
@@ -110,7 +110,7 @@ extension Capital.ScheduleCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "list", 
             abstract: "List schedules with their next day and monthly equivalent.", discussion: "Example: capital schedule list --format json")
 
         @OptionGroup var global: GlobalOptions
@@ -144,7 +144,7 @@ extension Capital.ScheduleCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "show", 
             abstract: "Show a schedule and its next occurrences with their amounts.", discussion: "Example: capital schedule show Lunch --next 5")
 
         @OptionGroup var global: GlobalOptions
@@ -213,7 +213,7 @@ extension Capital.ScheduleCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "edit", 
             abstract: "Change one occurrence, this and future ones (splits the schedule), or all.",
             discussion: """
                 Examples:
@@ -260,7 +260,7 @@ extension Capital.ScheduleCommand {
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "skip", 
             abstract: "Skip one occurrence.", discussion: "Example: capital schedule skip Gymnastics --at 2025-07-04")
 
         @OptionGroup var global: GlobalOptions
