@@ -1,0 +1,146 @@
+/// One line of a loan's schedule: a regular payment or an extra repayment.
+public struct LoanRow: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        case payment
+        /// An extra repayment of principal (or the full payoff) between payments.
+        case prepayment
+    }
+
+    public var kind: Kind
+    /// The payment's number from 1; 0 for a prepayment.
+    public var n: Int
+    /// The payment's day before the business-day adjustment (a prepayment's own day).
+    public var original: Day
+    /// The day money moves.
+    public var day: Day
+    /// Minor units paid: `interest + principal`.
+    public var payment: Int64
+    public var interest: Int64
+    public var principal: Int64
+    /// What is owed after this row.
+    public var balance: Int64
+}
+
+/// A loan's payments, from the first to the one that leaves exactly 0.
+public struct LoanSchedule: Hashable, Sendable {
+    /// The regular payment as first computed: the annuity payment, or for a linear loan the first
+    /// payment (principal part plus the first period's interest).
+    public var payment: Int64
+    public var rows: [LoanRow]
+    public var totalInterest: Int64
+
+    /// The day the last row moves money.
+    public var payoff: Day { rows.last!.day }
+    /// The regular payments only.
+    public var payments: [LoanRow] { rows.filter { $0.kind == .payment } }
+}
+
+extension Loan {
+    /// The loan's schedule: each period's interest for its days under `dayCount`, rounded once to
+    /// minor units; the annuity payment (or linear principal part) rounded by `rounding`; the last
+    /// payment absorbs every rounding so the balance closes at exactly 0.
+    ///
+    /// A prepayment on day D lands at the end of D (after a payment due that day): the period
+    /// around it accrues on the old balance up to D and on the new one after. With `.payment` the
+    /// annuity payment (or the principal part) is recomputed over the payments left; with `.term`
+    /// it stays and the loan ends sooner.
+    /// - Throws: `LoanError` for a prepayment before the start, after the payoff or not less than
+    ///   what is left (unless `full`); `.overflow` for amounts past Int64.
+    /// - Complexity: O(term + prepayments).
+    public func amortize(calendar: WorkingDayCalendar = .none) throws(LoanError) -> LoanSchedule {
+        let extras = prepayments.sorted { $0.day < $1.day }
+        if let early = extras.first, early.day <= start { throw .prepaymentBeforeStart(day: early.day, start: start) }
+        let basis = UInt64(1_000_000) * dayCount.basis
+        let perMillion = UInt64(rate.perMillion)
+
+        var balance = principal
+        var annuity = method == .annuity ? try Loan.annuityPayment(principal: principal, rate: rate, count: term, rounding) : 0
+        let firstAnnuity = annuity
+        var part = method == .linear ? try Loan.share(principal, count: term, rounding) : 0
+        var rows: [LoanRow] = []
+        rows.reserveCapacity(term + extras.count)
+        var totalInterest: Int64 = 0
+        var next = 0  // the next prepayment
+        var previous = (original: start, day: start)
+        var n = 1
+        while balance > 0 && n <= term {
+            let (original, day) = paymentDay(n, calendar: calendar)
+            // Σ balance × days, segment by segment: prepayments split the period.
+            var accrued = Wide(0)
+            var from = dayCount == .thirty360 ? previous.original : previous.day
+            func accrue(to end: Day) throws(LoanError) {
+                guard let sum = accrued.adding(Wide(UInt64(balance), times: dayCount.numerator(from: from, to: end))) else { throw .overflow }
+                accrued = sum
+                from = max(from, end)
+            }
+            func interest() throws(LoanError) -> Int64 {
+                guard let wide = accrued.multiplied(by: perMillion), let value = wide.divided(by: basis, rounding), value <= UInt64(Int64.max) else {
+                    throw .overflow
+                }
+                return Int64(value)
+            }
+            while next < extras.count && extras[next].day < day {
+                let extra = extras[next]
+                next += 1
+                try accrue(to: extra.day)
+                if extra.full {
+                    let owed = try interest()
+                    rows.append(
+                        LoanRow(
+                            kind: .prepayment, n: 0, original: extra.day, day: extra.day, payment: balance + owed, interest: owed,
+                            principal: balance, balance: 0))
+                    totalInterest += owed
+                    balance = 0
+                    break
+                }
+                guard extra.amount > 0 else {
+                    throw .invalid(field: "prepayment", value: "\(extra.amount)", reason: "must be more than 0")
+                }
+                guard extra.amount < balance else { throw .prepaymentTooLarge(day: extra.day, amount: extra.amount, remaining: balance) }
+                balance -= extra.amount
+                rows.append(
+                    LoanRow(kind: .prepayment, n: 0, original: extra.day, day: extra.day, payment: extra.amount, interest: 0, principal: extra.amount, balance: balance))
+                switch extra.effect {
+                case .payment:
+                    let left = term - n + 1
+                    if method == .annuity {
+                        annuity = try Loan.annuityPayment(principal: balance, rate: rate, count: left, rounding)
+                    } else {
+                        part = try Loan.share(balance, count: left, rounding)
+                    }
+                case .term:
+                    break  // the payment stays: the balance runs out sooner
+                }
+            }
+            if balance == 0 { break }
+            try accrue(to: dayCount == .thirty360 ? original : day)
+            let owed = try interest()
+            var principalPart: Int64
+            switch method {
+            case .annuity:
+                principalPart = annuity - owed
+            case .linear:
+                principalPart = part
+            }
+            // The last payment takes what is left, and so does one that would overshoot it (a
+            // payment rounded up on a tiny loan, or a shortened term).
+            if n == term || principalPart >= balance { principalPart = balance }
+            let (paid, overflow) = principalPart.addingReportingOverflow(owed)
+            if overflow { throw .overflow }
+            balance -= principalPart
+            totalInterest += owed
+            rows.append(LoanRow(kind: .payment, n: n, original: original, day: day, payment: paid, interest: owed, principal: principalPart, balance: balance))
+            previous = (original, day)
+            n += 1
+        }
+        if next < extras.count, let last = rows.last { throw .prepaymentAfterPayoff(day: extras[next].day, payoff: last.day) }
+        let payment = method == .annuity ? firstAnnuity : rows.first { $0.kind == .payment }?.payment ?? 0
+        return LoanSchedule(payment: payment, rows: rows, totalInterest: totalInterest)
+    }
+
+    /// `amount / count` rounded: a linear loan's principal part.
+    static func share(_ amount: Int64, count: Int, _ rounding: Rounding) throws(LoanError) -> Int64 {
+        guard let value = Wide(UInt64(amount)).divided(by: UInt64(count), rounding) else { throw .overflow }
+        return Int64(value)
+    }
+}
