@@ -1,0 +1,179 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+extension LoanMethod: ExpressibleByArgument {}
+extension DayCount: ExpressibleByArgument {}
+extension Rounding: ExpressibleByArgument {}
+extension PrepaymentEffect: ExpressibleByArgument {}
+
+extension Capital {
+    struct LoanCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "loan", abstract: "Loans: amortisation schedules and early repayment.", subcommands: [Schedule.self])
+    }
+}
+
+/// The terms of a loan as options, shared by the loan commands.
+struct LoanTermsOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp("The amount lent, e.g. 5000000 or 5000000.00.", valueName: "amount")) var principal: String
+    @Option(parsing: .unconditional, help: ArgumentHelp("The annual interest rate in percent, e.g. 12 or 7.75 (at most four decimals).", valueName: "percent"))
+    var rate: String
+    @Option(parsing: .unconditional, help: ArgumentHelp("The term in months: the number of monthly payments.", valueName: "months")) var term: Int
+    @Option(help: ArgumentHelp("The day the money is lent, YYYY-MM-DD; interest runs from here.", valueName: "date")) var start: String
+    @Option(help: ArgumentHelp("The first payment's day (default one month after --start); later ones fall on the same day of the month.", valueName: "date"))
+    var firstPayment: String?
+    @Option(help: ArgumentHelp("annuity (equal payments) or linear (equal principal parts).", valueName: "method")) var method: LoanMethod = .annuity
+    @Option(help: ArgumentHelp("30/360, actual/365 or actual/actual.", valueName: "convention")) var dayCount: DayCount = .thirty360
+    @Option(help: ArgumentHelp("half-up or half-even rounding of each amount to minor units.", valueName: "rule")) var rounding: Rounding = .halfUp
+    @Option(help: ArgumentHelp("Working-day calendar for payment days: RU, US or none.", valueName: "name")) var calendar = "none"
+    @Option(help: ArgumentHelp("How a payment due on a day off moves: none, following, preceding, modified-following or modified-preceding.", valueName: "adjustment"))
+    var adjust: BusinessDayAdjustment = .none
+
+    /// The loan these options describe, in `currency`.
+    func loan(currency: Currency, prepayments: [LoanPrepayment] = []) throws -> Loan {
+        let amount = try parseMoney(principal, field: "--principal", currency: currency)
+        guard amount.minor > 0 else { throw CLIError.invalid("--principal", principal, "must be more than 0") }
+        let parsedRate: Rate
+        do { parsedRate = try Rate(parsing: rate) } catch .invalidRate(_, let reason) {
+            throw CLIError.invalid("--rate", rate, reason)
+        } catch { throw CLIError.invalid("--rate", rate, "\(error)") }
+        let startDay = try parseDay(start, field: "--start")
+        let first = try firstPayment.map { try parseDay($0, field: "--first-payment") }
+        do {
+            return try Loan(
+                principal: amount.minor, rate: parsedRate, term: term, start: startDay, firstPayment: first, method: method, dayCount: dayCount,
+                rounding: rounding, adjustment: adjust, prepayments: prepayments)
+        } catch {
+            throw loanError(error, currency: currency)
+        }
+    }
+}
+
+/// A core loan error as a one-line CLI error naming the option and amounts in `currency`.
+func loanError(_ error: LoanError, currency: Currency) -> CLIError {
+    func money(_ minor: Int64) -> String { Money(minor: minor, currency: currency).formatted() }
+    switch error {
+    case .invalid(let field, let value, let reason):
+        let option = "--" + field.replacingOccurrences(of: " ", with: "-")
+        return CLIError.invalid(option, option == "--principal" ? money(Int64(value) ?? 0) : value, reason)
+    case .invalidRate(let text, let reason):
+        return CLIError.invalid("--rate", text, reason)
+    case .prepaymentTooLarge(let day, let amount, let remaining):
+        return CLIError(
+            "--prepay '\(money(amount))@\(day)': not less than the \(money(remaining)) left on \(day); pay the loan off in full instead (full@\(day))",
+            exitCode: 64)
+    case .prepaymentBeforeStart(let day, let start):
+        return CLIError("--prepay '\(day)': before the loan starts on \(start)", exitCode: 64)
+    case .prepaymentAfterPayoff(let day, let payoff):
+        return CLIError("--prepay '\(day)': after the loan is paid off on \(payoff)", exitCode: 64)
+    case .overflow:
+        return CLIError("loan: \(error)")
+    }
+}
+
+/// `AMOUNT@DATE` or `full@DATE`: an extra repayment from the command line.
+func parsePrepayment(_ text: String, currency: Currency, effect: PrepaymentEffect) throws -> LoanPrepayment {
+    let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+    guard parts.count == 2 else { throw CLIError.invalid("--prepay", text, "expected AMOUNT@YYYY-MM-DD or full@YYYY-MM-DD") }
+    let day = try parseDay(String(parts[1]), field: "--prepay")
+    if parts[0].lowercased() == "full" { return LoanPrepayment(day: day, amount: 0, effect: effect, full: true) }
+    let amount = try parseMoney(String(parts[0]), field: "--prepay", currency: currency)
+    guard amount.minor > 0 else { throw CLIError.invalid("--prepay", text, "the amount must be more than 0") }
+    return LoanPrepayment(day: day, amount: amount.minor, effect: effect)
+}
+
+/// A loan's schedule as a report: a row per payment and prepayment.
+func loanScheduleReport(_ schedule: LoanSchedule, currency: Currency, extra: [(String, JSON)] = []) -> Report {
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: currency)) }
+    var section = Section(
+        name: "rows",
+        columns: [
+            Column("n", "N", numeric: true), Column("day", "Day"), Column("payment", "Payment", numeric: true), Column("interest", "Interest", numeric: true),
+            Column("principal", "Principal", numeric: true), Column("balance", "Balance", numeric: true), Column("kind", "Kind"),
+        ])
+    section.rows = schedule.rows.map { row in
+        [row.kind == .payment ? .int(row.n) : .none, .day(row.day), money(row.payment), money(row.interest), money(row.principal), money(row.balance),
+         .text(row.kind == .payment ? "" : row.balance == 0 ? "payoff" : "prepayment")]
+    }
+    var report = Report([section])
+    report.json = .object(
+        [
+            ("currency", .string(currency.code)), ("payment", Report.jsonValue(money(schedule.payment))),
+            ("totalInterest", Report.jsonValue(money(schedule.totalInterest))), ("payoff", .string(schedule.payoff.iso)),
+        ] + extra + [
+            ("rows", .array(schedule.rows.map { row in
+                .object([
+                    ("n", row.kind == .payment ? .number(String(row.n)) : .null), ("kind", .string(row.kind.rawValue)), ("day", .string(row.day.iso)),
+                    ("payment", Report.jsonValue(money(row.payment))), ("interest", Report.jsonValue(money(row.interest))),
+                    ("principal", Report.jsonValue(money(row.principal))), ("balance", Report.jsonValue(money(row.balance))),
+                ])
+            }))
+        ])
+    return report
+}
+
+extension Capital.LoanCommand {
+    struct Schedule: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "schedule",
+            abstract: "Print a loan's amortisation schedule, without a database.",
+            discussion: """
+                Every payment with its interest and principal and the balance left; the last payment absorbs the \
+                rounding so the balance closes at exactly 0. --prepay AMOUNT@DATE (repeatable) adds an early repayment, \
+                full@DATE pays everything off that day; --reduce says whether the payment or the term shrinks, and the \
+                interest saved is shown. Amounts are in --currency (default: your database's currency, else RUB).
+                Example: capital loan schedule --principal 5000000 --rate 12 --term 240 --start 2025-02-15
+                Example: capital loan schedule --principal 5000000 --rate 12 --term 240 --start 2025-02-15 --prepay 1000000@2026-02-15 --reduce payment --format json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var terms: LoanTermsOptions
+        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("An early repayment, AMOUNT@YYYY-MM-DD or full@YYYY-MM-DD (repeatable).", valueName: "amount@date"))
+        var prepay: [String] = []
+        @Option(help: ArgumentHelp("What prepayments shorten: term (the payment stays) or payment (the term stays).", valueName: "term|payment"))
+        var reduce: PrepaymentEffect = .term
+        @Option(help: ArgumentHelp("The currency of the amounts (default: the database's, else RUB).", valueName: "code")) var currency: String?
+
+        func run() throws {
+            let currency = try scheduleCurrency()
+            let prepayments = try prepay.map { try parsePrepayment($0, currency: currency, effect: reduce) }
+            let loan = try terms.loan(currency: currency, prepayments: prepayments)
+            let calendar = try shippedCalendar(terms.calendar)
+            let schedule: LoanSchedule
+            var saved: Int64?
+            do {
+                schedule = try loan.amortize(calendar: calendar)
+                if !prepayments.isEmpty {
+                    var plain = loan
+                    plain.prepayments = []
+                    saved = try plain.amortize(calendar: calendar).totalInterest - schedule.totalInterest
+                }
+            } catch { throw loanError(error, currency: currency) }
+            let money = { (minor: Int64) in Money(minor: minor, currency: currency) }
+            let report = loanScheduleReport(
+                schedule, currency: currency, extra: saved.map { [("interestSaved", Report.jsonValue(.money(money($0))))] } ?? [])
+            if try global.outputFormat() == .table {
+                let shown = { (minor: Int64) in global.hideAmounts ? "***" : money(minor).formatted() }
+                print(
+                    "\(loan.method == .annuity ? "Annuity" : "Linear") loan of \(shown(loan.principal)) \(currency.code) at \(loan.rate) over \(loan.term) months "
+                        + "from \(loan.start), \(loan.dayCount.rawValue): payment \(shown(schedule.payment)), total interest \(shown(schedule.totalInterest)), "
+                        + "paid off \(schedule.payoff)" + (saved.map { ", interest saved \(shown($0))" } ?? ""))
+            }
+            try global.print(report)
+        }
+
+        func scheduleCurrency() throws -> Currency {
+            if let currency {
+                do { return try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
+            }
+            if global.file == nil, FileManager.default.fileExists(atPath: global.databasePath),
+                let store = try? Store.open(path: global.databasePath), let code = try? store.currency()
+            {
+                return code
+            }
+            return try! Currency("RUB")
+        }
+    }
+}
