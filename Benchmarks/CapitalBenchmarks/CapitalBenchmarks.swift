@@ -42,4 +42,5 @@ let benchmarks: @Sendable () -> Void = {
     recurrenceBenchmarks()
     ruleBenchmarks()
     forecastBenchmarks()
+    loanBenchmarks()
 }

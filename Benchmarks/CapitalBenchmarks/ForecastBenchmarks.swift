@@ -23,29 +23,25 @@ func forecastBenchmarks() {
     let ledger = ForecastBenchmarkLedger.make(today: today)
     let calendars = ["RU-like": RecurrenceBenchmarkSet.ruLikeCalendar]
 
-    let buildConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident], scalingFactor: .one, maxDuration: .seconds(5),
-        maxIterations: 500)
-    Benchmark("Forecast: timeline + level-4 scan, 1000 schedules x 50 accounts x 30 years", configuration: buildConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let timeline = try Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
-            blackHole(try Availability(timeline, level: 4))
+    /// One item: `Timeline.build` and the level-4 scan of `ledger` to the horizon.
+    func build(_ name: String, _ ledger: Ledger, _ metrics: [BenchmarkMetric], maxIterations: Int) {
+        let configuration = Benchmark.Configuration(metrics: metrics, scalingFactor: .one, maxDuration: .seconds(5), maxIterations: maxIterations)
+        Benchmark(name, configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let timeline = try Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
+                blackHole(try Availability(timeline, level: 4))
+            }
         }
     }
-
+    build(
+        "Forecast: timeline + level-4 scan, 1000 schedules x 50 accounts x 30 years", ledger,
+        [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident], maxIterations: 500)
     // The memory bound: 30 years x 200 accounts well under 100 MB. The delta is what one
     // build adds to the process's resident memory (three cases x accounts x days x 8 bytes of
     // series, plus the level sums and the scan); the ledger is built before it is measured.
-    let large = ForecastBenchmarkLedger.make(today: today, scale: 4)
-    let memoryConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .peakMemoryResident, .peakMemoryResidentDelta, .mallocCountTotal], scalingFactor: .one, maxDuration: .seconds(5),
-        maxIterations: 50)
-    Benchmark("Forecast: timeline + level-4 scan, 1000 schedules x 200 accounts x 30 years", configuration: memoryConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let timeline = try Timeline.build(large, today: today, horizon: horizon, calendars: calendars)
-            blackHole(try Availability(timeline, level: 4))
-        }
-    }
+    build(
+        "Forecast: timeline + level-4 scan, 1000 schedules x 200 accounts x 30 years", ForecastBenchmarkLedger.make(today: today, scale: 4),
+        [.wallClock, .peakMemoryResident, .peakMemoryResidentDelta, .mallocCountTotal], maxIterations: 50)
 
     let timeline = try! Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
     let availability = try! Availability(timeline, level: 4)

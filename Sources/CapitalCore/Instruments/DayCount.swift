@@ -27,22 +27,26 @@ public enum DayCount: String, Hashable, Sendable, CaseIterable {
     /// - Complexity: O(years spanned).
     public func numerator(from start: Day, to end: Day) -> UInt64 {
         guard end > start else { return 0 }
+        return numerator(from: start, start.civil, to: end, end.civil)
+    }
+
+    /// The same, given both days' civil dates (a schedule knows them already).
+    @inline(__always)
+    func numerator(from start: Day, _ a: CivilDate, to end: Day, _ b: CivilDate) -> UInt64 {
+        guard end > start else { return 0 }
         switch self {
         case .thirty360:
-            let a = start.civil
-            let b = end.civil
             let d1 = min(a.day, 30)
             let d2 = d1 == 30 ? min(b.day, 30) : b.day
             return UInt64(360 * (b.year - a.year) + 30 * (b.month - a.month) + (d2 - d1))
         case .actual365:
             return UInt64(end.number - start.number)
         case .actualActual:
+            if a.year == b.year { return UInt64(end.number - start.number) * (Day.isLeap(a.year) ? 365 : 366) }
             var total: UInt64 = 0
             var from = start
-            while from < end {
-                let year = from.civil.year
-                let nextYear = Day(Day.daysFromCivil(year: year + 1, month: 1, day: 1))
-                let to = min(end, nextYear)
+            for year in a.year...b.year {
+                let to = year == b.year ? end : Day(Day.daysFromCivil(year: year + 1, month: 1, day: 1))
                 total += UInt64(to.number - from.number) * (Day.isLeap(year) ? 365 : 366)
                 from = to
             }

@@ -61,17 +61,22 @@ extension Loan {
         rows.reserveCapacity(term + extras.count)
         var totalInterest: Int64 = 0
         var next = 0  // the next prepayment
-        var previous = (original: start, day: start)
+        var days = PaymentDays(self, calendar: calendar)
+        // Where the next period's interest starts: the previous payment (its unadjusted day for
+        // 30/360), with its civil date so that no day is converted twice.
+        var previous = (day: start, civil: start.civil)
         var n = 1
         while balance > 0 && n <= term {
-            let (original, day) = paymentDay(n, calendar: calendar)
+            let (original, originalCivil, day) = days.next()
+            let end = dayCount == .thirty360 || day == original ? (day: dayCount == .thirty360 ? original : day, civil: originalCivil) : (day, day.civil)
             // Σ balance × days, segment by segment: prepayments split the period.
             var accrued = Wide(0)
-            var from = dayCount == .thirty360 ? previous.original : previous.day
-            func accrue(to end: Day) throws(LoanError) {
-                guard let sum = accrued.adding(Wide(UInt64(balance), times: dayCount.numerator(from: from, to: end))) else { throw .overflow }
+            var from = previous
+            func accrue(to end: (day: Day, civil: CivilDate)) throws(LoanError) {
+                let days = dayCount.numerator(from: from.day, from.civil, to: end.day, end.civil)
+                guard let sum = accrued.adding(Wide(UInt64(balance), times: days)) else { throw .overflow }
                 accrued = sum
-                from = max(from, end)
+                if end.day > from.day { from = end }
             }
             func interest() throws(LoanError) -> Int64 {
                 guard let wide = accrued.multiplied(by: perMillion), let value = wide.divided(by: basis, rounding), value <= UInt64(Int64.max) else {
@@ -82,7 +87,7 @@ extension Loan {
             while next < extras.count && extras[next].day < day {
                 let extra = extras[next]
                 next += 1
-                try accrue(to: extra.day)
+                try accrue(to: (extra.day, extra.day.civil))
                 if extra.full {
                     let owed = try interest()
                     rows.append(
@@ -113,7 +118,7 @@ extension Loan {
                 }
             }
             if balance == 0 { break }
-            try accrue(to: dayCount == .thirty360 ? original : day)
+            try accrue(to: end)
             let owed = try interest()
             var principalPart: Int64
             switch method {
@@ -130,7 +135,7 @@ extension Loan {
             balance -= principalPart
             totalInterest += owed
             rows.append(LoanRow(kind: .payment, n: n, original: original, day: day, payment: paid, interest: owed, principal: principalPart, balance: balance))
-            previous = (original, day)
+            previous = end
             n += 1
         }
         if next < extras.count, let last = rows.last { throw .prepaymentAfterPayoff(day: extras[next].day, payoff: last.day) }

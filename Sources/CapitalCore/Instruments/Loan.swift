@@ -96,8 +96,46 @@ public struct Loan: Hashable, Sendable {
 
     /// The `n`th payment's day (from 1) before and after the business-day adjustment.
     public func paymentDay(_ n: Int, calendar: WorkingDayCalendar = .none) -> (original: Day, day: Day) {
-        let original = firstPayment.addingMonths(n - 1)
-        return (original, adjustment.adjust(original, in: calendar) ?? original)
+        var days = PaymentDays(self, calendar: calendar)
+        for _ in 1..<n { _ = days.next() }
+        let (original, _, day) = days.next()
+        return (original, day)
+    }
+}
+
+/// The payment days of a loan in order, stepping the month from the first payment's civil date
+/// (no date conversion per payment).
+struct PaymentDays {
+    private var year: Int
+    private var month: Int
+    /// The day number of the 1st of `month`.
+    private var monthStart: Int
+    private let dayOfMonth: Int
+    private let adjustment: BusinessDayAdjustment
+    private let calendar: WorkingDayCalendar
+
+    init(_ loan: Loan, calendar: WorkingDayCalendar) {
+        let civil = loan.firstPayment.civil
+        (year, month, dayOfMonth) = (civil.year, civil.month, civil.day)
+        monthStart = loan.firstPayment.number - civil.day + 1
+        adjustment = loan.adjustment
+        self.calendar = calendar
+    }
+
+    /// The next payment's day before and after the adjustment, with the civil date of the former.
+    mutating func next() -> (original: Day, civil: CivilDate, day: Day) {
+        let length = Day.daysIn(month: month, year: year)
+        let day = min(dayOfMonth, length)
+        let civil = CivilDate(year: year, month: month, day: day)
+        let original = Day(monthStart + day - 1)
+        monthStart += length
+        month += 1
+        if month > 12 {
+            month = 1
+            year += 1
+        }
+        let adjusted = adjustment == .none ? original : adjustment.adjust(original, in: calendar) ?? original
+        return (original, civil, adjusted)
     }
 }
 

@@ -43,6 +43,7 @@ struct Wide: Sendable, Equatable {
     }
 
     /// `self × k`, or nil past 128 bits.
+    @inline(__always)
     func multiplied(by k: UInt64) -> Wide? {
         let (h1, l1) = low.multipliedFullWidth(by: k)
         let (h2, l2) = high.multipliedFullWidth(by: k)
@@ -55,9 +56,11 @@ struct Wide: Sendable, Equatable {
     }
 
     /// `self / d` rounded, or nil when the quotient does not fit 64 bits.
+    @inline(__always)
     func divided(by d: UInt64, _ rounding: Rounding) -> UInt64? {
         guard d > 0, high < d else { return nil }
-        let (q, r) = d.dividingFullWidth((high, low))
+        // Most products fit 64 bits: a hardware divide instead of the 128-bit routine.
+        let (q, r) = high == 0 ? low.quotientAndRemainder(dividingBy: d) : d.dividingFullWidth((high, low))
         guard rounding.roundsUp(quotient: q, remainder: r, divisor: d) else { return q }
         let (up, overflow) = q.addingReportingOverflow(1)
         return overflow ? nil : up
