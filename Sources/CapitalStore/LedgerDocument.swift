@@ -89,6 +89,7 @@ public struct LedgerDocument: Sendable {
     public var accounts: [AccountEntry] = []
     public var groups: [GroupEntry] = []
     public var transactions: [TransactionEntry] = []
+    public var loans: [LoanEntry] = []
 }
 
 /// A mistake in a ledger file: where it is and why, on one line.

@@ -91,7 +91,7 @@ public enum LedgerFile {
 }
 
 /// Walks the node tree, checking each field's type and value.
-private struct Reader {
+struct Reader {
     let file: String
 
     func location(_ node: Node, _ path: String) -> FileLocation {
@@ -179,7 +179,7 @@ private struct Reader {
 
     func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
         let fields = try mapping(
-            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules"])
+            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans"])
         if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
         }
@@ -205,6 +205,9 @@ private struct Reader {
         }
         for (index, node) in try list(fields, "schedules", "").enumerated() {
             document.schedules.append(try schedule(node, "schedules[\(index)]"))
+        }
+        for (index, node) in try list(fields, "loans", "").enumerated() {
+            document.loans.append(try loan(node, "loans[\(index)]"))
         }
         return document
     }

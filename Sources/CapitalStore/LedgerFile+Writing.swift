@@ -95,6 +95,9 @@ extension LedgerFile {
         if !ledger.schedules.isEmpty {
             root.append(("schedules", .list(ledger.schedules.map { schedule(of: $0, names: names, ledger: ledger, extras: extras) })))
         }
+        if !ledger.loans.isEmpty {
+            root.append(("loans", .list(ledger.loans.map { loan(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
+        }
         var out = ""
         switch format {
         case .yaml:

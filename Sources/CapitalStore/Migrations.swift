@@ -6,6 +6,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
         migrator.registerMigration("v2-schedules", migrate: v2)
+        migrator.registerMigration("v3-instruments", migrate: v3)
         return migrator
     }
 
@@ -130,6 +131,76 @@ enum Migrations {
             t.column("kind", .text).notNull()  // holiday or workday
             t.column("name", .text).notNull().defaults(to: "")
             t.primaryKey(["calendar", "day"])
+        }
+    }
+
+    /// Instruments: loans with their prepayments, credit cards, deposits, and assets whose value
+    /// changes at a yearly rate. Each instrument belongs to one account and goes by its name.
+    private static func v3(_ db: Database) throws {
+        try db.create(table: "loan") { t in
+            addRecordColumns(t)
+            t.column("accountId", .text).notNull().references("account")
+            t.column("payFromId", .text).notNull().references("account")
+            t.column("categoryId", .text).notNull().references("account")
+            t.column("disburseToId", .text).references("account")
+            t.column("collateralId", .text).references("account")
+            t.column("principal", .integer).notNull()
+            t.column("ratePerMillion", .integer).notNull()
+            t.column("term", .integer).notNull()
+            t.column("start", .integer).notNull()
+            t.column("firstPayment", .integer).notNull()
+            t.column("method", .text).notNull()
+            t.column("dayCount", .text).notNull()
+            t.column("rounding", .text).notNull()
+            t.column("adjustment", .text).notNull()
+            t.column("calendar", .text).notNull()
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX loan_account ON loan(accountId) WHERE deleted = 0")
+        // One-off prepayments (rule NULL) and recurring extra payments (a rule from `day` to `end`).
+        try db.create(table: "loanPrepayment") { t in
+            t.column("loanId", .text).notNull().references("loan", onDelete: .cascade)
+            t.column("position", .integer).notNull()
+            t.column("day", .integer).notNull()
+            t.column("amount", .integer).notNull()
+            t.column("effect", .text).notNull()
+            t.column("full", .boolean).notNull().defaults(to: false)
+            t.column("rule", .text)
+            t.column("end", .integer)
+            t.primaryKey(["loanId", "position"])
+        }
+        try db.create(table: "card") { t in
+            addRecordColumns(t)
+            t.column("accountId", .text).notNull().references("account")
+            t.column("payFromId", .text).notNull().references("account")
+            t.column("categoryId", .text).notNull().references("account")
+            t.column("creditLimit", .integer).notNull()
+            t.column("statementDay", .integer).notNull()
+            // Exactly one of dueDay (a day of the month) and dueAfter (days after the statement).
+            t.column("dueDay", .integer)
+            t.column("dueAfter", .integer)
+            t.column("payback", .text).notNull()  // full, minimum or fixed
+            t.column("minimumPerMillion", .integer)
+            t.column("minimumFloor", .integer)
+            t.column("fixedAmount", .integer)
+            t.column("ratePerMillion", .integer).notNull()
+            t.column("grace", .text).notNull()
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX card_account ON card(accountId) WHERE deleted = 0")
+        try db.create(table: "deposit") { t in
+            addRecordColumns(t)
+            t.column("accountId", .text).notNull().references("account")
+            t.column("payoutId", .text).references("account")
+            t.column("categoryId", .text).notNull().references("account")
+            t.column("ratePerMillion", .integer).notNull()
+            t.column("capitalisation", .text).notNull()
+            t.column("opened", .integer).notNull()
+            t.column("maturity", .integer)
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX deposit_account ON deposit(accountId) WHERE deleted = 0")
+        try db.alter(table: "account") { t in
+            // A yearly change of value in millionths (-150000: loses 15 % a year), counted from valueSince.
+            t.add(column: "valueChange", .integer)
+            t.add(column: "valueSince", .integer)
         }
     }
 }

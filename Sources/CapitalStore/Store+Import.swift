@@ -12,11 +12,16 @@ public struct ImportSummary: Sendable, Equatable {
     public var transactionsAlreadyPresent = 0
     public var schedulesAdded = 0
     public var schedulesAlreadyPresent = 0
+    /// Loans, cards and deposits.
+    public var instrumentsAdded = 0
+    public var instrumentsAlreadyPresent = 0
 
     public var description: String {
         "\(accountsAdded) accounts added, \(accountsMerged) merged; \(groupsAdded) groups added, \(groupsMerged) merged; "
             + "\(transactionsAdded) transactions added, \(transactionsAlreadyPresent) already present"
             + (schedulesAdded + schedulesAlreadyPresent > 0 ? "; \(schedulesAdded) schedules added, \(schedulesAlreadyPresent) already present" : "")
+            + (instrumentsAdded + instrumentsAlreadyPresent > 0
+                ? "; \(instrumentsAdded) loans, cards and deposits added, \(instrumentsAlreadyPresent) already present" : "")
     }
 }
 
@@ -196,6 +201,7 @@ extension Store {
         try Store.checkBalancesFit(db, accountIDs: touched)
         try mergeCalendars(db, document)
         try mergeSchedules(db, document, accounts: accounts, summary: &summary)
+        try mergeLoans(db, document, summary: &summary)
         return summary
     }
 

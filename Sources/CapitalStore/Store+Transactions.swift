@@ -120,6 +120,7 @@ extension Store {
                 let id: String = row["id"]
                 ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: posted[id] ?? [])
             }
+            ledger.loans = try Store.fetchLoans(db)
             return ledger
         }
     }

@@ -10,6 +10,8 @@ public struct Ledger: Hashable, Sendable {
     public var schedules: [Schedule]
     /// What `post` has done with each schedule, by schedule id.
     public var scheduleStates: [String: ScheduleState] = [:]
+    /// Loans, in the order they were added.
+    public var loans: [LedgerLoan] = []
 
     public init(
         currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],

@@ -20,7 +20,7 @@ extension Capital {
         func run() throws {
             let day = try on.map { try parseDay($0, field: "--on", monthAs: .endOfMonth) } ?? global.todayDay()
             let store = try global.ledgerStore(writing: false)
-            let ledger = try store.snapshot()
+            let ledger = try instrumentLedger(store, global, through: day)
             let totals = try balances(ledger, on: day)
             var accounts = Section(
                 name: "accounts", title: "Balances on \(day)",

@@ -31,6 +31,7 @@ struct HorizonOptions: ParsableArguments {
 /// A ledger with its timeline built: what forecast, can-spend and when work from.
 struct Forecast {
     let store: Store
+    /// The stored ledger with the transactions its loans, cards and deposits make.
     let ledger: Ledger
     let today: Day
     let timeline: Timeline
@@ -40,13 +41,14 @@ struct Forecast {
     ///   file read again with `-f` gets new ids); else the options' store is opened.
     init(_ global: GlobalOptions, _ horizon: HorizonOptions, store: Store? = nil) throws {
         self.store = try store ?? global.ledgerStore(writing: false)
-        ledger = try self.store.snapshot()
+        let stored = try self.store.snapshot()
         today = try global.todayDay()
         let last = try horizon.horizon(today: today)
         var calendars: [String: WorkingDayCalendar] = [:]
-        for name in Set(ledger.schedules.map(\.rule.calendar)) { calendars[name] = try self.store.calendar(name) }
+        for name in Set(stored.schedules.map(\.rule.calendar) + stored.loans.map(\.calendar)) { calendars[name] = try self.store.calendar(name) }
         self.calendars = calendars
         do {
+            ledger = try stored.forecastLedger(today: today, horizon: last, calendars: calendars)
             timeline = try Timeline.build(ledger, today: today, horizon: last, calendars: calendars)
         } catch {
             throw CLIError("forecast: \(error)")
@@ -102,4 +104,15 @@ func checkedLevel(_ level: Int?) throws -> Int {
         throw CLIError.invalid("--level", String(value), "the answer ladder has levels 1 (cash) to 6 (net)")
     }
     return value
+}
+
+/// The stored ledger with what its instruments make up to `day` (at least today): loans at their
+/// scheduled balance, their payments, and so on. What balances as of a day are read from.
+func instrumentLedger(_ store: Store, _ global: GlobalOptions, through day: Day) throws -> Ledger {
+    let stored = try store.snapshot()
+    if stored.loans.isEmpty { return stored }
+    let today = try global.todayDay()
+    var calendars: [String: WorkingDayCalendar] = [:]
+    for name in Set(stored.loans.map(\.calendar)) { calendars[name] = try store.calendar(name) }
+    do { return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: calendars) } catch { throw CLIError("balance: \(error)") }
 }

@@ -11,7 +11,7 @@ extension PrepaymentEffect: ExpressibleByArgument {}
 extension Capital {
     struct LoanCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "loan", abstract: "Loans: amortisation schedules and early repayment.", subcommands: [Schedule.self])
+            commandName: "loan", abstract: "Loans: stored loans in the forecast, amortisation schedules and early repayment.", subcommands: [Add.self, List.self, Show.self, Prepay.self, Remove.self, Schedule.self])
     }
 }
 
@@ -31,35 +31,30 @@ struct LoanTermsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How a payment due on a day off moves: none, following, preceding, modified-following or modified-preceding.", valueName: "adjustment"))
     var adjust: BusinessDayAdjustment = .none
 
+    /// The terms as a store input for `account`, paid from `payFrom`.
+    func input(account: String = "", payFrom: String = "") throws -> LoanInput {
+        var input = LoanInput(account: account, payFrom: payFrom, principal: principal, rate: rate, term: term, start: try parseDay(start, field: "--start"))
+        input.firstPayment = try firstPayment.map { try parseDay($0, field: "--first-payment") }
+        input.method = method
+        input.dayCount = dayCount
+        input.rounding = rounding
+        input.calendar = calendar
+        input.adjustment = adjust
+        return input
+    }
+
     /// The loan these options describe, in `currency`.
     func loan(currency: Currency, prepayments: [LoanPrepayment] = []) throws -> Loan {
-        let amount = try parseMoney(principal, field: "--principal", currency: currency)
-        guard amount.minor > 0 else { throw CLIError.invalid("--principal", principal, "must be more than 0") }
-        let parsedRate: Rate
-        do { parsedRate = try Rate(parsing: rate) } catch .invalidRate(_, let reason) {
-            throw CLIError.invalid("--rate", rate, reason)
-        } catch { throw CLIError.invalid("--rate", rate, "\(error)") }
-        let startDay = try parseDay(start, field: "--start")
-        let first = try firstPayment.map { try parseDay($0, field: "--first-payment") }
-        do {
-            return try Loan(
-                principal: amount.minor, rate: parsedRate, term: term, start: startDay, firstPayment: first, method: method, dayCount: dayCount,
-                rounding: rounding, adjustment: adjust, prepayments: prepayments)
-        } catch {
-            throw loanError(error, currency: currency)
-        }
+        var loan = try Store.loanTerms(try input(), currency: currency)
+        loan.prepayments = prepayments
+        return loan
     }
 }
 
-/// A core loan error as a one-line CLI error naming the option and amounts in `currency`.
+/// A core loan error about `--prepay` as a one-line CLI error with amounts in `currency`.
 func loanError(_ error: LoanError, currency: Currency) -> CLIError {
     func money(_ minor: Int64) -> String { Money(minor: minor, currency: currency).formatted() }
     switch error {
-    case .invalid(let field, let value, let reason):
-        let option = "--" + field.replacingOccurrences(of: " ", with: "-")
-        return CLIError.invalid(option, option == "--principal" ? money(Int64(value) ?? 0) : value, reason)
-    case .invalidRate(let text, let reason):
-        return CLIError.invalid("--rate", text, reason)
     case .prepaymentTooLarge(let day, let amount, let remaining):
         return CLIError(
             "--prepay '\(money(amount))@\(day)': not less than the \(money(remaining)) left on \(day); pay the loan off in full instead (full@\(day))",
@@ -68,7 +63,7 @@ func loanError(_ error: LoanError, currency: Currency) -> CLIError {
         return CLIError("--prepay '\(day)': before the loan starts on \(start)", exitCode: 64)
     case .prepaymentAfterPayoff(let day, let payoff):
         return CLIError("--prepay '\(day)': after the loan is paid off on \(payoff)", exitCode: 64)
-    case .overflow:
+    case .invalid, .invalidRate, .overflow:
         return CLIError("loan: \(error)")
     }
 }

@@ -1,0 +1,119 @@
+import CapitalCore
+import GRDB
+import Yams
+
+extension LedgerDocument {
+    /// A loan as written in a ledger file.
+    public struct LoanEntry: Sendable {
+        public var id: String?
+        public var input: LoanInput
+        public var location: FileLocation
+    }
+}
+
+extension Reader {
+    /// `loans[i]`: the terms as `loan add` takes them, with `prepayments` (`date`, `amount` or
+    /// `full`, `reduce`, and `every` + `until` for a recurring one).
+    func loan(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.LoanEntry {
+        let fields = try mapping(
+            node, path,
+            allowed: [
+                "id", "account", "payFrom", "category", "disburseTo", "collateral", "principal", "rate", "term", "start", "firstPayment", "method",
+                "dayCount", "rounding", "calendar", "adjust", "prepayments",
+            ])
+        let termText = try text(fields, "term", path, in: node, required: true)!
+        guard let term = Int(termText) else { throw fail(fields["term"]!, "\(path).term", "'\(termText)' is not a whole number of months") }
+        let at = location(node, path)
+        var input = LoanInput(
+            account: try text(fields, "account", path, in: node, required: true)!, payFrom: try text(fields, "payFrom", path, in: node, required: true)!,
+            principal: try text(fields, "principal", path, in: node, required: true)!, rate: try text(fields, "rate", path, in: node, required: true)!,
+            term: term, start: try day(fields, "start", path, in: node, required: true)!)
+        input.field = { [at] key in "\(FileLocation(file: at.file, line: at.line, path: "\(at.path).\(key)"))" }
+        input.category = try text(fields, "category", path, in: node)
+        input.disburseTo = try text(fields, "disburseTo", path, in: node)
+        input.collateral = try text(fields, "collateral", path, in: node)
+        input.firstPayment = try day(fields, "firstPayment", path, in: node)
+        input.method = try choice(fields, "method", path, in: node) ?? .annuity
+        input.dayCount = try choice(fields, "dayCount", path, in: node) ?? .thirty360
+        input.rounding = try choice(fields, "rounding", path, in: node) ?? .halfUp
+        input.calendar = try text(fields, "calendar", path, in: node) ?? "none"
+        input.adjustment = try choice(fields, "adjust", path, in: node) ?? .none
+        for (index, item) in try list(fields, "prepayments", path).enumerated() {
+            let p = "\(path).prepayments[\(index)]"
+            let f = try mapping(item, p, allowed: ["date", "amount", "full", "reduce", "every", "until"])
+            var prepayment = PrepaymentInput(day: try day(f, "date", p, in: item, required: true)!, amount: try text(f, "amount", p, in: item))
+            prepayment.full = try bool(f, "full", p, in: item)
+            prepayment.effect = try choice(f, "reduce", p, in: item) ?? .term
+            prepayment.every = try text(f, "every", p, in: item)
+            prepayment.until = try day(f, "until", p, in: item)
+            let here = location(item, p)
+            prepayment.field = { [here] key in "\(FileLocation(file: here.file, line: here.line, path: "\(here.path).\(key == "on" ? "date" : key)"))" }
+            input.prepayments.append(prepayment)
+        }
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: at)
+    }
+
+    /// A field that names one of an enum's cases.
+    func choice<T: RawRepresentable<String> & CaseIterable>(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node) throws(LedgerFileError) -> T? {
+        guard let value = try text(fields, key, path, in: parent) else { return nil }
+        guard let result = T(rawValue: value) else {
+            throw fail(fields[key]!, join(path, key), "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return result
+    }
+}
+
+extension LedgerFile {
+    static func loan(of loan: LedgerLoan, names: [String: String], currency: Currency) -> Value {
+        let t = loan.terms
+        func name(_ id: String) -> Value { .text(names[id] ?? id) }
+        func amount(_ minor: Int64) -> Value { .amount(Money(minor: minor, currency: currency).plain) }
+        var fields: [(String, Value)] = [("id", .text(loan.id)), ("account", name(loan.accountID)), ("payFrom", name(loan.payFromID))]
+        if names[loan.interestCategoryID] != "Loan interest" { fields.append(("category", name(loan.interestCategoryID))) }
+        if let id = loan.disburseToID { fields.append(("disburseTo", name(id))) }
+        if let id = loan.collateralID { fields.append(("collateral", name(id))) }
+        fields += [("principal", amount(t.principal)), ("rate", .number(String(t.rate.description.dropLast()))), ("term", .number(String(t.term))), ("start", .text(t.start.iso))]
+        if t.firstPayment != t.start.addingMonths(1) { fields.append(("firstPayment", .text(t.firstPayment.iso))) }
+        if t.method != .annuity { fields.append(("method", .text(t.method.rawValue))) }
+        if t.dayCount != .thirty360 { fields.append(("dayCount", .text(t.dayCount.rawValue))) }
+        if t.rounding != .halfUp { fields.append(("rounding", .text(t.rounding.rawValue))) }
+        if loan.calendar != "none" { fields.append(("calendar", .text(loan.calendar))) }
+        if t.adjustment != .none { fields.append(("adjust", .text(t.adjustment.rawValue))) }
+        var prepayments: [Value] = t.prepayments.map { p in
+            var f: [(String, Value)] = [("date", .text(p.day.iso))]
+            f.append(p.full ? ("full", .bool(true)) : ("amount", amount(p.amount)))
+            if p.effect != .term { f.append(("reduce", .text(p.effect.rawValue))) }
+            return .map(f)
+        }
+        prepayments += loan.extras.map { e in
+            var f: [(String, Value)] = [("date", .text(e.start.iso)), ("amount", amount(e.amount)), ("every", .text(e.rule.text))]
+            if let end = e.end { f.append(("until", .text(end.iso))) }
+            if e.effect != .term { f.append(("reduce", .text(e.effect.rawValue))) }
+            return .map(f)
+        }
+        if !prepayments.isEmpty { fields.append(("prepayments", .list(prepayments))) }
+        return .map(fields)
+    }
+}
+
+extension Store {
+    static func mergeLoans(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
+        for entry in document.loans {
+            let id = entry.id?.lowercased() ?? StableID.make("loan\u{1F}\(nameKey(entry.input.account))")
+            if let given = entry.id, !StableID.isUUID(given) {
+                throw StoreError.file(LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+            }
+            if let existing = try fetchLoans(db, filter: "AND id = ?", arguments: [id]).first {
+                let candidate = try buildLoan(db, id: id, entry.input, accounts: AccountIndex(try fetchAccounts(db)))
+                guard candidate == existing else {
+                    throw StoreError.file(LedgerFileError(entry.location, "loan '\(entry.input.account)' (\(id)) already exists with different terms"))
+                }
+                summary.instrumentsAlreadyPresent += 1
+                continue
+            }
+            let loan = try buildLoan(db, id: id, entry.input, accounts: AccountIndex(try fetchAccounts(db)))
+            try insertLoan(db, loan)
+            summary.instrumentsAdded += 1
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import CapitalCore
+import GRDB
+
+/// A loan as a user writes it (`loan add`, a ledger file's `loans:`): account names, amounts as text.
+public struct LoanInput: Sendable {
+    /// The liability account; created (kind `loan`) when there is none of that name.
+    public var account: String
+    public var payFrom: String
+    /// The expense category of the interest; `Loan interest` when nil.
+    public var category: String?
+    /// Where the money arrives if the loan starts after today; the paying account when nil.
+    public var disburseTo: String?
+    public var collateral: String?
+    public var principal: String
+    public var rate: String
+    public var term: Int
+    public var start: Day
+    public var firstPayment: Day?
+    public var method: LoanMethod = .annuity
+    public var dayCount: DayCount = .thirty360
+    public var rounding: Rounding = .halfUp
+    public var calendar = "none"
+    public var adjustment: BusinessDayAdjustment = .none
+    public var prepayments: [PrepaymentInput] = []
+    /// Names a field in errors: `--first-payment`, or `household.yaml:40: loans[0].firstPayment`.
+    public var field: @Sendable (String) -> String = optionName
+
+    public init(account: String, payFrom: String, principal: String, rate: String, term: Int, start: Day) {
+        self.account = account
+        self.payFrom = payFrom
+        self.principal = principal
+        self.rate = rate
+        self.term = term
+        self.start = start
+    }
+}
+
+/// An early repayment as written: one-off on `day`, or recurring by `every` from `day` to `until`.
+public struct PrepaymentInput: Sendable {
+    public var day: Day
+    /// nil with `full`.
+    public var amount: String?
+    public var full = false
+    public var effect: PrepaymentEffect = .term
+    /// A rule (readable or RRULE) for a recurring extra payment.
+    public var every: String?
+    public var until: Day?
+    public var field: @Sendable (String) -> String = optionName
+
+    public init(day: Day, amount: String?) {
+        self.day = day
+        self.amount = amount
+    }
+}
+
+/// `firstPayment` → `--first-payment`: how a command line names a field.
+@Sendable public func optionName(_ key: String) -> String {
+    "--" + key.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
+}
+
+extension Store {
+    // MARK: Reading
+
+    /// Every live loan, in the order they were added.
+    public func loans() throws(StoreError) -> [LedgerLoan] {
+        try read("listing loans") { db in try Store.fetchLoans(db) }
+    }
+
+    /// A loan by its account's name (case-insensitive) or id prefix.
+    public func loan(_ reference: String) throws(StoreError) -> LedgerLoan {
+        try read("finding a loan") { db in try Store.resolveLoan(db, reference) }
+    }
+
+    // MARK: Writing
+
+    /// Adds a loan, creating its liability account when there is none of that name.
+    @discardableResult
+    public func addLoan(_ input: LoanInput) throws(StoreError) -> LedgerLoan {
+        try write("adding loan '\(input.account)'") { db in
+            let loan = try Store.buildLoan(db, id: Store.newID(), input, accounts: AccountIndex(try Store.fetchAccounts(db)))
+            try Store.insertLoan(db, loan)
+            return loan
+        }
+    }
+
+    /// Adds an early repayment to a loan and checks the schedule still holds; with `dryRun` nothing
+    /// is saved. Returns the loan before and after.
+    public func prepayLoan(_ reference: String, _ input: PrepaymentInput, dryRun: Bool) throws(StoreError) -> (before: LedgerLoan, after: LedgerLoan) {
+        let body = { (db: Database) throws -> (LedgerLoan, LedgerLoan) in
+            let before = try Store.resolveLoan(db, reference)
+            let account = try Store.fetchAccounts(db, id: before.accountID)!
+            var after = before
+            try Store.addPrepayment(input, to: &after, currency: account.currency)
+            _ = try Store.checkedSchedule(db, after, currency: account.currency, field: input.field)
+            if !dryRun {
+                try Store.savePrepayments(db, after)
+                try db.cachedStatement(sql: "UPDATE loan SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), after.id])
+            }
+            return (before, after)
+        }
+        return dryRun ? try read("trying a prepayment", body) : try write("prepaying loan '\(reference)'", body)
+    }
+
+    /// Removes a loan's terms; its account and every posted transaction stay.
+    public func removeLoan(_ reference: String) throws(StoreError) -> LedgerLoan {
+        try write("removing loan '\(reference)'") { db in
+            let loan = try Store.resolveLoan(db, reference)
+            try db.cachedStatement(sql: "UPDATE loan SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), loan.id])
+            return loan
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The terms of `input` in `currency`: what `loan schedule` computes without a database.
+    public static func loanTerms(_ input: LoanInput, currency: Currency) throws(StoreError) -> Loan {
+        let principal: Money
+        do { principal = try Money(parsing: input.principal, currency: currency) } catch { throw .money(field: input.field("principal"), error) }
+        guard principal.minor > 0 else { throw .invalid(field: input.field("principal"), value: input.principal, reason: "must be more than 0") }
+        let rate: Rate
+        do { rate = try Rate(parsing: input.rate) } catch .invalidRate(_, let reason) {
+            throw .invalid(field: input.field("rate"), value: input.rate, reason: reason)
+        } catch { throw .invalid(field: input.field("rate"), value: input.rate, reason: "\(error)") }
+        do {
+            return try Loan(
+                principal: principal.minor, rate: rate, term: input.term, start: input.start, firstPayment: input.firstPayment, method: input.method,
+                dayCount: input.dayCount, rounding: input.rounding, adjustment: input.adjustment)
+        } catch .invalid(let field, let value, let reason) {
+            let key = ["principal": "principal", "term": "term", "first payment": "firstPayment", "adjust": "adjust"][field] ?? field
+            throw .invalid(field: input.field(key), value: key == "principal" ? input.principal : value, reason: reason)
+        } catch {
+            throw .invalid(field: input.field("principal"), value: input.principal, reason: "\(error)")
+        }
+    }
+
+    /// A prepayment added to `loan`: one-off, or a recurring extra payment.
+    static func addPrepayment(_ input: PrepaymentInput, to loan: inout LedgerLoan, currency: Currency) throws {
+        var minor: Int64 = 0
+        if let text = input.amount {
+            guard !input.full else { throw StoreError.invalid(field: input.field("amount"), value: text, reason: "give an amount or full, not both") }
+            do { minor = try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: input.field("amount"), error) }
+            guard minor > 0 else { throw StoreError.invalid(field: input.field("amount"), value: text, reason: "must be more than 0") }
+        } else if !input.full {
+            throw StoreError.invalid(field: input.field("amount"), value: "", reason: "give the amount to repay, or full to pay the loan off")
+        }
+        if let every = input.every {
+            guard !input.full else { throw StoreError.invalid(field: input.field("every"), value: every, reason: "a full payoff happens once; leave out every") }
+            let rule = try parseRule(every, calendar: loan.calendar, adjustment: loan.terms.adjustment == .none ? nil : loan.terms.adjustment, field: input.field("every"))
+            if let until = input.until, until < input.day {
+                throw StoreError.invalid(field: input.field("until"), value: until.iso, reason: "it is before the first extra payment \(input.day)")
+            }
+            loan.extras.append(LoanExtra(amount: minor, rule: rule, start: input.day, end: input.until, effect: input.effect))
+        } else {
+            if let until = input.until {
+                throw StoreError.invalid(field: input.field("until"), value: until.iso, reason: "goes with a recurring payment (every RULE)")
+            }
+            loan.terms.prepayments.append(LoanPrepayment(day: input.day, amount: minor, effect: input.effect, full: input.full))
+        }
+    }
+
+    /// The loan's schedule, or a one-line error naming the prepayment that does not fit.
+    static func checkedSchedule(_ db: Database, _ loan: LedgerLoan, currency: Currency, field: (String) -> String) throws -> LoanSchedule {
+        let calendar = try workingDayCalendar(db, loan.calendar)
+        func money(_ minor: Int64) -> String { Money(minor: minor, currency: currency).formatted() }
+        do {
+            return try loan.schedule(calendar: calendar)
+        } catch .prepaymentTooLarge(let day, let amount, let remaining) {
+            throw StoreError.invalid(
+                field: field("amount"), value: money(amount),
+                reason: "not less than the \(money(remaining)) left on \(day); pay the loan off in full instead (--full)")
+        } catch .prepaymentBeforeStart(let day, let start) {
+            throw StoreError.invalid(field: field("on"), value: day.iso, reason: "the loan starts on \(start); a prepayment must come after")
+        } catch .prepaymentAfterPayoff(let day, let payoff) {
+            throw StoreError.invalid(field: field("on"), value: day.iso, reason: "the loan is paid off on \(payoff)")
+        } catch {
+            throw StoreError.invalid(field: field("principal"), value: money(loan.terms.principal), reason: "\(error)")
+        }
+    }
+
+    static func buildLoan(_ db: Database, id: String, _ input: LoanInput, accounts: AccountIndex) throws -> LedgerLoan {
+        let f = input.field
+        try validateName(input.account, field: f("account"))
+        let payFrom = try accounts.resolve(input.payFrom)
+        guard payFrom.kind.isBalanceSheet, payFrom.kind != .equity else {
+            throw StoreError.invalid(field: f("payFrom"), value: input.payFrom, reason: "it is \(payFrom.kind.withArticle) account; payments come from a cash, debit or other balance account")
+        }
+        var account = accounts[name: input.account]
+        if let existing = account {
+            guard existing.kind == .loan else {
+                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it is \(existing.kind.withArticle) account; a loan needs a loan account (or a new name)")
+            }
+            if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM loan WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
+                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it already has a loan; remove it first with `capital loan rm`")
+            }
+            guard existing.currency == payFrom.currency else {
+                throw StoreError.currencyMismatch(account: payFrom.name, accountCurrency: payFrom.currency.code, amountCurrency: existing.currency.code)
+            }
+        }
+        let currency = account?.currency ?? payFrom.currency
+        let terms = try loanTerms(input, currency: currency)
+        let categoryName = input.category ?? "Loan interest"
+        var category = accounts[name: categoryName]
+        if category == nil && input.category != nil { category = try accounts.resolve(categoryName) }
+        if let found = category, found.kind != .expense {
+            throw StoreError.invalid(field: f("category"), value: categoryName, reason: "it is \(found.kind.withArticle) account; interest goes to an expense category")
+        }
+        func balanceAccount(_ name: String?, key: String) throws -> Account? {
+            guard let name else { return nil }
+            let found = try accounts.resolve(name)
+            guard found.kind.isBalanceSheet, found.kind != .equity else {
+                throw StoreError.invalid(field: f(key), value: name, reason: "it is \(found.kind.withArticle) account; give a balance account")
+            }
+            return found
+        }
+        let disburseTo = try balanceAccount(input.disburseTo, key: "disburseTo")
+        if let disburseTo, disburseTo.currency != currency {
+            throw StoreError.currencyMismatch(account: disburseTo.name, accountCurrency: disburseTo.currency.code, amountCurrency: currency.code)
+        }
+        let collateral = try balanceAccount(input.collateral, key: "collateral")
+        let calendarName: String
+        do { calendarName = try workingDayCalendar(db, input.calendar).name } catch StoreError.invalid(_, let value, let reason) {
+            throw StoreError.invalid(field: f("calendar"), value: value, reason: reason)
+        }
+        // Everything checked: now create what is missing.
+        if account == nil {
+            let created = Account(id: newID(), name: input.account, kind: .loan, currency: currency)
+            try insertAccount(db, created)
+            account = created
+        }
+        if category == nil {
+            let created = Account(id: newID(), name: categoryName, kind: .expense, currency: currency)
+            try insertAccount(db, created)
+            category = created
+        }
+        var loan = LedgerLoan(
+            id: id, accountID: account!.id, payFromID: payFrom.id, interestCategoryID: category!.id, disburseToID: disburseTo?.id,
+            collateralID: collateral?.id, calendar: calendarName, terms: terms)
+        for prepayment in input.prepayments { try addPrepayment(prepayment, to: &loan, currency: currency) }
+        _ = try checkedSchedule(db, loan, currency: currency, field: input.prepayments.first?.field ?? f)
+        return loan
+    }
+
+    static func insertLoan(_ db: Database, _ loan: LedgerLoan) throws {
+        let now = Timestamp.now()
+        let t = loan.terms
+        try db.cachedStatement(sql: """
+                INSERT INTO loan(id, createdAt, updatedAt, accountId, payFromId, categoryId, disburseToId, collateralId, principal, ratePerMillion,
+                    term, start, firstPayment, method, dayCount, rounding, adjustment, calendar)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                loan.id, now, now, loan.accountID, loan.payFromID, loan.interestCategoryID, loan.disburseToID, loan.collateralID, t.principal,
+                t.rate.perMillion, t.term, t.start.number, t.firstPayment.number, t.method.rawValue, t.dayCount.rawValue, t.rounding.rawValue,
+                t.adjustment.rawValue, loan.calendar,
+            ])
+        try savePrepayments(db, loan)
+    }
+
+    static func savePrepayments(_ db: Database, _ loan: LedgerLoan) throws {
+        try db.cachedStatement(sql: "DELETE FROM loanPrepayment WHERE loanId = ?").execute(arguments: [loan.id])
+        let insert = try db.cachedStatement(sql: "INSERT INTO loanPrepayment(loanId, position, day, amount, effect, full, rule, end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        var position = 0
+        for p in loan.terms.prepayments {
+            position += 1
+            try insert.execute(arguments: [loan.id, position, p.day.number, p.amount, p.effect.rawValue, p.full, nil as String?, nil as Int?])
+        }
+        for extra in loan.extras {
+            position += 1
+            try insert.execute(arguments: [loan.id, position, extra.start.number, extra.amount, extra.effect.rawValue, false, extra.rule.recurrence.rrule, extra.end?.number])
+        }
+    }
+
+    static func resolveLoan(_ db: Database, _ reference: String) throws -> LedgerLoan {
+        let account: Account
+        do { account = try resolveAccount(db, reference) } catch StoreError.notFound {
+            let names = try fetchLoans(db).compactMap { try fetchAccounts(db, id: $0.accountID)?.name }
+            throw StoreError.notFound(what: "loan", reference: reference, hint: names.isEmpty ? "there are no loans; add one with `capital loan add`" : "loans: \(names.joined(separator: ", "))")
+        }
+        guard let loan = try fetchLoans(db, filter: "AND accountId = ?", arguments: [account.id]).first else {
+            throw StoreError.notFound(what: "loan", reference: reference, hint: "account '\(account.name)' has no loan terms; see `capital loan list`")
+        }
+        return loan
+    }
+
+    static func fetchLoans(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerLoan] {
+        var extras: [String: [Row]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loanPrepayment ORDER BY loanId, position")) {
+            extras[row["loanId"], default: []].append(row)
+        }
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
+            let calendar: String = row["calendar"]
+            var terms = try Loan(
+                principal: row["principal"], rate: Rate(perMillion: row["ratePerMillion"]), term: row["term"], start: Day(row["start"]),
+                firstPayment: Day(row["firstPayment"]), method: value("method", LoanMethod.self, row), dayCount: value("dayCount", DayCount.self, row),
+                rounding: value("rounding", Rounding.self, row), adjustment: value("adjustment", BusinessDayAdjustment.self, row))
+            var loanExtras: [LoanExtra] = []
+            for p in extras[row["id"]] ?? [] {
+                let effect = try value("effect", PrepaymentEffect.self, p)
+                if let rule: String = p["rule"] {
+                    let parsed = try Rule(parsing: rule, calendar: calendar, adjustment: terms.adjustment == .none ? nil : terms.adjustment)
+                    loanExtras.append(LoanExtra(amount: p["amount"], rule: parsed, start: Day(p["day"]), end: (p["end"] as Int?).map(Day.init), effect: effect))
+                } else {
+                    terms.prepayments.append(LoanPrepayment(day: Day(p["day"]), amount: p["amount"], effect: effect, full: p["full"]))
+                }
+            }
+            return LedgerLoan(
+                id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"],
+                disburseToID: row["disburseToId"], collateralID: row["collateralId"], calendar: calendar, terms: terms, extras: loanExtras)
+        }
+    }
+
+    /// A text column of `row` as an enum, or an error naming the column.
+    static func value<T: RawRepresentable<String>>(_ column: String, _ type: T.Type, _ row: Row) throws -> T {
+        let text: String = row[column]
+        guard let value = T(rawValue: text) else { throw StoreError.invalid(field: column, value: text, reason: "unknown in the database") }
+        return value
+    }
+}

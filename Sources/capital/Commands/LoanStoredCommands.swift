@@ -1,0 +1,209 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+/// A stored loan with what `show` and `list` print about it today.
+struct LoanView {
+    let loan: LedgerLoan
+    let account: Account
+    let schedule: LoanSchedule
+    let status: LoanStatus
+
+    init(_ loan: LedgerLoan, store: Store, today: Day) throws {
+        self.loan = loan
+        account = try store.account(loan.accountID)
+        do { schedule = try loan.schedule(calendar: try store.calendar(loan.calendar)) } catch {
+            throw CLIError("loan '\(account.name)': \(error)")
+        }
+        status = LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today)
+    }
+
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+}
+
+extension Capital.LoanCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a loan: its payments join the forecast.",
+            discussion: """
+                The loan goes by NAME, a loan account (created if there is none). Each payment is one transaction \
+                from --pay-from: the interest to --category (default Loan interest), the principal to the loan account. \
+                The account's balance follows the schedule: the balance after the payments before today. A loan \
+                starting after today is paid out on its start day into --to (default: --pay-from).
+                Example: capital loan add Mortgage --principal 6000000 --rate 9.5 --term 240 --start 2021-03-10 --pay-from "Sber Debit" --day-count actual/actual
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The loan's name: its loan account.") var name: String
+        @OptionGroup var terms: LoanTermsOptions
+        @Option(help: ArgumentHelp("The account the payments come from.", valueName: "account")) var payFrom: String
+        @Option(help: ArgumentHelp("The expense category of the interest (default Loan interest).", valueName: "category")) var category: String?
+        @Option(help: ArgumentHelp("Where the money lent arrives, for a loan starting after today (default --pay-from).", valueName: "account"))
+        var to: String?
+        @Option(help: ArgumentHelp("An asset the loan is secured on, shown beside the debt.", valueName: "account")) var collateral: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var input = try terms.input(account: name, payFrom: payFrom)
+            input.category = category
+            input.disburseTo = to
+            input.collateral = collateral
+            let loan = try store.addLoan(input)
+            let view = try LoanView(loan, store: store, today: try global.todayDay())
+            let shown = global.hideAmounts ? "***" : Money(minor: view.schedule.payment, currency: view.account.currency).formatted()
+            print("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List loans with their balance today, next payment and payoff.",
+            discussion: "Example: capital loan list --format json")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let today = try global.todayDay()
+            var section = Section(
+                name: "loans",
+                columns: [
+                    Column("name", "Loan"), Column("balance", "Balance", numeric: true), Column("rate", "Rate"), Column("nextDay", "Next payment"),
+                    Column("nextPayment", "Amount", numeric: true), Column("payoff", "Paid off"), Column("interestLeft", "Interest left", numeric: true),
+                ])
+            for loan in try store.loans() {
+                let view = try LoanView(loan, store: store, today: today)
+                section.rows.append([
+                    .text(view.account.name), view.money(view.status.balance), .text(loan.terms.rate.description), view.status.next.map { .day($0.day) } ?? .none,
+                    view.status.next.map { view.money($0.payment) } ?? .none, .day(view.status.payoff), view.money(view.status.interestLeft),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a loan: balance today, the next payment and its split, payoff, interest left.",
+            discussion: "Example: capital loan show Mortgage --schedule")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
+        @Flag(help: "Also list the payments from today on.") var schedule = false
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let today = try global.todayDay()
+            let view = try LoanView(try store.loan(loan), store: store, today: today)
+            let terms = view.loan.terms
+            func name(_ id: String?) throws -> Cell { try id.map { .text(try store.account($0).name) } ?? .none }
+            var fields: [(Column, Cell)] = [
+                (Column("name", "Loan"), .text(view.account.name)), (Column("payFrom", "Paid from"), try name(view.loan.payFromID)),
+                (Column("category", "Interest to"), try name(view.loan.interestCategoryID)), (Column("principal", "Principal"), view.money(terms.principal)),
+                (Column("rate", "Rate"), .text(terms.rate.description)), (Column("term", "Term (months)"), .int(terms.term)),
+                (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
+                (Column("start", "Start"), .day(terms.start)), (Column("payment", "Payment"), view.money(view.schedule.payment)),
+                (Column("balance", "Balance today"), view.money(view.status.balance)),
+                (Column("nextDay", "Next payment on"), view.status.next.map { .day($0.day) } ?? .none),
+                (Column("nextPayment", "Next payment"), view.status.next.map { view.money($0.payment) } ?? .none),
+                (Column("nextInterest", "  of it interest"), view.status.next.map { view.money($0.interest) } ?? .none),
+                (Column("nextPrincipal", "  of it principal"), view.status.next.map { view.money($0.principal) } ?? .none),
+                (Column("paymentsLeft", "Payments left"), .int(view.status.paymentsLeft)), (Column("payoff", "Paid off on"), .day(view.status.payoff)),
+                (Column("interestLeft", "Interest left"), view.money(view.status.interestLeft)),
+                (Column("totalInterest", "Total interest"), view.money(view.schedule.totalInterest)),
+            ]
+            if let collateral = view.loan.collateralID {
+                let ledger = try instrumentLedger(store, global, through: today)
+                let value = try balances(ledger, on: today)[BalanceKey(accountID: collateral, currency: view.account.currency)] ?? 0
+                fields += [
+                    (Column("collateral", "Collateral"), try name(collateral)), (Column("collateralValue", "Collateral value today"), view.money(value)),
+                    (Column("equity", "Collateral minus debt"), view.money(value - view.status.balance)),
+                ]
+            }
+            var report = Report.record("loan", fields)
+            if schedule {
+                var rows = view.schedule
+                rows.rows = rows.rows.filter { $0.day >= today }
+                let table = loanScheduleReport(rows, currency: view.account.currency)
+                report.sections += table.sections
+                if case .object(var object) = report.json ?? .null, case .object(let extra) = table.json ?? .null {
+                    object += extra.filter { $0.0 == "rows" }
+                    report.json = .object(object)
+                }
+            }
+            try global.print(report)
+        }
+    }
+
+    struct Prepay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "prepay", abstract: "Repay a loan early: once, in full, or every month; --dry-run shows what it would save.",
+            discussion: """
+                The schedule after --on is recomputed: --reduce term keeps the payment and ends the loan sooner, \
+                --reduce payment keeps the term and lowers each payment. --every RULE repeats the extra payment \
+                (e.g. "monthly on 10") from --on until --until or the payoff. An amount not less than what is left is \
+                refused: pay the loan off with --full.
+                Example: capital loan prepay Mortgage 500000 --on 2025-09-10 --reduce payment --dry-run
+                Example: capital loan prepay "Car loan" 5000 --on 2025-07-05 --every "monthly on 5"
+                Example: capital loan prepay VTB --full --on 2025-12-01
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
+        @Argument(help: "The principal to repay (leave out with --full).") var amount: String?
+        @Option(help: ArgumentHelp("The day of the repayment (or of the first one with --every), YYYY-MM-DD.", valueName: "date")) var on: String
+        @Option(help: ArgumentHelp("What shrinks: term (the payment stays) or payment (the term stays).", valueName: "term|payment"))
+        var reduce: PrepaymentEffect = .term
+        @Flag(help: "Pay the whole loan off that day, with the interest accrued since the last payment.") var full = false
+        @Option(help: ArgumentHelp("Repeat the extra payment by this rule (readable or RRULE).", valueName: "rule")) var every: String?
+        @Option(help: ArgumentHelp("The last day of a recurring extra payment (default: the payoff).", valueName: "date")) var until: String?
+        @Flag(help: "Print the new schedule and the interest saved without saving anything.") var dryRun = false
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: !dryRun)
+            var input = PrepaymentInput(day: try parseDay(on, field: "--on"), amount: amount)
+            input.field = { $0 == "amount" ? "AMOUNT" : optionName($0) }
+            input.full = full
+            input.effect = reduce
+            input.every = every
+            input.until = try until.map { try parseDay($0, field: "--until") }
+            let (before, after) = try store.prepayLoan(loan, input, dryRun: dryRun)
+            let today = try global.todayDay()
+            let old = try LoanView(before, store: store, today: today)
+            let new = try LoanView(after, store: store, today: today)
+            let saved = old.schedule.totalInterest - new.schedule.totalInterest
+            let money = { (minor: Int64) in global.hideAmounts ? "***" : Money(minor: minor, currency: new.account.currency).formatted() }
+            let firstAfter = new.schedule.rows.first { $0.kind == .payment && $0.day > input.day }
+            var shownRows = new.schedule
+            shownRows.payment = firstAfter?.payment ?? 0
+            shownRows.rows = shownRows.rows.filter { $0.day >= input.day }
+            var report = loanScheduleReport(
+                shownRows, currency: new.account.currency, extra: [("interestSaved", Report.jsonValue(new.money(saved))), ("saved", .bool(!dryRun))])
+            if try global.outputFormat() == .table {
+                print(
+                    "\(dryRun ? "Would prepay" : "Prepaid") '\(new.account.name)': paid off \(new.schedule.payoff) (was \(old.schedule.payoff)), "
+                        + "payment \(money(firstAfter?.payment ?? 0)) (was \(money(old.schedule.payment))), interest saved \(money(saved))"
+                        + (dryRun ? "; nothing was saved." : "."))
+                if !dryRun { return }
+            } else if !dryRun {
+                report.sections = []
+            }
+            try global.print(report)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a loan's terms; its account and posted transactions stay.",
+            discussion: "Example: capital loan rm \"Car loan\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let removed = try store.removeLoan(loan)
+            print("Removed loan '\(try store.account(removed.accountID).name)'; its account stays.")
+        }
+    }
+}
