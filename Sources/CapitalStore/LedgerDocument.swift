@@ -21,6 +21,9 @@ public struct LedgerDocument: Sendable {
         public var level: Int?
         public var hidden: Bool
         public var note: String
+        /// A yearly change of value (`-15`) counted from `valueSince`.
+        public var valueChange: String?
+        public var valueSince: Day?
         public var location: FileLocation
     }
 
@@ -90,6 +93,8 @@ public struct LedgerDocument: Sendable {
     public var groups: [GroupEntry] = []
     public var transactions: [TransactionEntry] = []
     public var loans: [LoanEntry] = []
+    public var cards: [CardEntry] = []
+    public var deposits: [DepositEntry] = []
 }
 
 /// A mistake in a ledger file: where it is and why, on one line.

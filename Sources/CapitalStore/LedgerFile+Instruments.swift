@@ -98,22 +98,146 @@ extension LedgerFile {
 
 extension Store {
     static func mergeLoans(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
-        for entry in document.loans {
-            let id = entry.id?.lowercased() ?? StableID.make("loan\u{1F}\(nameKey(entry.input.account))")
-            if let given = entry.id, !StableID.isUUID(given) {
-                throw StoreError.file(LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+        try mergeInstruments(
+            db, document.loans, kind: "loan", summary: &summary, id: \.id, account: \.input.account, location: \.location,
+            existing: { try fetchLoans(db, filter: "AND id = ?", arguments: [$0]).first },
+            build: { try buildLoan(db, id: $1, $0.input, accounts: AccountIndex(try fetchAccounts(db))) }, insert: { try insertLoan(db, $0) })
+    }
+}
+
+extension LedgerDocument {
+    public struct CardEntry: Sendable {
+        public var id: String?
+        public var input: CardInput
+        public var location: FileLocation
+    }
+
+    public struct DepositEntry: Sendable {
+        public var id: String?
+        public var input: DepositInput
+        public var location: FileLocation
+    }
+}
+
+extension Reader {
+    /// How an instrument's fields are named in errors: `household.yaml:40: cards[0].limit`.
+    func namer(_ node: Node, _ path: String) -> @Sendable (String) -> String {
+        let at = location(node, path)
+        return { key in "\(FileLocation(file: at.file, line: at.line, path: "\(at.path).\(key)"))" }
+    }
+
+    func integer(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> Int? {
+        guard let value = try text(fields, key, path, in: parent, required: required) else { return nil }
+        guard let number = Int(value) else { throw fail(fields[key]!, join(path, key), "'\(value)' is not a whole number") }
+        return number
+    }
+
+    func card(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.CardEntry {
+        let fields = try mapping(
+            node, path,
+            allowed: ["id", "account", "payFrom", "category", "limit", "statementDay", "dueDay", "dueAfter", "payback", "minimum", "minimumFloor", "fixed", "rate", "grace"])
+        var input = CardInput(
+            account: try text(fields, "account", path, in: node, required: true)!, limit: try text(fields, "limit", path, in: node, required: true)!,
+            statementDay: try integer(fields, "statementDay", path, in: node, required: true)!)
+        input.field = namer(node, path)
+        input.payFrom = try text(fields, "payFrom", path, in: node)
+        input.category = try text(fields, "category", path, in: node)
+        input.dueDay = try integer(fields, "dueDay", path, in: node)
+        input.dueAfter = try integer(fields, "dueAfter", path, in: node)
+        input.payback = try text(fields, "payback", path, in: node) ?? "full"
+        input.minimum = try text(fields, "minimum", path, in: node)
+        input.minimumFloor = try text(fields, "minimumFloor", path, in: node)
+        input.fixed = try text(fields, "fixed", path, in: node)
+        input.rate = try text(fields, "rate", path, in: node) ?? "0"
+        input.grace = try choice(fields, "grace", path, in: node) ?? .keep
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+    }
+
+    func deposit(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DepositEntry {
+        let fields = try mapping(node, path, allowed: ["id", "account", "payout", "category", "rate", "capitalisation", "opened", "maturity"])
+        var input = DepositInput(
+            account: try text(fields, "account", path, in: node, required: true)!, rate: try text(fields, "rate", path, in: node, required: true)!,
+            opened: try day(fields, "opened", path, in: node, required: true)!)
+        input.field = namer(node, path)
+        input.payout = try text(fields, "payout", path, in: node)
+        input.category = try text(fields, "category", path, in: node)
+        input.capitalisation = try choice(fields, "capitalisation", path, in: node) ?? .monthly
+        input.maturity = try day(fields, "maturity", path, in: node)
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+    }
+}
+
+extension LedgerFile {
+    static func card(of card: LedgerCard, names: [String: String], currency: Currency) -> Value {
+        let t = card.terms
+        func amount(_ minor: Int64) -> Value { .amount(Money(minor: minor, currency: currency).plain) }
+        var fields: [(String, Value)] = [
+            ("id", .text(card.id)), ("account", .text(names[card.accountID] ?? card.accountID)), ("payFrom", .text(names[card.payFromID] ?? card.payFromID)),
+        ]
+        if names[card.interestCategoryID] != "Card interest" { fields.append(("category", .text(names[card.interestCategoryID] ?? card.interestCategoryID))) }
+        fields += [("limit", amount(t.limit)), ("statementDay", .number(String(t.statementDay)))]
+        switch t.due {
+        case .dayOfMonth(let day): fields.append(("dueDay", .number(String(day))))
+        case .daysAfterStatement(let days): fields.append(("dueAfter", .number(String(days))))
+        }
+        switch t.payback {
+        case .full: break
+        case .minimum(let percent, let floor):
+            fields += [("payback", .text("minimum")), ("minimum", .number(String(percent.description.dropLast()))), ("minimumFloor", amount(floor))]
+        case .fixed(let value): fields += [("payback", .text("fixed")), ("fixed", amount(value))]
+        }
+        if t.rate.perMillion != 0 { fields.append(("rate", .number(String(t.rate.description.dropLast())))) }
+        if t.grace != .keep { fields.append(("grace", .text(t.grace.rawValue))) }
+        return .map(fields)
+    }
+
+    static func deposit(of deposit: LedgerDeposit, names: [String: String]) -> Value {
+        let t = deposit.terms
+        var fields: [(String, Value)] = [("id", .text(deposit.id)), ("account", .text(names[deposit.accountID] ?? deposit.accountID))]
+        if let payout = deposit.payoutID { fields.append(("payout", .text(names[payout] ?? payout))) }
+        if names[deposit.interestCategoryID] != "Interest" { fields.append(("category", .text(names[deposit.interestCategoryID] ?? deposit.interestCategoryID))) }
+        fields += [("rate", .number(String(t.rate.description.dropLast()))), ("capitalisation", .text(t.capitalisation.rawValue)), ("opened", .text(t.opened.iso))]
+        if let maturity = t.maturity { fields.append(("maturity", .text(maturity.iso))) }
+        return .map(fields)
+    }
+}
+
+extension Store {
+    /// Adds a file's instruments by id (derived from the account's name when the file gives none);
+    /// one already there must have the same terms.
+    static func mergeInstruments<Entry, Value: Equatable>(
+        _ db: Database, _ entries: [Entry], kind: String, summary: inout ImportSummary, id: (Entry) -> String?, account: (Entry) -> String,
+        location: (Entry) -> FileLocation, existing: (String) throws -> Value?, build: (Entry, String) throws -> Value, insert: (Value) throws -> Void
+    ) throws {
+        for entry in entries {
+            if let given = id(entry), !StableID.isUUID(given) {
+                throw StoreError.file(LedgerFileError(location(entry), "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
             }
-            if let existing = try fetchLoans(db, filter: "AND id = ?", arguments: [id]).first {
-                let candidate = try buildLoan(db, id: id, entry.input, accounts: AccountIndex(try fetchAccounts(db)))
-                guard candidate == existing else {
-                    throw StoreError.file(LedgerFileError(entry.location, "loan '\(entry.input.account)' (\(id)) already exists with different terms"))
+            let identifier = id(entry)?.lowercased() ?? StableID.make("\(kind)\u{1F}\(nameKey(account(entry)))")
+            let built = try build(entry, identifier)
+            if let present = try existing(identifier) {
+                guard present == built else {
+                    throw StoreError.file(LedgerFileError(location(entry), "\(kind) '\(account(entry))' (\(identifier)) already exists with different terms"))
                 }
                 summary.instrumentsAlreadyPresent += 1
                 continue
             }
-            let loan = try buildLoan(db, id: id, entry.input, accounts: AccountIndex(try fetchAccounts(db)))
-            try insertLoan(db, loan)
+            try insert(built)
             summary.instrumentsAdded += 1
         }
+    }
+
+    static func mergeCards(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
+        try mergeInstruments(
+            db, document.cards, kind: "card", summary: &summary, id: \.id, account: \.input.account, location: \.location,
+            existing: { try fetchCards(db, filter: "AND id = ?", arguments: [$0]).first }, build: { try buildCard(db, id: $1, $0.input) },
+            insert: { try insertCard(db, $0) })
+    }
+
+    static func mergeDeposits(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
+        try mergeInstruments(
+            db, document.deposits, kind: "deposit", summary: &summary, id: \.id, account: \.input.account, location: \.location,
+            existing: { try fetchDeposits(db, filter: "AND id = ?", arguments: [$0]).first }, build: { try buildDeposit(db, id: $1, $0.input) },
+            insert: { try insertDeposit(db, $0) })
     }
 }

@@ -179,7 +179,7 @@ struct Reader {
 
     func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
         let fields = try mapping(
-            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans"])
+            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards", "deposits"])
         if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
         }
@@ -209,11 +209,17 @@ struct Reader {
         for (index, node) in try list(fields, "loans", "").enumerated() {
             document.loans.append(try loan(node, "loans[\(index)]"))
         }
+        for (index, node) in try list(fields, "cards", "").enumerated() {
+            document.cards.append(try card(node, "cards[\(index)]"))
+        }
+        for (index, node) in try list(fields, "deposits", "").enumerated() {
+            document.deposits.append(try deposit(node, "deposits[\(index)]"))
+        }
         return document
     }
 
     func account(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.AccountEntry {
-        let fields = try mapping(node, path, allowed: ["name", "kind", "currency", "floor", "level", "hidden", "note"])
+        let fields = try mapping(node, path, allowed: ["name", "kind", "currency", "floor", "level", "hidden", "note", "valueChange", "valueSince"])
         let name = try text(fields, "name", path, in: node, required: true)!
         let kindText = try text(fields, "kind", path, in: node, required: true)!
         guard let kind = AccountKind(rawValue: kindText) else {
@@ -233,6 +239,7 @@ struct Reader {
         return LedgerDocument.AccountEntry(
             name: name, kind: kind, currency: currency, floor: try text(fields, "floor", path, in: node), level: level,
             hidden: try bool(fields, "hidden", path, in: node), note: try text(fields, "note", path, in: node) ?? "",
+            valueChange: try text(fields, "valueChange", path, in: node), valueSince: try day(fields, "valueSince", path, in: node),
             location: location(node, path))
     }
 

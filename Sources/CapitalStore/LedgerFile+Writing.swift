@@ -28,6 +28,10 @@ extension LedgerFile {
                         if let level = account.level { fields.append(("level", .number(String(level)))) }
                         if account.hidden { fields.append(("hidden", .bool(true))) }
                         if !account.note.isEmpty { fields.append(("note", .text(account.note))) }
+                        if let change = account.valueChange {
+                            fields.append(("valueChange", .number(change.description.dropLast().replacingOccurrences(of: "+", with: ""))))
+                            fields.append(("valueSince", .text(change.since.iso)))
+                        }
                         return .map(fields)
                     })
             ))
@@ -97,6 +101,12 @@ extension LedgerFile {
         }
         if !ledger.loans.isEmpty {
             root.append(("loans", .list(ledger.loans.map { loan(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
+        }
+        if !ledger.cards.isEmpty {
+            root.append(("cards", .list(ledger.cards.map { card(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
+        }
+        if !ledger.deposits.isEmpty {
+            root.append(("deposits", .list(ledger.deposits.map { deposit(of: $0, names: names) })))
         }
         var out = ""
         switch format {

@@ -24,6 +24,8 @@ public struct AccountChanges: Sendable {
     public var level: Int??
     public var hidden: Bool?
     public var note: String?
+    /// A yearly change of value for a fixed asset; `.some(nil)` clears it.
+    public var valueChange: AssetRevaluation??
     public init() {}
 }
 
@@ -51,13 +53,15 @@ extension Store {
     /// Adds an account. Names are unique (case-insensitive).
     @discardableResult
     public func addAccount(name: String, kind: AccountKind, currency: Currency?, floor: Int64? = nil, level: Int? = nil,
-        note: String = "", groups: [String] = [], makeDefault: Bool = false) throws(StoreError) -> Account
+        note: String = "", groups: [String] = [], makeDefault: Bool = false, valueChange: AssetRevaluation? = nil) throws(StoreError) -> Account
     {
         try Store.validateName(name, field: "name")
         try Store.validateLevel(level)
+        try Store.validateValueChange(valueChange, kind: kind)
         return try write("adding account '\(name)'") { db in
             let currency = try currency ?? Store.ledgerCurrency(db, location: location)
-            let account = Account(id: Store.newID(), name: name, kind: kind, currency: currency, floor: floor, level: level, note: note)
+            let account = Account(
+                id: Store.newID(), name: name, kind: kind, currency: currency, floor: floor, level: level, note: note, valueChange: valueChange)
             try Store.insertAccount(db, account)
             for group in groups {
                 let g = try Store.resolveGroup(db, group)
@@ -91,10 +95,13 @@ extension Store {
             if let level = changes.level { account.level = level }
             if let hidden = changes.hidden { account.hidden = hidden }
             if let note = changes.note { account.note = note }
+            if let change = changes.valueChange { account.valueChange = change }
+            if changes.valueChange != nil || changes.kind != nil { try Store.validateValueChange(account.valueChange, kind: account.kind) }
             try db.cachedStatement(sql: """
-                    UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?,
+                    UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?, valueChange = ?, valueSince = ?,
                     updatedAt = ?, version = version + 1 WHERE id = ?
-                    """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note, Timestamp.now(), account.id])
+                    """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note,
+                    account.valueChange?.annualChange, account.valueChange?.since.number, Timestamp.now(), account.id])
             if makeDefault { try Store.setDefault(db, account) }
             return account
         }
@@ -194,6 +201,12 @@ extension Store {
         }
     }
 
+    static func validateValueChange(_ change: AssetRevaluation?, kind: AccountKind) throws(StoreError) {
+        if let change, kind != .fixedAsset {
+            throw .invalid(field: "--value-change", value: change.description, reason: "only a fixed-asset account changes value at a yearly rate; this one is \(kind.withArticle)")
+        }
+    }
+
     static func validateLevel(_ level: Int??) throws(StoreError) {
         if case .some(.some(let value)) = level, !(1...6).contains(value) {
             throw .invalid(field: "--level", value: String(value), reason: "the answer ladder has levels 1 to 6")
@@ -207,10 +220,10 @@ extension Store {
         let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account")) ?? 1
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: """
-                INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position, valueChange, valueSince)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor, account.level,
-                account.hidden, account.note, position])
+                account.hidden, account.note, position, account.valueChange?.annualChange, account.valueChange?.since.number])
     }
 
     static func accountID(named name: String, _ db: Database) throws -> String? {
@@ -234,9 +247,13 @@ extension Store {
             guard let kind = AccountKind(rawValue: kindText) else {
                 throw StoreError.invalid(field: "account.kind", value: kindText, reason: "unknown kind in the database")
             }
+            var change: AssetRevaluation?
+            if let perMillion: Int64 = row["valueChange"], let since: Int = row["valueSince"] {
+                change = try AssetRevaluation(annualChange: perMillion, since: Day(since))
+            }
             return Account(
                 id: row["id"], name: row["name"], kind: kind, currency: try Currency(currencyText),
-                floor: row["floorMinor"], level: row["level"], hidden: row["hidden"], note: row["note"])
+                floor: row["floorMinor"], level: row["level"], hidden: row["hidden"], note: row["note"], valueChange: change)
         }
     }
 

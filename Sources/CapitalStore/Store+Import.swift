@@ -74,6 +74,13 @@ extension Store {
                     throw fail(FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".floor"), "\(error)")
                 }
             }
+            var valueChange: AssetRevaluation?
+            if let text = entry.valueChange {
+                let at = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".valueChange")
+                guard let since = entry.valueSince else { throw fail(at, "'\(text)' needs valueSince: the day the value was known") }
+                do { valueChange = try AssetRevaluation(parsing: text, since: since) } catch .invalid(_, _, let reason) { throw fail(at, "'\(text)': \(reason)") }
+                do { try Store.validateValueChange(valueChange, kind: entry.kind) } catch { throw fail(at, "'\(text)': only a fixed-asset account changes value") }
+            }
             let isCapital = Store.nameKey(entry.name) == Store.nameKey(Account.capitalName) && entry.kind == .equity
             if isCapital && entry.hidden {
                 throw fail(entry.location, "account '\(Account.capitalName)': the equity account cannot be hidden")
@@ -94,7 +101,8 @@ extension Store {
                 continue
             }
             try Store.insertAccount(
-                db, Account(id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden, note: entry.note))
+                db, Account(id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden, note: entry.note,
+                    valueChange: valueChange))
             summary.accountsAdded += 1
         }
 
@@ -202,6 +210,8 @@ extension Store {
         try mergeCalendars(db, document)
         try mergeSchedules(db, document, accounts: accounts, summary: &summary)
         try mergeLoans(db, document, summary: &summary)
+        try mergeCards(db, document, summary: &summary)
+        try mergeDeposits(db, document, summary: &summary)
         return summary
     }
 

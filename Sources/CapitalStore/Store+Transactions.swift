@@ -121,6 +121,8 @@ extension Store {
                 ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: posted[id] ?? [])
             }
             ledger.loans = try Store.fetchLoans(db)
+            ledger.cards = try Store.fetchCards(db)
+            ledger.deposits = try Store.fetchDeposits(db)
             return ledger
         }
     }

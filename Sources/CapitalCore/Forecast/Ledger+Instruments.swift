@@ -10,20 +10,52 @@ public enum InstrumentError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 extension Ledger {
-    /// The ledger a forecast works on: the same ledger plus the transactions its instruments make
-    /// (loan payments with their split postings, ...), each an ordinary dated transaction, so the
-    /// timeline, the drivers of `--why` and group sums see them like any other.
+    /// The ledger a forecast works on: the same ledger plus the transactions its instruments make,
+    /// each an ordinary dated transaction, so the timeline, the drivers of `--why` and group sums
+    /// see them like any other. In this order, each seeing what the ones before made:
     ///
-    /// A loan's liability account is brought to its schedule's balance before today (a correction
-    /// dated yesterday, against the equity account); its payments from today to the horizon are
-    /// transactions from the paying account: the interest to the loan's category, the principal
-    /// to the liability. A loan starting after today is paid out on its start day.
-    /// - Complexity: O(transactions + Σ loan terms).
+    /// - **Loans**: the liability account is brought to its schedule's balance before today (a
+    ///   correction dated yesterday, against the equity account); each payment from today to the
+    ///   horizon is a transaction from the paying account, the interest to the loan's category and
+    ///   the principal to the liability. A loan starting after today is paid out on its start day.
+    /// - **Assets with a value change**: the monthly changes from their valuation day on, against
+    ///   the equity account (those before today make up today's value).
+    /// - **Deposits**: interest credited on each capitalisation day from the opening on (earlier
+    ///   ones make up today's balance) and the payout at maturity; a deposit without a ladder
+    ///   level of its own is level 5 when it matures within a year, else 6.
+    /// - **Cards**: from the statement before today, the interest charged at each statement and
+    ///   the payback on each due day from the paying account (`cardCycles`); a card account
+    ///   without a floor gets minus its limit, so level 3 counts the credit left.
+    /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards)).
     public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> Ledger {
-        guard !loans.isEmpty else { return self }
+        let revalued = accounts.filter { $0.valueChange != nil }
+        guard !loans.isEmpty || !cards.isEmpty || !deposits.isEmpty || !revalued.isEmpty else { return self }
+        var result = self
+        result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars)
+        if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon)) }
+        if !deposits.isEmpty { result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars)) }
+        if !cards.isEmpty {
+            var generated: [Transaction] = []
+            for card in cards { generated += result.cardTransactions(card, today: today, horizon: horizon, calendars: calendars) }
+            result = result.adding(generated)
+        }
+        for index in result.accounts.indices {
+            let id = result.accounts[index].id
+            if let card = cards.first(where: { $0.accountID == id }), result.accounts[index].floor == nil {
+                result.accounts[index].floor = -card.terms.limit
+            }
+            if let deposit = deposits.first(where: { $0.accountID == id }), result.accounts[index].level == nil {
+                result.accounts[index].level = deposit.terms.isShortTerm(today: today) ? 5 : 6
+            }
+        }
+        return result
+    }
+
+    /// The transactions, with each loan's correction, payout and payments merged in.
+    private func loanTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> [Transaction] {
+        guard !loans.isEmpty else { return transactions }
         var generated: [Transaction] = []
         let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let equity = accounts.first { $0.kind == .equity }?.id ?? Account.capitalName
         var posted: [String: Int64] = [:]
         for transaction in transactions where transaction.day < today {
             for posting in transaction.postings { posted[posting.accountID, default: 0] &+= posting.amount.minor }
@@ -40,7 +72,7 @@ extension Ledger {
                 generated.append(
                     Transaction(
                         id: "\(loan.id)#balance", day: today.advanced(by: -1), payee: "\(account.name): balance by its schedule",
-                        postings: [Posting(accountID: loan.accountID, amount: money(correction)), Posting(accountID: equity, amount: money(-correction))]))
+                        postings: [Posting(accountID: loan.accountID, amount: money(correction)), Posting(accountID: equityID, amount: money(-correction))]))
             }
             if terms.start >= today && terms.start <= horizon {
                 generated.append(
@@ -61,7 +93,127 @@ extension Ledger {
                         payee: row.kind == .payment ? "\(account.name) payment" : "\(account.name) prepayment", postings: postings))
             }
         }
-        return adding(generated)
+        return adding(generated).transactions
+    }
+
+    /// The equity account's id: the other side of corrections and value changes.
+    private var equityID: String { accounts.first { $0.kind == .equity }?.id ?? Account.capitalName }
+
+    /// Each revalued asset's monthly value changes through the horizon.
+    private func assetTransactions(_ assets: [Account], horizon: Day) -> [Transaction] {
+        var generated: [Transaction] = []
+        for account in assets {
+            guard let change = account.valueChange else { continue }
+            // The value from real postings at the end of a day: running sums by day.
+            var days: [Day] = []
+            var sums: [Int64] = []
+            for transaction in transactions {
+                for posting in transaction.postings where posting.accountID == account.id && posting.amount.currency == account.currency {
+                    if days.last == transaction.day {
+                        sums[sums.count - 1] = saturatingSum(sums[sums.count - 1], posting.amount.minor)
+                    } else {
+                        days.append(transaction.day)
+                        sums.append(saturatingSum(sums.last ?? 0, posting.amount.minor))
+                    }
+                }
+            }
+            let value = { (day: Day) -> Int64 in
+                var low = 0
+                var high = days.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if days[mid] <= day { low = mid + 1 } else { high = mid }
+                }
+                return low == 0 ? 0 : sums[low - 1]
+            }
+            for (index, step) in change.changes(valueAt: value, through: horizon).enumerated() {
+                generated.append(
+                    Transaction(
+                        id: "\(account.id)#value\(index)", day: step.day, payee: "\(account.name): value change \(change)",
+                        postings: [
+                            Posting(accountID: account.id, amount: Money(minor: step.amount, currency: account.currency)),
+                            Posting(accountID: equityID, amount: Money(minor: -step.amount, currency: account.currency)),
+                        ]))
+            }
+        }
+        return generated
+    }
+
+    /// The real flows into one account: posted transactions before today one by one, then the
+    /// transactions and schedule occurrences (expected amounts) from today to the horizon.
+    func accountFlows(_ accountID: String, from: Day, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [(day: Day, amount: Int64)] {
+        var flows: [(day: Day, amount: Int64)] = []
+        for transaction in transactions where transaction.day >= from && transaction.day < today {
+            var net: Int64 = 0
+            for posting in transaction.postings where posting.accountID == accountID { net = saturatingSum(net, posting.amount.minor) }
+            if net != 0 { flows.append((transaction.day, net)) }
+        }
+        if today <= horizon {
+            for event in self.flows(into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars) {
+                flows.append((event.day, event.amount))
+            }
+        }
+        return flows
+    }
+
+    private func depositTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
+        var generated: [Transaction] = []
+        let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for deposit in deposits {
+            guard let account = byID[deposit.accountID] else { continue }
+            let flows = accountFlows(deposit.accountID, from: Day(Int.min / 4), today: today, horizon: horizon, calendars: calendars)
+            let events = deposit.terms.events(flows: flows.map { DepositFlow(day: $0.day, amount: $0.amount) }, through: horizon)
+            for (index, event) in events.enumerated() {
+                let money = { (minor: Int64) in Money(minor: minor, currency: account.currency) }
+                switch event.kind {
+                case .interest:
+                    generated.append(
+                        Transaction(
+                            id: "\(deposit.id)#\(index)", day: event.day, payee: "\(account.name) interest",
+                            postings: [Posting(accountID: deposit.accountID, amount: money(event.amount)), Posting(accountID: deposit.interestCategoryID, amount: money(-event.amount))]))
+                case .payout:
+                    guard let payout = deposit.payoutID else { continue }
+                    generated.append(
+                        Transaction(
+                            id: "\(deposit.id)#\(index)", day: event.day, payee: "\(account.name) paid out",
+                            postings: [Posting(accountID: payout, amount: money(event.amount)), Posting(accountID: deposit.accountID, amount: money(-event.amount))]))
+                }
+            }
+        }
+        return generated
+    }
+
+    /// A card's statement cycles from the statement before today through the horizon: the debt of
+    /// each statement, the interest charged at it, and the payback on its due day.
+    public func cardCycles(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [CardCycle] {
+        let from = card.terms.statement(onOrBefore: today.advanced(by: -1))
+        var opening: Int64 = 0
+        for transaction in transactions where transaction.day < from {
+            for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
+        }
+        let flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars)
+        return card.terms.cycles(opening: opening, flows: flows.map { CardFlow(day: $0.day, amount: $0.amount) }, from: from, today: today, through: horizon)
+    }
+
+    private func cardTransactions(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
+        guard let account = accounts.first(where: { $0.id == card.accountID }) else { return [] }
+        let money = { (minor: Int64) in Money(minor: minor, currency: account.currency) }
+        var generated: [Transaction] = []
+        for cycle in cardCycles(card, today: today, horizon: horizon, calendars: calendars) {
+            if cycle.interest > 0 && cycle.statement >= today && cycle.statement <= horizon {
+                generated.append(
+                    Transaction(
+                        id: "\(card.id)#interest\(cycle.statement.number)", day: cycle.statement, payee: "\(account.name) interest",
+                        postings: [Posting(accountID: card.interestCategoryID, amount: money(cycle.interest)), Posting(accountID: card.accountID, amount: money(-cycle.interest))]))
+            }
+            if cycle.payback > 0 && cycle.due >= today && cycle.due <= horizon {
+                generated.append(
+                    Transaction(
+                        id: "\(card.id)#payback\(cycle.due.number)", day: cycle.due, payee: "\(account.name) payback",
+                        postings: [Posting(accountID: card.accountID, amount: money(cycle.payback)), Posting(accountID: card.payFromID, amount: money(-cycle.payback))]))
+            }
+        }
+        return generated
     }
 
     /// The ledger with `generated` merged in day order (after the day's own transactions).

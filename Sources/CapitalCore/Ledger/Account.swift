@@ -40,10 +40,12 @@ public struct Account: Hashable, Sendable, Identifiable {
     /// Hidden accounts keep their history but are left out of listings.
     public var hidden: Bool
     public var note: String
+    /// For an asset whose value changes at a yearly rate (a car, a flat): posted monthly in forecasts.
+    public var valueChange: AssetRevaluation?
 
     public init(
         id: String, name: String, kind: AccountKind, currency: Currency,
-        floor: Int64? = nil, level: Int? = nil, hidden: Bool = false, note: String = ""
+        floor: Int64? = nil, level: Int? = nil, hidden: Bool = false, note: String = "", valueChange: AssetRevaluation? = nil
     ) {
         self.id = id
         self.name = name
@@ -53,6 +55,7 @@ public struct Account: Hashable, Sendable, Identifiable {
         self.level = level
         self.hidden = hidden
         self.note = note
+        self.valueChange = valueChange
     }
 
     /// The equity account that always exists: opening balances and corrections come from it.

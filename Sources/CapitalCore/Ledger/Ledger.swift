@@ -12,6 +12,8 @@ public struct Ledger: Hashable, Sendable {
     public var scheduleStates: [String: ScheduleState] = [:]
     /// Loans, in the order they were added.
     public var loans: [LedgerLoan] = []
+    public var cards: [LedgerCard] = []
+    public var deposits: [LedgerDeposit] = []
 
     public init(
         currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],

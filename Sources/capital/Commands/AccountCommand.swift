@@ -26,6 +26,30 @@ func balances(_ ledger: Ledger, on day: Day) throws -> [BalanceKey: Int64] {
     do { return try ledger.balances(on: day) } catch { throw CLIError("balance: \(error)") }
 }
 
+/// `--value-change` and `--value-since`: a fixed asset whose value changes at a yearly rate.
+struct ValueChangeOptions: ParsableArguments {
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("For a fixed asset: its value's change a year in percent, e.g. -15 (a car) or 3.5 (a flat); \"\" clears it.", valueName: "percent"))
+    var valueChange: String?
+    @Option(help: ArgumentHelp("The day the asset's value was known, where the yearly change counts from (default today).", valueName: "date"))
+    var valueSince: String?
+
+    /// nil: nothing given; `.some(nil)`: cleared.
+    func revaluation(today: Day, current: AssetRevaluation? = nil) throws -> AssetRevaluation?? {
+        guard let valueChange else {
+            guard let valueSince else { return nil }
+            guard let current else { throw CLIError.invalid("--value-since", valueSince, "goes with --value-change") }
+            return .some(try AssetRevaluation(annualChange: current.annualChange, since: try parseDay(valueSince, field: "--value-since")))
+        }
+        if valueChange.isEmpty { return .some(nil) }
+        let since = try valueSince.map { try parseDay($0, field: "--value-since") } ?? current?.since ?? today
+        do { return .some(try AssetRevaluation(parsing: valueChange, since: since)) } catch .invalid(let field, let value, let reason) {
+            throw CLIError.invalid(field, value, reason)
+        }
+    }
+}
+
 extension Capital.AccountCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", 
@@ -42,6 +66,7 @@ extension Capital.AccountCommand {
         @Option(help: ArgumentHelp("Put the account in this group (repeatable).", valueName: "group")) var group: [String] = []
         @Option(help: "A free-text note.") var note = ""
         @Flag(help: "Make it the account spend/earn use when none is named.") var `default` = false
+        @OptionGroup var value: ValueChangeOptions
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)
@@ -52,7 +77,8 @@ extension Capital.AccountCommand {
             let floorCurrency = try code ?? store.currency()
             let floorMinor = try floor.map { try parseMoney($0, field: "--floor", currency: floorCurrency).minor }
             let account = try store.addAccount(
-                name: name, kind: kind, currency: code, floor: floorMinor, level: level, note: note, groups: group, makeDefault: `default`)
+                name: name, kind: kind, currency: code, floor: floorMinor, level: level, note: note, groups: group, makeDefault: `default`,
+                valueChange: try value.revaluation(today: try global.todayDay()) ?? nil)
             print("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).")
         }
     }
@@ -137,6 +163,7 @@ extension Capital.AccountCommand {
         @Flag(help: "Hide the account from listings.") var hide = false
         @Flag(help: "Show a hidden account again.") var unhide = false
         @Flag(help: "Make it the default account for spend and earn.") var `default` = false
+        @OptionGroup var value: ValueChangeOptions
 
         func validate() throws {
             if hide && unhide { throw ValidationError("--hide and --unhide: choose one") }
@@ -156,6 +183,7 @@ extension Capital.AccountCommand {
                 }
             }
             changes.note = note
+            changes.valueChange = try value.revaluation(today: try global.todayDay(), current: existing.valueChange)
             if hide { changes.hidden = true }
             if unhide { changes.hidden = false }
             let updated = try store.editAccount(account, changes, makeDefault: `default`)

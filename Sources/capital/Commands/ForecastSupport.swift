@@ -44,9 +44,7 @@ struct Forecast {
         let stored = try self.store.snapshot()
         today = try global.todayDay()
         let last = try horizon.horizon(today: today)
-        var calendars: [String: WorkingDayCalendar] = [:]
-        for name in Set(stored.schedules.map(\.rule.calendar) + stored.loans.map(\.calendar)) { calendars[name] = try self.store.calendar(name) }
-        self.calendars = calendars
+        calendars = try workingDayCalendars(stored, self.store)
         do {
             ledger = try stored.forecastLedger(today: today, horizon: last, calendars: calendars)
             timeline = try Timeline.build(ledger, today: today, horizon: last, calendars: calendars)
@@ -106,13 +104,23 @@ func checkedLevel(_ level: Int?) throws -> Int {
     return value
 }
 
+/// The working-day calendars a ledger's schedules and loans name.
+func workingDayCalendars(_ ledger: Ledger, _ store: Store) throws -> [String: WorkingDayCalendar] {
+    var calendars: [String: WorkingDayCalendar] = [:]
+    for name in Set(ledger.schedules.map(\.rule.calendar) + ledger.loans.map(\.calendar)) { calendars[name] = try store.calendar(name) }
+    return calendars
+}
+
 /// The stored ledger with what its instruments make up to `day` (at least today): loans at their
-/// scheduled balance, their payments, and so on. What balances as of a day are read from.
+/// scheduled balance, their payments, deposit interest, card paybacks, value changes. What
+/// balances as of a day are read from.
 func instrumentLedger(_ store: Store, _ global: GlobalOptions, through day: Day) throws -> Ledger {
     let stored = try store.snapshot()
-    if stored.loans.isEmpty { return stored }
+    if stored.loans.isEmpty && stored.cards.isEmpty && stored.deposits.isEmpty && !stored.accounts.contains(where: { $0.valueChange != nil }) {
+        return stored
+    }
     let today = try global.todayDay()
-    var calendars: [String: WorkingDayCalendar] = [:]
-    for name in Set(stored.loans.map(\.calendar)) { calendars[name] = try store.calendar(name) }
-    do { return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: calendars) } catch { throw CLIError("balance: \(error)") }
+    do {
+        return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: try workingDayCalendars(stored, store))
+    } catch let error as InstrumentError { throw CLIError("balance: \(error)") }
 }

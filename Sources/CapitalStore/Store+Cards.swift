@@ -1,0 +1,295 @@
+import CapitalCore
+import GRDB
+
+/// A credit card as a user writes it (`card add`, a ledger file's `cards:`).
+public struct CardInput: Sendable {
+    /// The credit-card account; created when there is none of that name.
+    public var account: String
+    /// Where paybacks come from: required, since every statement comes due.
+    public var payFrom: String?
+    /// The expense category of the interest; `Card interest` when nil.
+    public var category: String?
+    public var limit: String
+    public var statementDay: Int
+    public var dueDay: Int?
+    public var dueAfter: Int?
+    public var payback: String = "full"
+    /// The minimum payback's percentage and floor amount.
+    public var minimum: String?
+    public var minimumFloor: String?
+    public var fixed: String?
+    public var rate = "0"
+    public var grace: CardGrace = .keep
+    public var field: @Sendable (String) -> String = optionName
+
+    public init(account: String, limit: String, statementDay: Int) {
+        self.account = account
+        self.limit = limit
+        self.statementDay = statementDay
+    }
+}
+
+/// A deposit as a user writes it (`deposit add`, a ledger file's `deposits:`).
+public struct DepositInput: Sendable {
+    /// The deposit account; created when there is none of that name.
+    public var account: String
+    /// Where the balance goes at maturity; nil leaves it in the deposit.
+    public var payout: String?
+    /// The income category of the interest; `Interest` when nil.
+    public var category: String?
+    public var rate: String
+    public var capitalisation: Capitalisation = .monthly
+    public var opened: Day
+    public var maturity: Day?
+    public var field: @Sendable (String) -> String = optionName
+
+    public init(account: String, rate: String, opened: Day) {
+        self.account = account
+        self.rate = rate
+        self.opened = opened
+    }
+}
+
+extension Store {
+    // MARK: Cards
+
+    public func cards() throws(StoreError) -> [LedgerCard] {
+        try read("listing cards") { db in try Store.fetchCards(db) }
+    }
+
+    /// A card by its account's name (case-insensitive) or id prefix.
+    public func card(_ reference: String) throws(StoreError) -> LedgerCard {
+        try read("finding a card") { db in
+            let account = try Store.resolveAccount(db, reference)
+            guard let card = try Store.fetchCards(db, filter: "AND accountId = ?", arguments: [account.id]).first else {
+                throw StoreError.notFound(what: "card", reference: reference, hint: "account '\(account.name)' has no card terms; see `capital card list`")
+            }
+            return card
+        }
+    }
+
+    @discardableResult
+    public func addCard(_ input: CardInput) throws(StoreError) -> LedgerCard {
+        try write("adding card '\(input.account)'") { db in
+            let card = try Store.buildCard(db, id: Store.newID(), input)
+            try Store.insertCard(db, card)
+            return card
+        }
+    }
+
+    static func buildCard(_ db: Database, id: String, _ input: CardInput) throws -> LedgerCard {
+        let f = input.field
+        try validateName(input.account, field: f("account"))
+        guard let payFromName = input.payFrom else {
+            throw StoreError.invalid(
+                field: f("payFrom"), value: "", reason: "a card needs the account its paybacks come from: every statement comes due")
+        }
+        let accounts = AccountIndex(try fetchAccounts(db))
+        let payFrom = try balanceAccount(accounts, payFromName, field: f("payFrom"))
+        let existing = accounts[name: input.account]
+        if let existing {
+            guard existing.kind == .creditCard else {
+                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it is \(existing.kind.withArticle) account; a card needs a credit-card account (or a new name)")
+            }
+            if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM card WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
+                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it already has card terms")
+            }
+        }
+        let currency = existing?.currency ?? payFrom.currency
+        guard payFrom.currency == currency else {
+            throw StoreError.currencyMismatch(account: payFrom.name, accountCurrency: payFrom.currency.code, amountCurrency: currency.code)
+        }
+        func minor(_ text: String, _ key: String) throws -> Int64 {
+            do { return try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: f(key), error) }
+        }
+        let due: CardDue
+        switch (input.dueDay, input.dueAfter) {
+        case (let day?, nil): due = .dayOfMonth(day)
+        case (nil, let days?): due = .daysAfterStatement(days)
+        case (nil, nil): throw StoreError.invalid(field: f("dueDay"), value: "", reason: "give the due day of the month or the days after the statement (\(f("dueAfter")))")
+        case (let day?, _): throw StoreError.invalid(field: f("dueDay"), value: String(day), reason: "give a due day or \(f("dueAfter")), not both")
+        }
+        let payback: CardPayback
+        switch input.payback {
+        case "full":
+            payback = .full
+        case "minimum":
+            guard let percent = input.minimum else { throw StoreError.invalid(field: f("minimum"), value: "", reason: "a minimum payback needs its percentage of the statement") }
+            payback = .minimum(percent: try rate(percent, field: f("minimum")), floor: try input.minimumFloor.map { try minor($0, "minimumFloor") } ?? 0)
+        case "fixed":
+            guard let amount = input.fixed else { throw StoreError.invalid(field: f("fixed"), value: "", reason: "a fixed payback needs its amount") }
+            payback = .fixed(try minor(amount, "fixed"))
+        default:
+            throw StoreError.invalid(field: f("payback"), value: input.payback, reason: "expected full, minimum or fixed")
+        }
+        let terms: CreditCard
+        do {
+            terms = try CreditCard(
+                limit: try minor(input.limit, "limit"), statementDay: input.statementDay, due: due, payback: payback, rate: try rate(input.rate, field: f("rate")),
+                grace: input.grace)
+        } catch CardError.invalid(let option, let value, let reason) {
+            // The core names options; a ledger file names its fields.
+            let key = String(option.dropFirst(2)).split(separator: "-").enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
+            let shown = ["limit", "fixed", "minimumFloor"].contains(key) ? Money(minor: Int64(value) ?? 0, currency: currency).plain : value
+            throw StoreError.invalid(field: f(key), value: shown, reason: reason)
+        }
+        let category = try category(db, accounts, input.category, default: "Card interest", kind: .expense, currency: currency, field: f("category"))
+        let account = try existing ?? created(db, Account(id: newID(), name: input.account, kind: .creditCard, currency: currency))
+        return LedgerCard(id: id, accountID: account.id, payFromID: payFrom.id, interestCategoryID: category.id, terms: terms)
+    }
+
+    static func insertCard(_ db: Database, _ card: LedgerCard) throws {
+        let now = Timestamp.now()
+        let t = card.terms
+        var dueDay: Int?
+        var dueAfter: Int?
+        switch t.due {
+        case .dayOfMonth(let day): dueDay = day
+        case .daysAfterStatement(let days): dueAfter = days
+        }
+        var kind = "full"
+        var percent: Int64?
+        var floor: Int64?
+        var fixed: Int64?
+        switch t.payback {
+        case .full: break
+        case .minimum(let p, let f): (kind, percent, floor) = ("minimum", p.perMillion, f)
+        case .fixed(let amount): (kind, fixed) = ("fixed", amount)
+        }
+        try db.cachedStatement(sql: """
+                INSERT INTO card(id, createdAt, updatedAt, accountId, payFromId, categoryId, creditLimit, statementDay, dueDay, dueAfter, payback,
+                    minimumPerMillion, minimumFloor, fixedAmount, ratePerMillion, grace)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                card.id, now, now, card.accountID, card.payFromID, card.interestCategoryID, t.limit, t.statementDay, dueDay, dueAfter, kind, percent, floor, fixed,
+                t.rate.perMillion, t.grace.rawValue,
+            ])
+    }
+
+    static func fetchCards(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerCard] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
+            let due: CardDue = (row["dueDay"] as Int?).map { .dayOfMonth($0) } ?? .daysAfterStatement(row["dueAfter"] ?? 0)
+            let payback: CardPayback
+            switch row["payback"] as String {
+            case "minimum": payback = .minimum(percent: Rate(perMillion: row["minimumPerMillion"] ?? 0), floor: row["minimumFloor"] ?? 0)
+            case "fixed": payback = .fixed(row["fixedAmount"] ?? 0)
+            default: payback = .full
+            }
+            let terms = try CreditCard(
+                limit: row["creditLimit"], statementDay: row["statementDay"], due: due, payback: payback, rate: Rate(perMillion: row["ratePerMillion"]),
+                grace: value("grace", CardGrace.self, row))
+            return LedgerCard(id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"], terms: terms)
+        }
+    }
+
+    // MARK: Deposits
+
+    public func deposits() throws(StoreError) -> [LedgerDeposit] {
+        try read("listing deposits") { db in try Store.fetchDeposits(db) }
+    }
+
+    /// A deposit by its account's name (case-insensitive) or id prefix.
+    public func deposit(_ reference: String) throws(StoreError) -> LedgerDeposit {
+        try read("finding a deposit") { db in
+            let account = try Store.resolveAccount(db, reference)
+            guard let deposit = try Store.fetchDeposits(db, filter: "AND accountId = ?", arguments: [account.id]).first else {
+                throw StoreError.notFound(what: "deposit", reference: reference, hint: "account '\(account.name)' has no deposit terms; see `capital deposit list`")
+            }
+            return deposit
+        }
+    }
+
+    @discardableResult
+    public func addDeposit(_ input: DepositInput) throws(StoreError) -> LedgerDeposit {
+        try write("adding deposit '\(input.account)'") { db in
+            let deposit = try Store.buildDeposit(db, id: Store.newID(), input)
+            try Store.insertDeposit(db, deposit)
+            return deposit
+        }
+    }
+
+    static func buildDeposit(_ db: Database, id: String, _ input: DepositInput) throws -> LedgerDeposit {
+        let f = input.field
+        try validateName(input.account, field: f("account"))
+        let accounts = AccountIndex(try fetchAccounts(db))
+        let existing = accounts[name: input.account]
+        if let existing {
+            guard existing.kind == .deposit else {
+                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it is \(existing.kind.withArticle) account; a deposit needs a deposit account (or a new name)")
+            }
+            if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM deposit WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
+                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it already has deposit terms")
+            }
+        }
+        let payout = try input.payout.map { try balanceAccount(accounts, $0, field: f("payout")) }
+        let ledgerCurrency = try ledgerCurrency(db, location: "")
+        let currency = existing?.currency ?? payout?.currency ?? ledgerCurrency
+        if let payout, payout.currency != currency {
+            throw StoreError.currencyMismatch(account: payout.name, accountCurrency: payout.currency.code, amountCurrency: currency.code)
+        }
+        let terms: Deposit
+        do {
+            terms = try Deposit(rate: try rate(input.rate, field: f("rate")), capitalisation: input.capitalisation, opened: input.opened, maturity: input.maturity)
+        } catch DepositError.invalid(let option, let value, let reason) {
+            throw StoreError.invalid(field: f(String(option.dropFirst(2))), value: value, reason: reason)
+        }
+        let category = try category(db, accounts, input.category, default: "Interest", kind: .income, currency: currency, field: f("category"))
+        let account = try existing ?? created(db, Account(id: newID(), name: input.account, kind: .deposit, currency: currency))
+        return LedgerDeposit(id: id, accountID: account.id, payoutID: payout?.id, interestCategoryID: category.id, terms: terms)
+    }
+
+    static func insertDeposit(_ db: Database, _ deposit: LedgerDeposit) throws {
+        let now = Timestamp.now()
+        let t = deposit.terms
+        try db.cachedStatement(sql: """
+                INSERT INTO deposit(id, createdAt, updatedAt, accountId, payoutId, categoryId, ratePerMillion, capitalisation, opened, maturity)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                deposit.id, now, now, deposit.accountID, deposit.payoutID, deposit.interestCategoryID, t.rate.perMillion, t.capitalisation.rawValue,
+                t.opened.number, t.maturity?.number,
+            ])
+    }
+
+    static func fetchDeposits(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerDeposit] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
+            let terms = try Deposit(
+                rate: Rate(perMillion: row["ratePerMillion"]), capitalisation: value("capitalisation", Capitalisation.self, row), opened: Day(row["opened"]),
+                maturity: (row["maturity"] as Int?).map(Day.init))
+            return LedgerDeposit(id: row["id"], accountID: row["accountId"], payoutID: row["payoutId"], interestCategoryID: row["categoryId"], terms: terms)
+        }
+    }
+
+    // MARK: Helpers shared by the instruments
+
+    static func rate(_ text: String, field: String) throws -> Rate {
+        do { return try Rate(parsing: text) } catch .invalidRate(_, let reason) {
+            throw StoreError.invalid(field: field, value: text, reason: reason)
+        } catch { throw StoreError.invalid(field: field, value: text, reason: "\(error)") }
+    }
+
+    /// An account money can be in (not a category, not equity).
+    static func balanceAccount(_ accounts: AccountIndex, _ name: String, field: String) throws -> Account {
+        let found = try accounts.resolve(name)
+        guard found.kind.isBalanceSheet, found.kind != .equity else {
+            throw StoreError.invalid(field: field, value: name, reason: "it is \(found.kind.withArticle) account; give a cash, debit or other balance account")
+        }
+        return found
+    }
+
+    /// The category `name` (or `defaultName`, created when missing) of `kind`.
+    static func category(_ db: Database, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency, field: String) throws -> Account {
+        let found = try name.map { try accounts.resolve($0) } ?? accounts[name: defaultName]
+        if let found {
+            guard found.kind == kind else {
+                throw StoreError.invalid(field: field, value: found.name, reason: "it is \(found.kind.withArticle) account; interest goes to \(kind.withArticle) category")
+            }
+            return found
+        }
+        return try created(db, Account(id: newID(), name: defaultName, kind: kind, currency: currency))
+    }
+
+    static func created(_ db: Database, _ account: Account) throws -> Account {
+        try insertAccount(db, account)
+        return account
+    }
+}

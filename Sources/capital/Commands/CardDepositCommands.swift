@@ -1,0 +1,293 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension CardGrace: ExpressibleByArgument {}
+extension Capitalisation: ExpressibleByArgument {}
+
+extension Capital {
+    struct CardCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "card", abstract: "Credit cards: statement cycles, paybacks and interest in the forecast.",
+            subcommands: [Add.self, List.self, Show.self])
+    }
+
+    struct DepositCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "deposit", abstract: "Deposits: interest, capitalisation and payout at maturity in the forecast.",
+            subcommands: [Add.self, List.self, Show.self])
+    }
+}
+
+/// A stored card with where it stands today: its balance and its statement cycles.
+struct CardView {
+    let card: LedgerCard
+    let account: Account
+    let today: Day
+    /// Today's balance, with what the instruments make up to today (negative: owed).
+    let balance: Int64
+    let cycles: [CardCycle]
+
+    init(_ card: LedgerCard, store: Store, global: GlobalOptions) throws {
+        self.card = card
+        account = try store.account(card.accountID)
+        today = try global.todayDay()
+        let ledger = try instrumentLedger(store, global, through: today)
+        balance = try balances(ledger, on: today)[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0
+        let stored = try store.snapshot()
+        // Two statements ahead is enough to know the next statement and its due day.
+        cycles = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: try workingDayCalendars(stored, store))
+    }
+
+    var debt: Int64 { max(0, -balance) }
+    var available: Int64 { max(0, card.terms.limit + balance) }
+    /// The statement issued on or before today whose due day is still ahead (or today).
+    var open: CardCycle? { cycles.last { $0.statement <= today && $0.due >= today } }
+    var nextStatement: Day { card.terms.statement(after: today) }
+
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+
+    var policy: String {
+        switch card.terms.payback {
+        case .full: return "full statement balance"
+        case .minimum(let percent, let floor):
+            return "minimum \(percent) (at least \(Money(minor: floor, currency: account.currency).formatted()))"
+        case .fixed(let amount): return "fixed \(Money(minor: amount, currency: account.currency).formatted())"
+        }
+    }
+}
+
+extension Capital.CardCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a credit card: its statements come due and are paid back in the forecast.",
+            discussion: """
+                The card goes by NAME, a credit-card account (created if there is none). At each statement the debt \
+                becomes due; on the due day the payback is a transfer from --pay-from: the full statement balance, a \
+                minimum (--minimum PERCENT, at least --minimum-floor), or a fixed amount. A balance carried past the due \
+                day pays --rate a year (actual/365), charged at the next statement; with --grace lose, an unpaid \
+                statement also pays interest from its statement day. A statement day of 29–31 falls on the last day of \
+                shorter months. Level 3 counts the credit left (the card's floor is minus its limit unless you set one).
+                Example: capital card add "Tinkoff Platinum" --limit 300000 --statement-day 5 --due-after 20 --pay-from "Sber Debit"
+                Example: capital card add Alfa --limit 150000 --statement-day 31 --due-day 20 --payback minimum --minimum 5 --minimum-floor 1000 --rate 34.9 --pay-from "Sber Debit"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The card's name: its credit-card account.") var name: String
+        @Option(parsing: .unconditional, help: ArgumentHelp("The credit limit.", valueName: "amount")) var limit: String
+        @Option(parsing: .unconditional, help: ArgumentHelp("The day of the month statements are issued, 1 to 31.", valueName: "day")) var statementDay: Int
+        @Option(parsing: .unconditional, help: ArgumentHelp("The payment due day of the month after the statement, 1 to 31.", valueName: "day")) var dueDay: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Or: the payment is due this many days after the statement, 1 to 27.", valueName: "days"))
+        var dueAfter: Int?
+        @Option(help: ArgumentHelp("full, minimum or fixed.", valueName: "policy")) var payback = "full"
+        @Option(parsing: .unconditional, help: ArgumentHelp("The minimum payback's percentage of the statement.", valueName: "percent")) var minimum: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The least a minimum payback pays.", valueName: "amount")) var minimumFloor: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The amount of a fixed payback.", valueName: "amount")) var fixed: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Annual interest on the carried balance in percent (default 0).", valueName: "percent"))
+        var rate = "0"
+        @Option(help: ArgumentHelp("keep (interest only on what is carried) or lose (an unpaid statement pays interest from its day).", valueName: "rule"))
+        var grace: CardGrace = .keep
+        @Option(help: ArgumentHelp("The account paybacks come from (required).", valueName: "account")) var payFrom: String?
+        @Option(help: ArgumentHelp("The expense category of the interest (default Card interest).", valueName: "category")) var category: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var input = CardInput(account: name, limit: limit, statementDay: statementDay)
+            input.payFrom = payFrom
+            input.category = category
+            input.dueDay = dueDay
+            input.dueAfter = dueAfter
+            input.payback = payback
+            input.minimum = minimum
+            input.minimumFloor = minimumFloor
+            input.fixed = fixed
+            input.rate = rate
+            input.grace = grace
+            input.field = { $0 == "account" ? "NAME" : optionName($0) }
+            let card = try store.addCard(input)
+            let view = try CardView(card, store: store, global: global)
+            print("Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List cards with their debt, credit left and the next payback.", discussion: "Example: capital card list")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            var section = Section(
+                name: "cards",
+                columns: [
+                    Column("name", "Card"), Column("debt", "Debt", numeric: true), Column("available", "Credit left", numeric: true),
+                    Column("limit", "Limit", numeric: true), Column("dueDay", "Due on"), Column("amountDue", "Amount due", numeric: true),
+                    Column("nextStatement", "Next statement"),
+                ])
+            for card in try store.cards() {
+                let view = try CardView(card, store: store, global: global)
+                section.rows.append([
+                    .text(view.account.name), view.money(view.debt), view.money(view.available), view.money(card.terms.limit),
+                    view.open.map { .day($0.due) } ?? .none, view.money(view.open?.payback ?? 0), .day(view.nextStatement),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a card: current debt, credit left, the last statement, amount due and the next statement.",
+            discussion: "Example: capital card show \"Tinkoff Platinum\" --format json")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The card's name (its account) or id prefix.") var card: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let view = try CardView(try store.card(card), store: store, global: global)
+            let terms = view.card.terms
+            let last = view.cycles.last { $0.statement <= view.today }
+            let next = view.cycles.first { $0.statement > view.today }
+            try global.print(
+                Report.record(
+                    "card",
+                    [
+                        (Column("name", "Card"), .text(view.account.name)), (Column("debt", "Debt today"), view.money(view.debt)),
+                        (Column("available", "Credit left"), view.money(view.available)), (Column("limit", "Limit"), view.money(terms.limit)),
+                        (Column("lastStatement", "Last statement"), last.map { .day($0.statement) } ?? .none),
+                        (Column("statementDebt", "  its balance"), last.map { view.money($0.debt) } ?? .none),
+                        (Column("dueDay", "Due on"), view.open.map { .day($0.due) } ?? .none),
+                        (Column("amountDue", "Amount due"), view.money(view.open?.payback ?? 0)),
+                        (Column("nextStatement", "Next statement"), .day(view.nextStatement)),
+                        (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
+                        (Column("nextInterest", "  interest charged"), next.map { view.money($0.interest) } ?? .none),
+                        (Column("payback", "Payback"), .text(view.policy)), (Column("payFrom", "Paid from"), .text(try store.account(view.card.payFromID).name)),
+                        (Column("rate", "Rate"), .text(terms.rate.description)), (Column("grace", "Grace"), .text(terms.grace.rawValue)),
+                    ]))
+        }
+    }
+}
+
+/// A stored deposit with what the forecast makes of it: today's balance and the events ahead.
+struct DepositView {
+    let deposit: LedgerDeposit
+    let account: Account
+    let balance: Int64
+    /// Interest and payout from today to the maturity (or a year ahead for an open-ended account).
+    let ahead: [Transaction]
+
+    init(_ deposit: LedgerDeposit, store: Store, global: GlobalOptions) throws {
+        self.deposit = deposit
+        account = try store.account(deposit.accountID)
+        let today = try global.todayDay()
+        let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
+        let ledger = try instrumentLedger(store, global, through: last)
+        balance = try balances(ledger, on: today)[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0
+        ahead = ledger.transactions.filter { $0.id.hasPrefix("\(deposit.id)#") && $0.day >= today }
+        level = Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6
+    }
+
+    let level: Int
+
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+
+    func amount(of transaction: Transaction) -> Int64 {
+        transaction.postings.first { $0.accountID == deposit.accountID }?.amount.minor ?? 0
+    }
+
+    var interest: [Transaction] { ahead.filter { amount(of: $0) > 0 } }
+    var payout: Transaction? { ahead.first { amount(of: $0) < 0 } }
+}
+
+extension Capital.DepositCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a deposit: its interest and payout join the forecast.",
+            discussion: """
+                The deposit goes by NAME, a deposit account (created if there is none); put money in with \
+                `capital transfer`. Interest accrues daily on the end-of-day balance (actual/actual) and is credited \
+                monthly, quarterly or at maturity; at maturity the balance moves to --payout. Until then it counts at \
+                ladder level 5 when it matures within a year, else 6.
+                Example: capital deposit add "Sber deposit" --rate 16 --capitalisation monthly --opened 2025-01-10 --maturity 2025-07-10 --payout "Sber Debit"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The deposit's name: its deposit account.") var name: String
+        @Option(parsing: .unconditional, help: ArgumentHelp("The annual interest rate in percent.", valueName: "percent")) var rate: String
+        @Option(help: ArgumentHelp("monthly, quarterly or at-maturity.", valueName: "period")) var capitalisation: Capitalisation = .monthly
+        @Option(help: ArgumentHelp("The day the deposit was opened, YYYY-MM-DD.", valueName: "date")) var opened: String
+        @Option(help: ArgumentHelp("The day it matures and pays out (none: an open-ended savings account).", valueName: "date")) var maturity: String?
+        @Option(help: ArgumentHelp("Where the balance goes at maturity.", valueName: "account")) var payout: String?
+        @Option(help: ArgumentHelp("The income category of the interest (default Interest).", valueName: "category")) var category: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var input = DepositInput(account: name, rate: rate, opened: try parseDay(opened, field: "--opened"))
+            input.capitalisation = capitalisation
+            input.maturity = try maturity.map { try parseDay($0, field: "--maturity") }
+            input.payout = payout
+            input.category = category
+            input.field = { $0 == "account" ? "NAME" : optionName($0) }
+            let deposit = try store.addDeposit(input)
+            print("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List deposits with their balance, rate, maturity and ladder level.", discussion: "Example: capital deposit list")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            var section = Section(
+                name: "deposits",
+                columns: [
+                    Column("name", "Deposit"), Column("balance", "Balance", numeric: true), Column("rate", "Rate"), Column("capitalisation", "Capitalised"),
+                    Column("maturity", "Matures"), Column("level", "Level", numeric: true),
+                ])
+            for deposit in try store.deposits() {
+                let view = try DepositView(deposit, store: store, global: global)
+                section.rows.append([
+                    .text(view.account.name), view.money(view.balance), .text(deposit.terms.rate.description), .text(deposit.terms.capitalisation.rawValue),
+                    deposit.terms.maturity.map { .day($0) } ?? .none, .int(view.level),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a deposit: balance today, the next interest, what it pays out at maturity.",
+            discussion: "Example: capital deposit show \"Sber deposit\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The deposit's name (its account) or id prefix.") var deposit: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let view = try DepositView(try store.deposit(deposit), store: store, global: global)
+            let terms = view.deposit.terms
+            let next = view.interest.first
+            try global.print(
+                Report.record(
+                    "deposit",
+                    [
+                        (Column("name", "Deposit"), .text(view.account.name)), (Column("balance", "Balance today"), view.money(view.balance)),
+                        (Column("rate", "Rate"), .text(terms.rate.description)), (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
+                        (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
+                        (Column("nextInterestDay", "Next interest on"), next.map { .day($0.day) } ?? .none),
+                        (Column("nextInterest", "Next interest"), next.map { view.money(view.amount(of: $0)) } ?? .none),
+                        (Column("interestAhead", terms.maturity == nil ? "Interest in 12 months" : "Interest to maturity"),
+                         view.money(view.interest.reduce(0) { $0 + view.amount(of: $1) })),
+                        (Column("payout", "Paid out at maturity"), view.payout.map { view.money(-view.amount(of: $0)) } ?? .none),
+                        (Column("payoutTo", "  into"), try view.deposit.payoutID.map { .text(try store.account($0).name) } ?? .none),
+                        (Column("level", "Ladder level"), .int(view.level)),
+                    ]))
+        }
+    }
+}
