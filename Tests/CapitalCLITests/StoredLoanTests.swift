@@ -111,7 +111,7 @@ struct StoredLoanTests {
         #expect(extras.dropLast().allSatisfy { $0.string("principal") == "100000.00" })
         // The last one clears what is left: the balance closes at 0 and nothing follows it.
         #expect(rows.last?.string("balance") == "0.00")
-        #expect(show.string("payoff")! < "2026-12-15")
+        #expect(show.string("payoff")! < "2026-12-01")
         let exported = cli.ok(["export"])
         #expect(exported.contains("every: monthly on 20"))
     }
@@ -139,7 +139,7 @@ struct StoredLoanTests {
 
     @Test func everyBadInputIsRefusedWithTheDatabaseUnchanged() throws {
         let cli = try Self.withLoan()
-        let add = ["loan", "add", "Other"]
+        let add = ["loan", "add", "Second loan"]
         func terms(_ key: String, _ value: String) -> [String] {
             var t = Self.terms
             t[t.firstIndex(of: key)! + 1] = value
@@ -158,7 +158,7 @@ struct StoredLoanTests {
         let prepay = ["loan", "prepay", "Car loan"]
         cli.fails(prepay + ["2000000", "--on", "2025-06-15"] + Self.today, mentioning: ["AMOUNT", "not less than", "--full"])
         cli.fails(prepay + ["1000", "--on", "2024-12-01"] + Self.today, mentioning: ["--on '2024-12-01'", "starts on 2025-01-15"])
-        cli.fails(prepay + ["1000", "--on", "2027-06-01"] + Self.today, mentioning: ["--on '2027-06-01'", "paid off on 2026-12-15"])
+        cli.fails(prepay + ["1000", "--on", "2027-06-01"] + Self.today, mentioning: ["--on '2027-06-01'", "paid off on 2027-01-15"])
         cli.fails(prepay + ["0", "--on", "2025-06-15"] + Self.today, mentioning: ["AMOUNT '0'", "more than 0"])
         cli.fails(prepay + ["--on", "2025-06-15"] + Self.today, mentioning: ["AMOUNT", "full to pay the loan off"])
         cli.fails(prepay + ["100", "--full", "--on", "2025-06-15"] + Self.today, mentioning: ["AMOUNT '100'", "not both"])

@@ -126,9 +126,8 @@ extension Capital.LoanCommand {
                 rows.rows = rows.rows.filter { $0.day >= today }
                 let table = loanScheduleReport(rows, currency: view.account.currency)
                 report.sections += table.sections
-                if case .object(var object) = report.json ?? .null, case .object(let extra) = table.json ?? .null {
-                    object += extra.filter { $0.0 == "rows" }
-                    report.json = .object(object)
+                if case .object(let extra) = table.json ?? .null {
+                    report.json = .object(fields.map { ($0.0.key, Report.jsonValue($0.1)) } + extra.filter { $0.0 == "rows" })
                 }
             }
             try global.print(report)

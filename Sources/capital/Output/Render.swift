@@ -48,7 +48,8 @@ extension Report {
         for (index, section) in sections.enumerated() {
             if index > 0 { out += "\n" }
             if let title = section.title { out += title + "\n" }
-            if isRecord, let row = section.rows.first {
+            // A record is its first section; sections after it are tables.
+            if isRecord, index == 0, let row = section.rows.first {
                 let width = section.columns.map { $0.title.count }.max() ?? 0
                 for (column, cell) in zip(section.columns, row) {
                     out += pad(column.title + ":", width + 1, right: false) + " " + colored(cell, tableText(cell, options), options) + "\n"

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// Credit cards, deposits and revalued assets end to end: `card`, `deposit`, `account --value-change`,
+/// their flows in the forecast against figures worked by hand, ledger files, and their bad inputs.
+@Suite("CLI: cards, deposits, assets")
+struct CardDepositTests {
+    static let today = ["--today", "2025-04-01"]
+
+    static func object(_ cli: CLI, _ args: [String]) throws -> [String: Any] {
+        try #require(try cli.json(args) as? [String: Any])
+    }
+
+    /// A day of an account's daily forecast: (inflow, outflow, closing) in kopecks.
+    static func day(_ cli: CLI, _ account: String, _ day: String, today: [String] = today) throws -> (inflow: Int64, outflow: Int64, closing: Int64) {
+        let object = try Self.object(cli, ["forecast", "--account", account, "--by", "day", "--until", "2026-03-31"] + today)
+        let period = try #require((object["periods"] as? [[String: Any]])?.first { $0.string("start") == day })
+        return (minorUnits(period.string("inflow")!)!, minorUnits(period.string("outflow")!)!, minorUnits(period.string("closing")!)!)
+    }
+
+    static func withMoney() throws -> CLI {
+        let cli = try CLI.initialized()
+        cli.ok(["earn", "3000000", "Salary", "--to", "VTB Debit", "--on", "2025-01-05"])
+        return cli
+    }
+
+    /// A month of card purchases, one statement, a full payback on the due day from the debit account.
+    @Test func aFullPaybackPaysTheStatementOnItsDueDay() throws {
+        let cli = try Self.withMoney()
+        cli.ok(["card", "add", "Tinkoff", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "VTB Debit"] + Self.today)
+        cli.ok(["spend", "3000", "Groceries", "--from", "Tinkoff", "--on", "2025-03-26"])
+        cli.ok(["spend", "4500", "Groceries", "--from", "Tinkoff", "--on", "2025-04-10"])
+        cli.ok(["spend", "1000", "Groceries", "--from", "Tinkoff", "--on", "2025-04-28"])  // the next statement's
+        // Statement 25 April: 3 000 + 4 500 = 7 500 owed, due 20 days later, on 15 May.
+        #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == -750_000)
+        #expect(try Self.day(cli, "Tinkoff", "2025-05-15").closing == -100_000)
+        // Statement 25 May: the 1 000, due 14 June.
+        #expect(try Self.day(cli, "VTB Debit", "2025-06-14").outflow == -100_000)
+        let show = try Self.object(cli, ["card", "show", "Tinkoff"] + Self.today)
+        #expect(show.string("debt") == "3000.00" && show.string("available") == "97000.00")
+        #expect(show.string("nextStatement") == "2025-04-25" && show.string("nextDueDay") == "2025-05-15")
+        // Level 3 counts the credit left: 3 000 000 on the debit account + 97 000 on the card.
+        #expect(cli.ok(["can-spend", "--level", "3"] + Self.today).contains("3 097 000.00"))
+        let list = try cli.rows(["card", "list"] + Self.today)
+        #expect(list.count == 1 && list[0].string("debt") == "3000.00")
+    }
+
+    /// A minimum payback of 10 % (at least 1 000) at 36.5 % a year: 0.1 % a day on what is carried.
+    @Test func aMinimumPaybackCarriesTheRestWithInterest() throws {
+        let cli = try Self.withMoney()
+        cli.ok(
+            ["card", "add", "Alfa", "--limit", "100000", "--statement-day", "25", "--due-day", "15", "--payback", "minimum", "--minimum", "10",
+             "--minimum-floor", "1000", "--rate", "36.5", "--pay-from", "VTB Debit"] + Self.today)
+        cli.ok(["spend", "20000", "Clothing", "--from", "Alfa", "--on", "2025-03-28"])
+        // 25 Apr: 20 000.00 owed; 15 May: 10 % = 2 000.00 paid, 18 000.00 carried.
+        #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == -200_000)
+        // 25 May: 18 000.00 × 0.365 × 10 days / 365 = 180.00 interest; the statement is 18 180.00.
+        #expect(try Self.day(cli, "Alfa", "2025-05-25").outflow == -18_000)
+        #expect(try Self.day(cli, "Alfa", "2025-05-25").closing == -1_818_000)
+        // 15 Jun: 10 % of 18 180.00 = 1 818.00; 16 362.00 carried; 25 Jun: 16 362 × 0.001 × 10 = 163.62.
+        #expect(try Self.day(cli, "VTB Debit", "2025-06-15").outflow == -181_800)
+        #expect(try Self.day(cli, "Alfa", "2025-06-25").outflow == -16_362)
+        // Between the statement and its due day, show says what is due.
+        let show = try Self.object(cli, ["card", "show", "Alfa", "--today", "2025-04-26"])
+        #expect(show.string("statementDebt") == "20000.00" && show.string("amountDue") == "2000.00" && show.string("dueDay") == "2025-05-15")
+        #expect(show.string("nextStatement") == "2025-05-25" && show.string("nextInterest") == "180.00")
+        // Days pass without the payback recorded: the past is what was posted, so on 26 May the
+        // 25 May statement is the whole 20 000.00 (no interest was charged in the ledger).
+        let later = try Self.object(cli, ["card", "show", "Alfa", "--today", "2025-05-26"])
+        #expect(later.string("statementDebt") == "20000.00" && later.string("amountDue") == "2000.00")
+    }
+
+    /// 100 000.00 at 12 % capitalised monthly from 10 January, maturing 10 April (actual/actual):
+    /// 10 Feb: 10 000 000 × 0.12 × 31 / 365 = 101 917.8 → 1 019.18
+    /// 10 Mar: 10 101 918 × 0.12 × 28 / 365 = 92 992.8 → 929.93
+    /// 10 Apr: 10 194 911 × 0.12 × 31 / 365 = 103 904.1 → 1 039.04, then 102 988.15 paid out.
+    @Test func aDepositCapitalisesMonthlyAndPaysOutAtMaturity() throws {
+        let cli = try Self.withMoney()
+        cli.ok(["deposit", "add", "Sber deposit", "--rate", "12", "--opened", "2025-01-10", "--maturity", "2025-04-10", "--payout", "VTB Debit"])
+        cli.ok(["transfer", "100000", "--from", "VTB Debit", "--to", "Sber deposit", "--on", "2025-01-10"])
+        let show = try Self.object(cli, ["deposit", "show", "Sber deposit"] + Self.today)
+        #expect(show.string("balance") == "101949.11")
+        #expect(show.string("nextInterestDay") == "2025-04-10" && show.string("nextInterest") == "1039.04")
+        #expect(show.string("payout") == "102988.15" && show["level"] as? Int == 5)
+        #expect(try Self.day(cli, "VTB Debit", "2025-04-10").inflow == 10_298_815)
+        #expect(try Self.day(cli, "Sber deposit", "2025-04-10").closing == 0)
+        // Level 5 counts the deposit, level 4 does not.
+        #expect(cli.ok(["can-spend", "--level", "4"] + Self.today).contains("2 900 000.00"))
+        #expect(try cli.rows(["deposit", "list"] + Self.today).first?.string("balance") == "101949.11")
+    }
+
+    /// A car bought for 2 000 000 losing 15 % a year: 25 000.00 a month, 1 700 000.00 a year on.
+    @Test func aDepreciatingCarLosesItsRateEachYear() throws {
+        let cli = try Self.withMoney()
+        cli.ok(["account", "add", "Car", "--kind", "fixed-asset", "--value-change", "-15", "--value-since", "2025-01-31"])
+        cli.ok(["transfer", "2000000", "--from", "VTB Debit", "--to", "Car", "--on", "2025-01-31"])
+        #expect(try Self.day(cli, "Car", "2025-04-30").outflow == -2_500_000)
+        #expect(try Self.day(cli, "Car", "2026-01-31").closing == 170_000_000)
+        // Today's value already has February and March off.
+        let balances = try Self.object(cli, ["balance"] + Self.today)
+        #expect((balances["accounts"] as? [[String: Any]])?.first { $0.string("account") == "Car" }?.string("balance") == "1950000.00")
+        cli.ok(["account", "edit", "Car", "--value-change", ""])
+        #expect(try Self.day(cli, "Car", "2025-04-30").outflow == 0)
+    }
+
+    @Test func cardsDepositsAndAssetsSurviveALedgerFileRoundTrip() throws {
+        let cli = try Self.withMoney()
+        cli.ok(
+            ["card", "add", "Alfa", "--limit", "100000", "--statement-day", "31", "--due-day", "15", "--payback", "fixed", "--fixed", "5000", "--rate", "29.9",
+             "--grace", "lose", "--pay-from", "VTB Debit"])
+        cli.ok(["deposit", "add", "Savings", "--rate", "8", "--capitalisation", "quarterly", "--opened", "2025-01-10"])
+        cli.ok(["account", "add", "Flat", "--kind", "fixed-asset", "--value-change", "3.5", "--value-since", "2025-01-01"])
+        let file = cli.path("ledger.yaml")
+        let exported = cli.ok(["export"])
+        try exported.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(exported.contains("grace: lose") && exported.contains("capitalisation: quarterly") && exported.contains("valueChange: 3.5"))
+        let copy = cli.path("copy.sqlite")
+        #expect(cli.ok(["--db", copy, "import", file]).contains("2 loans, cards and deposits added"))
+        #expect(cli.ok(["--db", copy, "export"]) == exported)
+        #expect(try Self.object(cli, ["-f", file, "card", "show", "Alfa"] + Self.today).string("payback") == "fixed 5 000.00")
+    }
+
+    @Test func everyBadInputIsRefusedWithTheDatabaseUnchanged() throws {
+        let cli = try Self.withMoney()
+        let card = ["card", "add", "New card", "--limit", "100000", "--pay-from", "VTB Debit"]
+        cli.fails(card + ["--statement-day", "0", "--due-after", "20"], mentioning: ["--statement-day '0'", "1 to 31"])
+        cli.fails(card + ["--statement-day", "32", "--due-after", "20"], mentioning: ["--statement-day '32'"])
+        cli.fails(card + ["--statement-day", "5", "--due-day", "5"], mentioning: ["--due-day '5'", "differ from the statement day"])
+        cli.fails(card + ["--statement-day", "5", "--due-after", "28"], mentioning: ["--due-after '28'"])
+        cli.fails(card + ["--statement-day", "5"], mentioning: ["--due-day", "--due-after"])
+        cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum", "--minimum", "101"], mentioning: ["--minimum '101%'", "100 %"])
+        cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum"], mentioning: ["--minimum", "percentage"])
+        cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "fixed", "--fixed", "0"], mentioning: ["--fixed"])
+        cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "sometimes"], mentioning: ["--payback 'sometimes'"])
+        cli.fails(["card", "add", "X", "--limit", "0", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"], mentioning: ["--limit"])
+        cli.fails(["card", "add", "X", "--limit", "1000", "--statement-day", "5", "--due-after", "20"], mentioning: ["--pay-from", "paybacks come from"])
+        cli.fails(["card", "add", "VTB Debit", "--limit", "1000", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"], mentioning: ["NAME 'VTB Debit'", "credit-card"])
+        cli.fails(["card", "show", "VTB Debit"], mentioning: ["card 'VTB Debit'", "no card terms"])
+        let deposit = ["deposit", "add", "D", "--rate", "10", "--opened", "2025-01-10"]
+        cli.fails(deposit + ["--maturity", "2025-01-10"], mentioning: ["--maturity '2025-01-10'", "after the opening day"])
+        cli.fails(deposit + ["--maturity", "2024-12-01"], mentioning: ["--maturity '2024-12-01'"])
+        cli.fails(deposit + ["--capitalisation", "at-maturity"], mentioning: ["--capitalisation 'at-maturity'", "maturity"])
+        cli.fails(["deposit", "add", "D", "--rate", "1000.1", "--opened", "2025-01-10"], mentioning: ["--rate '1000.1'"])
+        cli.fails(deposit + ["--payout", "Salary"], mentioning: ["--payout 'Salary'", "an income account"])
+        cli.fails(["deposit", "show", "VTB Debit"], mentioning: ["deposit 'VTB Debit'", "no deposit terms"])
+        cli.fails(["account", "add", "Car", "--kind", "fixed-asset", "--value-change", "-101"], mentioning: ["--value-change '-101'", "-100 %"])
+        cli.fails(["account", "add", "Car", "--kind", "fixed-asset", "--value-change", "abc"], mentioning: ["--value-change 'abc'"])
+        cli.fails(["account", "add", "Car", "--kind", "debit", "--value-change", "-15"], mentioning: ["--value-change", "fixed-asset"])
+        cli.fails(["account", "edit", "VTB Debit", "--value-since", "2025-01-01"], mentioning: ["--value-since", "--value-change"])
+    }
+}
