@@ -69,6 +69,17 @@ struct LedgerLoanTests {
         let row = try #require(schedule.rows.first { $0.day == april.day })
         #expect(april.postings.map(\.amount.minor) == [-row.payment, row.interest, row.principal])
         #expect(april.postings.map(\.accountID) == ["debit", "interest", "loan"])
+        // On every day before today the account follows the schedule: the principal from the
+        // start, each payment's balance from its day, whatever was posted by hand.
+        var expected = loan.terms.principal
+        var rows = schedule.rows.filter { $0.day < today }[...]
+        for day in DayRange(loan.terms.start, today) {
+            while let row = rows.first, row.day <= day {
+                expected = row.balance
+                rows = rows.dropFirst()
+            }
+            #expect(try forecast.balances(on: day)[BalanceKey(accountID: "loan", currency: Self.rub)] == -expected, "on \(day)")
+        }
         // Day order is kept: generated transactions come after the day's own.
         #expect(forecast.transactions.map(\.day) == forecast.transactions.map(\.day).sorted())
     }

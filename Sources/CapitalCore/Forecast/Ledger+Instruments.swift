@@ -56,9 +56,13 @@ extension Ledger {
         guard !loans.isEmpty else { return transactions }
         var generated: [Transaction] = []
         let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var posted: [String: Int64] = [:]
+        // Each loan account's postings before today, by day: the schedule overrides them.
+        var posted: [String: [(day: Day, amount: Int64)]] = [:]
+        let loanAccounts = Set(loans.map(\.accountID))
         for transaction in transactions where transaction.day < today {
-            for posting in transaction.postings { posted[posting.accountID, default: 0] &+= posting.amount.minor }
+            for posting in transaction.postings where loanAccounts.contains(posting.accountID) {
+                posted[posting.accountID, default: []].append((transaction.day, posting.amount.minor))
+            }
         }
         for loan in loans {
             guard let account = byID[loan.accountID] else { continue }
@@ -66,12 +70,28 @@ extension Ledger {
             do { schedule = try loan.schedule(calendar: calendars[loan.calendar] ?? .none) } catch { throw .loan(name: account.name, error) }
             func money(_ minor: Int64) -> Money { Money(minor: minor, currency: account.currency) }
             let terms = loan.terms
-            let target = terms.start >= today ? 0 : LoanStatus(schedule, principal: terms.principal, start: terms.start, on: today).balance
-            let correction = -target - posted[loan.accountID, default: 0]
-            if correction != 0 {
+            // Before today the account follows the schedule day by day: on the start day and on
+            // each payment day it is brought to the schedule's balance (what was posted in between
+            // counts), and once more yesterday for what was posted after the last payment.
+            var checkpoints: [(day: Day, balance: Int64)] = []
+            if terms.start < today {
+                checkpoints.append((terms.start, -terms.principal))
+                for row in schedule.rows where row.day < today { checkpoints.append((row.day, -row.balance)) }
+                checkpoints.append((today.advanced(by: -1), checkpoints.last!.balance))
+            }
+            var postings = posted[loan.accountID, default: []][...]
+            var level: Int64 = 0
+            for (index, checkpoint) in checkpoints.enumerated() {
+                while let next = postings.first, next.day <= checkpoint.day {
+                    level = saturatingSum(level, next.amount)
+                    postings = postings.dropFirst()
+                }
+                let correction = checkpoint.balance - level
+                guard correction != 0 else { continue }
+                level = checkpoint.balance
                 generated.append(
                     Transaction(
-                        id: "\(loan.id)#balance", day: today.advanced(by: -1), payee: "\(account.name): balance by its schedule",
+                        id: "\(loan.id)#balance\(index)", day: checkpoint.day, payee: "\(account.name): balance by its schedule",
                         postings: [Posting(accountID: loan.accountID, amount: money(correction)), Posting(accountID: equityID, amount: money(-correction))]))
             }
             if terms.start >= today && terms.start <= horizon {
