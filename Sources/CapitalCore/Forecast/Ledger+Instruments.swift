@@ -70,14 +70,19 @@ extension Ledger {
             do { schedule = try loan.schedule(calendar: calendars[loan.calendar] ?? .none) } catch { throw .loan(name: account.name, error) }
             func money(_ minor: Int64) -> Money { Money(minor: minor, currency: account.currency) }
             let terms = loan.terms
-            // Before today the account follows the schedule day by day: on the start day and on
-            // each payment day it is brought to the schedule's balance (what was posted in between
-            // counts), and once more yesterday for what was posted after the last payment.
-            var checkpoints: [(day: Day, balance: Int64)] = []
+            // Before today the account follows the schedule day by day: on the start day, on each
+            // payment day and on each day something was posted to it, it is brought to the
+            // schedule's balance (0 before the start).
+            var steps: [(day: Day, balance: Int64)] = []
             if terms.start < today {
-                checkpoints.append((terms.start, -terms.principal))
-                for row in schedule.rows where row.day < today { checkpoints.append((row.day, -row.balance)) }
-                checkpoints.append((today.advanced(by: -1), checkpoints.last!.balance))
+                steps.append((terms.start, -terms.principal))
+                for row in schedule.rows where row.day < today { steps.append((row.day, -row.balance)) }
+            }
+            var checkpoints: [(day: Day, balance: Int64)] = []
+            var step = 0
+            for day in (steps.map(\.day) + posted[loan.accountID, default: []].map(\.day)).sorted() where day != checkpoints.last?.day {
+                while step < steps.count && steps[step].day <= day { step += 1 }
+                checkpoints.append((day, step == 0 ? 0 : steps[step - 1].balance))
             }
             var postings = posted[loan.accountID, default: []][...]
             var level: Int64 = 0
