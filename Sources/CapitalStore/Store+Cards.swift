@@ -60,11 +60,7 @@ extension Store {
     /// A card by its account's name (case-insensitive) or id prefix.
     public func card(_ reference: String) throws(StoreError) -> LedgerCard {
         try read("finding a card") { db in
-            let account = try Store.resolveAccount(db, reference)
-            guard let card = try Store.fetchCards(db, filter: "AND accountId = ?", arguments: [account.id]).first else {
-                throw StoreError.notFound(what: "card", reference: reference, hint: "account '\(account.name)' has no card terms; see `capital card list`")
-            }
-            return card
+            try Store.resolveInstrument(db, reference, what: "card") { try Store.fetchCards(db, filter: "AND accountId = ?", arguments: [$0]) }
         }
     }
 
@@ -191,11 +187,7 @@ extension Store {
     /// A deposit by its account's name (case-insensitive) or id prefix.
     public func deposit(_ reference: String) throws(StoreError) -> LedgerDeposit {
         try read("finding a deposit") { db in
-            let account = try Store.resolveAccount(db, reference)
-            guard let deposit = try Store.fetchDeposits(db, filter: "AND accountId = ?", arguments: [account.id]).first else {
-                throw StoreError.notFound(what: "deposit", reference: reference, hint: "account '\(account.name)' has no deposit terms; see `capital deposit list`")
-            }
-            return deposit
+            try Store.resolveInstrument(db, reference, what: "deposit") { try Store.fetchDeposits(db, filter: "AND accountId = ?", arguments: [$0]) }
         }
     }
 
@@ -260,6 +252,18 @@ extension Store {
     }
 
     // MARK: Helpers shared by the instruments
+
+    /// The loan, card or deposit on the account `reference` names, or an error naming what there is.
+    static func resolveInstrument<T>(_ db: Database, _ reference: String, what: String, onAccount fetch: (String) throws -> [T]) throws -> T {
+        let account: Account
+        do { account = try resolveAccount(db, reference) } catch StoreError.notFound {
+            throw StoreError.notFound(what: what, reference: reference, hint: "see `capital \(what) list`")
+        }
+        guard let found = try fetch(account.id).first else {
+            throw StoreError.notFound(what: what, reference: reference, hint: "account '\(account.name)' has no \(what) terms; see `capital \(what) list`")
+        }
+        return found
+    }
 
     static func rate(_ text: String, field: String) throws -> Rate {
         do { return try Rate(parsing: text) } catch .invalidRate(_, let reason) {

@@ -180,10 +180,7 @@ extension Store {
     static func buildLoan(_ db: Database, id: String, _ input: LoanInput, accounts: AccountIndex) throws -> LedgerLoan {
         let f = input.field
         try validateName(input.account, field: f("account"))
-        let payFrom = try accounts.resolve(input.payFrom)
-        guard payFrom.kind.isBalanceSheet, payFrom.kind != .equity else {
-            throw StoreError.invalid(field: f("payFrom"), value: input.payFrom, reason: "it is \(payFrom.kind.withArticle) account; payments come from a cash, debit or other balance account")
-        }
+        let payFrom = try balanceAccount(accounts, input.payFrom, field: f("payFrom"))
         var account = accounts[name: input.account]
         if let existing = account {
             guard existing.kind == .loan else {
@@ -198,42 +195,20 @@ extension Store {
         }
         let currency = account?.currency ?? payFrom.currency
         let terms = try loanTerms(input, currency: currency)
-        let categoryName = input.category ?? "Loan interest"
-        var category = accounts[name: categoryName]
-        if category == nil && input.category != nil { category = try accounts.resolve(categoryName) }
-        if let found = category, found.kind != .expense {
-            throw StoreError.invalid(field: f("category"), value: categoryName, reason: "it is \(found.kind.withArticle) account; interest goes to an expense category")
-        }
-        func balanceAccount(_ name: String?, key: String) throws -> Account? {
-            guard let name else { return nil }
-            let found = try accounts.resolve(name)
-            guard found.kind.isBalanceSheet, found.kind != .equity else {
-                throw StoreError.invalid(field: f(key), value: name, reason: "it is \(found.kind.withArticle) account; give a balance account")
-            }
-            return found
-        }
-        let disburseTo = try balanceAccount(input.disburseTo, key: "disburseTo")
+        let disburseTo = try input.disburseTo.map { try balanceAccount(accounts, $0, field: f("disburseTo")) }
         if let disburseTo, disburseTo.currency != currency {
             throw StoreError.currencyMismatch(account: disburseTo.name, accountCurrency: disburseTo.currency.code, amountCurrency: currency.code)
         }
-        let collateral = try balanceAccount(input.collateral, key: "collateral")
+        let collateral = try input.collateral.map { try balanceAccount(accounts, $0, field: f("collateral")) }
         let calendarName: String
         do { calendarName = try workingDayCalendar(db, input.calendar).name } catch StoreError.invalid(_, let value, let reason) {
             throw StoreError.invalid(field: f("calendar"), value: value, reason: reason)
         }
         // Everything checked: now create what is missing.
-        if account == nil {
-            let created = Account(id: newID(), name: input.account, kind: .loan, currency: currency)
-            try insertAccount(db, created)
-            account = created
-        }
-        if category == nil {
-            let created = Account(id: newID(), name: categoryName, kind: .expense, currency: currency)
-            try insertAccount(db, created)
-            category = created
-        }
+        let category = try category(db, accounts, input.category, default: "Loan interest", kind: .expense, currency: currency, field: f("category"))
+        if account == nil { account = try created(db, Account(id: newID(), name: input.account, kind: .loan, currency: currency)) }
         var loan = LedgerLoan(
-            id: id, accountID: account!.id, payFromID: payFrom.id, interestCategoryID: category!.id, disburseToID: disburseTo?.id,
+            id: id, accountID: account!.id, payFromID: payFrom.id, interestCategoryID: category.id, disburseToID: disburseTo?.id,
             collateralID: collateral?.id, calendar: calendarName, terms: terms)
         for prepayment in input.prepayments { try addPrepayment(prepayment, to: &loan, currency: currency) }
         _ = try checkedSchedule(db, loan, currency: currency, field: input.prepayments.first?.field ?? f)
@@ -270,15 +245,7 @@ extension Store {
     }
 
     static func resolveLoan(_ db: Database, _ reference: String) throws -> LedgerLoan {
-        let account: Account
-        do { account = try resolveAccount(db, reference) } catch StoreError.notFound {
-            let names = try fetchLoans(db).compactMap { try fetchAccounts(db, id: $0.accountID)?.name }
-            throw StoreError.notFound(what: "loan", reference: reference, hint: names.isEmpty ? "there are no loans; add one with `capital loan add`" : "loans: \(names.joined(separator: ", "))")
-        }
-        guard let loan = try fetchLoans(db, filter: "AND accountId = ?", arguments: [account.id]).first else {
-            throw StoreError.notFound(what: "loan", reference: reference, hint: "account '\(account.name)' has no loan terms; see `capital loan list`")
-        }
-        return loan
+        try resolveInstrument(db, reference, what: "loan") { try fetchLoans(db, filter: "AND accountId = ?", arguments: [$0]) }
     }
 
     static func fetchLoans(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerLoan] {

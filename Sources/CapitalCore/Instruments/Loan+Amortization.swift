@@ -50,7 +50,7 @@ extension Loan {
     public func amortize(calendar: WorkingDayCalendar = .none) throws(LoanError) -> LoanSchedule {
         let extras = prepayments.sorted { $0.day < $1.day }
         if let early = extras.first, early.day <= start { throw .prepaymentBeforeStart(day: early.day, start: start) }
-        let basis = UInt64(1_000_000) * dayCount.basis
+        let basis = Divisor(UInt64(1_000_000) * dayCount.basis)
         let perMillion = UInt64(rate.perMillion)
 
         var balance = principal
@@ -79,7 +79,7 @@ extension Loan {
                 if end.day > from.day { from = end }
             }
             func interest() throws(LoanError) -> Int64 {
-                guard let wide = accrued.multiplied(by: perMillion), let value = wide.divided(by: basis, rounding), value <= UInt64(Int64.max) else {
+                guard let wide = accrued.multiplied(by: perMillion), let value = basis.divide(wide, rounding), value <= UInt64(Int64.max) else {
                     throw .overflow
                 }
                 return Int64(value)

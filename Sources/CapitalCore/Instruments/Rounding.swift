@@ -67,6 +67,44 @@ struct Wide: Sendable, Equatable {
     }
 }
 
+/// Division by one fixed 64-bit divisor as a multiplication (Granlund and Montgomery's
+/// round-up method, as libdivide does it): a loan divides every period's interest by the same
+/// basis, and a hardware 64-bit divide costs several times a multiply.
+struct Divisor: Sendable {
+    let value: UInt64
+    private let multiplier: UInt64
+    private let shift: UInt64
+
+    /// - Precondition: `value > 1`.
+    init(_ value: UInt64) {
+        precondition(value > 1)
+        self.value = value
+        // l = ceil(log2(value)); m = floor(2^64 × (2^l − value) / value) + 1.
+        let l = UInt64(64 - (value - 1).leadingZeroBitCount)
+        let excess = l == 64 ? 0 &- value : (1 << l) - value  // 2^l − value, below value
+        multiplier = value.dividingFullWidth((high: excess, low: 0)).quotient &+ 1
+        shift = l - 1
+    }
+
+    /// `n / value` and `n % value`, exactly as the hardware divide gives them.
+    @inline(__always)
+    func quotientAndRemainder(_ n: UInt64) -> (quotient: UInt64, remainder: UInt64) {
+        let t = multiplier.multipliedFullWidth(by: n).high
+        let q = (t &+ ((n &- t) >> 1)) >> shift
+        return (q, n &- q &* value)
+    }
+
+    /// `wide / value` rounded, or nil when the quotient does not fit 64 bits.
+    @inline(__always)
+    func divide(_ wide: Wide, _ rounding: Rounding) -> UInt64? {
+        guard wide.high == 0 else { return wide.divided(by: value, rounding) }
+        let (q, r) = quotientAndRemainder(wide.low)
+        guard rounding.roundsUp(quotient: q, remainder: r, divisor: value) else { return q }
+        let (up, overflow) = q.addingReportingOverflow(1)
+        return overflow ? nil : up
+    }
+}
+
 /// A natural number of any size, little-endian 64-bit limbs: just what settling an annuity
 /// payment exactly needs (products of a few factors and powers, differences, comparisons).
 struct BigNatural: Sendable, Comparable {
