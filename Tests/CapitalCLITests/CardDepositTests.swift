@@ -103,6 +103,27 @@ struct CardDepositTests {
         #expect(try Self.day(cli, "Car", "2025-04-30").outflow == 0)
     }
 
+    /// The car and its loan in one group: the forecast shows the collateral's value against the
+    /// debt, month by month; `loan show` gives today's figures.
+    @Test func collateralAgainstDebtShowsInAGroupAndInLoanShow() throws {
+        let cli = try Self.withMoney()
+        cli.ok(["account", "add", "Car", "--kind", "fixed-asset", "--value-change", "-15", "--value-since", "2025-01-31"])
+        cli.ok(["transfer", "2000000", "--from", "VTB Debit", "--to", "Car", "--on", "2025-01-31"])
+        let terms = ["--principal", "1500000", "--rate", "12", "--term", "36", "--start", "2025-01-15"]
+        cli.ok(["loan", "add", "Car loan"] + terms + ["--pay-from", "VTB Debit", "--collateral", "Car"] + Self.today)
+        cli.ok(["group", "add", "Car and loan", "--type", "cash-flow", "--account", "Car", "--account", "Car loan"])
+        let rows = try #require(try Self.object(cli, ["loan", "schedule"] + terms)["rows"] as? [[String: Any]])
+        let april = try #require(rows.first { $0.string("day") == "2025-04-15" })
+        let forecast = try Self.object(cli, ["forecast", "--group", "Car and loan", "--until", "2025-06-30"] + Self.today)
+        let period = try #require((forecast["periods"] as? [[String: Any]])?.first)
+        // 30 April: the car is worth 2 000 000 − 3 × 25 000; the loan owes April's balance.
+        #expect(minorUnits(period.string("closing")!) == 192_500_000 - minorUnits(april.string("balance")!)!)
+        let march = try #require(rows.first { $0.string("day") == "2025-03-15" })
+        let show = try Self.object(cli, ["loan", "show", "Car loan"] + Self.today)
+        #expect(show.string("collateral") == "Car" && show.string("collateralValue") == "1950000.00")
+        #expect(minorUnits(show.string("equity")!) == 195_000_000 - minorUnits(march.string("balance")!)!)
+    }
+
     @Test func cardsDepositsAndAssetsSurviveALedgerFileRoundTrip() throws {
         let cli = try Self.withMoney()
         cli.ok(

@@ -144,6 +144,8 @@ extension Capital.AccountCommand {
                         (Column("default", "Default"), .bool(try store.defaultAccount()?.id == found.id)),
                         (Column("postings", "Postings"), .int(postings)), (Column("groups", "Groups"), .list(groups)),
                         (Column("note", "Note"), .text(found.note)),
+                        (Column("valueChange", "Value change a year"), found.valueChange.map { .text($0.description) } ?? .none),
+                        (Column("valueSince", "  counted from"), found.valueChange.map { .day($0.since) } ?? .none),
                     ] + (found.kind.isBalanceSheet && found.kind != .equity ? try outlook(global, store: store, accountIDs: [found.id]) : [])))
         }
     }
