@@ -174,7 +174,11 @@ extension Ledger {
             if net != 0 { flows.append((transaction.day, net)) }
         }
         if today <= horizon {
-            for event in self.flows(into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars) {
+            // Only what touches the account: the rest of the ledger need not be expanded.
+            var touching = self
+            touching.transactions = transactions.filter { $0.day >= today && $0.postings.contains { $0.accountID == accountID } }
+            touching.schedules = schedules.filter { $0.postings.contains { $0.accountID == accountID } }
+            for event in touching.flows(into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars) {
                 flows.append((event.day, event.amount))
             }
         }
