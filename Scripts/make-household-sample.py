@@ -2,25 +2,86 @@
 """Writes samples/household.yaml: the household of the seed documents, amounts in RUB.
 
 Deterministic (fixed seed). Three months of transactions, January to March 2025, on top of the
-balances the household had on 1 January 2025. Run from the repository root:
+balances the household had on 1 January 2025, and the household's instruments: three loans
+(their payments split into interest and principal by each loan's own schedule, worked out here
+in `decimal` as Scripts/loan-fixtures.py does), the Tinkoff credit card (paid back in full on each
+statement's due day), a six-month deposit and the car, losing 15 % of its value a year. Run from
+the repository root:
 
     python3 Scripts/make-household-sample.py > samples/household.yaml
 """
 import datetime as dt
 import random
+from decimal import ROUND_HALF_UP, Decimal, getcontext
 
 rng = random.Random(20250101)
 HOLIDAYS = {dt.date(2025, 1, d) for d in range(1, 9)}  # Russia's New Year holidays
+getcontext().prec = 50
+
+
+def add_months(day, months):
+    year, month = divmod(day.month - 1 + months, 12)
+    return dt.date(day.year + year, month + 1, day.day)  # every day used here exists in every month
+
+
+def kopecks(value):
+    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def money(value):
+    """An amount as the ledger file writes it: whole roubles plain, else with kopecks."""
+    return str(int(value)) if value == value.to_integral_value() else f"{value:.2f}"
+
+
+def spaced(value):
+    """An amount for a note: digit groups of three, `69 979.36`."""
+    return f"{value:,.2f}".replace(",", " ")
+
+
+def annuity(principal, rate, term, start):
+    """A loan's schedule as capital's `loan schedule` prints it (annuity, 30/360, half-up; a
+    payment every month on the start's day of the month, from one month after the start): rows of
+    (day, payment, interest, principal, balance after). With payments a month apart, 30/360 makes
+    each month's interest balance x rate / 1200, rounded half up; the last payment absorbs the
+    rounding."""
+    monthly = Decimal(rate) / 1200
+    payment = kopecks(Decimal(principal) * monthly / (1 - (1 + monthly) ** -term))
+    balance = Decimal(principal)
+    rows = []
+    for n in range(1, term + 1):
+        interest = kopecks(balance * monthly)
+        repaid = payment - interest if n < term else balance
+        balance -= repaid
+        rows.append((add_months(start, n), repaid + interest, interest, repaid, balance))
+    return rows
+
+
+# The loans: account, payee, principal, rate (% a year), term (months), start, extra ledger-file lines.
+LOANS = [
+    ("Mortgage", "Sberbank", 5_000_000, "15", 180, dt.date(2023, 1, 5), []),
+    ("VTB Loan", "VTB", 700_000, "22", 48, dt.date(2024, 2, 15), []),
+    ("Car Loan", "Car finance", 1_000_000, "16", 42, dt.date(2024, 6, 20), ["collateral: Car"]),
+]
+SCHEDULES_OF = {name: annuity(principal, rate, term, start) for name, _, principal, rate, term, start, _ in LOANS}
+PAYMENT = {name: rows[0][1] for name, rows in SCHEDULES_OF.items()}
+CAR_PRICE, CAR_BOUGHT = 2_000_000, dt.date(2024, 6, 20)
+CARD_OPENING = 12_000  # what the card owed on 1 January 2025: its December statement
+CARD_STATEMENT_DAY, CARD_DUE_AFTER = 25, 20  # statements on the 25th, due 20 days later
+DEPOSIT, DEPOSIT_OPENED, DEPOSIT_MATURITY = 300_000, dt.date(2025, 2, 10), dt.date(2025, 8, 10)
 
 accounts = [
     ("VTB Debit", "debit", {"floor": "20000", "level": None}),
     ("Cash", "cash", {}),
-    ("Tinkoff Card", "credit-card", {}),
-    ("Mortgage", "loan", {"note": "Sberbank mortgage, 70 000 a month on the 5th"}),
-    ("VTB Loan", "loan", {"note": "Consumer loan, 22 000 a month on the 15th"}),
-    ("Car Loan", "loan", {"note": "Collateral loan for the car, 31 000 a month on the 20th"}),
+    ("Tinkoff Card", "credit-card",
+     {"note": f"Statement on the {CARD_STATEMENT_DAY}th, paid in full {CARD_DUE_AFTER} days later"}),
+    ("Sber Deposit", "deposit", {"note": "Six months at 16 %, interest added monthly"}),
+    ("Car", "fixed-asset", {"valueChange": "-15", "valueSince": CAR_BOUGHT.isoformat()}),
+    ("Mortgage", "loan", {"note": f"Sberbank mortgage, {spaced(PAYMENT['Mortgage'])} a month on the 5th"}),
+    ("VTB Loan", "loan", {"note": f"Consumer loan, {spaced(PAYMENT['VTB Loan'])} a month on the 15th"}),
+    ("Car Loan", "loan", {"note": f"Car loan secured on the car, {spaced(PAYMENT['Car Loan'])} a month on the 20th"}),
     ("Salary", "income", {}),
     ("Other income", "income", {}),
+    ("Interest", "income", {}),
     ("Groceries", "expense", {}),
     ("Housing", "expense", {}),
     ("Utilities", "expense", {}),
@@ -32,6 +93,7 @@ accounts = [
     ("Clothing", "expense", {}),
     ("Insurance", "expense", {}),
     ("Loan interest", "expense", {}),
+    ("Card interest", "expense", {}),
     ("Gifts", "expense", {}),
     ("Other", "expense", {}),
     ("Beauty", "expense", {}),
@@ -44,8 +106,9 @@ accounts = [
 
 out = []
 w = out.append
-w("# The household of capital's seed documents: two salaries, two children, a mortgage,")
-w("# a consumer loan and a car loan. Amounts in RUB. Generated by Scripts/make-household-sample.py.")
+w("# The household of capital's seed documents: two salaries, two children, a mortgage, a consumer")
+w("# loan, a car loan secured on the car, a credit card and a deposit. Amounts in RUB.")
+w("# Generated by Scripts/make-household-sample.py.")
 w("capital: 1")
 w("currency: RUB")
 w("defaultAccount: VTB Debit")
@@ -60,6 +123,9 @@ for name, kind, extra in accounts:
         w(f"    floor: {extra['floor']}")
     if extra.get("note"):
         w(f"    note: \"{extra['note']}\"")
+    if extra.get("valueChange"):
+        w(f"    valueChange: {extra['valueChange']}")
+        w(f"    valueSince: {extra['valueSince']}")
 w("groups:")
 w("  - name: Everyday money")
 w("    type: cash-flow")
@@ -86,21 +152,27 @@ def split(day, payee, postings, note=None):
     txs.append((day, len(txs), None, payee, None, note, None, postings))
 
 
+# The loans' balances are not posted: capital takes them from each loan's schedule.
 split(dt.date(2025, 1, 1), "Opening balances", [
-    ("VTB Debit", "250000"), ("Cash", "15000"), ("Tinkoff Card", "-12000"),
-    ("Mortgage", "-4800000"), ("VTB Loan", "-600000"), ("Car Loan", "-900000"), ("Capital", None),
-], note="Balances on 1 January 2025")
+    ("VTB Debit", "250000"), ("Cash", "15000"), ("Tinkoff Card", str(-CARD_OPENING)), ("Capital", None),
+], note="Balances on 1 January 2025 (the card's is its December statement)")
+split(CAR_BOUGHT, "Car dealer", [("Car", str(CAR_PRICE)), ("Capital", None)],
+      note="Car bought for 2 000 000: half own money, half the car loan")
+simple(dt.date(2025, 2, 7), "300000", "Other income", "VTB Debit", "Design Bureau", "Ivan", note="Annual bonus")
+simple(DEPOSIT_OPENED, str(DEPOSIT), "VTB Debit", "Sber Deposit", "Sberbank", note="Six-month deposit at 16 %")
+
+# Each loan's payments of January to March, split as its schedule splits them.
+LOAN_NOTES = {"Mortgage": "Mortgage payment", "VTB Loan": "Consumer loan payment", "Car Loan": "Car loan payment"}
+for name, payee, *_ in LOANS:
+    for n, (day, payment, interest, repaid, _) in enumerate(SCHEDULES_OF[name], start=1):
+        if dt.date(2025, 1, 1) <= day <= dt.date(2025, 3, 31):
+            split(day, payee, [("Loan interest", money(interest)), (name, money(repaid)), ("VTB Debit", money(-payment))],
+                  note=f"{LOAN_NOTES[name]} {n}: {money(interest)} interest + {money(repaid)} principal")
 
 for month in (1, 2, 3):
     d = lambda day: dt.date(2025, month, day)
     simple(d(10), "180000", "Salary", "VTB Debit", "Employer LLC", "Anna")
     simple(d(25), "150000", "Salary", "VTB Debit", "Design Bureau", "Ivan")
-    split(d(5), "Sberbank", [("Loan interest", "60000"), ("Mortgage", "10000"), ("VTB Debit", "-70000")],
-          note="Mortgage payment: 60 000 interest + 10 000 principal")
-    split(d(15), "VTB", [("Loan interest", "7000"), ("VTB Loan", "15000"), ("VTB Debit", "-22000")],
-          note="Consumer loan payment")
-    split(d(20), "Car finance", [("Loan interest", "12000"), ("Car Loan", "19000"), ("VTB Debit", "-31000")],
-          note="Car loan payment")
     simple(d(3), "15000", "VTB Debit", "Kids", "Swimming pool", "Anna", tags=["kids", "sport"])
     simple(d(3), "10000", "VTB Debit", "Transport", "Taxi to the pool", "Anna", tags=["kids"])
     simple(d(4), "15000", "VTB Debit", "Kids", "Gymnastics", "Anna", tags=["kids", "sport"])
@@ -115,9 +187,7 @@ for month in (1, 2, 3):
     simple(d(22), "20000", "Tinkoff Card", "Entertainment", "Cinema, theatre, outings", "Ivan")
     simple(d(9), "4000", "VTB Debit", "Fuel", "Fuel", "Ivan", tags=["car"])
     for day, amount in ((7, "6500"), (14, "5200"), (21, "4800"), (28, "3500")):
-        simple(d(day), amount, "VTB Debit", "Groceries", "Supermarket", "Anna")
-    # Pay the card's statement in full from the debit account.
-    simple(d(27), "12000" if month == 1 else "40000", "VTB Debit", "Tinkoff Card", "Card payback", note="Statement balance")
+        simple(d(day), amount, "Tinkoff Card", "Groceries", "Supermarket", "Anna")
     day = d(1)
     while day.month == month:
         if day.weekday() < 5 and day not in HOLIDAYS:
@@ -125,6 +195,25 @@ for month in (1, 2, 3):
             simple(day, str(lunch), "Cash", "Eating out", "Business lunch", "Ivan" if day.day % 2 else "Anna", tags=["lunch"])
         day += dt.timedelta(days=1)
     simple(d(11), "9000", "VTB Debit", "Cash", "ATM withdrawal")
+
+
+def card_balance(through):
+    """The card's balance at the end of a day, from the transactions so far (negative: owed)."""
+    total = Decimal(0)
+    for day, _, fields, _, _, _, _, postings in txs:
+        if day > through:
+            continue
+        legs = [(fields[2][1], Decimal(fields[0][1])), (fields[1][1], -Decimal(fields[0][1]))] if fields else postings
+        total += sum(Decimal(amount) for account, amount in legs if account == "Tinkoff Card" and amount is not None)
+    return total
+
+
+# Pay each statement in full on its due day from the debit account: the December statement is the
+# card's opening balance; the March one falls due in April, which the forecast pays.
+for statement in (dt.date(2024, 12, 25), dt.date(2025, 1, 25), dt.date(2025, 2, 25)):
+    due = statement + dt.timedelta(days=CARD_DUE_AFTER)
+    owed = Decimal(CARD_OPENING) if statement.year == 2024 else -card_balance(statement)
+    simple(due, money(owed), "VTB Debit", "Tinkoff Card", "Card payback", note=f"Statement of {statement.isoformat()}, in full")
 
 txs.sort(key=lambda t: (t[0], t[1]))
 for day, _, fields, payee, spender, note, tags, postings in txs:
@@ -146,24 +235,14 @@ for day, _, fields, payee, spender, note, tags, postings in txs:
             if amount is not None:
                 w(f"        amount: {amount}")
 # The recurring items behind those transactions: what the forecast expands. Transactions up to
-# 31 March 2025 are recorded above, so occurrences up to then count as handled.
+# 31 March 2025 are recorded above, so occurrences up to then count as handled. The loans' payments
+# and the card's paybacks are no schedules: the instruments below make them.
 SCHEDULES = [
     # name, rule, start, extra lines
     ("Salary Anna", "monthly on 10", "2025-01-10",
      ["adjust: preceding", "amount: 180000", "from: Salary", "to: VTB Debit"]),
     ("Salary Ivan", "monthly on 25", "2025-01-25",
      ["adjust: preceding", "amount: 150000", "from: Salary", "to: VTB Debit"]),
-    ("Mortgage payment", "monthly on 5", "2025-01-05",
-     ["note: \"60 000 interest + 10 000 principal\"", "postings:",
-      "  - account: Loan interest", "    amount: 60000",
-      "  - account: Mortgage", "    amount: 10000",
-      "  - account: VTB Debit"]),
-    ("VTB loan payment", "monthly on 15", "2025-01-15",
-     ["postings:", "  - account: Loan interest", "    amount: 7000",
-      "  - account: VTB Loan", "    amount: 15000", "  - account: VTB Debit"]),
-    ("Car loan payment", "monthly on 20", "2025-01-20",
-     ["postings:", "  - account: Loan interest", "    amount: 12000",
-      "  - account: Car Loan", "    amount: 19000", "  - account: VTB Debit"]),
     ("Swimming pool", "monthly on 3", "2025-01-03", ["amount: 15000", "from: VTB Debit", "to: Kids"]),
     ("Taxi to the pool", "monthly on 3", "2025-01-03", ["amount: 10000", "from: VTB Debit", "to: Transport"]),
     ("Gymnastics", "monthly on 4", "2025-01-04", ["amount: 15000", "from: VTB Debit", "to: Kids"]),
@@ -175,14 +254,12 @@ SCHEDULES = [
     ("Cleaning", "monthly on 8", "2025-01-08", ["amount: 12000", "from: VTB Debit", "to: Cleaning"]),
     ("Sport club", "monthly on 14", "2025-01-14", ["amount: 8000", "from: VTB Debit", "to: Sport"]),
     ("Fuel", "monthly on 9", "2025-01-09", ["amount: 3000..5000", "from: VTB Debit", "to: Fuel"]),
-    ("Groceries", "weekly on fri", "2025-01-03", ["amount: 3500..6500", "from: VTB Debit", "to: Groceries"]),
+    ("Groceries", "weekly on fri", "2025-01-03", ["amount: 3500..6500", "from: Tinkoff Card", "to: Groceries"]),
     ("ATM cash", "monthly on 11", "2025-01-11", ["amount: 9000", "from: VTB Debit", "to: Cash"]),
     ("Business lunch", "every working day", "2025-01-09", ["amount: 250..500", "from: Cash", "to: Eating out"]),
     ("Beauty salon", "monthly on 16", "2025-01-16", ["amount: 10000", "from: Tinkoff Card", "to: Beauty"]),
     ("Apparel", "monthly on 18", "2025-01-18", ["amount: 5000..15000", "from: Tinkoff Card", "to: Clothing"]),
     ("Entertainment", "monthly on 22", "2025-01-22", ["amount: 20000", "from: Tinkoff Card", "to: Entertainment"]),
-    ("Card payback", "monthly on 27", "2025-01-27",
-     ["adjust: following", "amount: 40000", "from: VTB Debit", "to: Tinkoff Card", "note: \"Statement balance\""]),
     ("Car insurance", "yearly on 04-15", "2025-04-15", ["amount: 40000", "from: VTB Debit", "to: Insurance"]),
     ("Mortgage insurance", "yearly on 06-01", "2025-06-01", ["amount: 25000", "from: VTB Debit", "to: Insurance"]),
     ("Anna's birthday", "yearly on 05-17", "2025-05-17", ["amount: 15000", "from: VTB Debit", "to: Gifts"]),
@@ -197,4 +274,28 @@ for name, rule, start, extra in SCHEDULES:
         w(f"    {line}")
     if start <= "2025-03-31":
         w("    handledThrough: 2025-03-31")
+
+w("loans:  # each loan account's balance follows its schedule; payments from VTB Debit")
+for name, _, principal, rate, term, start, extra in LOANS:
+    w(f"  - account: {name}")
+    w("    payFrom: VTB Debit")
+    w(f"    principal: {principal}")
+    w(f"    rate: {rate}")
+    w(f"    term: {term}")
+    w(f"    start: {start.isoformat()}")
+    for line in extra:
+        w(f"    {line}")
+w("cards:")
+w("  - account: Tinkoff Card")
+w("    payFrom: VTB Debit")
+w("    limit: 150000")
+w(f"    statementDay: {CARD_STATEMENT_DAY}")
+w(f"    dueAfter: {CARD_DUE_AFTER}")
+w("deposits:")
+w("  - account: Sber Deposit")
+w("    rate: 16")
+w("    capitalisation: monthly")
+w(f"    opened: {DEPOSIT_OPENED.isoformat()}")
+w(f"    maturity: {DEPOSIT_MATURITY.isoformat()}")
+w("    payout: VTB Debit")
 print("\n".join(out))

@@ -231,13 +231,19 @@ struct ForecastCommandTests {
         let reference = try Self.reference()
         let want = reference.canSpend(level: 4, on: HouseholdForecast.today)
         // Worked out from the daily balances: the lowest pessimistic level-4 balance, the day before Anna's June salary.
+        // Level 4 holds the debit account, cash and the card: 349 880.61 at the end of March (VTB Debit
+        // 393 650.61, Cash 19 730, the card's debt −63 500); the card's paybacks move money inside the
+        // level. The floor is VTB Debit's 20 000 less the card's limit of 150 000 (a card without a
+        // floor of its own lends up to its limit), so the credit left counts.
         #expect(
-            want == HouseholdForecast.Answer(amount: 109_730_00, shortfall: 0, bindingDay: "2025-06-09", bindingBalance: 129_730_00, floor: 20_000_00)
+            want
+                == HouseholdForecast.Answer(
+                    amount: 258_334_99, shortfall: 0, bindingDay: "2025-06-09", bindingBalance: 128_334_99, floor: 20_000_00 - 150_000_00)
         )
         let cli = try CLI.household()
         #expect(
             cli.ok(Self.dated(["can-spend"]))
-                == "You can spend 109 730.00 on 2025-04-01 (level 4, forecast, pessimistic amounts, to 2026-04-01).\n")
+                == "You can spend 258 334.99 on 2025-04-01 (level 4, forecast, pessimistic amounts, to 2026-04-01).\n")
         // A later horizon can only lower the answer; an earlier one (before the binding day) raises it.
         let shorter = try Self.object(cli, Self.dated(["can-spend", "--until", "2025-06-08"]))
         #expect(try Self.minor(shorter, "amount") > want.amount)
@@ -269,11 +275,11 @@ struct ForecastCommandTests {
             })
         // The sentence, with the sample's numbers.
         let text = cli.ok(Self.dated(["can-spend", "--why"]))
-        #expect(text.contains("Why: binding on 2025-06-09 (balance 129 730.00, floor 20 000.00): Mortgage payment 70 000.00 on 04-05"))
+        #expect(text.contains("Why: binding on 2025-06-09 (balance 128 334.99, floor -130 000.00): Mortgage payment 69 979.36 on 04-05"))
         #expect(text.contains("; Salary Anna 180 000.00 on 06-10 lifts it"))
     }
 
-    @Test(arguments: ["300000", "1", "109730", "109730.01", "200000", "5 000 000"])
+    @Test(arguments: ["300000", "1", "258334.99", "258335", "200000", "5 000 000"])
     func whenAgreesWithTheBruteForce(amount: String) throws {
         let reference = try Self.reference()
         let cli = try CLI.household()
@@ -289,15 +295,16 @@ struct ForecastCommandTests {
             // Short by what the horizon's last balance lacks.
             let last = try #require(
                 reference.balances(of: reference.accounts(level: 4), through: HouseholdForecast.defaultHorizon, .pessimistic).last)
-            #expect(object.string("shortfall") == HouseholdForecast.decimal(minor - (last - 20_000_00)))
+            let floor = reference.floor(of: reference.accounts(level: 4))
+            #expect(object.string("shortfall") == HouseholdForecast.decimal(minor - (last - floor)))
             #expect(cli.ok(Self.dated(["when", amount])).hasPrefix("Not before the horizon 2026-04-01"))
         }
     }
 
     @Test func whenOnTheSample() throws {
         let reference = try Self.reference()
-        #expect(reference.when(109_730_00) == HouseholdForecast.today)
-        #expect(reference.when(109_730_01) != HouseholdForecast.today)
+        #expect(reference.when(258_334_99) == HouseholdForecast.today)
+        #expect(reference.when(258_334_99 + 1) != HouseholdForecast.today)
         #expect(reference.when(5_000_000_00) == nil)
         let cli = try CLI.household()
         #expect(try Self.object(cli, Self.dated(["when", "5000000"]))["day"] is NSNull)
@@ -311,6 +318,8 @@ struct ForecastCommandTests {
     @Test(arguments: ["2025-04-01", "2025-05-20", "2025-06-10", "2026-01-15"])
     func spendingTheAnswerLeavesExactlyNothing(on day: String) throws {
         let today = ["--today", HouseholdForecast.today]
+        // Level 4's floor: VTB Debit's 20 000 less the card's limit, the card having no floor of its own.
+        let floor: Int64 = 20_000_00 - 150_000_00
         let cli = try CLI.household()
         let before = try Self.object(cli, today + ["can-spend", "--on", day])
         let amount = try Self.minor(before, "amount")
@@ -319,7 +328,7 @@ struct ForecastCommandTests {
         let after = try Self.object(cli, today + ["can-spend", "--on", day])
         #expect(after.string("amount") == "0.00")
         #expect(after.string("shortfall") == "0.00")
-        #expect(try Self.minor(after, "bindingBalance") == 20_000_00)
+        #expect(try Self.minor(after, "bindingBalance") == floor)
         // Every earlier day is bound by it too.
         #expect(try Self.object(cli, today + ["can-spend"]).string("amount") == "0.00")
 
@@ -327,7 +336,7 @@ struct ForecastCommandTests {
         let over = try Self.object(cli, today + ["can-spend", "--on", day])
         #expect(over.string("amount") == "0.00")
         #expect(over.string("shortfall") == "0.01")
-        #expect(try Self.minor(over, "bindingBalance") == 20_000_00 - 1)
+        #expect(try Self.minor(over, "bindingBalance") == floor - 1)
     }
 
     // MARK: --chart

@@ -3,13 +3,16 @@ import Foundation
 /// A brute-force forecast of `samples/household.yaml`, sharing no code with capital's timeline:
 /// the posted transactions come from `HouseholdSample`'s line reader, the schedules' occurrences
 /// (days and low/expected/high amounts) from `capital schedule show NAME --next 400 --format json`
-/// on the imported sample
-/// so that rules are not expanded twice, and everything else is plain loops over every day.
+/// on the imported sample and the loans' payments from `capital loan show NAME --schedule --format json`
+/// so that rules are not expanded twice, and everything else is plain loops over every day
+/// (the instruments' rules: `HouseholdForecast+Instruments.swift`).
 ///
 /// Rules it encodes, as the forecast issue states them: a day's balance is the end-of-day sum of
 /// the chosen accounts; occurrences dated before today count on today; the pessimistic case takes
 /// outflows at the high end of a range and inflows at the low end; an event (a transaction or an
 /// occurrence) is netted over the chosen accounts, so a transfer between two of them is no flow.
+/// What the instruments make before today is part of the opening balance; from today on, their
+/// transactions are events like the others, with one amount in both cases.
 struct HouseholdForecast: Sendable {
     /// The day the sample's golden outputs are pinned to.
     static let today = "2025-04-01"
@@ -32,11 +35,16 @@ struct HouseholdForecast: Sendable {
     }
 
     let sample: HouseholdSample
-    /// Account name → kind, and the floors written in the sample.
+    /// Account name → kind, and the floors: those written in the sample, and minus its limit
+    /// for a card without one.
     let kinds: [String: String]
     let floors: [String: Int64]
     /// Every schedule occurrence from `today` for 400 occurrences each.
     let occurrences: [Event]
+    /// Each loan's balance today and payments from today, by `loan show`.
+    let loanShows: [LoanShow]
+    /// Each loan's every payment, by `loan schedule` with the sample's terms.
+    let loanSchedules: [LoanShow]
 
     static let shared: Result<HouseholdForecast, CLI.TemplateError> = Result { () throws(CLI.TemplateError) in try HouseholdForecast() }
 
@@ -44,24 +52,38 @@ struct HouseholdForecast: Sendable {
         let text = String(decoding: FileManager.default.contents(atPath: CLI.samplePath) ?? Data(), as: UTF8.self)
         sample = HouseholdSample(text: text)
         kinds = Dictionary(uniqueKeysWithValues: sample.accounts.map { ($0.name, $0.kind) })
-        var floors: [String: Int64] = [:]
+        var floors = Dictionary(uniqueKeysWithValues: sample.accounts.compactMap { account in account.floor.map { (account.name, $0) } })
+        for card in sample.cards where floors[card.account] == nil { floors[card.account] = -(card.amount("limit") ?? 0) }
         var names: [String] = []
         var section = ""
-        var account = ""
         for line in text.split(separator: "\n").map(String.init) {
             if !line.hasPrefix(" ") { section = String(line.prefix { $0 != ":" }) }
-            if section == "accounts" && line.hasPrefix("  - name: ") { account = String(line.dropFirst(10)) }
-            if section == "accounts" && line.hasPrefix("    floor: ") { floors[account] = HouseholdSample.kopecks(String(line.dropFirst(11))) }
             if section == "schedules" && line.hasPrefix("  - name: ") { names.append(HouseholdSample.unquote(String(line.dropFirst(10)))) }
         }
         self.floors = floors
-        guard names.count == 26 else { throw CLI.TemplateError(message: "expected 26 schedules in the sample, read \(names.count)") }
+        guard names.count == 22 else { throw CLI.TemplateError(message: "expected 22 schedules in the sample, read \(names.count)") }
+        guard sample.loans.count == 3, sample.cards.count == 1, sample.deposits.count == 1 else {
+            throw CLI.TemplateError(message: "expected 3 loans, a card and a deposit in the sample")
+        }
 
         let cli: CLI
         do { cli = try CLI.household() } catch { throw CLI.TemplateError(message: "copying the imported sample: \(error)") }
         let found = Mutex([[Event]?](repeating: nil, count: names.count))
         let scheduleNames = names
-        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+        let loanNames = sample.loans.map(\.account)
+        let scheduleArguments = sample.loans.map(Self.scheduleArguments)
+        let shown = Mutex([LoanShow?](repeating: nil, count: 2 * loanNames.count))
+        DispatchQueue.concurrentPerform(iterations: names.count + 2 * loanNames.count) { index in
+            guard index < scheduleNames.count else {
+                let k = index - scheduleNames.count
+                let name = loanNames[k % loanNames.count]
+                let args =
+                    k < loanNames.count
+                    ? ["--today", Self.today, "loan", "show", name, "--schedule", "--format", "json"] : scheduleArguments[k - loanNames.count]
+                let loan = Self.loanShow(name, cli.run(args))
+                shown.withLock { $0[k] = loan }
+                return
+            }
             let name = scheduleNames[index]
             let args = ["--today", Self.today, "schedule", "show", name, "--next", "400", "--format", "json"]
             let events = Self.events(of: name, cli.run(args))
@@ -72,6 +94,13 @@ struct HouseholdForecast: Sendable {
             guard let result else { throw CLI.TemplateError(message: "schedule show \(names[index]): unreadable output") }
             events += result
         }
+        var loans: [LoanShow] = []
+        for (index, loan) in shown.withLock({ $0 }).enumerated() {
+            guard let loan else { throw CLI.TemplateError(message: "loan show or schedule \(loanNames[index % loanNames.count]): unreadable output") }
+            loans.append(loan)
+        }
+        loanShows = Array(loans.prefix(loanNames.count))
+        loanSchedules = Array(loans.dropFirst(loanNames.count))
         occurrences = events
     }
 
@@ -117,9 +146,19 @@ struct HouseholdForecast: Sendable {
         }
     }
 
+    /// An account's ladder level: by its kind, except a deposit, which is level 5 when it
+    /// matures within a year of today and 6 otherwise.
+    func level(of account: HouseholdSample.Account) -> Int? {
+        if let deposit = sample.deposits.first(where: { $0.account == account.name }) {
+            guard let maturity = deposit["maturity"] else { return 6 }
+            return Self.number(maturity) <= Self.number(Self.today) + 365 ? 5 : 6
+        }
+        return Self.level(ofKind: account.kind)
+    }
+
     /// The accounts a ladder level sums: those joining at that level or below.
     func accounts(level: Int) -> Set<String> {
-        Set(sample.accounts.filter { Self.level(ofKind: $0.kind).map { $0 <= level } ?? false }.map(\.name))
+        Set(sample.accounts.filter { self.level(of: $0).map { $0 <= level } ?? false }.map(\.name))
     }
 
     func floor(of accounts: Set<String>) -> Int64 { accounts.map { floors[$0] ?? 0 }.reduce(0, +) }
@@ -174,9 +213,12 @@ struct HouseholdForecast: Sendable {
         }
     }
 
-    /// The balance at the end of yesterday: posted transactions before today.
+    /// The balance at the end of yesterday: posted transactions before today, and what the
+    /// instruments made before today.
     func opening(of accounts: Set<String>, today: String = today) -> Int64 {
-        sample.transactions.filter { $0.date < today }.flatMap(\.postings).filter { accounts.contains($0.account) }.map(\.amount).reduce(0, +)
+        let posted = sample.transactions.filter { $0.date < today }.flatMap(\.postings).filter { accounts.contains($0.account) }.map(\.amount)
+        let made = generated(today: today).filter { $0.date < today }.flatMap(\.legs).filter { accounts.contains($0.account) }.map(\.expected)
+        return posted.reduce(0, +) + made.reduce(0, +)
     }
 
     /// Every event from today through `last`, netted over `accounts` (zero nets left out), an
@@ -188,6 +230,10 @@ struct HouseholdForecast: Sendable {
         for transaction in sample.transactions where transaction.date >= today && transaction.date <= last {
             let net = transaction.postings.filter { accounts.contains($0.account) }.map(\.amount).reduce(0, +)
             if net != 0 { result.append((transaction.date, transaction.payee, net)) }
+        }
+        for event in generated(today: today) where event.date >= today && event.date <= last {
+            let net = event.legs.filter { accounts.contains($0.account) }.map(\.expected).reduce(0, +)
+            if net != 0 { result.append((event.date, event.label, net)) }
         }
         for event in occurrences where event.date <= last {
             let net = event.legs.filter { accounts.contains($0.account) }.map { forecastCase == .expected ? $0.expected : $0.pessimistic }.reduce(

@@ -5,7 +5,23 @@ struct HouseholdSample {
     struct Account {
         var name: String
         var kind: String
+        var floor: Int64?
+        /// A fixed asset's change of value a year, in percent (`-15`), and the day it counts from.
+        var valueChange: String?
+        var valueSince: String?
         var isCategory: Bool { kind == "income" || kind == "expense" }
+    }
+
+    /// An entry of `loans:`, `cards:` or `deposits:`: its fields as written, keyed by name.
+    struct Instrument {
+        var fields: [String: String]
+        /// The account the instrument goes by.
+        var account: String { fields["account"] ?? "" }
+        subscript(_ key: String) -> String? { fields[key] }
+        /// A field that is an amount, in kopecks.
+        func amount(_ key: String) -> Int64? { fields[key].map(HouseholdSample.kopecks) }
+        /// A field that is a whole number.
+        func number(_ key: String) -> Int? { fields[key].flatMap { Int($0) } }
     }
 
     struct Group {
@@ -42,6 +58,9 @@ struct HouseholdSample {
     var accounts: [Account] = []
     var groups: [Group] = []
     var transactions: [Transaction] = []
+    var loans: [Instrument] = []
+    var cards: [Instrument] = []
+    var deposits: [Instrument] = []
 
     init(text: String) {
         var section = ""
@@ -61,7 +80,31 @@ struct HouseholdSample {
             let indent = line.count - trimmed.count
             switch section {
             case "accounts":
-                if isItem { accounts.append(Account(name: value, kind: "")) } else if key == "kind" { accounts[accounts.count - 1].kind = value }
+                if isItem {
+                    accounts.append(Account(name: value, kind: ""))
+                } else {
+                    switch key {
+                    case "kind": accounts[accounts.count - 1].kind = value
+                    case "floor": accounts[accounts.count - 1].floor = Self.kopecks(value)
+                    case "valueChange": accounts[accounts.count - 1].valueChange = value
+                    case "valueSince": accounts[accounts.count - 1].valueSince = value
+                    default: break
+                    }
+                }
+            case "loans", "cards", "deposits":
+                if isItem && indent == 2 {
+                    switch section {
+                    case "loans": loans.append(Instrument(fields: [:]))
+                    case "cards": cards.append(Instrument(fields: [:]))
+                    default: deposits.append(Instrument(fields: [:]))
+                    }
+                }
+                guard indent <= 4 else { continue }  // a loan's prepayments: the sample has none
+                switch section {
+                case "loans": loans[loans.count - 1].fields[key] = value
+                case "cards": cards[cards.count - 1].fields[key] = value
+                default: deposits[deposits.count - 1].fields[key] = value
+                }
             case "groups":
                 if isItem {
                     groups.append(Group(name: value, type: "", accounts: []))
@@ -121,6 +164,11 @@ struct HouseholdSample {
     }
 
     func kind(of account: String) -> String? { accounts.first { $0.name == account }?.kind }
+
+    /// Posted transactions only: what the file says, before any instrument adds its own.
+    func posted(_ account: String, through date: String) -> Int64 {
+        transactions.filter { $0.date <= date }.flatMap(\.postings).filter { $0.account == account }.map(\.amount).reduce(0, +)
+    }
 
     /// income, expense or transfer, as `tx list --kind` means them.
     func kind(of transaction: Transaction) -> String {
