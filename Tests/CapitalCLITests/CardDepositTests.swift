@@ -45,6 +45,24 @@ struct CardDepositTests {
         #expect(list.count == 1 && list[0].string("debt") == "3000.00")
     }
 
+    /// A statement whose payback was not recorded by its due day is overdue: `card show` says so
+    /// and the forecast pays it today, as it does overdue bills.
+    @Test func anUnpaidStatementIsOverdueAndPaidToday() throws {
+        let cli = try Self.withMoney()
+        cli.ok(["card", "add", "Tinkoff", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "VTB Debit"] + Self.today)
+        cli.ok(["spend", "3000", "Groceries", "--from", "Tinkoff", "--on", "2025-03-26"])
+        cli.ok(["spend", "500", "Groceries", "--from", "Tinkoff", "--on", "2025-05-01"])
+        let late = ["--today", "2025-05-20"]
+        let show = try Self.object(cli, ["card", "show", "Tinkoff"] + late)
+        #expect(show.string("overdue") == "3000.00" && show.string("overdueSince") == "2025-05-15")
+        #expect(try Self.day(cli, "VTB Debit", "2025-05-20", today: late).outflow == -300_000)
+        // The next statement (25 May) holds only the 500 spent since: nothing is paid twice.
+        #expect(try Self.day(cli, "VTB Debit", "2025-06-14", today: late).outflow == -50_000)
+        // Recorded, it is no longer overdue.
+        cli.ok(["transfer", "3000", "--from", "VTB Debit", "--to", "Tinkoff", "--on", "2025-05-15"])
+        #expect(try Self.object(cli, ["card", "show", "Tinkoff"] + late).string("overdue") == "0.00")
+    }
+
     /// A minimum payback of 10 % (at least 1 000) at 36.5 % a year: 0.1 % a day on what is carried.
     @Test func aMinimumPaybackCarriesTheRestWithInterest() throws {
         let cli = try Self.withMoney()

@@ -69,6 +69,17 @@ struct StoredLoanTests {
         #expect(accounts.first { $0.string("account") == "VTB Debit" }?.string("balance") == "500000.00")
     }
 
+    /// `balance --on` a later day is posted transactions to that day with the loan as it stands
+    /// today: a balance, not a forecast (no payments ahead are counted).
+    @Test func aBalanceOnALaterDayIsNoForecast() throws {
+        let cli = try Self.withLoan()
+        let march = try #require(try Self.reference(cli).first { $0.string("day") == "2025-03-15" })
+        let balances = try Self.object(cli, ["balance", "--on", "2025-12-31"] + Self.today)
+        let accounts = try #require(balances["accounts"] as? [[String: Any]])
+        #expect(accounts.first { $0.string("account") == "Car loan" }?.string("balance") == "-" + march.string("balance")!)
+        #expect(accounts.first { $0.string("account") == "VTB Debit" }?.string("balance") == "500000.00")
+    }
+
     @Test func aLoanStartingLaterIsPaidOutOnItsStartDay() throws {
         let cli = try CLI.initialized()
         cli.ok(["account", "add", "Savings", "--kind", "debit"])

@@ -196,8 +196,9 @@ struct ImportTests {
         let before = try store.export(format: .yaml)
         let summary = try store.importDocument(Sample.household)
         #expect(summary.transactionsAdded == 0)
-        #expect(summary.transactionsAlreadyPresent == 131)
-        #expect(summary.accountsAdded == 0 && summary.accountsMerged == 28)
+        #expect(summary.transactionsAlreadyPresent == 134)
+        #expect(summary.accountsAdded == 0 && summary.accountsMerged == 32)
+        #expect(summary.instrumentsAdded == 0 && summary.instrumentsAlreadyPresent == 5)
         #expect(summary.groupsAdded == 0 && summary.groupsMerged == 4)
         #expect(try store.export(format: .yaml) == before)
     }

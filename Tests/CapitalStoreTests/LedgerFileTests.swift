@@ -25,16 +25,21 @@ struct LedgerFileTests {
     @Test func sampleHoldsTheSeedHousehold() throws {
         let ledger = try Store.household().snapshot()
         #expect(ledger.currency == .rub)
-        #expect(ledger.accounts.count == 28)
+        #expect(ledger.accounts.count == 32)
         #expect(ledger.groups.map(\.name) == ["Everyday money", "Debts", "Children", "Car"])
-        #expect(ledger.transactions.count == 131)
-        // The mortgage payment is split: 60 000 interest, 10 000 principal, 70 000 from the debit account.
+        #expect(ledger.transactions.count == 134)
+        #expect(ledger.loans.count == 3 && ledger.cards.count == 1 && ledger.deposits.count == 1)
+        // The mortgage payment is split as the loan's schedule splits it: interest to Loan
+        // interest, principal to the loan, the whole payment from the debit account.
         let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
         let mortgage = try #require(ledger.transactions.first { $0.payee == "Sberbank" })
+        let loan = try #require(ledger.loans.first { names[$0.accountID] == "Mortgage" })
+        let row = try #require(try loan.schedule().rows.first { $0.day == mortgage.day })
         #expect(
-            mortgage.postings.map { "\(names[$0.accountID]!)=\($0.amount.plain)" } == [
-                "Loan interest=60000.00", "Mortgage=10000.00", "VTB Debit=-70000.00",
+            mortgage.postings.map { "\(names[$0.accountID]!)=\($0.amount.minor)" } == [
+                "Loan interest=\(row.interest)", "Mortgage=\(row.principal)", "VTB Debit=\(-row.payment)",
             ])
+        #expect((65_000_00...75_000_00).contains(row.payment), "about 70 000 a month")
     }
 
     @Test func exportStartsWithItsFormatVersionAndCurrency() throws {

@@ -213,22 +213,39 @@ extension Ledger {
     }
 
     /// A card's statement cycles from the statement before today through the horizon: the debt of
-    /// each statement, the interest charged at it, and the payback on its due day.
-    public func cardCycles(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [CardCycle] {
+    /// each statement, the interest charged at it, and the payback on its due day; and what is
+    /// overdue: the part of the last statement due before today that its policy asked and was not
+    /// paid. Overdue amounts count today, like overdue bills: the cycles are those with that
+    /// payment made today.
+    public func cardCycles(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> (cycles: [CardCycle], overdue: CardCycle?, overdueAmount: Int64) {
         let from = card.terms.statement(onOrBefore: today.advanced(by: -1))
         var opening: Int64 = 0
         for transaction in transactions where transaction.day < from {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }
-        let flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars)
-        return card.terms.cycles(opening: opening, flows: flows.map { CardFlow(day: $0.day, amount: $0.amount) }, from: from, today: today, through: horizon)
+        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars).map { CardFlow(day: $0.day, amount: $0.amount) }
+        let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon)
+        guard let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
+        // Paid since the statement: the debt less what is still carried.
+        let paid = late.debt - late.carried
+        let overdue = min(max(0, card.terms.payback.amount(for: late.debt) - paid), late.carried)
+        guard overdue > 0 else { return (cycles, nil, 0) }
+        flows.append(CardFlow(day: today, amount: overdue))
+        return (card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon), late, overdue)
     }
 
     private func cardTransactions(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
         guard let account = accounts.first(where: { $0.id == card.accountID }) else { return [] }
         let money = { (minor: Int64) in Money(minor: minor, currency: account.currency) }
         var generated: [Transaction] = []
-        for cycle in cardCycles(card, today: today, horizon: horizon, calendars: calendars) {
+        let (cycles, late, overdue) = cardCycles(card, today: today, horizon: horizon, calendars: calendars)
+        if let late, overdue > 0 {
+            generated.append(
+                Transaction(
+                    id: "\(card.id)#overdue\(late.due.number)", day: today, payee: "\(account.name) payback (overdue since \(late.due))",
+                    postings: [Posting(accountID: card.accountID, amount: money(overdue)), Posting(accountID: card.payFromID, amount: money(-overdue))]))
+        }
+        for cycle in cycles {
             if cycle.interest > 0 && cycle.statement >= today && cycle.statement <= horizon {
                 generated.append(
                     Transaction(

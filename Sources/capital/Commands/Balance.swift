@@ -20,7 +20,9 @@ extension Capital {
         func run() throws {
             let day = try on.map { try parseDay($0, field: "--on", monthAs: .endOfMonth) } ?? global.todayDay()
             let store = try global.ledgerStore(writing: false)
-            let ledger = try instrumentLedger(store, global, through: day)
+            // Posted transactions to the day; instruments (loan balances, capitalised interest, value
+            // changes) as they stand today: a balance is not a forecast.
+            let ledger = try instrumentLedger(store, global, through: try global.todayDay())
             let totals = try balances(ledger, on: day)
             var accounts = Section(
                 name: "accounts", title: "Balances on \(day)",

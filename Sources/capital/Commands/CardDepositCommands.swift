@@ -27,6 +27,9 @@ struct CardView {
     /// Today's balance, with what the instruments make up to today (negative: owed).
     let balance: Int64
     let cycles: [CardCycle]
+    /// The last statement due before today, when part of what it asked is unpaid, and that part.
+    let late: CardCycle?
+    let overdue: Int64
 
     init(_ card: LedgerCard, store: Store, global: GlobalOptions) throws {
         self.card = card
@@ -36,7 +39,7 @@ struct CardView {
         balance = try balances(ledger, on: today)[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0
         let stored = try store.snapshot()
         // Two statements ahead is enough to know the next statement and its due day.
-        cycles = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: try workingDayCalendars(stored, store))
+        (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: try workingDayCalendars(stored, store))
     }
 
     var debt: Int64 { max(0, -balance) }
@@ -123,13 +126,13 @@ extension Capital.CardCommand {
                 columns: [
                     Column("name", "Card"), Column("debt", "Debt", numeric: true), Column("available", "Credit left", numeric: true),
                     Column("limit", "Limit", numeric: true), Column("dueDay", "Due on"), Column("amountDue", "Amount due", numeric: true),
-                    Column("nextStatement", "Next statement"),
+                    Column("nextStatement", "Next statement"), Column("overdue", "Overdue", numeric: true),
                 ])
             for card in try store.cards() {
                 let view = try CardView(card, store: store, global: global)
                 section.rows.append([
                     .text(view.account.name), view.money(view.debt), view.money(view.available), view.money(card.terms.limit),
-                    view.open.map { .day($0.due) } ?? .none, view.money(view.open?.payback ?? 0), .day(view.nextStatement),
+                    view.open.map { .day($0.due) } ?? .none, view.money(view.open?.payback ?? 0), .day(view.nextStatement), view.money(view.overdue),
                 ])
             }
             try global.print(Report([section]))
@@ -160,6 +163,8 @@ extension Capital.CardCommand {
                         (Column("statementDebt", "  its balance"), last.map { view.money($0.debt) } ?? .none),
                         (Column("dueDay", "Due on"), view.open.map { .day($0.due) } ?? .none),
                         (Column("amountDue", "Amount due"), view.money(view.open?.payback ?? 0)),
+                        (Column("overdue", "Overdue"), view.money(view.overdue)),
+                        (Column("overdueSince", "  since"), view.late.map { .day($0.due) } ?? .none),
                         (Column("nextStatement", "Next statement"), .day(view.nextStatement)),
                         (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
                         (Column("nextInterest", "  interest charged"), next.map { view.money($0.interest) } ?? .none),
