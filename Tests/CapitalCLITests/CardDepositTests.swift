@@ -45,6 +45,24 @@ struct CardDepositTests {
         #expect(list.count == 1 && list[0].string("debt") == "3000.00")
     }
 
+    /// Ranged spending on the card: each case pays back its own statements, so the card's debt
+    /// does not drift in any case, and the pessimistic payback is the high end.
+    @Test func paybacksFollowTheCaseOfTheSpending() throws {
+        let cli = try Self.withMoney()
+        cli.ok(["card", "add", "Tinkoff", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "VTB Debit"] + Self.today)
+        cli.ok(["schedule", "add", "Groceries", "--rule", "monthly on 10", "--start", "2025-04-10", "--amount", "3000..5000", "--from", "Tinkoff", "--to", "Groceries"])
+        // Statements on the 25th hold one shopping each; due 20 days later (15 May, 14 June, ...).
+        #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == -500_000)
+        #expect(try Self.day(cli, "VTB Debit", "2025-06-14").outflow == -500_000)
+        // After each due day only the shopping of the 10th (next statement's) is owed: no drift.
+        for day in ["2025-05-15", "2025-06-14", "2025-09-14", "2026-01-14"] {
+            #expect(try Self.day(cli, "Tinkoff", day).closing == -500_000, "on \(day)")
+        }
+        let expected = try Self.object(cli, ["forecast", "--account", "VTB Debit", "--by", "day", "--until", "2025-06-30", "--expected"] + Self.today)
+        let may15 = try #require((expected["periods"] as? [[String: Any]])?.first { $0.string("start") == "2025-05-15" })
+        #expect(may15.string("outflow") == "-4000.00")
+    }
+
     /// A statement whose payback was not recorded by its due day is overdue: `card show` says so
     /// and the forecast pays it today, as it does overdue bills.
     @Test func anUnpaidStatementIsOverdueAndPaidToday() throws {

@@ -25,7 +25,9 @@ import Foundation
 ///   debt is what the card owes at the end of its day; on its due day (from today on) the paying
 ///   account pays the debt less the real payments to the card since the statement, never more
 ///   than the card owes then. The flows it sees are the posted ones and, from today, the
-///   schedules' occurrences at their expected amounts (an occurrence before today on today).
+///   schedules' occurrences (an occurrence before today on today) at their expected amounts for
+///   the expected case and at their pessimistic ones for the pessimistic case: each case pays back
+///   its own spending.
 extension HouseholdForecast {
     /// A loan as `loan show NAME --schedule --format json` gives it on `today`.
     struct LoanShow: Sendable {
@@ -137,8 +139,14 @@ extension HouseholdForecast {
         }
 
         for card in sample.cards {
-            for (day, amount) in paybacks(card, today: today, through: last) {
-                events.append(event(day, "\(card.account) payback", [(card.account, amount), (card["payFrom"]!, -amount)]))
+            let expected = Dictionary(paybacks(card, today: today, through: last, pessimistic: false), uniquingKeysWith: +)
+            let pessimistic = Dictionary(paybacks(card, today: today, through: last, pessimistic: true), uniquingKeysWith: +)
+            for day in Set(expected.keys).union(pessimistic.keys) {
+                let (e, p) = (expected[day] ?? 0, pessimistic[day] ?? 0)
+                events.append(
+                    Event(
+                        date: day, label: "\(card.account) payback",
+                        legs: [Leg(account: card.account, expected: e, pessimistic: p), Leg(account: card["payFrom"]!, expected: -e, pessimistic: -p)]))
             }
         }
         return events
@@ -177,14 +185,14 @@ extension HouseholdForecast {
 
     /// Flows into `account` by day: posted transactions, and from `today` the schedules'
     /// occurrences at their expected amounts (one before today on today).
-    func flows(into account: String, today: String) -> [String: [Int64]] {
+    func flows(into account: String, today: String, pessimistic: Bool = false) -> [String: [Int64]] {
         var flows: [String: [Int64]] = [:]
         for transaction in sample.transactions {
             let net = transaction.postings.filter { $0.account == account }.map(\.amount).reduce(0, +)
             if net != 0 { flows[transaction.date, default: []].append(net) }
         }
         for occurrence in occurrences {
-            let net = occurrence.legs.filter { $0.account == account }.map(\.expected).reduce(0, +)
+            let net = occurrence.legs.filter { $0.account == account }.map(pessimistic ? \.pessimistic : \.expected).reduce(0, +)
             if net != 0 { flows[max(occurrence.date, today), default: []].append(net) }
         }
         return flows
@@ -236,7 +244,7 @@ extension HouseholdForecast {
     // MARK: The card
 
     /// A card's paybacks (full statement balance) on the due days from `today` through `last`.
-    func paybacks(_ card: HouseholdSample.Instrument, today: String, through last: String) -> [(day: String, amount: Int64)] {
+    func paybacks(_ card: HouseholdSample.Instrument, today: String, through last: String, pessimistic: Bool) -> [(day: String, amount: Int64)] {
         guard let statementDay = card.number("statementDay") else { return [] }
         precondition(
             card["payback"] ?? "full" == "full" && (card["rate"] ?? "0") == "0" && card["dueAfter"] != nil,
@@ -255,7 +263,7 @@ extension HouseholdForecast {
         if first > yesterday { first = statement(inMonthOf: Self.adding(months: -1, to: String(yesterday.prefix(8)) + "01")) }
 
         // Real flows: posted ones before today, and from today posted ones and occurrences.
-        let flows = flows(into: card.account, today: today)
+        let flows = flows(into: card.account, today: today, pessimistic: pessimistic)
         var balance = sample.posted(card.account, through: first)
         var debts: [String: Int64] = [:]  // statement day → debt
         var credits: [String: Int64] = [:]  // statement day → payments since it, to its due day

@@ -23,8 +23,12 @@ extension Ledger {
             let day = transaction.day
             guard day >= today, range.contains(day) else { continue }
             var net: Int64 = 0
-            for posting in transaction.postings where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
-                net = net.addingReportingOverflow(posting.amount.minor).partialValue
+            let cases = caseAmounts.isEmpty ? nil : caseAmounts[transaction.id]
+            for (position, posting) in transaction.postings.enumerated()
+            where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
+                var amount = posting.amount.minor
+                if let cases, forecastCase != .expected { amount = forecastCase == .pessimistic ? cases.pessimistic[position] : cases.optimistic[position] }
+                net = net.addingReportingOverflow(amount).partialValue
             }
             if net != 0 { events.append(FlowEvent(day: day, label: transaction.payee.isEmpty ? "transaction" : transaction.payee, amount: net)) }
         }

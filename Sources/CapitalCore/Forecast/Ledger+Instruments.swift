@@ -36,8 +36,14 @@ extension Ledger {
         if !deposits.isEmpty { result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars)) }
         if !cards.isEmpty {
             var generated: [Transaction] = []
-            for card in cards { generated += result.cardTransactions(card, today: today, horizon: horizon, calendars: calendars) }
+            var cases: [String: CaseAmounts] = [:]
+            for card in cards {
+                let made = result.cardTransactions(card, today: today, horizon: horizon, calendars: calendars)
+                generated += made.transactions
+                cases.merge(made.cases) { a, _ in a }
+            }
             result = result.adding(generated)
+            result.caseAmounts.merge(cases) { a, _ in a }
         }
         for index in result.accounts.indices {
             let id = result.accounts[index].id
@@ -166,7 +172,9 @@ extension Ledger {
 
     /// The real flows into one account: posted transactions before today one by one, then the
     /// transactions and schedule occurrences (expected amounts) from today to the horizon.
-    func accountFlows(_ accountID: String, from: Day, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [(day: Day, amount: Int64)] {
+    func accountFlows(
+        _ accountID: String, from: Day, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
+    ) -> [(day: Day, amount: Int64)] {
         var flows: [(day: Day, amount: Int64)] = []
         for transaction in transactions where transaction.day >= from && transaction.day < today {
             var net: Int64 = 0
@@ -178,7 +186,7 @@ extension Ledger {
             var touching = self
             touching.transactions = transactions.filter { $0.day >= today && $0.postings.contains { $0.accountID == accountID } }
             touching.schedules = schedules.filter { $0.postings.contains { $0.accountID == accountID } }
-            for event in touching.flows(into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars) {
+            for event in touching.flows(into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars, forecastCase) {
                 flows.append((event.day, event.amount))
             }
         }
@@ -217,13 +225,17 @@ extension Ledger {
     /// overdue: the part of the last statement due before today that its policy asked and was not
     /// paid. Overdue amounts count today, like overdue bills: the cycles are those with that
     /// payment made today.
-    public func cardCycles(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> (cycles: [CardCycle], overdue: CardCycle?, overdueAmount: Int64) {
+    /// The cycles follow the spending of `forecastCase` (ranged schedules at their expected value,
+    /// their high end, or their low end).
+    public func cardCycles(
+        _ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
+    ) -> (cycles: [CardCycle], overdue: CardCycle?, overdueAmount: Int64) {
         let from = card.terms.statement(onOrBefore: today.advanced(by: -1))
         var opening: Int64 = 0
         for transaction in transactions where transaction.day < from {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }
-        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars).map { CardFlow(day: $0.day, amount: $0.amount) }
+        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase).map { CardFlow(day: $0.day, amount: $0.amount) }
         let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon)
         guard let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
         // Paid since the statement: the debt less what is still carried.
@@ -234,10 +246,15 @@ extension Ledger {
         return (card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon), late, overdue)
     }
 
-    private func cardTransactions(_ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
-        guard let account = accounts.first(where: { $0.id == card.accountID }) else { return [] }
+    /// A card's overdue payback today, then each statement's interest and each due day's payback,
+    /// with their amounts in each forecast case (the spending they follow differs by case).
+    private func cardTransactions(
+        _ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]
+    ) -> (transactions: [Transaction], cases: [String: CaseAmounts]) {
+        guard let account = accounts.first(where: { $0.id == card.accountID }) else { return ([], [:]) }
         let money = { (minor: Int64) in Money(minor: minor, currency: account.currency) }
         var generated: [Transaction] = []
+        var cases: [String: CaseAmounts] = [:]
         let (cycles, late, overdue) = cardCycles(card, today: today, horizon: horizon, calendars: calendars)
         if let late, overdue > 0 {
             generated.append(
@@ -245,21 +262,32 @@ extension Ledger {
                     id: "\(card.id)#overdue\(late.due.number)", day: today, payee: "\(account.name) payback (overdue since \(late.due))",
                     postings: [Posting(accountID: card.accountID, amount: money(overdue)), Posting(accountID: card.payFromID, amount: money(-overdue))]))
         }
-        for cycle in cycles {
-            if cycle.interest > 0 && cycle.statement >= today && cycle.statement <= horizon {
-                generated.append(
-                    Transaction(
-                        id: "\(card.id)#interest\(cycle.statement.number)", day: cycle.statement, payee: "\(account.name) interest",
-                        postings: [Posting(accountID: card.interestCategoryID, amount: money(cycle.interest)), Posting(accountID: card.accountID, amount: money(-cycle.interest))]))
-            }
-            if cycle.payback > 0 && cycle.due >= today && cycle.due <= horizon {
-                generated.append(
-                    Transaction(
-                        id: "\(card.id)#payback\(cycle.due.number)", day: cycle.due, payee: "\(account.name) payback",
-                        postings: [Posting(accountID: card.accountID, amount: money(cycle.payback)), Posting(accountID: card.payFromID, amount: money(-cycle.payback))]))
+        let pessimistic = cardCycles(card, today: today, horizon: horizon, calendars: calendars, .pessimistic).cycles
+        let optimistic = cardCycles(card, today: today, horizon: horizon, calendars: calendars, .optimistic).cycles
+        /// A transfer of `amount` (by case) into `to` from `from`.
+        func add(_ id: String, _ day: Day, _ payee: String, to: String, from: String, _ amounts: (Int64, Int64, Int64)) {
+            guard amounts.0 > 0 || amounts.1 > 0 || amounts.2 > 0 else { return }
+            generated.append(
+                Transaction(id: id, day: day, payee: payee, postings: [Posting(accountID: to, amount: money(amounts.0)), Posting(accountID: from, amount: money(-amounts.0))]))
+            if amounts.1 != amounts.0 || amounts.2 != amounts.0 {
+                cases[id] = CaseAmounts(pessimistic: [amounts.1, -amounts.1], optimistic: [amounts.2, -amounts.2])
             }
         }
-        return generated
+        for (index, cycle) in cycles.enumerated() {
+            let p = index < pessimistic.count ? pessimistic[index] : cycle
+            let o = index < optimistic.count ? optimistic[index] : cycle
+            if cycle.statement >= today && cycle.statement <= horizon {
+                add(
+                    "\(card.id)#interest\(cycle.statement.number)", cycle.statement, "\(account.name) interest", to: card.interestCategoryID, from: card.accountID,
+                    (cycle.interest, p.interest, o.interest))
+            }
+            if cycle.due >= today && cycle.due <= horizon {
+                add(
+                    "\(card.id)#payback\(cycle.due.number)", cycle.due, "\(account.name) payback", to: card.accountID, from: card.payFromID,
+                    (cycle.payback, p.payback, o.payback))
+            }
+        }
+        return (generated, cases)
     }
 
     /// The ledger with `generated` merged in day order (after the day's own transactions).

@@ -132,7 +132,8 @@ public struct Timeline: Sendable {
         // Opening balances (transactions before today) and transactions from today on.
         var opening = [Int64](repeating: 0, count: accounts.count)
         for transaction in ledger.transactions where transaction.day <= horizon {
-            for posting in transaction.postings {
+            let cases = ledger.caseAmounts.isEmpty ? nil : ledger.caseAmounts[transaction.id]
+            for (position, posting) in transaction.postings.enumerated() {
                 guard let account = slot[posting.accountID], posting.amount.currency == accounts[account].currency else { continue }
                 if transaction.day < today {
                     let (sum, overflow) = opening[account].addingReportingOverflow(posting.amount.minor)
@@ -140,7 +141,9 @@ public struct Timeline: Sendable {
                     opening[account] = sum
                 } else {
                     let minor = posting.amount.minor
-                    builder.add(minor, account: account, day: transaction.day.number - today.number, low: minor, high: minor)
+                    builder.add(
+                        minor, account: account, day: transaction.day.number - today.number, low: cases?.pessimistic[position] ?? minor,
+                        high: cases?.optimistic[position] ?? minor)
                     if builder.overflowed { throw .overflow(account: accounts[account].name) }
                 }
             }

@@ -14,6 +14,10 @@ public struct Ledger: Hashable, Sendable {
     public var loans: [LedgerLoan] = []
     public var cards: [LedgerCard] = []
     public var deposits: [LedgerDeposit] = []
+    /// What generated transactions (by id) amount to in the pessimistic and optimistic cases when
+    /// that differs from their postings (the expected case): a card's payback follows the case of
+    /// the spending it pays back.
+    public var caseAmounts: [String: CaseAmounts] = [:]
 
     public init(
         currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],
@@ -41,6 +45,17 @@ public struct Ledger: Hashable, Sendable {
             }
         }
         return result
+    }
+}
+
+/// A transaction's posting amounts, position by position, in the pessimistic and optimistic cases.
+public struct CaseAmounts: Hashable, Sendable {
+    public var pessimistic: [Int64]
+    public var optimistic: [Int64]
+
+    public init(pessimistic: [Int64], optimistic: [Int64]) {
+        self.pessimistic = pessimistic
+        self.optimistic = optimistic
     }
 }
 
