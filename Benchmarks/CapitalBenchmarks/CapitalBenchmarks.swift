@@ -43,4 +43,6 @@ let benchmarks: @Sendable () -> Void = {
     ruleBenchmarks()
     forecastBenchmarks()
     loanBenchmarks()
+    scenarioBenchmarks()
+    scenarioCSVBenchmarks()
 }

@@ -7,6 +7,13 @@ public struct FlowEvent: Hashable, Sendable {
     public var amount: Int64
     /// The schedule it comes from, if any.
     public var scheduleID: String?
+
+    public init(day: Day, label: String, amount: Int64, scheduleID: String? = nil) {
+        self.day = day
+        self.label = label
+        self.amount = amount
+        self.scheduleID = scheduleID
+    }
 }
 
 extension Ledger {

@@ -132,7 +132,11 @@ extension Loan {
             if n == term || principalPart >= balance { principalPart = balance }
             let (paid, overflow) = principalPart.addingReportingOverflow(owed)
             if overflow { throw .overflow }
-            balance -= principalPart
+            // A payment below the period's interest grows the balance: past Int64 that is an
+            // overflow to report, not a trap.
+            let (left, grew) = balance.subtractingReportingOverflow(principalPart)
+            if grew { throw .overflow }
+            balance = left
             totalInterest += owed
             rows.append(LoanRow(kind: .payment, n: n, original: original, day: day, payment: paid, interest: owed, principal: principalPart, balance: balance))
             previous = end

@@ -1,0 +1,534 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+extension Capital {
+    struct ScenarioCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "scenario", abstract: "What-if purchases against the forecast: one with try, thousands from a file with eval.",
+            subcommands: [Try.self, Eval.self])
+    }
+}
+
+/// The option of `scenario try` that fills each scenario column.
+private let tryOptions: [ScenarioColumn: String] = [
+    .name: "--name", .price: "--price", .date: "--on", .down: "--down", .loanRate: "--loan-rate", .loanTerm: "--loan-term",
+    .loanMethod: "--loan-method", .instalments: "--instalments", .monthlyCost: "--monthly-cost", .yearlyCost: "--yearly-cost",
+    .costStart: "--cost-start", .incomeChange: "--income-change", .incomeStart: "--income-start", .sale: "--sale", .saleDate: "--sale-date",
+]
+
+/// The pool a scenario is paid from (a ladder level's accounts, or one account) and the
+/// scenario evaluator over its headroom.
+struct ScenarioBase {
+    let forecast: Forecast
+    let evaluator: ScenarioEvaluator
+    let exponent: Int
+    /// The pool's accounts (timeline indices), its floor and its forecast case.
+    let accounts: [Int]
+    let floor: Int64
+    let forecastCase: ForecastCase
+    /// "level 4" or "account 'VTB Debit'".
+    let pool: String
+
+    init(_ global: GlobalOptions, _ horizon: HorizonOptions, level: Int?, from account: String?) throws {
+        forecast = try Forecast(global, horizon)
+        forecastCase = horizon.forecastCase
+        exponent = forecast.ledger.currency.exponent
+        if let account {
+            if level != nil { throw CLIError.invalid("--from", account, "give --from or --level, not both") }
+            let found = try forecast.store.account(account)
+            guard let index = forecast.timeline.accounts.firstIndex(where: { $0.id == found.id }) else {
+                throw CLIError.invalid("--from", account, "it is \(found.kind.withArticle) account; pay from a balance account")
+            }
+            guard found.currency == forecast.ledger.currency else {
+                throw CLIError.invalid("--from", account, "it holds \(found.currency.code); scenarios are in \(forecast.ledger.currency.code)")
+            }
+            let floor = found.floor ?? 0
+            var headroom: [Int64] = []
+            for balance in forecast.timeline.balances(ofAccountAt: index, horizon.forecastCase) {
+                let (value, overflow) = balance.subtractingReportingOverflow(floor)
+                if overflow { throw CLIError("forecast: account '\(found.name)' overflows") }
+                headroom.append(value)
+            }
+            evaluator = ScenarioEvaluator(headroom: headroom, today: forecast.today)
+            accounts = [index]
+            self.floor = floor
+            pool = "account '\(found.name)'"
+        } else {
+            let chosen = try checkedLevel(level)
+            guard Ladder.isForecast(chosen) else {
+                throw CLIError.invalid("--level", String(chosen), "scenarios look ahead: use a forecast level, 4 to 6")
+            }
+            let availability = try forecast.availability(level: chosen, horizon.forecastCase)
+            evaluator = ScenarioEvaluator(availability)
+            accounts = availability.accounts
+            floor = availability.floor
+            pool = "level \(chosen)"
+        }
+    }
+
+    func money(_ minor: Int64) -> Money { forecast.money(minor) }
+
+    /// A result's fields: the columns of every output format.
+    func cells(_ result: ScenarioResult, earliest: Bool) -> [(Column, Cell)] {
+        var cells: [(Column, Cell)] = [
+            (Column("feasible", "Feasible"), .bool(result.feasible)),
+            (Column("worstBalance", "Lowest balance", numeric: true), .money(money(saturatingAdd(result.worstHeadroom, floor)))),
+            (Column("worstDay", "Lowest on"), .day(result.worstDay)),
+            (Column("shortfall", "Shortfall", numeric: true), .money(money(result.shortfall))),
+            (Column("maxPrice", "Max price", numeric: true), .money(money(result.maxPrice))),
+        ]
+        if earliest { cells.append((Column("earliestDay", "Earliest"), result.earliestDay.map { .day($0) } ?? .text("none"))) }
+        cells += [
+            (Column("loanInterest", "Interest", numeric: true), .money(money(result.loanInterest))),
+            (Column("recurringCosts", "Recurring", numeric: true), .money(money(result.recurringCosts))),
+            (Column("totalCost", "Total cost", numeric: true), .money(money(result.totalCost))),
+        ]
+        return cells
+    }
+}
+
+private func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? .max : .min) : sum
+}
+
+/// A core scenario error as a one-line CLI error naming the option (or column).
+func scenarioError(_ error: ScenarioError, _ names: [String: String] = [:]) -> CLIError {
+    switch error {
+    case .invalid(let field, let value, let reason):
+        return CLIError.invalid(names[field] ?? field, value, reason)
+    case .overflow:
+        return CLIError("scenario: \(error)", exitCode: 64)
+    }
+}
+
+extension Capital.ScenarioCommand {
+    struct Try: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "try", abstract: "Can we buy it? One purchase, with its financing and new costs, against the forecast.",
+            discussion: """
+                The purchase of --price on --on is paid from the level's accounts (default level 4), in cash, with \
+                --down and a loan (--loan-rate, --loan-term), or in --instalments monthly payments; --monthly-cost and \
+                --yearly-cost add new costs from --cost-start (default --on), --income-change more or less income a month, \
+                --sale an asset sold. It answers whether every balance to the horizon stays above the floor, the lowest \
+                one, the largest price affordable with the same financing, and what the plan costs to the horizon. \
+                With no financing it is feasible exactly when PRICE ≤ can-spend on that day.
+                Example: capital scenario try --price 1500000 --on 2025-06-01 --down 300000 --loan-rate 14 --loan-term 60 --monthly-cost 7000 --why
+                Example: capital -f samples/household.yaml --today 2025-04-01 scenario try --price 900000 --on 2025-09-01 --instalments 12 --earliest
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var horizon: HorizonOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("The purchase price.", valueName: "amount")) var price: String
+        @Option(help: ArgumentHelp("The purchase day, YYYY-MM-DD.", valueName: "date")) var on: String
+        @Option(parsing: .unconditional, help: ArgumentHelp("The down payment, with a loan for the rest.", valueName: "amount")) var down: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The loan's annual rate in percent.", valueName: "percent")) var loanRate: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The loan's term in months.", valueName: "months")) var loanTerm: String?
+        @Option(help: ArgumentHelp("annuity (default) or linear.", valueName: "method")) var loanMethod: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Or: this many interest-free monthly payments from the purchase day.", valueName: "n"))
+        var instalments: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new monthly cost (fuel, parking).", valueName: "amount")) var monthlyCost: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new yearly cost (insurance).", valueName: "amount")) var yearlyCost: String?
+        @Option(help: ArgumentHelp("When the new costs start (default --on).", valueName: "date")) var costStart: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("More (or, negative, less) income a month.", valueName: "amount")) var incomeChange: String?
+        @Option(help: ArgumentHelp("When the income change starts (default --on).", valueName: "date")) var incomeStart: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("An asset sold (the old car): the amount.", valueName: "amount")) var sale: String?
+        @Option(help: ArgumentHelp("The day of the sale (default --on).", valueName: "date")) var saleDate: String?
+        @Option(help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"))
+        var from: String?
+        @Flag(help: "Also find the first day from which the whole plan, moved, is feasible.") var earliest = false
+        @Flag(help: "Explain: the lowest day, the flows that drive the balance down to it, and what lifts it.") var why = false
+
+        func run() throws {
+            let values: [ScenarioColumn: String?] = [
+                .price: price, .date: on, .down: down, .loanRate: loanRate, .loanTerm: loanTerm, .loanMethod: loanMethod, .instalments: instalments,
+                .monthlyCost: monthlyCost, .yearlyCost: yearlyCost, .costStart: costStart, .incomeChange: incomeChange, .incomeStart: incomeStart,
+                .sale: sale, .saleDate: saleDate,
+            ]
+            let base = try ScenarioBase(global, horizon, level: level, from: from)
+            let scenario: Scenario
+            do {
+                scenario = try Scenario.from(exponent: base.exponent) { column in values[column]??.utf8.map { $0 }[...] }
+            } catch {
+                throw CLIError.invalid(tryOptions[ScenarioColumn(rawValue: error.column) ?? .price] ?? error.column, error.value, error.reason)
+            }
+            let result: ScenarioResult
+            do { result = try base.evaluator.evaluate(scenario, earliest: earliest) } catch {
+                throw scenarioError(error, ["price": "--price", "down payment": "--down", "loan term": "--loan-term", "loan rate": "--loan-rate", "day": "--on"])
+            }
+            var cells = base.cells(result, earliest: earliest)
+            var whyText: String?
+            var drivers: [FlowEvent] = []
+            if why {
+                (whyText, drivers) = explain(base, scenario, result)
+                cells.append((Column("why", "Why"), .text(whyText!)))
+            }
+            var report = Report.record("scenario", cells)
+            if why {
+                var object = cells.map { ($0.0.key, Report.jsonValue($0.1)) }
+                object.append(
+                    ("drivers", .array(drivers.map { .object([("day", .string($0.day.iso)), ("label", .string($0.label)), ("amount", .string(base.money($0.amount).plain))]) })))
+                report.json = .object(object)
+            }
+            if try global.outputFormat() == .table {
+                let shown = { (minor: Int64) in global.hideAmounts ? "***" : base.money(minor).formatted() }
+                print(
+                    result.feasible
+                        ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(base.pool) at or above its floor to \(base.evaluator.horizon)."
+                        : "No: \(shown(scenario.price)) on \(scenario.day) takes \(base.pool) \(shown(result.shortfall)) below its floor on \(result.worstDay)."
+                )
+            }
+            try global.print(report)
+        }
+
+        /// The lowest day, the largest outflows from the purchase to it (the plan's own and the
+        /// forecast's), and the next inflow after it.
+        private func explain(_ base: ScenarioBase, _ scenario: Scenario, _ result: ScenarioResult) -> (String, [FlowEvent]) {
+            let money = { (minor: Int64) in global.hideAmounts ? "***" : base.money(minor).formatted() }
+            let first = max(scenario.firstDay, base.forecast.today)
+            let events = base.forecast.flows(accounts: base.accounts, from: first, through: base.forecast.timeline.horizon, base.forecastCase)
+            var text = "lowest on \(result.worstDay) (balance \(money(saturatingAdd(result.worstHeadroom, base.floor)))"
+            if base.floor != 0 { text += ", floor \(money(base.floor))" }
+            text += ")"
+            var upfront = scenario.price
+            if case .loan(let loan) = scenario.financing { upfront = loan.downPayment }
+            if case .instalments(let count, _) = scenario.financing { upfront = scenario.price / Int64(count) }
+            var drivers = [FlowEvent(day: max(scenario.day, base.forecast.today), label: "the purchase", amount: -upfront)]
+            drivers += events.filter { $0.day <= result.worstDay && $0.amount < 0 }.sorted { $0.amount < $1.amount }.prefix(3)
+            text += ": " + drivers.map { "\($0.label) \(money(-$0.amount)) on \(String($0.day.iso.dropFirst(5)))" }.joined(separator: ", ")
+            if result.loanInterest > 0 || scenario.financing != .cash { text += ", and the plan's payments to then" }
+            if let relief = events.first(where: { $0.day > result.worstDay && $0.amount > 0 }) {
+                text += "; \(relief.label) \(money(relief.amount)) on \(String(relief.day.iso.dropFirst(5))) lifts it"
+            }
+            return (text, drivers)
+        }
+    }
+}
+
+/// One scenario of a file, read: its line (or item number), its name, and the scenario or why not.
+struct ScenarioRow {
+    var line: Int
+    var name: String
+    var scenario: Result<Scenario, CLIError>
+}
+
+/// Reads scenario files: CSV streamed in chunks (memory stays flat), JSON at once.
+struct ScenarioSource {
+    let path: String
+    let exponent: Int
+
+    /// Calls `body` with batches of rows, in file order.
+    func forEachBatch(size: Int, _ body: ([ScenarioRow]) throws -> Void) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIError.invalid("FILE", path, "no such file") }
+        if path.lowercased().hasSuffix(".json") { return try body(try jsonRows()) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError.invalid("FILE", path, "cannot be read") }
+        defer { try? handle.close() }
+        var pending: [UInt8] = []
+        var header: ScenarioCSV?
+        var number = 0
+        var batch: [ScenarioRow] = []
+        batch.reserveCapacity(size)
+        func take(_ line: ArraySlice<UInt8>) throws {
+            number += 1
+            var line = line
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 32 || $0 == 9 }) || line.first == UInt8(ascii: "#") { return }
+            guard let csv = header else {
+                do { header = try ScenarioCSV(header: line) } catch {
+                    throw CLIError("\(path):\(number): \(error)", exitCode: 64)
+                }
+                return
+            }
+            do {
+                let (name, scenario) = try csv.scenario(line, exponent: exponent, line: number)
+                batch.append(ScenarioRow(line: number, name: name, scenario: .success(scenario)))
+            } catch {
+                var name = ""
+                if let position = csv.columns.firstIndex(of: .name), let fields = ScenarioCSV.fields(line), position < fields.count {
+                    name = String(decoding: fields[position], as: UTF8.self)
+                }
+                batch.append(ScenarioRow(line: number, name: name.isEmpty ? "line \(number)" : name, scenario: .failure(CLIError("line \(number): \(error)", exitCode: 65))))
+            }
+            if batch.count >= size {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        while true {
+            let data = handle.readData(ofLength: 1 << 22)
+            if data.isEmpty { break }
+            pending.append(contentsOf: data)
+            guard let lastBreak = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            var start = 0
+            while let end = pending[start...lastBreak].firstIndex(of: UInt8(ascii: "\n")) {
+                try take(pending[start..<end])
+                start = end + 1
+                if start > lastBreak { break }
+            }
+            pending.removeSubrange(0...lastBreak)
+        }
+        if !pending.isEmpty { try take(pending[...]) }
+        guard header != nil else { throw CLIError.invalid("FILE", path, "the file is empty: expected a header line and a scenario per line") }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// A JSON file: an array of objects with the CSV's column names as keys.
+    private func jsonRows() throws -> [ScenarioRow] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
+            throw CLIError.invalid("FILE", path, "the file is empty: expected an array of scenarios")
+        }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw CLIError.invalid("FILE", path, "not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)")
+        }
+        guard let items = object as? [Any] else { throw CLIError.invalid("FILE", path, "expected an array of scenario objects") }
+        return items.enumerated().map { index, item in
+            let number = index + 1
+            guard let fields = item as? [String: Any] else {
+                return ScenarioRow(line: number, name: "item \(number)", scenario: .failure(CLIError("item \(number): not an object", exitCode: 65)))
+            }
+            let name = (fields["name"] as? String) ?? "item \(number)"
+            if let unknown = fields.keys.first(where: { ScenarioColumn(rawValue: $0) == nil }) {
+                return ScenarioRow(line: number, name: name, scenario: .failure(CLIError("item \(number): '\(unknown)' is not a scenario field", exitCode: 65)))
+            }
+            do {
+                let scenario = try Scenario.from(exponent: exponent) { column in
+                    guard let value = fields[column.rawValue], !(value is NSNull) else { return nil }
+                    return Array("\(value)".utf8)[...]
+                }
+                return ScenarioRow(line: number, name: name, scenario: .success(scenario))
+            } catch {
+                return ScenarioRow(line: number, name: name, scenario: .failure(CLIError("item \(number): \(error)", exitCode: 65)))
+            }
+        }
+    }
+}
+
+extension Capital.ScenarioCommand {
+    struct Eval: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "eval", abstract: "Evaluate every scenario of a CSV or JSON file: one result row each, in input order.",
+            discussion: """
+                FILE is CSV with a header naming the columns (name, price, date, down, loan_rate, loan_term, loan_method, \
+                instalments, monthly_cost, yearly_cost, cost_start, monthly_income_change, income_start, sale, sale_date; \
+                see docs/scenarios.md) or a JSON array of objects with the same keys. A row that cannot be read or \
+                evaluated gets its error in the error column; the others are still evaluated, and the exit code is then 65. \
+                CSV is streamed (memory stays flat) unless --sort or the table format needs every row; both cores are used.
+                Example: capital -f samples/household.yaml --today 2025-04-01 scenario eval samples/cars.csv --sort total-cost
+                Example: capital scenario eval cars.csv --earliest --format csv --out results.csv
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var horizon: HorizonOptions
+        @Argument(help: "A CSV or JSON file of scenarios.") var file: String
+        @Option(help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"))
+        var from: String?
+        @Flag(help: "Also find each plan's earliest feasible day.") var earliest = false
+        @Option(help: ArgumentHelp("max-price (largest first), worst-balance (safest first) or total-cost (cheapest first).", valueName: "key"))
+        var sort: String?
+        @Option(help: ArgumentHelp("Write the results to this file instead of standard output.", valueName: "path")) var out: String?
+
+        /// The file's column of each part a scenario error names.
+        static let columns = [
+            "price": "price", "down payment": "down", "loan term": "loan_term", "loan rate": "loan_rate", "day": "date", "instalments": "instalments",
+        ]
+
+        func run() throws {
+            if let sort, !["max-price", "worst-balance", "total-cost"].contains(sort) {
+                throw CLIError.invalid("--sort", sort, "expected max-price, worst-balance or total-cost")
+            }
+            let format = try global.outputFormat()
+            let base = try ScenarioBase(global, horizon, level: level, from: from)
+            let source = ScenarioSource(path: file, exponent: base.exponent)
+            var sink = try ResultSink(format: format, earliest: earliest, base: base, global: global, out: out, buffered: sort != nil || format == .table)
+            let progress = Progress()
+            var failed: [String] = []
+            var total = 0
+            try source.forEachBatch(size: 1 << 16) { rows in
+                let valid = rows.compactMap { try? $0.scenario.get() }
+                var results = base.evaluator.evaluate(valid, earliest: earliest, threads: 2)[...]
+                for row in rows {
+                    total += 1
+                    switch row.scenario {
+                    case .failure(let error):
+                        failed.append(error.description)
+                        sink.add(row, .failed(error.description))
+                    case .success:
+                        switch results.removeFirst() {
+                        case .success(let result): sink.add(row, .result(result))
+                        case .failure(let error):
+                            let text = "line \(row.line): \(scenarioError(error, Self.columns).description)"
+                            failed.append(text)
+                            sink.add(row, .failed(text))
+                        }
+                    }
+                }
+                try sink.flush()
+                progress.update(total)
+            }
+            progress.finish()
+            try sink.finish(sortedBy: sort)
+            if !failed.isEmpty {
+                throw CLIError("\(failed.count) of \(total) scenarios could not be evaluated (first: \(failed[0]))", exitCode: 65)
+            }
+        }
+    }
+}
+
+/// "N scenarios evaluated" on a terminal's stderr, once a batch has taken more than a second.
+final class Progress {
+    private let start = Date()
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private var shown = false
+
+    func update(_ count: Int) {
+        guard enabled, Date().timeIntervalSince(start) > 1 else { return }
+        shown = true
+        FileHandle.standardError.write(Data("\rcapital: \(count) scenarios evaluated…".utf8))
+    }
+
+    func finish() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
+
+/// A scenario's result, or why it has none.
+enum Outcome {
+    case result(ScenarioResult)
+    case failed(String)
+
+    var result: ScenarioResult? { if case .result(let r) = self { return r } else { return nil } }
+    var error: String? { if case .failed(let e) = self { return e } else { return nil } }
+}
+
+/// Where results go: streamed for CSV and JSON, kept for tables and sorting.
+struct ResultSink {
+    let format: OutputFormat
+    let earliest: Bool
+    let base: ScenarioBase
+    let global: GlobalOptions
+    let handle: FileHandle
+    let buffered: Bool
+    private var kept: [(row: ScenarioRow, outcome: Outcome)] = []
+    private var text = ""
+    private var count = 0
+
+    init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, out: String?, buffered: Bool) throws {
+        self.format = format
+        self.earliest = earliest
+        self.base = base
+        self.global = global
+        self.buffered = buffered
+        if let out {
+            guard FileManager.default.createFile(atPath: out, contents: nil), let handle = FileHandle(forWritingAtPath: out) else {
+                throw CLIError.invalid("--out", out, "cannot be written")
+            }
+            self.handle = handle
+        } else {
+            handle = FileHandle.standardOutput
+        }
+        if format == .csv {
+            text += "# capital scenario eval: one row per scenario, in input order (or --sort's)\n"
+            text += "# line: its line in the file; name; feasible: every balance to the horizon stays at or above the floor\n"
+            text += "# worstBalance, worstDay: the lowest balance after the scenario and its first day; shortfall: how far below the floor\n"
+            text += "# maxPrice: the largest price with the same financing; \(earliest ? "earliestDay: the first feasible day; " : "")"
+            text += "loanInterest, recurringCosts to the horizon; totalCost = price + both; error: why a row could not be evaluated\n"
+            text += (["line", "name"] + columns.map(\.key) + ["error"]).joined(separator: ",") + "\n"
+        } else if format == .json, !buffered {
+            text += "["
+        }
+    }
+
+    private var columns: [Column] {
+        base.cells(ScenarioResult(feasible: true, worstHeadroom: 0, worstDay: base.evaluator.today, shortfall: 0, maxPrice: 0, earliestDay: nil,
+            loanInterest: 0, recurringCosts: 0, totalCost: 0), earliest: earliest).map(\.0)
+    }
+
+    mutating func add(_ row: ScenarioRow, _ outcome: Outcome) {
+        if buffered { kept.append((row, outcome)) } else { write(row, outcome) }
+    }
+
+    private mutating func write(_ row: ScenarioRow, _ outcome: Outcome) {
+        let cells = outcome.result.map { base.cells($0, earliest: earliest) }
+        switch format {
+        case .csv:
+            var fields = [String(row.line), csvField(row.name)]
+            fields += cells.map { $0.map { csvText($0.1) } } ?? Array(repeating: "", count: columns.count)
+            fields.append(csvField(outcome.error ?? ""))
+            text += fields.joined(separator: ",") + "\n"
+        case .json:
+            var object: [(String, JSON)] = [("line", .number(String(row.line))), ("name", .string(row.name))]
+            if let cells { object += cells.map { ($0.0.key, Report.jsonValue($0.1)) } }
+            if let error = outcome.error { object.append(("error", .string(error))) }
+            text += (count == 0 ? "\n  " : ",\n  ") + JSON.object(object).text(indent: 2)
+        case .table:
+            break
+        }
+        count += 1
+    }
+
+    private func csvText(_ cell: Cell) -> String {
+        switch cell {
+        case .money(let m): return m.plain
+        case .bool(let b): return b ? "true" : "false"
+        case .day(let d): return d.iso
+        case .text(let t): return csvField(t)
+        default: return ""
+        }
+    }
+
+    private func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    mutating func flush() throws {
+        guard !text.isEmpty else { return }
+        handle.write(Data(text.utf8))
+        text = ""
+    }
+
+    mutating func finish(sortedBy key: String?) throws {
+        if buffered {
+            if let key {
+                func value(_ outcome: Outcome) -> Int64? {
+                    guard let r = outcome.result else { return nil }
+                    switch key {
+                    case "max-price": return -r.maxPrice
+                    case "worst-balance": return -r.worstHeadroom
+                    default: return r.totalCost
+                    }
+                }
+                // Stable: equal keys keep their input order; rows that failed go last.
+                kept = kept.enumerated().sorted { a, b in
+                    let (x, y) = (value(a.element.outcome), value(b.element.outcome))
+                    if let x, let y, x != y { return x < y }
+                    if (x == nil) != (y == nil) { return x != nil }
+                    return a.offset < b.offset
+                }.map(\.element)
+            }
+            if format == .table {
+                var section = Section(name: "scenarios", columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
+                for (row, outcome) in kept {
+                    var cells: [Cell] = [.int(row.line), .text(row.name)]
+                    switch outcome {
+                    case .result(let result): cells += base.cells(result, earliest: earliest).map(\.1) + [.none]
+                    case .failed(let error): cells += Array(repeating: Cell.none, count: columns.count) + [.text(error)]
+                    }
+                    section.rows.append(cells)
+                }
+                let color = isatty(STDOUT_FILENO) == 1 && handle === FileHandle.standardOutput
+                text = Report([section]).render(.table, RenderOptions(hideAmounts: global.hideAmounts, color: color))
+            } else {
+                if format == .json { text += "[" }
+                for (row, outcome) in kept { write(row, outcome) }
+            }
+        }
+        if format == .json { text += count == 0 ? "]\n" : "\n]\n" }
+        try flush()
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+/// `scenario try` and `scenario eval` on the sample household seen from 1 April 2025.
+@Suite("CLI: scenarios")
+struct ScenarioCommandTests {
+    static let sample = ["-f", CLI.samplePath, "--today", "2025-04-01"]
+
+    static func object(_ cli: CLI, _ args: [String]) throws -> [String: Any] {
+        try #require(try cli.json(Self.sample + args) as? [String: Any])
+    }
+
+    static func minor(_ value: Any?) -> Int64? { (value as? String).flatMap(minorUnits) }
+
+    /// "## 0.01" more than an amount, as the CLI reads it.
+    static func plusOne(_ minor: Int64) -> String { String(format: "%.2f", Double(minor + 1) / 100) }
+    static func text(_ minor: Int64) -> String { String(format: "%.2f", Double(minor) / 100) }
+
+    /// With no financing, a purchase is feasible exactly when its price is at most can-spend on its day.
+    @Test(arguments: ["2025-04-01", "2025-06-09", "2025-08-01", "2026-01-15", "2026-04-01"])
+    func aCashPurchaseIsFeasibleExactlyUpToCanSpend(_ day: String) throws {
+        let cli = try CLI()
+        let canSpend = try #require(Self.minor(try Self.object(cli, ["can-spend", "--on", day])["amount"]))
+        #expect(canSpend > 0)
+        let at = try Self.object(cli, ["scenario", "try", "--price", Self.text(canSpend), "--on", day])
+        #expect(at["feasible"] as? Bool == true)
+        #expect(Self.minor(at["maxPrice"]) == canSpend)
+        let above = try Self.object(cli, ["scenario", "try", "--price", Self.plusOne(canSpend), "--on", day])
+        #expect(above["feasible"] as? Bool == false)
+        #expect(Self.minor(above["shortfall"]) == 1)
+    }
+
+    /// The maximum price with a loan: feasible at it, not one kopeck above.
+    @Test func theMaximumPriceWithALoanIsExact() throws {
+        let cli = try CLI()
+        let plan = ["--on", "2025-09-01", "--down", "200000", "--loan-rate", "15.9", "--loan-term", "60", "--monthly-cost", "6000"]
+        let first = try Self.object(cli, ["scenario", "try", "--price", "1450000"] + plan)
+        let max = try #require(Self.minor(first["maxPrice"]))
+        #expect(max > 20_000_000)
+        #expect(try Self.object(cli, ["scenario", "try", "--price", Self.text(max)] + plan)["feasible"] as? Bool == true)
+        #expect(try Self.object(cli, ["scenario", "try", "--price", Self.plusOne(max)] + plan)["feasible"] as? Bool == false)
+        // Total cost = price + interest + recurring costs.
+        #expect(Self.minor(first["totalCost"]) == 145_000_000 + Self.minor(first["loanInterest"])! + Self.minor(first["recurringCosts"])!)
+    }
+
+    @Test func whySaysTheLowestDayAndItsDrivers() throws {
+        let cli = try CLI()
+        let object = try Self.object(cli, ["scenario", "try", "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60", "--why"])
+        let why = try #require(object["why"] as? String)
+        #expect(why.contains("lowest on \(object["worstDay"] as! String)") && why.contains("the purchase 300 000.00 on 06-01"))
+        #expect((object["drivers"] as? [[String: Any]])?.first?.string("label") == "the purchase")
+        let table = cli.ok(Self.sample + ["scenario", "try", "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60"])
+        #expect(table.hasPrefix("No: 1 500 000.00 on 2025-06-01 takes level 4"))
+    }
+
+    /// Every row of the sample's cars evaluates, in input order, and agrees with `scenario try`.
+    @Test func evalAgreesWithTryRowByRow() throws {
+        let cli = try CLI()
+        let rows = try #require(try cli.json(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--earliest"]) as? [[String: Any]])
+        #expect(rows.count == 12)
+        #expect(rows.map { $0["line"] as? Int ?? 0 } == Array(4...15))
+        #expect(rows.allSatisfy { $0["error"] == nil })
+        // Line 5: Lada Vesta on a 60-month loan; line 10: 12 instalments; line 8: a trade-in.
+        let tries: [Int: [String]] = [
+            5: ["--price", "1450000", "--on", "2025-09-01", "--down", "300000", "--loan-rate", "15.9", "--loan-term", "60", "--monthly-cost", "6000", "--yearly-cost", "35000"],
+            9: ["--price", "2600000", "--on", "2026-03-01", "--instalments", "12", "--monthly-cost", "7500", "--yearly-cost", "48000"],
+            8: ["--price", "2300000", "--on", "2025-10-01", "--down", "400000", "--loan-rate", "15.5", "--loan-term", "48", "--monthly-cost", "7000", "--yearly-cost", "45000", "--sale", "1100000"],
+        ]
+        for (line, args) in tries {
+            let row = try #require(rows.first { $0["line"] as? Int == line })
+            let single = try Self.object(cli, ["scenario", "try", "--earliest"] + args)
+            for key in ["feasible", "worstBalance", "worstDay", "shortfall", "maxPrice", "earliestDay", "loanInterest", "recurringCosts", "totalCost"] {
+                #expect("\(row[key] ?? "nil")" == "\(single[key] ?? "nil")", "line \(line): \(key)")
+            }
+        }
+    }
+
+    @Test(arguments: ["max-price", "worst-balance", "total-cost"])
+    func sortingOrdersTheRows(_ key: String) throws {
+        let cli = try CLI()
+        let rows = try #require(try cli.json(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--sort", key]) as? [[String: Any]])
+        let field = ["max-price": "maxPrice", "worst-balance": "worstBalance", "total-cost": "totalCost"][key]!
+        let values = rows.compactMap { Self.minor($0[field]) }
+        #expect(values.count == 12)
+        #expect(values == (key == "total-cost" ? values.sorted() : values.sorted(by: >)))
+    }
+
+    @Test func csvOutputDocumentsItsColumnsAndOutWritesAFile() throws {
+        let cli = try CLI()
+        let out = cli.path("results.csv")
+        #expect(cli.ok(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--format", "csv", "--out", out]) == "")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("# capital scenario eval") == true)
+        let header = try #require(lines.first { !$0.hasPrefix("#") })
+        #expect(header == "line,name,feasible,worstBalance,worstDay,shortfall,maxPrice,loanInterest,recurringCosts,totalCost,error")
+        #expect(lines.filter { !$0.hasPrefix("#") }.count == 13)
+        #expect(text.contains("\"Lada Vesta, cash\""))
+    }
+
+    @Test func aJSONFileWorksLikeACSVFile() throws {
+        let cli = try CLI()
+        let file = cli.path("plans.json")
+        try #"[{"name": "cash", "price": 100000, "date": "2025-06-01"}, {"name": "loan", "price": "900000", "date": "2025-07-01", "down": 100000, "loan_rate": 14.5, "loan_term": 36}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let rows = try #require(try cli.json(Self.sample + ["scenario", "eval", file]) as? [[String: Any]])
+        #expect(rows.map { $0.string("name") } == ["cash", "loan"])
+        let single = try Self.object(cli, ["scenario", "try", "--price", "900000", "--on", "2025-07-01", "--down", "100000", "--loan-rate", "14.5", "--loan-term", "36"])
+        #expect(rows[1].string("maxPrice") == single.string("maxPrice"))
+    }
+
+    /// Bad rows get their error (line, column, value) and the others are still evaluated; the
+    /// exit code says some failed.
+    @Test func badRowsAreReportedAndTheRestEvaluated() throws {
+        let cli = try CLI()
+        let file = cli.path("bad.csv")
+        try """
+            name,price,date,down,loan_rate,loan_term
+            good,1000,2025-06-01,,,
+            negative,-5,2025-06-01,,,
+            no price,,2025-06-01,,,
+            down above price,1000,2025-06-01,2000,10,12
+            term 0,1000,2025-06-01,100,10,0
+            far,1000,2030-01-01,,,
+            "broken,1000,2025-06-01,,,
+            short,1000
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = cli.run(Self.sample + ["scenario", "eval", file, "--format", "json"])
+        #expect(result.status == 65)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("7 of 8 scenarios could not be evaluated"))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 8)
+        #expect(rows[0]["feasible"] as? Bool == true && rows[0]["error"] == nil)
+        let errors = rows.dropFirst().map { $0.string("error") ?? "" }
+        let expected = [
+            "line 3: price '-5': must be more than 0", "line 4: price '': missing", "line 5: down '2000': is above the price 1000",
+            "line 6: loan_term '0': must be at least 1 month", "line 7: date '2030-01-01': is after the horizon", "line 8: line '\"broken",
+            "line 9: line 'short,1000': has 2 fields, the header 6",
+        ]
+        for (error, start) in zip(errors, expected) { #expect(error.hasPrefix(start), "\(error)") }
+    }
+
+    @Test func badFilesAndOptionsAreRefused() throws {
+        let cli = try CLI()
+        let empty = cli.path("empty.csv")
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        cli.fails(Self.sample + ["scenario", "eval", empty], mentioning: ["FILE", "empty"])
+        let onlyComments = cli.path("comments.csv")
+        try "# nothing here\n\n".write(toFile: onlyComments, atomically: true, encoding: .utf8)
+        cli.fails(Self.sample + ["scenario", "eval", onlyComments], mentioning: ["empty"])
+        let badHeader = cli.path("header.csv")
+        try "name,prize,date\nx,1,2025-06-01\n".write(toFile: badHeader, atomically: true, encoding: .utf8)
+        cli.fails(Self.sample + ["scenario", "eval", badHeader], mentioning: ["header.csv:1", "prize", "not a scenario column"])
+        cli.fails(Self.sample + ["scenario", "eval", cli.path("missing.csv")], mentioning: ["FILE", "no such file"])
+        let cars = CLI.root.appendingPathComponent("samples/cars.csv").path
+        cli.fails(Self.sample + ["scenario", "eval", cars, "--sort", "cheapest"], mentioning: ["--sort 'cheapest'"])
+        cli.fails(Self.sample + ["scenario", "eval", cars, "--level", "2"], mentioning: ["--level '2'", "4 to 6"])
+        let try_ = Self.sample + ["scenario", "try", "--on", "2025-06-01"]
+        cli.fails(try_ + ["--price", "-1000"], mentioning: ["--price '-1000'", "more than 0"])
+        cli.fails(try_ + ["--price", "1000", "--down", "2000", "--loan-rate", "10", "--loan-term", "12"], mentioning: ["--down '2000'", "above the price 1000"])
+        cli.fails(try_ + ["--price", "1000", "--loan-rate", "10", "--loan-term", "0"], mentioning: ["--loan-term '0'"])
+        cli.fails(try_ + ["--price", "1000", "--loan-rate", "10"], mentioning: ["--loan-term", "term"])
+        cli.fails(try_ + ["--price", "1000", "--instalments", "0"], mentioning: ["--instalments '0'"])
+        cli.fails(try_ + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
+        cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2030-01-01"], mentioning: ["--on '2030-01-01'", "horizon"])
+        cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])
+    }
+}
