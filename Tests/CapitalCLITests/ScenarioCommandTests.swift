@@ -167,3 +167,124 @@ struct ScenarioCommandTests {
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])
     }
 }
+
+/// `scenario eval` on the sample household against a brute force that shares no code with it:
+/// the base series is `forecast --by day` (level 4, pessimistic), each scenario is applied day by
+/// day to a copy of it, and every day is scanned.
+@Suite("CLI: scenarios against a brute force on the sample")
+struct ScenarioBruteForceTests {
+    struct Plan {
+        var price: Int64
+        var day: Int
+        var instalments: Int?
+        var monthlyCost: Int64?
+        var costStart: Int?
+    }
+
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+    static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter
+    }()
+    static let today = formatter.date(from: "2025-04-01")!
+
+    static func iso(_ index: Int) -> String { formatter.string(from: calendar.date(byAdding: .day, value: index, to: today)!) }
+    static func index(_ date: Date) -> Int { calendar.dateComponents([.day], from: today, to: date).day! }
+    /// The day `months` after the day of index `start`, on the same day of the month or the last one.
+    static func monthly(_ start: Int, _ months: Int) -> Int {
+        let date = calendar.date(byAdding: .day, value: start, to: today)!
+        return index(calendar.date(byAdding: .month, value: months, to: date)!)  // Foundation clamps to the month's end
+    }
+
+    @Test func evalAgreesWithTheBruteForceOnTheSample() throws {
+        let cli = try CLI()
+        let sample = ["-f", CLI.samplePath, "--today", "2025-04-01"]
+        let forecast = try #require(try cli.json(sample + ["forecast", "--by", "day", "--until", "2026-04-01"]) as? [String: Any])
+        let closing = try #require(forecast["periods"] as? [[String: Any]]).map { minorUnits($0.string("closing")!)! }
+        let floor = try #require(minorUnits((try cli.json(sample + ["can-spend"]) as? [String: Any])?.string("floor") ?? ""))
+        let headroom = closing.map { $0 - floor }
+        let last = headroom.count - 1
+
+        var random = PlanRandom(state: 6)
+        var plans: [Plan] = []
+        for _ in 0..<300 {
+            var plan = Plan(price: Int64(1 + random.next() % 60_000_000), day: Int(random.next() % UInt64(last + 1)))
+            switch random.next() % 3 {
+            case 0: break
+            case 1: plan.instalments = Int(1 + random.next() % 24)
+            default:
+                plan.monthlyCost = Int64(1 + random.next() % 2_000_000)
+                plan.costStart = Int(random.next() % UInt64(last + 1))
+            }
+            plans.append(plan)
+        }
+        var csv = "name,price,date,instalments,monthly_cost,cost_start\n"
+        for (n, plan) in plans.enumerated() {
+            csv += "p\(n),\(String(format: "%.2f", Double(plan.price) / 100)),\(Self.iso(plan.day)),\(plan.instalments.map(String.init) ?? ""),"
+            csv += "\(plan.monthlyCost.map { String(format: "%.2f", Double($0) / 100) } ?? ""),\(plan.costStart.map(Self.iso) ?? "")\n"
+        }
+        let file = cli.path("plans.csv")
+        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let rows = try #require(try cli.json(sample + ["scenario", "eval", file]) as? [[String: Any]])
+        #expect(rows.count == plans.count)
+
+        for (plan, row) in zip(plans, rows) {
+            // Outflows by day index, then the lowest headroom from the plan's first day on.
+            var outflow = [Int64](repeating: 0, count: headroom.count)
+            if let count = plan.instalments {
+                let part = plan.price / Int64(count)
+                for k in 0..<count {
+                    let day = Self.monthly(plan.day, k)
+                    if day <= last { outflow[day] += k == count - 1 ? plan.price - part * Int64(count - 1) : part }
+                }
+            } else {
+                outflow[plan.day] += plan.price
+            }
+            var first = plan.day
+            if let cost = plan.monthlyCost, let start = plan.costStart {
+                first = min(first, start)
+                var k = 0
+                while Self.monthly(start, k) <= last {
+                    outflow[Self.monthly(start, k)] += cost
+                    k += 1
+                }
+            }
+            var cumulative: Int64 = 0
+            var worst = Int64.max
+            var worstDay = first
+            for day in 0...last {
+                cumulative += outflow[day]
+                guard day >= first else { continue }
+                if headroom[day] - cumulative < worst {
+                    worst = headroom[day] - cumulative
+                    worstDay = day
+                }
+            }
+            let name = row.string("name") ?? "?"
+            #expect(row["feasible"] as? Bool == (worst >= 0), "\(name)")
+            #expect(minorUnits(row.string("worstBalance") ?? "") == worst + floor, "\(name)")
+            #expect(row.string("worstDay") == Self.iso(worstDay), "\(name)")
+            #expect(minorUnits(row.string("shortfall") ?? "") == max(0, -worst), "\(name)")
+        }
+    }
+}
+
+/// SplitMix64, for reproducible random plans.
+struct PlanRandom {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

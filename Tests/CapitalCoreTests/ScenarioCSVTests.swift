@@ -1,0 +1,74 @@
+import Testing
+
+@testable import CapitalCore
+
+/// The scenario CSV reader: fields, quotes, columns, and the messages of bad lines.
+@Suite("Scenario CSV")
+struct ScenarioCSVTests {
+    static func bytes(_ text: String) -> ArraySlice<UInt8> { Array(text.utf8)[...] }
+    static func texts(_ line: String) -> [String]? { ScenarioCSV.fields(bytes(line))?.map { String(decoding: $0, as: UTF8.self) } }
+
+    @Test func fieldsAreSplitUnquotedAndTrimmed() {
+        #expect(Self.texts("a,b,c") == ["a", "b", "c"])
+        #expect(Self.texts(" a , b ,c ") == ["a", "b", "c"])
+        #expect(Self.texts("\"Kia Rio, 2020\",1300000") == ["Kia Rio, 2020", "1300000"])
+        #expect(Self.texts("\"say \"\"hi\"\"\",x") == ["say \"hi\"", "x"])
+        #expect(Self.texts(",,") == ["", "", ""])
+        #expect(Self.texts("") == [""])
+        #expect(Self.texts("\"open,1") == nil)
+        #expect(Self.texts("\"a\"b,1") == nil)
+    }
+
+    @Test func aLineBecomesTheSameScenarioAsItsFields() throws {
+        let csv = try ScenarioCSV(header: Self.bytes("name, price ,date,down,loan_rate,loan_term,monthly_cost,yearly_cost,sale,sale_date"))
+        let (name, scenario) = try csv.scenario(Self.bytes("\"Octavia, 1.4\",2400000.50,2025-09-01,500000,14.9,60,6000,35000,900000,2025-10-01"), exponent: 2, line: 2)
+        #expect(name == "Octavia, 1.4")
+        let day = try Day(iso: "2025-09-01")
+        let expected = try Scenario(
+            price: 240_000_050, day: day, financing: .loan(ScenarioLoan(downPayment: 50_000_000, rate: Rate(parsing: "14.9"), term: 60)),
+            costs: [RecurringChange(amount: 600_000, period: .monthly, start: day), RecurringChange(amount: 3_500_000, period: .yearly, start: day)],
+            sale: AssetSale(day: try Day(iso: "2025-10-01"), amount: 90_000_000))
+        #expect(scenario == expected)
+        let (unnamed, _) = try csv.scenario(Self.bytes(",1000,2025-09-01,,,,,,,"), exponent: 2, line: 7)
+        #expect(unnamed == "line 7")
+    }
+
+    @Test func badHeadersAndLinesNameWhatIsWrong() throws {
+        #expect(throws: ScenarioFieldError(column: "header", value: "prize", reason: "not a scenario column; expected \(ScenarioColumn.allCases.map(\.rawValue).joined(separator: ", "))")) {
+            try ScenarioCSV(header: Self.bytes("name,prize,date"))
+        }
+        #expect(throws: ScenarioFieldError.self) { try ScenarioCSV(header: Self.bytes("name,price")) }
+        #expect(throws: ScenarioFieldError.self) { try ScenarioCSV(header: Self.bytes("price,date,price")) }
+        let csv = try ScenarioCSV(header: Self.bytes("price,date,down,loan_rate,loan_term,instalments"))
+        func error(_ line: String) -> ScenarioFieldError? {
+            do { _ = try csv.scenario(Self.bytes(line), exponent: 2, line: 3) } catch { return error }
+            return nil
+        }
+        #expect(error("-5,2025-09-01,,,,")?.column == "price")
+        #expect(error("5.001,2025-09-01,,,,")?.reason.contains("at most 2 decimals") == true)
+        #expect(error("5,2025-02-30,,,,")?.column == "date")
+        #expect(error("5000,2025-09-01,10,12,0,")?.column == "loan_term")
+        #expect(error("5,2025-09-01,10,12,6,")?.column == "down")
+        #expect(error("5,2025-09-01,10,,,")?.column == "down")
+        #expect(error("5,2025-09-01,,12,,")?.column == "loan_term")
+        #expect(error("5,2025-09-01,,,24,")?.column == "loan_rate")
+        #expect(error("5,2025-09-01,,1001,12,")?.column == "loan_rate")
+        #expect(error("5,2025-09-01,,12,12,6")?.column == "instalments")
+        #expect(error("5,2025-09-01")?.reason == "has 2 fields, the header 6")
+        #expect(error("5,2025-09-01,,,,,,,")?.reason == "has more than 6 fields, the header 6")
+    }
+
+    /// The byte-level readers against the core's own parsers on many values.
+    @Test func fastReadersAgreeWithTheCoreParsers() throws {
+        var random = SplitMix64(seed: 17)
+        for _ in 0..<5_000 {
+            let percent = "\(random.next() % 1_200)" + (random.next() % 2 == 0 ? ".\(random.next() % 10_000)" : "")
+            let fast = ScenarioFields.rate(Self.bytes(percent))
+            let slow = try? Rate(parsing: percent)
+            #expect(fast == slow, "\(percent)")
+            let amount = "\(random.next() % 100_000_000)" + (random.next() % 2 == 0 ? ".\(random.next() % 100)" : "")
+            let money = try? Money(parsing: amount, currency: Currency("RUB"))
+            #expect(ScenarioFields.minor(Self.bytes(amount), exponent: 2, signed: false) == money?.minor, "\(amount)")
+        }
+    }
+}
