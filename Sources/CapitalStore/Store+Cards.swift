@@ -82,15 +82,7 @@ extension Store {
         }
         let accounts = AccountIndex(try fetchAccounts(db))
         let payFrom = try balanceAccount(accounts, payFromName, field: f("payFrom"))
-        let existing = accounts[name: input.account]
-        if let existing {
-            guard existing.kind == .creditCard else {
-                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it is \(existing.kind.withArticle) account; a card needs a credit-card account (or a new name)")
-            }
-            if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM card WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
-                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it already has card terms")
-            }
-        }
+        let existing = try instrumentAccount(db, accounts, input.account, kind: .creditCard, table: "card", id: id, field: f("account"))
         let currency = existing?.currency ?? payFrom.currency
         guard payFrom.currency == currency else {
             throw StoreError.currencyMismatch(account: payFrom.name, accountCurrency: payFrom.currency.code, amountCurrency: currency.code)
@@ -204,15 +196,7 @@ extension Store {
         let f = input.field
         try validateName(input.account, field: f("account"))
         let accounts = AccountIndex(try fetchAccounts(db))
-        let existing = accounts[name: input.account]
-        if let existing {
-            guard existing.kind == .deposit else {
-                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it is \(existing.kind.withArticle) account; a deposit needs a deposit account (or a new name)")
-            }
-            if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM deposit WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
-                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it already has deposit terms")
-            }
-        }
+        let existing = try instrumentAccount(db, accounts, input.account, kind: .deposit, table: "deposit", id: id, field: f("account"))
         let payout = try input.payout.map { try balanceAccount(accounts, $0, field: f("payout")) }
         let ledgerCurrency = try ledgerCurrency(db, location: "")
         let currency = existing?.currency ?? payout?.currency ?? ledgerCurrency
@@ -252,6 +236,22 @@ extension Store {
     }
 
     // MARK: Helpers shared by the instruments
+
+    /// The existing account an instrument is added to (nil: it will be created): it must be of
+    /// `kind` and carry no other live instrument of `table`.
+    static func instrumentAccount(
+        _ db: Database, _ accounts: AccountIndex, _ name: String, kind: AccountKind, table: String, id: String, field: String
+    ) throws -> Account? {
+        guard let existing = accounts[name: name] else { return nil }
+        guard existing.kind == kind else {
+            throw StoreError.invalid(
+                field: field, value: name, reason: "it is \(existing.kind.withArticle) account; a \(table) needs \(kind.withArticle) account (or a new name)")
+        }
+        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table) WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
+            throw StoreError.invalid(field: field, value: name, reason: "it already has \(table) terms; remove them first")
+        }
+        return existing
+    }
 
     /// The loan, card or deposit on the account `reference` names, or an error naming what there is.
     static func resolveInstrument<T>(_ db: Database, _ reference: String, what: String, onAccount fetch: (String) throws -> [T]) throws -> T {

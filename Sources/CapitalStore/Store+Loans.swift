@@ -181,14 +181,8 @@ extension Store {
         let f = input.field
         try validateName(input.account, field: f("account"))
         let payFrom = try balanceAccount(accounts, input.payFrom, field: f("payFrom"))
-        var account = accounts[name: input.account]
+        var account = try instrumentAccount(db, accounts, input.account, kind: .loan, table: "loan", id: id, field: f("account"))
         if let existing = account {
-            guard existing.kind == .loan else {
-                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it is \(existing.kind.withArticle) account; a loan needs a loan account (or a new name)")
-            }
-            if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM loan WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
-                throw StoreError.invalid(field: f("account"), value: input.account, reason: "it already has a loan; remove it first with `capital loan rm`")
-            }
             guard existing.currency == payFrom.currency else {
                 throw StoreError.currencyMismatch(account: payFrom.name, accountCurrency: payFrom.currency.code, amountCurrency: existing.currency.code)
             }
