@@ -84,7 +84,7 @@ extension Scenario {
             guard let bytes = text(column) else { return nil }
             if !signed && bytes.first == UInt8(ascii: "-") { throw fail(column, "must be more than 0") }
             guard let value = ScenarioFields.minor(bytes, exponent: exponent, signed: signed) else {
-                throw fail(column, "not an amount with at most \(exponent) decimals\(signed ? "" : " (and not negative)")")
+                throw fail(column, "not an amount: digits with at most \(exponent) decimals, up to 10^15 minor units")
             }
             return value
         }
