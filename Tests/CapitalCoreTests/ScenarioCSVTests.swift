@@ -63,12 +63,13 @@ struct ScenarioCSVTests {
         var random = SplitMix64(seed: 17)
         for _ in 0..<5_000 {
             let percent = "\(random.next() % 1_200)" + (random.next() % 2 == 0 ? ".\(random.next() % 10_000)" : "")
-            let fast = ScenarioFields.rate(Self.bytes(percent))
+            let fast = Array(percent.utf8).withUnsafeBufferPointer { ScenarioFields.rate($0) }
             let slow = try? Rate(parsing: percent)
             #expect(fast == slow, "\(percent)")
             let amount = "\(random.next() % 100_000_000)" + (random.next() % 2 == 0 ? ".\(random.next() % 100)" : "")
             let money = try? Money(parsing: amount, currency: Currency("RUB"))
-            #expect(ScenarioFields.minor(Self.bytes(amount), exponent: 2, signed: false) == money?.minor, "\(amount)")
+            let minor = Array(amount.utf8).withUnsafeBufferPointer { ScenarioFields.minor($0, exponent: 2, signed: false) }
+            #expect(minor == money?.minor, "\(amount)")
         }
     }
 }

@@ -40,52 +40,68 @@ public struct ScenarioCSV: Sendable {
 
     /// The scenario on one line, with its name (the `name` column, else `line N`).
     /// - Throws: `ScenarioFieldError` naming the column, the value and why.
-    /// - Complexity: O(line); the fields live on the stack, so a line costs no allocation but its
-    ///   name and the scenario's own arrays.
+    /// - Complexity: O(line); fields are read in place through pointers (a quoted field with `""`
+    ///   is unescaped into scratch space on the stack), so a line costs no allocation but its name
+    ///   and the scenario's own arrays.
     public func scenario(_ line: ArraySlice<UInt8>, exponent: Int, line number: Int) throws(ScenarioFieldError) -> (name: String, scenario: Scenario) {
-        let result: Result<(String, Scenario), ScenarioFieldError> = withUnsafeTemporaryAllocation(of: ArraySlice<UInt8>.self, capacity: columns.count + 1) { buffer in
-            let count = ScenarioCSV.fields(line, into: buffer)
-            guard count >= 0 else {
-                return .failure(ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed"))
-            }
-            defer { buffer.baseAddress!.deinitialize(count: count) }
-            guard count == columns.count else {
-                return .failure(
-                    ScenarioFieldError(
-                        column: "line", value: String(decoding: line, as: UTF8.self),
-                        reason: "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)"))
-            }
-            let name = position[0] >= 0 ? String(decoding: buffer[position[0]], as: UTF8.self) : ""
-            do throws(ScenarioFieldError) {
-                let scenario = try Scenario.from(exponent: exponent) { column in
-                    let at = position[column.ordinal]
-                    return at >= 0 ? buffer[at] : nil
+        let result: Result<(String, Scenario), ScenarioFieldError> = line.withUnsafeBufferPointer { bytes in
+            ScenarioCSV.withFields(bytes, capacity: columns.count + 1) { fields, count in
+                guard count >= 0 else {
+                    return .failure(ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed"))
                 }
-                return .success((name.isEmpty ? "line \(number)" : name, scenario))
-            } catch {
-                return .failure(error)
+                guard count == columns.count else {
+                    return .failure(
+                        ScenarioFieldError(
+                            column: "line", value: String(decoding: line, as: UTF8.self),
+                            reason: "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)"))
+                }
+                // The columns' positions through a pointer: the closure below then captures
+                // nothing that needs reference counting.
+                return position.withUnsafeBufferPointer { position in
+                    let name = position[0] >= 0 ? String(decoding: fields[position[0]], as: UTF8.self) : ""
+                    do throws(ScenarioFieldError) {
+                        let scenario = try Scenario.from(exponent: exponent) { column in
+                            let at = position[column.ordinal]
+                            return at >= 0 ? fields[at] : nil
+                        }
+                        return .success((name.isEmpty ? "line \(number)" : name, scenario))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
             }
         }
         return try result.get()
     }
 
-    /// Splits a line into `buffer` (initialising its first elements): the number of fields, −1
-    /// when a quote is not closed, or `buffer.count` when there are more fields than room.
-    static func fields(_ line: ArraySlice<UInt8>, into buffer: UnsafeMutableBufferPointer<ArraySlice<UInt8>>) -> Int {
-        var count = 0
-        var index = line.startIndex
-        let end = line.endIndex
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), space = UInt8(ascii: " ")
-        func add(_ field: ArraySlice<UInt8>) -> Bool {
-            guard count < buffer.count else { return false }
-            (buffer.baseAddress! + count).initialize(to: field)
-            count += 1
-            return true
+    /// Calls `body` with a line's fields (at most `capacity`; pointers into `line` or into stack
+    /// scratch space, valid during the call) and their count: −1 when a quote is not closed,
+    /// `capacity` when there are at least that many.
+    static func withFields<R>(
+        _ line: UnsafeBufferPointer<UInt8>, capacity: Int, _ body: (UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, Int) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: max(capacity, 1)) { fields in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(line.count, 1)) { scratch in
+                body(fields, split(line, into: fields, scratch: scratch))
+            }
         }
+    }
+
+    /// Splits `line` into `fields`; unescaped quoted fields are written to `scratch` (never more
+    /// bytes than the line). Returns the count, −1 for an unclosed quote, or `fields.count` when full.
+    private static func split(
+        _ line: UnsafeBufferPointer<UInt8>, into fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, scratch: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var count = 0
+        var used = 0
+        var index = 0
+        let end = line.count
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), space = UInt8(ascii: " ")
         while true {
             while index < end && line[index] == space { index += 1 }
+            var field: UnsafeBufferPointer<UInt8>
             if index < end && line[index] == quote {
-                // Quoted: up to the closing quote; "" is one quote (then the value is copied).
+                // Quoted: up to the closing quote; "" is one quote (then the value is unescaped).
                 index += 1
                 let start = index
                 var escaped = false
@@ -104,41 +120,40 @@ public struct ScenarioCSV: Sendable {
                     index += 1
                 }
                 while index < end && line[index] == space { index += 1 }
-                guard close >= 0, index == end || line[index] == comma else {
-                    buffer.baseAddress!.deinitialize(count: count)
-                    return -1
-                }
-                var value = line[start..<close]
+                guard close >= 0, index == end || line[index] == comma else { return -1 }
+                field = UnsafeBufferPointer(rebasing: line[start..<close])
                 if escaped {
-                    var copy: [UInt8] = []
+                    let from = used
                     var i = start
                     while i < close {
-                        copy.append(line[i])
+                        scratch[used] = line[i]
+                        used += 1
                         i += line[i] == quote ? 2 : 1
                     }
-                    value = copy[...]
+                    field = UnsafeBufferPointer(rebasing: scratch[from..<used])
                 }
-                if !add(value) { return count }
             } else {
                 let start = index
                 while index < end && line[index] != comma { index += 1 }
                 var last = index
                 while last > start && line[last - 1] == space { last -= 1 }
-                if !add(line[start..<last]) { return count }
+                field = UnsafeBufferPointer(rebasing: line[start..<last])
             }
+            guard count < fields.count else { return count }
+            fields[count] = field
+            count += 1
             if index == end { return count }
-            index += 1
+            index += 1  // the comma
         }
     }
 
     /// A line's fields, unquoted and trimmed; nil when a quote is not closed.
     public static func fields(_ line: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
-        // A line of n bytes has at most n + 1 fields.
-        withUnsafeTemporaryAllocation(of: ArraySlice<UInt8>.self, capacity: line.count + 1) { buffer in
-            let count = fields(line, into: buffer)
-            guard count >= 0 else { return nil }
-            defer { buffer.baseAddress!.deinitialize(count: count) }
-            return Array(buffer[..<count])
+        line.withUnsafeBufferPointer { bytes in
+            // A line of n bytes has at most n + 1 fields.
+            withFields(bytes, capacity: bytes.count + 1) { fields, count in
+                count < 0 ? nil : fields[..<count].map { Array($0)[...] }
+            }
         }
     }
 }

@@ -73,12 +73,35 @@ extension Scenario {
     public static func from(
         exponent: Int, _ field: (ScenarioColumn) -> ArraySlice<UInt8>?
     ) throws(ScenarioFieldError) -> Scenario {
-        func text(_ column: ScenarioColumn) -> ArraySlice<UInt8>? {
+        // One contiguous copy of the fields, read through pointers like a CSV line.
+        var bytes: [UInt8] = []
+        var ranges = [Range<Int>?](repeating: nil, count: ScenarioColumn.allCases.count)
+        for column in ScenarioColumn.allCases {
+            guard let value = field(column) else { continue }
+            ranges[column.ordinal] = bytes.count..<bytes.count + value.count
+            bytes += value
+        }
+        let result: Result<Scenario, ScenarioFieldError> = bytes.withUnsafeBufferPointer { base in
+            do throws(ScenarioFieldError) {
+                return .success(
+                    try from(exponent: exponent) { column in ranges[column.ordinal].map { UnsafeBufferPointer(rebasing: base[$0]) } })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The same, with each field as bytes in memory the caller keeps alive for the call.
+    static func from(
+        exponent: Int, _ field: (ScenarioColumn) -> UnsafeBufferPointer<UInt8>?
+    ) throws(ScenarioFieldError) -> Scenario {
+        func text(_ column: ScenarioColumn) -> UnsafeBufferPointer<UInt8>? {
             guard let value = field(column), !value.isEmpty else { return nil }
             return value
         }
         func fail(_ column: ScenarioColumn, _ reason: String) -> ScenarioFieldError {
-            ScenarioFieldError(column: column.rawValue, value: String(decoding: field(column) ?? [], as: UTF8.self), reason: reason)
+            ScenarioFieldError(column: column.rawValue, value: field(column).map { String(decoding: $0, as: UTF8.self) } ?? "", reason: reason)
         }
         func amount(_ column: ScenarioColumn, signed: Bool = false) throws(ScenarioFieldError) -> Int64? {
             guard let bytes = text(column) else { return nil }
@@ -130,9 +153,12 @@ extension Scenario {
             throw ScenarioFieldError(column: ScenarioColumn.down.rawValue, value: "\(down)", reason: "a down payment goes with a loan (loan_rate and loan_term)")
         }
         let costStart = try day(.costStart) ?? purchase
+        let monthly = try amount(.monthlyCost)
+        let yearly = try amount(.yearlyCost)
         var costs: [RecurringChange] = []
-        if let monthly = try amount(.monthlyCost) { costs.append(RecurringChange(amount: monthly, period: .monthly, start: costStart)) }
-        if let yearly = try amount(.yearlyCost) { costs.append(RecurringChange(amount: yearly, period: .yearly, start: costStart)) }
+        if monthly != nil || yearly != nil { costs.reserveCapacity(2) }  // one allocation for both
+        if let monthly { costs.append(RecurringChange(amount: monthly, period: .monthly, start: costStart)) }
+        if let yearly { costs.append(RecurringChange(amount: yearly, period: .yearly, start: costStart)) }
         var income: [RecurringChange] = []
         if let change = try amount(.incomeChange, signed: true) {
             income.append(RecurringChange(amount: change, period: .monthly, start: try day(.incomeStart) ?? purchase))
@@ -155,8 +181,9 @@ extension Scenario {
                 default: .price
                 }
             // Amounts in the reason are minor units: name the price as it was written instead.
-            let written = reason.hasPrefix("is above the price") ? "is above the price \(String(decoding: field(.price) ?? [], as: UTF8.self))" : reason
-            throw ScenarioFieldError(column: column.rawValue, value: String(decoding: field(column) ?? ArraySlice(value.utf8), as: UTF8.self), reason: written)
+            let price = field(.price).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let written = reason.hasPrefix("is above the price") ? "is above the price \(price)" : reason
+            throw ScenarioFieldError(column: column.rawValue, value: field(column).map { String(decoding: $0, as: UTF8.self) } ?? value, reason: written)
         } catch {
             throw fail(.price, "\(error)")
         }
@@ -168,7 +195,7 @@ extension Scenario {
 /// Byte-level readers for scenario fields: fast enough for millions of rows.
 enum ScenarioFields {
     /// `14`, `15.9`, `0.0001` percent as a rate (at most four decimals, 0 to 1000 %); nil otherwise.
-    static func rate(_ bytes: ArraySlice<UInt8>) -> Rate? {
+    static func rate(_ bytes: UnsafeBufferPointer<UInt8>) -> Rate? {
         var value: Int64 = 0
         var decimals = -1
         var digits = 0
@@ -192,7 +219,7 @@ enum ScenarioFields {
 
     /// `1500000`, `1500000.5`, `-4000` (with `signed`) as minor units of a currency with
     /// `exponent` decimals; nil if malformed, with too many decimals, or past 10^15 units.
-    static func minor(_ bytes: ArraySlice<UInt8>, exponent: Int, signed: Bool) -> Int64? {
+    static func minor(_ bytes: UnsafeBufferPointer<UInt8>, exponent: Int, signed: Bool) -> Int64? {
         var index = bytes.startIndex
         var negative = false
         if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
@@ -225,7 +252,7 @@ enum ScenarioFields {
     }
 
     /// `YYYY-MM-DD` as a day; nil if malformed or not a real date.
-    static func day(_ bytes: ArraySlice<UInt8>) -> Day? {
+    static func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
         guard bytes.count == 10 else { return nil }
         let base = bytes.startIndex
         guard bytes[base + 4] == UInt8(ascii: "-"), bytes[base + 7] == UInt8(ascii: "-") else { return nil }
