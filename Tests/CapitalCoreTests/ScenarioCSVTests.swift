@@ -58,6 +58,54 @@ struct ScenarioCSVTests {
         #expect(error("5,2025-09-01,,,,,,,")?.reason == "has more than 6 fields, the header 6")
     }
 
+    /// A whole chunk read on two threads gives the same rows, names, errors and line numbers as
+    /// reading it line by line: cuts fall inside the text wherever, comments, blank lines, `\r`
+    /// and bad lines included.
+    @Test func aChunkReadOnTwoThreadsEqualsLineByLine() throws {
+        let csv = try ScenarioCSV(header: Self.bytes("name,price,date,down,loan_rate,loan_term"))
+        var lines: [String] = []
+        var random = SplitMix64(seed: 11)
+        for index in 0..<6_000 {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: lines.append("")
+            case 1: lines.append("# comment \(index)")
+            case 2: lines.append("\"Car \(index), bad\",-5,2025-09-01,,,")
+            case 3: lines.append("Car \(index),1000,2025-09-0\(1 + Int.random(in: 0..<9, using: &random)),100,12,24\r")
+            case 4: lines.append(",\(Int.random(in: 0..<99_999, using: &random)),2025-10-01,,,")
+            case 5: lines.append("\"unclosed \(index),1,2025-01-01,,,")
+            default: lines.append("Car \(index),\(1 + Int.random(in: 0..<9_000_000, using: &random)).\(Int.random(in: 0..<10, using: &random)),2025-11-1\(Int.random(in: 0..<10, using: &random)),,,")
+            }
+        }
+        // Lines 5… of a file: the chunk's first line is line 5.
+        let text = Self.bytes(lines.joined(separator: "\n"))
+        let (rows, count) = csv.rows(text, firstLine: 5, exponent: 2, threads: 2)
+        let (single, singleCount) = csv.rows(text, firstLine: 5, exponent: 2, threads: 1)
+        #expect(count == lines.count && singleCount == lines.count)
+        var expected: [(line: Int, name: String, scenario: Result<Scenario, ScenarioFieldError>)] = []
+        for (offset, line) in lines.enumerated() {
+            var bytes = Self.bytes(line)
+            if bytes.last == 13 { bytes = bytes.dropLast() }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let number = offset + 5
+            do {
+                let (name, scenario) = try csv.scenario(bytes, exponent: 2, line: number)
+                expected.append((number, name, .success(scenario)))
+            } catch {
+                expected.append((number, line.hasPrefix("\"unclosed") ? "line \(number)" : (ScenarioCSV.fields(bytes)?.first).map { String(decoding: $0, as: UTF8.self) } ?? "", .failure(error)))
+            }
+        }
+        #expect(expected.count > 4_000)
+        for candidate in [rows, single] {
+            #expect(candidate.count == expected.count)
+            for (row, want) in zip(candidate, expected) {
+                #expect(row.line == want.line)
+                #expect(row.name == (want.name.isEmpty ? "line \(want.line)" : want.name))
+                #expect(row.scenario == want.scenario)
+            }
+        }
+        #expect(csv.rows(Self.bytes(""), firstLine: 1, exponent: 2).rows.isEmpty)
+    }
+
     /// The byte-level readers against the core's own parsers on many values.
     @Test func fastReadersAgreeWithTheCoreParsers() throws {
         var random = SplitMix64(seed: 17)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A scenario file in CSV: a header naming the columns (`ScenarioColumn`), then one scenario per
 /// line. Fields may be quoted (`"Skoda Octavia, 1.4"`, `""` for a quote inside); spaces around a
 /// field are dropped; a record is one line (a line break inside quotes is an error); empty lines
@@ -44,34 +46,127 @@ public struct ScenarioCSV: Sendable {
     ///   is unescaped into scratch space on the stack), so a line costs no allocation but its name
     ///   and the scenario's own arrays.
     public func scenario(_ line: ArraySlice<UInt8>, exponent: Int, line number: Int) throws(ScenarioFieldError) -> (name: String, scenario: Scenario) {
-        let result: Result<(String, Scenario), ScenarioFieldError> = line.withUnsafeBufferPointer { bytes in
-            ScenarioCSV.withFields(bytes, capacity: columns.count + 1) { fields, count in
-                guard count >= 0 else {
-                    return .failure(ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed"))
+        let row = line.withUnsafeBufferPointer { read($0, number: number, exponent: exponent) }
+        return (row.name.isEmpty ? "line \(number)" : row.name, try row.scenario.get())
+    }
+
+    /// One line of a file's body, read: its number, its name (the `name` column, else `line N`,
+    /// also when the line has an error) and the scenario or why not.
+    public struct Row: Sendable {
+        public var line: Int
+        public var name: String
+        public var scenario: Result<Scenario, ScenarioFieldError>
+    }
+
+    /// Reads every line of `text` after the header: lines end at `\n` (a `\r` before it is
+    /// dropped; the last line may lack its break); blank lines and lines starting with `#` are
+    /// skipped. `firstLine` is the number of `text`'s first line. The text is cut at line breaks
+    /// into `threads` parts read at once, so a large chunk of a file is read on every core.
+    /// - Returns: the rows in file order, and the number of lines in `text` (to number the next chunk).
+    /// - Complexity: O(text) divided over the threads.
+    public func rows(_ text: ArraySlice<UInt8>, firstLine: Int, exponent: Int, threads: Int = 2) -> (rows: [Row], lines: Int) {
+        text.withUnsafeBufferPointer { bytes in
+            let newline = UInt8(ascii: "\n")
+            // Cut points: after the first line break at or past each share of the bytes.
+            var cuts = [0]
+            let parts = bytes.count < 1 << 16 ? 1 : max(1, threads)
+            for part in 1..<max(parts, 1) {
+                var at = max(cuts[cuts.count - 1], bytes.count * part / parts)
+                while at < bytes.count && bytes[at] != newline { at += 1 }
+                cuts.append(min(at + 1, bytes.count))
+            }
+            cuts.append(bytes.count)
+            var results = [(rows: [Row], lines: Int)](repeating: ([], 0), count: cuts.count - 1)
+            let bounds = cuts
+            nonisolated(unsafe) let bytes = bytes
+            results.withUnsafeMutableBufferPointer { output in
+                nonisolated(unsafe) let output = output
+                let work: @Sendable (Int) -> Void = { part in
+                    let cuts = bounds
+                    output[part] = read(UnsafeBufferPointer(rebasing: bytes[cuts[part]..<cuts[part + 1]]), exponent: exponent)
                 }
+                if output.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: output.count, execute: work) }
+            }
+            var rows = results[0].rows
+            var lines = results[0].lines
+            rows.reserveCapacity(results.reduce(0) { $0 + $1.rows.count })
+            for var later in results.dropFirst() {
+                for index in later.rows.indices { later.rows[index].line += lines }
+                rows.append(contentsOf: later.rows)
+                lines += later.lines
+            }
+            // Numbers (and the names of unnamed rows) once the lines before each part are known.
+            for index in rows.indices {
+                rows[index].line += firstLine - 1
+                if rows[index].name.isEmpty { rows[index].name = "line \(rows[index].line)" }
+            }
+            return (rows, lines)
+        }
+    }
+
+    /// Reads the lines of `text`, numbered from 1.
+    private func read(_ text: UnsafeBufferPointer<UInt8>, exponent: Int) -> (rows: [Row], lines: Int) {
+        var rows: [Row] = []
+        rows.reserveCapacity(text.count / 48)
+        var start = 0
+        var number = 0
+        let newline = UInt8(ascii: "\n")
+        while start < text.count {
+            var end = start
+            while end < text.count && text[end] != newline { end += 1 }
+            number += 1
+            var last = end
+            if last > start && text[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+            let line = UnsafeBufferPointer(rebasing: text[start..<last])
+            if !ScenarioCSV.isSkipped(line) { rows.append(read(line, number: number, exponent: exponent)) }
+            start = end + 1
+        }
+        return (rows, number)
+    }
+
+    /// Whether a line carries no scenario: blank, or a comment starting with `#`.
+    static func isSkipped(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if line.first == UInt8(ascii: "#") { return true }
+        for byte in line where byte != 32 && byte != 9 { return false }
+        return true
+    }
+
+    /// Whether a line carries no scenario: blank, or a comment starting with `#`.
+    public static func isSkipped(_ line: ArraySlice<UInt8>) -> Bool {
+        line.withUnsafeBufferPointer { isSkipped($0) }
+    }
+
+    /// One line read into a row; an unnamed row's name is left empty.
+    private func read(_ line: UnsafeBufferPointer<UInt8>, number: Int, exponent: Int) -> Row {
+        ScenarioCSV.withFields(line, capacity: columns.count + 1) { fields, count in
+            guard count >= 0 else {
+                return Row(
+                    line: number, name: "",
+                    scenario: .failure(ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed")))
+            }
+            // The columns' positions through a pointer: the closure below then captures
+            // nothing that needs reference counting.
+            return position.withUnsafeBufferPointer { position in
+                let name = position[0] >= 0 && position[0] < count ? String(decoding: fields[position[0]], as: UTF8.self) : ""
                 guard count == columns.count else {
-                    return .failure(
-                        ScenarioFieldError(
-                            column: "line", value: String(decoding: line, as: UTF8.self),
-                            reason: "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)"))
+                    return Row(
+                        line: number, name: name,
+                        scenario: .failure(
+                            ScenarioFieldError(
+                                column: "line", value: String(decoding: line, as: UTF8.self),
+                                reason: "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)")))
                 }
-                // The columns' positions through a pointer: the closure below then captures
-                // nothing that needs reference counting.
-                return position.withUnsafeBufferPointer { position in
-                    let name = position[0] >= 0 ? String(decoding: fields[position[0]], as: UTF8.self) : ""
-                    do throws(ScenarioFieldError) {
-                        let scenario = try Scenario.from(exponent: exponent) { column in
-                            let at = position[column.ordinal]
-                            return at >= 0 ? fields[at] : nil
-                        }
-                        return .success((name.isEmpty ? "line \(number)" : name, scenario))
-                    } catch {
-                        return .failure(error)
+                do throws(ScenarioFieldError) {
+                    let scenario = try Scenario.from(exponent: exponent) { column in
+                        let at = position[column.ordinal]
+                        return at >= 0 ? fields[at] : nil
                     }
+                    return Row(line: number, name: name, scenario: .success(scenario))
+                } catch {
+                    return Row(line: number, name: name, scenario: .failure(error))
                 }
             }
         }
-        return try result.get()
     }
 
     /// Calls `body` with a line's fields (at most `capacity`; pointers into `line` or into stack

@@ -228,29 +228,29 @@ struct ScenarioSource {
         defer { try? handle.close() }
         var pending: [UInt8] = []
         var header: ScenarioCSV?
-        var number = 0
+        var number = 0  // lines before `pending`
         var batch: [ScenarioRow] = []
         batch.reserveCapacity(size)
-        func take(_ line: ArraySlice<UInt8>) throws {
-            number += 1
-            var line = line
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if line.allSatisfy({ $0 == 32 || $0 == 9 }) || line.first == UInt8(ascii: "#") { return }
-            guard let csv = header else {
+        /// Reads the complete lines in `pending[..<end]`: the header first, then rows on both cores.
+        func take(upTo end: Int) throws {
+            var start = 0
+            while header == nil && start < end {
+                let lineEnd = pending[start..<end].firstIndex(of: UInt8(ascii: "\n")) ?? end
+                var line = pending[start..<lineEnd]
+                number += 1
+                start = min(lineEnd + 1, end)
+                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                if ScenarioCSV.isSkipped(line) { continue }
                 do { header = try ScenarioCSV(header: line) } catch {
                     throw CLIError("\(path):\(number): \(error)", exitCode: 64)
                 }
-                return
             }
-            do {
-                let (name, scenario) = try csv.scenario(line, exponent: exponent, line: number)
-                batch.append(ScenarioRow(line: number, name: name, scenario: .success(scenario)))
-            } catch {
-                var name = ""
-                if let position = csv.columns.firstIndex(of: .name), let fields = ScenarioCSV.fields(line), position < fields.count {
-                    name = String(decoding: fields[position], as: UTF8.self)
-                }
-                batch.append(ScenarioRow(line: number, name: name.isEmpty ? "line \(number)" : name, scenario: .failure(CLIError("line \(number): \(error)", exitCode: 65))))
+            guard let csv = header, start < end else { return }
+            let (rows, lines) = csv.rows(pending[start..<end], firstLine: number + 1, exponent: exponent)
+            number += lines
+            for row in rows {
+                batch.append(
+                    ScenarioRow(line: row.line, name: row.name, scenario: row.scenario.mapError { CLIError("line \(row.line): \($0)", exitCode: 65) }))
             }
             if batch.count >= size {
                 try body(batch)
@@ -262,15 +262,10 @@ struct ScenarioSource {
             if data.isEmpty { break }
             pending.append(contentsOf: data)
             guard let lastBreak = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            var start = 0
-            while let end = pending[start...lastBreak].firstIndex(of: UInt8(ascii: "\n")) {
-                try take(pending[start..<end])
-                start = end + 1
-                if start > lastBreak { break }
-            }
+            try take(upTo: lastBreak + 1)
             pending.removeSubrange(0...lastBreak)
         }
-        if !pending.isEmpty { try take(pending[...]) }
+        if !pending.isEmpty { try take(upTo: pending.count) }
         guard header != nil else { throw CLIError.invalid("FILE", path, "the file is empty: expected a header line and a scenario per line") }
         if !batch.isEmpty { try body(batch) }
     }
