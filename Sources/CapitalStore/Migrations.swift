@@ -7,6 +7,7 @@ enum Migrations {
         migrator.registerMigration("v1", migrate: v1)
         migrator.registerMigration("v2-schedules", migrate: v2)
         migrator.registerMigration("v3-instruments", migrate: v3)
+        migrator.registerMigration("v4-tracking", migrate: v4)
         return migrator
     }
 
@@ -201,6 +202,44 @@ enum Migrations {
             // A yearly change of value in millionths (-150000: loses 15 % a year), counted from valueSince.
             t.add(column: "valueChange", .integer)
             t.add(column: "valueSince", .integer)
+        }
+    }
+
+    /// Tracking: due payments (bills and fines), budgets, and a colour and icon for categories.
+    private static func v4(_ db: Database) throws {
+        try db.create(table: "due") { t in
+            addRecordColumns(t)
+            t.column("type", .text).notNull()  // bill or fine
+            t.column("total", .integer).notNull()
+            t.column("paid", .integer).notNull().defaults(to: 0)
+            t.column("currency", .text).notNull()
+            t.column("reason", .text).notNull()
+            t.column("dueDay", .integer).notNull()
+            t.column("iban", .text).notNull().defaults(to: "")
+            t.column("address", .text).notNull().defaults(to: "")
+            t.column("institution", .text).notNull().defaults(to: "")
+            t.column("payFromId", .text).references("account")
+            t.column("categoryId", .text).references("account")
+            t.column("number", .integer).notNull()  // the short id users type: 1, 2, 3 …
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX due_number ON due(number)")
+        // A due payment's payments: the real transactions `due pay` recorded.
+        try db.create(table: "duePayment") { t in
+            t.column("dueId", .text).notNull().references("due", onDelete: .cascade)
+            t.column("txnId", .text).notNull().references("txn", onDelete: .cascade)
+            t.primaryKey(["dueId", "txnId"])
+        }
+        try db.create(table: "budget") { t in
+            addRecordColumns(t)
+            t.column("categoryId", .text).notNull().references("account")
+            t.column("amount", .integer).notNull()
+            t.column("period", .text).notNull()  // weekly, monthly or yearly
+            t.column("start", .integer).notNull()  // the first day of the first period
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX budget_category ON budget(categoryId) WHERE deleted = 0")
+        try db.alter(table: "account") { t in
+            t.add(column: "color", .text)
+            t.add(column: "icon", .text)
         }
     }
 }
