@@ -232,6 +232,7 @@ enum Migrations {
         try db.create(table: "budget") { t in
             addRecordColumns(t)
             t.column("categoryId", .text).notNull().references("account")
+            t.column("payFromId", .text).references("account")  // nil: the default account
             t.column("amount", .integer).notNull()
             t.column("period", .text).notNull()  // weekly, monthly or yearly
             t.column("start", .integer).notNull()  // the first day of the first period

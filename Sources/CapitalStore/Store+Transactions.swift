@@ -123,6 +123,9 @@ extension Store {
             ledger.loans = try Store.fetchLoans(db)
             ledger.cards = try Store.fetchCards(db)
             ledger.deposits = try Store.fetchDeposits(db)
+            ledger.dues = try Store.fetchDues(db)
+            ledger.budgets = try Store.fetchBudgets(db)
+            ledger.defaultAccountID = try Store.setting(db, "defaultAccount")
             return ledger
         }
     }

@@ -26,10 +26,16 @@ extension Ledger {
     /// - **Cards**: from the statement before today, the interest charged at each statement and
     ///   the payback on each due day from the paying account (`cardCycles`); a card account
     ///   without a floor gets minus its limit, so level 3 counts the credit left.
-    /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards)).
-    public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> Ledger {
+    /// - **Dues and budgets** (`trackingTransactions`, unless `tracking` is false: balances as of
+    ///   a day leave out what is only expected): the unpaid rest of each bill and fine, and the
+    ///   spending budgets expect.
+    /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards + budgets)).
+    public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], tracking withTracking: Bool = true) throws(InstrumentError)
+        -> Ledger
+    {
         let revalued = accounts.filter { $0.valueChange != nil }
-        guard !loans.isEmpty || !cards.isEmpty || !deposits.isEmpty || !revalued.isEmpty else { return self }
+        let tracking = withTracking ? trackingTransactions(today: today, horizon: horizon, calendars: calendars) : []
+        guard !loans.isEmpty || !cards.isEmpty || !deposits.isEmpty || !revalued.isEmpty else { return adding(tracking) }
         var result = self
         result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars)
         if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon)) }
@@ -45,6 +51,7 @@ extension Ledger {
             result = result.adding(generated)
             result.caseAmounts.merge(cases) { a, _ in a }
         }
+        result = result.adding(tracking)
         for index in result.accounts.indices {
             let id = result.accounts[index].id
             if let card = cards.first(where: { $0.accountID == id }), result.accounts[index].floor == nil {

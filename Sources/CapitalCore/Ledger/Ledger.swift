@@ -14,6 +14,12 @@ public struct Ledger: Hashable, Sendable {
     public var loans: [LedgerLoan] = []
     public var cards: [LedgerCard] = []
     public var deposits: [LedgerDeposit] = []
+    /// Bills and fines, in the order registered.
+    public var dues: [Due] = []
+    /// One budget per expense category at most.
+    public var budgets: [Budget] = []
+    /// The account spending comes from when nothing else is said (`spend`, dues, budgets).
+    public var defaultAccountID: String?
     /// What generated transactions (by id) amount to in the pessimistic and optimistic cases when
     /// that differs from their postings (the expected case): a card's payback follows the case of
     /// the spending it pays back.

@@ -121,6 +121,6 @@ func instrumentLedger(_ store: Store, _ global: GlobalOptions, through day: Day)
     }
     let today = try global.todayDay()
     do {
-        return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: try workingDayCalendars(stored, store))
+        return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: try workingDayCalendars(stored, store), tracking: false)
     } catch let error as InstrumentError { throw CLIError("balance: \(error)") }
 }

@@ -1,0 +1,56 @@
+extension Ledger {
+    /// The transactions bills, fines and budgets add to a forecast, in no particular order:
+    ///
+    /// - **Dues**: the unpaid rest of each bill or fine, on its due day from its paying account
+    ///   (or the default account) to its category; an overdue one today. Without an account to
+    ///   pay from it is left out.
+    /// - **Budgets**: what each budget expects (`Budget.expectedSpending`), one transaction a
+    ///   day from its paying account (or the default account) to its category. What was spent in
+    ///   the current period counts the category's postings up to today; what schedules spend
+    ///   counts their expected amounts in the category, so the two never count the same money.
+    /// - Complexity: O(dues + budgets × (days to the horizon + occurrences of their schedules)).
+    public func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
+        var generated: [Transaction] = []
+        for due in dues where due.status != .fullyPaid {
+            guard let from = due.payFromID ?? defaultAccountID, let category = due.categoryID else { continue }
+            let day = max(due.dueDay, today)
+            guard day <= horizon else { continue }
+            let amount = Money(minor: due.left, currency: due.currency)
+            generated.append(
+                Transaction(
+                    id: "due:\(due.id)", day: day, payee: "\(due.type == .bill ? "Bill" : "Fine") #\(due.number): \(due.reason)",
+                    postings: [Posting(accountID: from, amount: Money(minor: -due.left, currency: due.currency)), Posting(accountID: category, amount: amount)]))
+        }
+        guard !budgets.isEmpty else { return generated }
+        let names = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for budget in budgets {
+            guard let from = budget.payFromID ?? defaultAccountID, let category = names[budget.categoryID] else { continue }
+            var spent: Int64 = 0
+            if let period = budget.period(containing: today) {
+                for transaction in transactions where period.contains(transaction.day) && transaction.day <= today {
+                    for posting in transaction.postings where posting.accountID == category.id { spent &+= posting.amount.minor }
+                }
+            }
+            let covering = schedules.filter { schedule in schedule.postings.contains { $0.accountID == category.id } }
+            let expected = budget.expectedSpending(today: today, horizon: horizon, spent: spent) { range in
+                var sum: Int64 = 0
+                for schedule in covering {
+                    for occurrence in schedule.occurrences(in: range, calendar: calendars[schedule.rule.calendar] ?? .none) {
+                        for posting in occurrence.postings where posting.accountID == category.id { sum &+= posting.amount.minor }
+                    }
+                }
+                return sum
+            }
+            for (day, amount) in expected {
+                generated.append(
+                    Transaction(
+                        id: "budget:\(budget.id):\(day.number)", day: day, payee: "Budget: \(category.name)",
+                        postings: [
+                            Posting(accountID: from, amount: Money(minor: -amount, currency: category.currency)),
+                            Posting(accountID: category.id, amount: Money(minor: amount, currency: category.currency)),
+                        ]))
+            }
+        }
+        return generated
+    }
+}
