@@ -22,7 +22,7 @@ struct Capital: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, AccountCommand.self, GroupCommand.self, TxCommand.self, Spend.self, Earn.self, Transfer.self,
-            Balance.self, ForecastCommand.self, CanSpend.self, When.self, RuleCommand.self, ScheduleCommand.self, LoanCommand.self, CardCommand.self, DepositCommand.self, ScenarioCommand.self, Post.self, CalendarCommand.self, Import.self, Export.self,
+            Balance.self, ForecastCommand.self, CanSpend.self, When.self, RuleCommand.self, ScheduleCommand.self, LoanCommand.self, CardCommand.self, DepositCommand.self, ScenarioCommand.self, DueCommand.self, BudgetCommand.self, Remind.self, Post.self, CalendarCommand.self, Import.self, Export.self,
         ]
     )
 
@@ -41,7 +41,7 @@ struct Capital: ParsableCommand {
             fail(error.description, code: 1)
         } catch {
             let code = exitCode(for: error)
-            if code == .success || error is CleanExit {
+            if code == .success || error is CleanExit || error is ExitCode {
                 exit(withError: error)
             }
             fail(oneLine(self.message(for: error)), code: code.rawValue == 1 ? 64 : code.rawValue)

@@ -107,8 +107,8 @@ public struct Due: Hashable, Sendable, Identifiable {
     /// first), then by due day, nearest first — that is, by due day; on one due day the larger
     /// rest first, then the earlier registered.
     /// - Complexity: O(n log n).
-    public static func byUrgency(_ dues: [Due]) -> [Due] {
-        dues.filter { $0.status != .fullyPaid }.sorted {
+    public static func byUrgency(_ dues: [Due], includingPaid: Bool = false) -> [Due] {
+        dues.filter { includingPaid || $0.status != .fullyPaid }.sorted {
             ($0.dueDay, -$0.left, $0.number) < ($1.dueDay, -$1.left, $1.number)
         }
     }

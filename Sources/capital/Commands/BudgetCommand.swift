@@ -1,0 +1,158 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct BudgetCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "budget", abstract: "Spending limits per expense category: where they stand, and their place in the forecast.",
+            discussion: """
+                In the forecast, a budget's category is expected to spend its limit each period: the current period's \
+                unspent rest, spread evenly over its days from today, and each later period in full, spread over its \
+                days. Schedules count first: what schedules already spend in the category in a period is taken off \
+                the budget's share of it, so money is never counted twice (a category fully paid by a schedule adds nothing).
+                """,
+            subcommands: [Set.self, List.self, Status.self, Remove.self])
+    }
+}
+
+/// A budget's period as words: "a month", "a week", "a year".
+func periodWords(_ period: BudgetPeriod) -> String {
+    switch period {
+    case .weekly: "a week"
+    case .monthly: "a month"
+    case .yearly: "a year"
+    }
+}
+
+extension Capital.BudgetCommand {
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set (or replace) the budget of an expense category.",
+            discussion: """
+                AMOUNT is the limit per period: --monthly (the default), --weekly (Monday to Sunday) or --yearly. \
+                --from is the month (YYYY-MM) or day the budget starts; it counts from the period containing it \
+                (default: the current one). The forecast takes the expected spending from --pay-from, else the default account.
+                Example: capital budget set Groceries 40000
+                Example: capital budget set Entertainment 2500 --weekly --from 2025-04
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "An expense category.") var category: String
+        @Argument(help: "The limit per period.") var amount: String
+        @Flag(help: "The period.") var period: BudgetPeriod = .monthly
+        @Option(help: ArgumentHelp("The first month (YYYY-MM) or day.", valueName: "month")) var from: String?
+        @Option(help: ArgumentHelp("The account the expected spending comes from (default: the default account).", valueName: "account")) var payFrom: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let start = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) } ?? global.todayDay()
+            var input = BudgetInput(category: category, amount: amount, start: start)
+            input.period = period
+            input.payFrom = payFrom
+            input.field = { $0 == "category" ? "CATEGORY" : $0 == "amount" ? "AMOUNT" : optionName($0) }
+            let (budget, replaced) = try store.setBudget(input)
+            let name = try store.account(budget.categoryID).name
+            let money = Money(minor: budget.amount, currency: try store.account(budget.categoryID).currency).formatted()
+            let first = Budget.period(budget.period, containing: budget.start).start
+            print("\(replaced ? "Replaced the" : "Set a") budget for \(name): \(money) \(periodWords(budget.period)) from \(first).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the budgets.", discussion: "Example: capital budget list --format json")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            var section = Section(
+                name: "budgets",
+                columns: [
+                    Column("category", "Category"), Column("amount", "Limit", numeric: true), Column("period", "Period"), Column("from", "From"),
+                    Column("payFrom", "Paid from"),
+                ])
+            for budget in try store.budgets() {
+                let category = try store.account(budget.categoryID)
+                section.rows.append([
+                    .text(category.name), .money(Money(minor: budget.amount, currency: category.currency)), .text(budget.period.rawValue),
+                    .day(Budget.period(budget.period, containing: budget.start).start),
+                    .text(try budget.payFromID.map { try store.account($0).name } ?? "(the default account)"),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Where each budget stands: limit, spent, left, and the projected spend at the current pace.",
+            discussion: """
+                For the current month, each budget's current period as of today; projected = spent so far × the \
+                period's days ÷ the days gone (today included). With --month, the period containing that month's \
+                last day (or today, in the current month); a month ahead shows nothing spent yet.
+                Example: capital budget status
+                Example: capital budget status --month 2025-03 --format csv
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "month")) var month: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let today = try global.todayDay()
+            // The day whose period is shown: today in the current month, a past month's last day,
+            // a later month's first day.
+            var day = today
+            if let month {
+                guard month.count == 7 else { throw CLIError.invalid("--month", month, "expected a month, YYYY-MM") }
+                let start = try parseDay(month, field: "--month", monthAs: .startOfMonth)
+                day = start > today ? start : min(today, start.endOfMonth)
+            }
+            let ledger = try store.snapshot()
+            var section = Section(
+                name: "budgets",
+                columns: [
+                    Column("category", "Category"), Column("from", "Period from"), Column("to", "to"), Column("limit", "Limit", numeric: true),
+                    Column("spent", "Spent", numeric: true), Column("left", "Left", numeric: true), Column("projected", "Projected", numeric: true),
+                    Column("state", "State"),
+                ])
+            for budget in ledger.budgets {
+                let category = try store.account(budget.categoryID)
+                guard let period = budget.period(containing: day) else { continue }
+                // What was spent: the category's postings from the period's start to its end, or to
+                // today in a period not over yet.
+                let asOf = max(min(period.end.advanced(by: -1), today), day)
+                var spent: Int64 = 0
+                for transaction in ledger.transactions where transaction.day >= period.start && transaction.day <= min(asOf, today) {
+                    for posting in transaction.postings where posting.accountID == category.id { spent += posting.amount.minor }
+                }
+                guard let status = budget.status(spent: spent, today: asOf) else { continue }
+                let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: category.currency)) }
+                let state = status.isOver ? "over" : status.willBeOver ? "over at this pace" : "under"
+                section.rows.append([
+                    .text(category.name), .day(period.start), .day(period.end.advanced(by: -1)), money(status.limit), money(status.spent), money(status.left),
+                    money(status.projected), .text(state),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove the budget of a category.", discussion: "Example: capital budget rm Entertainment")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The budget's category.") var category: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let removed = try store.removeBudget(category)
+            print("Removed the budget for \(try store.account(removed.categoryID).name).")
+        }
+    }
+}
+
+extension BudgetPeriod: EnumerableFlag {}

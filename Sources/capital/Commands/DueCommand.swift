@@ -1,0 +1,252 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension DueType: ExpressibleByArgument {}
+
+extension DueStatus: ExpressibleByArgument {
+    /// `partially-paid` on a command line (`partially paid` also works).
+    public init?(argument: String) {
+        self.init(rawValue: argument.replacingOccurrences(of: "-", with: " "))
+    }
+
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue.replacingOccurrences(of: " ", with: "-") } }
+}
+
+extension Capital {
+    struct DueCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "due", abstract: "Bills and fines: what is owed, what is paid, and by when.",
+            discussion: """
+                A due payment's status is derived from what is paid: unpaid, partially paid or fully paid. The unpaid \
+                rest is an outflow on its due day in the forecast (an overdue one today), from --from or the default account.
+                """,
+            subcommands: [Add.self, List.self, Show.self, Pay.self, Edit.self, Remove.self])
+    }
+}
+
+/// The columns of a due payment's row.
+let dueColumns = [
+    Column("id", "#"), Column("type", "Type"), Column("reason", "Reason"), Column("dueDay", "Due"), Column("daysLeft", "Days left", numeric: true),
+    Column("when", "When"), Column("total", "Total", numeric: true), Column("paid", "Paid", numeric: true), Column("left", "Left", numeric: true),
+    Column("status", "Status"), Column("institution", "Institution"),
+]
+
+/// A due payment's row: its number, what and when, the amounts and its status.
+func dueRow(_ due: Due, today: Day) -> [Cell] {
+    let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: due.currency)) }
+    return [
+        .int(due.number), .text(due.type.rawValue), .text(due.reason), .day(due.dueDay), .int(due.daysLeft(today: today)), .text(dueWhen(due, today: today)),
+        money(due.total), money(due.paid), money(due.left), .text(due.status.rawValue), .text(due.institution),
+    ]
+}
+
+/// "in 3 days", "today", "5 days overdue", or "paid".
+func dueWhen(_ due: Due, today: Day) -> String {
+    if due.status == .fullyPaid { return "paid" }
+    let days = due.daysLeft(today: today)
+    switch days {
+    case 0: return "due today"
+    case 1: return "in 1 day"
+    case 2...: return "in \(days) days"
+    case -1: return "1 day overdue"
+    default: return "\(-days) days overdue"
+    }
+}
+
+extension Capital.DueCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Register a bill or a fine.",
+            discussion: """
+                TYPE is bill or fine. --total, --due and --reason are required; --paid (default 0), --iban (checked: \
+                length for its country and ISO 13616 check digits), --address, --institution, --from (the account the \
+                forecast pays the rest from; default: the default account) and --category (default Bills or Fines) are optional.
+                Example: capital due add fine --total 4500 --due 2025-03-10 --reason "Speeding ticket" --institution "GIBDD"
+                Example: capital due add bill --total 5400 --paid 2000 --due 2025-04-25 --reason "Electricity, March" --iban "GB82 WEST 1234 5698 7654 32"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "bill or fine.") var type: DueType
+        @Option(parsing: .unconditional, help: ArgumentHelp("What is owed in all.", valueName: "amount")) var total: String
+        @Option(help: ArgumentHelp("The due day, YYYY-MM-DD.", valueName: "date")) var due: String
+        @Option(help: ArgumentHelp("What it is for.", valueName: "text")) var reason: String
+        @Option(parsing: .unconditional, help: ArgumentHelp("Already paid (default 0).", valueName: "amount")) var paid: String?
+        @Option(help: ArgumentHelp("The IBAN to pay to.", valueName: "iban")) var iban = ""
+        @Option(help: ArgumentHelp("The payee's address.", valueName: "text")) var address = ""
+        @Option(help: ArgumentHelp("Who is owed (a utility, a court, a police department).", valueName: "text")) var institution = ""
+        @Option(help: ArgumentHelp("The account the forecast pays the rest from (default: the default account).", valueName: "account")) var from: String?
+        @Option(help: ArgumentHelp("The expense category of its payments (default Bills or Fines).", valueName: "category")) var category: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var input = DueInput(type: type, total: total, reason: reason, dueDay: try parseDay(due, field: "--due"))
+            input.paid = paid
+            input.iban = iban
+            input.address = address
+            input.institution = institution
+            input.payFrom = from
+            input.category = category
+            input.field = { $0 == "payFrom" ? "--from" : $0 == "dueDay" ? "--due" : optionName($0) }
+            let added = try store.addDue(input)
+            let today = try global.todayDay()
+            print("Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay)).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "What is still to pay, most urgent first; --all lists every one, most recent first.",
+            discussion: """
+                Without --all: the bills and fines not fully paid, overdue ones first (the most overdue first), then by \
+                due day, nearest first; on one day the larger rest first. With --all: every one in the order registered, \
+                most recent first. --type and --status filter (a --status of fully-paid looks at all of them).
+                Example: capital due list
+                Example: capital due list --all --type fine --format json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Every due payment, paid ones too, most recently registered first.") var all = false
+        @Option(help: ArgumentHelp("bill or fine.", valueName: "type")) var type: DueType?
+        @Option(help: ArgumentHelp("unpaid, partially-paid or fully-paid.", valueName: "status")) var status: DueStatus?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let today = try global.todayDay()
+            var dues = try store.dues()
+            dues = all ? Due.byRegistration(dues) : Due.byUrgency(dues, includingPaid: status == .fullyPaid)
+            if let type { dues = dues.filter { $0.type == type } }
+            if let status { dues = dues.filter { $0.status == status } }
+            var section = Section(name: "dues", columns: dueColumns)
+            section.rows = dues.map { dueRow($0, today: today) }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a bill or fine with its details and its payments.", discussion: "Example: capital due show 2")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Its number, as `due list` shows it.") var id: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let due = try store.due(id)
+            let today = try global.todayDay()
+            var fields = Array(zip(dueColumns, dueRow(due, today: today)))
+            let printed = due.iban.isEmpty ? "" : stride(from: 0, to: due.iban.count, by: 4).map { start -> String in
+                let from = due.iban.index(due.iban.startIndex, offsetBy: start)
+                return String(due.iban[from..<(due.iban.index(from, offsetBy: 4, limitedBy: due.iban.endIndex) ?? due.iban.endIndex)])
+            }.joined(separator: " ")
+            fields += [
+                (Column("iban", "IBAN"), .text(printed)), (Column("address", "Address"), .text(due.address)),
+                (Column("payFrom", "Paid from"), .text(try due.payFromID.map { try store.account($0).name } ?? "(the default account)")),
+                (Column("category", "Category"), .text(try due.categoryID.map { try store.account($0).name } ?? "")),
+            ]
+            var report = Report.record("due", fields)
+            var payments = Section(
+                name: "payments", columns: [Column("day", "Date"), Column("amount", "Amount", numeric: true), Column("from", "From"), Column("id", "Transaction")])
+            for transaction in try store.duePayments(due) {
+                guard let from = transaction.postings.first else { continue }
+                payments.rows.append([.day(transaction.day), .money(try from.amount.negated()), .text(try store.account(from.accountID).name), .id(transaction.id)])
+            }
+            report.sections.append(payments)
+            report.json = .object(
+                fields.map { ($0.0.key, Report.jsonValue($0.1)) }
+                    + [("payments", .array(payments.rows.map { row in .object(zip(payments.columns, row).map { ($0.key, Report.jsonValue($1)) }) }))])
+            try global.print(report)
+        }
+    }
+
+    struct Pay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pay", abstract: "Pay (part of) a bill or fine: records the transaction and raises what is paid.",
+            discussion: """
+                Paying more than what is left is refused (the message says what is left). The money comes from --from, \
+                else the account set on the due payment, else the default account; --on defaults to today.
+                Example: capital due pay 2 1500 --from "Sber Debit"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Its number, as `due list` shows it.") var id: String
+        @Argument(help: "How much is paid now.") var amount: String
+        @Option(help: ArgumentHelp("The account it is paid from.", valueName: "account")) var from: String?
+        @Option(help: ArgumentHelp("The day it was paid (default today).", valueName: "date")) var on: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let day = try on.map { try parseDay($0, field: "--on") } ?? global.todayDay()
+            let (due, transaction) = try store.payDue(id, amount: amount, from: from, on: day)
+            let money = { (minor: Int64) in Money(minor: minor, currency: due.currency).formatted() }
+            print(
+                "Paid \(money(transaction.postings[1].amount.minor)) of \(due.type.rawValue) #\(due.number) (\(due.reason)): "
+                    + (due.status == .fullyPaid ? "fully paid." : "\(money(due.left)) left, \(due.status.rawValue)."))
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit", abstract: "Change a bill or fine: any field; optional ones clear with \"\".",
+            discussion: """
+                Paid must stay within 0 and the total. Lowering the total below what is paid sets paid to the total (it \
+                becomes fully paid, and the command says so). Type, total, due day and reason cannot be emptied; \
+                --iban "", --address "", --institution "", --from "" (back to the default account) and --category "" \
+                (back to Bills or Fines) clear.
+                Example: capital due edit 2 --total 4000 --institution "GIBDD Moscow"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Its number, as `due list` shows it.") var id: String
+        @Option(help: ArgumentHelp("bill or fine.", valueName: "type")) var type: DueType?
+        @Option(parsing: .unconditional, help: ArgumentHelp("What is owed in all.", valueName: "amount")) var total: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("What is paid.", valueName: "amount")) var paid: String?
+        @Option(help: ArgumentHelp("The due day.", valueName: "date")) var due: String?
+        @Option(help: ArgumentHelp("What it is for.", valueName: "text")) var reason: String?
+        @Option(help: ArgumentHelp("The IBAN (\"\" clears).", valueName: "iban")) var iban: String?
+        @Option(help: ArgumentHelp("The address (\"\" clears).", valueName: "text")) var address: String?
+        @Option(help: ArgumentHelp("Who is owed (\"\" clears).", valueName: "text")) var institution: String?
+        @Option(help: ArgumentHelp("The account the forecast pays from (\"\": the default account).", valueName: "account")) var from: String?
+        @Option(help: ArgumentHelp("The expense category (\"\": Bills or Fines).", valueName: "category")) var category: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var edit = DueEdit()
+            edit.type = type
+            edit.total = total
+            edit.paid = paid
+            edit.dueDay = try due.map { try parseDay($0, field: "--due") }
+            edit.reason = reason
+            edit.iban = iban
+            edit.address = address
+            edit.institution = institution
+            edit.payFrom = from
+            edit.category = category
+            guard type != nil || total != nil || paid != nil || due != nil || reason != nil || iban != nil || address != nil || institution != nil
+                || from != nil || category != nil
+            else {
+                throw CLIError("due edit \(id): nothing to change; give at least one option (see `capital due edit --help`)", exitCode: 64)
+            }
+            let (edited, clamped) = try store.editDue(id, edit)
+            let money = { (minor: Int64) in Money(minor: minor, currency: edited.currency).formatted() }
+            if clamped {
+                print("The total \(money(edited.total)) is below what was paid: paid is now \(money(edited.paid)), and the \(edited.type.rawValue) is fully paid.")
+            }
+            print("Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a bill or fine (its recorded payments stay).", discussion: "Example: capital due rm 3")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Its number, as `due list` shows it.") var id: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            let removed = try store.removeDue(id)
+            print("Removed \(removed.type.rawValue) #\(removed.number) (\(removed.reason)).")
+        }
+    }
+}
