@@ -95,6 +95,8 @@ public struct LedgerDocument: Sendable {
     public var loans: [LoanEntry] = []
     public var cards: [CardEntry] = []
     public var deposits: [DepositEntry] = []
+    public var dues: [DueEntry] = []
+    public var budgets: [BudgetEntry] = []
 }
 
 /// A mistake in a ledger file: where it is and why, on one line.

@@ -179,7 +179,7 @@ struct Reader {
 
     func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
         let fields = try mapping(
-            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards", "deposits"])
+            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards", "deposits", "dues", "budgets"])
         if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
         }
@@ -214,6 +214,12 @@ struct Reader {
         }
         for (index, node) in try list(fields, "deposits", "").enumerated() {
             document.deposits.append(try deposit(node, "deposits[\(index)]"))
+        }
+        for (index, node) in try list(fields, "dues", "").enumerated() {
+            document.dues.append(try due(node, "dues[\(index)]"))
+        }
+        for (index, node) in try list(fields, "budgets", "").enumerated() {
+            document.budgets.append(try budget(node, "budgets[\(index)]"))
         }
         return document
     }

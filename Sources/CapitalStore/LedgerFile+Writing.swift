@@ -108,6 +108,12 @@ extension LedgerFile {
         if !ledger.deposits.isEmpty {
             root.append(("deposits", .list(ledger.deposits.map { deposit(of: $0, names: names) })))
         }
+        if !ledger.dues.isEmpty {
+            root.append(("dues", .list(ledger.dues.map { due(of: $0, names: names) })))
+        }
+        if !ledger.budgets.isEmpty {
+            root.append(("budgets", .list(ledger.budgets.map { budget(of: $0, names: names, currency: currencies[$0.categoryID] ?? ledger.currency) })))
+        }
         var out = ""
         switch format {
         case .yaml:

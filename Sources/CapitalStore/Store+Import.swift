@@ -21,7 +21,7 @@ public struct ImportSummary: Sendable, Equatable {
             + "\(transactionsAdded) transactions added, \(transactionsAlreadyPresent) already present"
             + (schedulesAdded + schedulesAlreadyPresent > 0 ? "; \(schedulesAdded) schedules added, \(schedulesAlreadyPresent) already present" : "")
             + (instrumentsAdded + instrumentsAlreadyPresent > 0
-                ? "; \(instrumentsAdded) loans, cards and deposits added, \(instrumentsAlreadyPresent) already present" : "")
+                ? "; \(instrumentsAdded) loans, cards, deposits, dues and budgets added, \(instrumentsAlreadyPresent) already present" : "")
     }
 }
 
@@ -212,6 +212,8 @@ extension Store {
         try mergeLoans(db, document, summary: &summary)
         try mergeCards(db, document, summary: &summary)
         try mergeDeposits(db, document, summary: &summary)
+        try mergeDues(db, document, summary: &summary)
+        try mergeBudgets(db, document, summary: &summary)
         return summary
     }
 

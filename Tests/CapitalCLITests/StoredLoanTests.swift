@@ -135,7 +135,7 @@ struct StoredLoanTests {
         #expect(try Self.object(cli, ["-f", file, "loan", "show", "Car loan"] + Self.today).string("balance")
             == (try Self.object(cli, ["loan", "show", "Car loan"] + Self.today)).string("balance"))
         let copy = cli.path("copy.sqlite")
-        #expect(cli.ok(["--db", copy, "import", file]).contains("1 loans, cards and deposits added"))
+        #expect(cli.ok(["--db", copy, "import", file]).contains("1 loans, cards, deposits, dues and budgets added"))
         #expect(cli.ok(["--db", copy, "import", file]).contains("1 already present"))
         #expect(cli.ok(["--db", copy, "export"]) == cli.ok(["export"]))
     }

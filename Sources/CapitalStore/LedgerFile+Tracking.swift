@@ -1,0 +1,118 @@
+import CapitalCore
+import GRDB
+import Yams
+
+extension LedgerDocument {
+    /// A bill or fine as written in a ledger file.
+    public struct DueEntry: Sendable {
+        public var id: String?
+        public var input: DueInput
+        public var location: FileLocation
+    }
+
+    /// A budget as written in a ledger file.
+    public struct BudgetEntry: Sendable {
+        public var id: String?
+        public var input: BudgetInput
+        public var location: FileLocation
+    }
+}
+
+extension Reader {
+    /// `dues[i]`: `type`, `total`, `reason`, `due` (required); `paid`, `iban`, `address`,
+    /// `institution`, `payFrom`, `category`.
+    func due(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DueEntry {
+        let fields = try mapping(node, path, allowed: ["id", "type", "total", "paid", "reason", "due", "iban", "address", "institution", "payFrom", "category"])
+        let type: DueType? = try choice(fields, "type", path, in: node)
+        guard let type else { throw fail(node, join(path, "type"), "is required: bill or fine") }
+        var input = DueInput(
+            type: type, total: try text(fields, "total", path, in: node, required: true)!, reason: try text(fields, "reason", path, in: node, required: true)!,
+            dueDay: try day(fields, "due", path, in: node, required: true)!)
+        let name = namer(node, path)
+        input.field = { key in name(key == "dueDay" ? "due" : key) }
+        input.paid = try text(fields, "paid", path, in: node)
+        input.iban = try text(fields, "iban", path, in: node) ?? ""
+        input.address = try text(fields, "address", path, in: node) ?? ""
+        input.institution = try text(fields, "institution", path, in: node) ?? ""
+        input.payFrom = try text(fields, "payFrom", path, in: node)
+        input.category = try text(fields, "category", path, in: node)
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+    }
+
+    /// `budgets[i]`: `category`, `amount`, `from` (required); `period` (monthly), `payFrom`.
+    func budget(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.BudgetEntry {
+        let fields = try mapping(node, path, allowed: ["id", "category", "amount", "period", "from", "payFrom"])
+        var input = BudgetInput(
+            category: try text(fields, "category", path, in: node, required: true)!, amount: try text(fields, "amount", path, in: node, required: true)!,
+            start: try day(fields, "from", path, in: node, required: true)!)
+        input.field = namer(node, path)
+        input.period = try choice(fields, "period", path, in: node) ?? .monthly
+        input.payFrom = try text(fields, "payFrom", path, in: node)
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+    }
+}
+
+extension LedgerFile {
+    static func due(of due: Due, names: [String: String]) -> Value {
+        var fields: [(String, Value)] = [
+            ("id", .text(due.id)), ("type", .text(due.type.rawValue)), ("total", .amount(Money(minor: due.total, currency: due.currency).plain)),
+        ]
+        if due.paid != 0 { fields.append(("paid", .amount(Money(minor: due.paid, currency: due.currency).plain))) }
+        fields += [("reason", .text(due.reason)), ("due", .text(due.dueDay.iso))]
+        if !due.iban.isEmpty { fields.append(("iban", .text(due.iban))) }
+        if !due.address.isEmpty { fields.append(("address", .text(due.address))) }
+        if !due.institution.isEmpty { fields.append(("institution", .text(due.institution))) }
+        if let id = due.payFromID { fields.append(("payFrom", .text(names[id] ?? id))) }
+        if let id = due.categoryID, names[id] != Store.dueCategory(due.type) { fields.append(("category", .text(names[id] ?? id))) }
+        return .map(fields)
+    }
+
+    static func budget(of budget: Budget, names: [String: String], currency: Currency) -> Value {
+        var fields: [(String, Value)] = [
+            ("id", .text(budget.id)), ("category", .text(names[budget.categoryID] ?? budget.categoryID)),
+            ("amount", .amount(Money(minor: budget.amount, currency: currency).plain)),
+        ]
+        if budget.period != .monthly { fields.append(("period", .text(budget.period.rawValue))) }
+        fields.append(("from", .text(Budget.period(budget.period, containing: budget.start).start.iso)))
+        if let id = budget.payFromID { fields.append(("payFrom", .text(names[id] ?? id))) }
+        return .map(fields)
+    }
+}
+
+extension Store {
+    /// Adds a file's bills and fines by id (derived from type, reason and due day when the file
+    /// gives none); one already there must be the same.
+    static func mergeDues(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
+        for entry in document.dues {
+            if let given = entry.id, !StableID.isUUID(given) {
+                throw StoreError.file(LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+            }
+            let input = entry.input
+            let id = entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
+            let present = try fetchDues(db, filter: "AND id = ?", arguments: [id]).first
+            let number = try present?.number ?? (Int.fetchOne(db, sql: "SELECT MAX(number) FROM due") ?? 0) + 1
+            let built = try buildDue(db, id: id, number: number, input)
+            if let present {
+                guard present == built else {
+                    throw StoreError.file(LedgerFileError(entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) already exists with different terms"))
+                }
+                summary.instrumentsAlreadyPresent += 1
+                continue
+            }
+            try insertDue(db, built)
+            summary.instrumentsAdded += 1
+        }
+    }
+
+    static func mergeBudgets(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
+        try mergeInstruments(
+            db, document.budgets, kind: "budget", summary: &summary, id: \.id, account: \.input.category, location: \.location,
+            existing: { try fetchBudgets(db, filter: "AND id = ?", arguments: [$0]).first }, build: { try buildBudget(db, id: $1, $0.input) },
+            insert: { budget in
+                if let other = try fetchBudgets(db, filter: "AND categoryId = ?", arguments: [budget.categoryID]).first {
+                    throw StoreError.conflict("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))")
+                }
+                try insertBudget(db, budget)
+            })
+    }
+}
