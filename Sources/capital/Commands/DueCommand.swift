@@ -135,10 +135,7 @@ extension Capital.DueCommand {
             let due = try store.due(id)
             let today = try global.todayDay()
             var fields = Array(zip(dueColumns, dueRow(due, today: today)))
-            let printed = due.iban.isEmpty ? "" : stride(from: 0, to: due.iban.count, by: 4).map { start -> String in
-                let from = due.iban.index(due.iban.startIndex, offsetBy: start)
-                return String(due.iban[from..<(due.iban.index(from, offsetBy: 4, limitedBy: due.iban.endIndex) ?? due.iban.endIndex)])
-            }.joined(separator: " ")
+            let printed = due.iban.isEmpty ? "" : (try? IBAN(validating: due.iban))?.printed ?? due.iban
             fields += [
                 (Column("iban", "IBAN"), .text(printed)), (Column("address", "Address"), .text(due.address)),
                 (Column("payFrom", "Paid from"), .text(try due.payFromID.map { try store.account($0).name } ?? "(the default account)")),
