@@ -102,6 +102,7 @@ accounts = [
     ("Cleaning", "expense", {}),
     ("Parking", "expense", {}),
     ("Fuel", "expense", {}),
+    ("Fines", "expense", {}),
 ]
 
 out = []
@@ -298,4 +299,41 @@ w("    capitalisation: monthly")
 w(f"    opened: {DEPOSIT_OPENED.isoformat()}")
 w(f"    maturity: {DEPOSIT_MATURITY.isoformat()}")
 w("    payout: VTB Debit")
+
+
+def iban(country, bban):
+    """ISO 13616 check digits: 98 minus the rearranged number (letters as 10..35) mod 97."""
+    number = int("".join(str(int(ch, 36)) for ch in bban + country + "00"))
+    return f"{country}{98 - number % 97:02d}{bban}"
+
+
+# Bills (utilities, one partly paid, one paid) and fines (one overdue on 2025-04-01), paid from the
+# default account unless they say.
+DUES = [
+    ("bill", "5400", "2000", "Electricity, March", "2025-04-10", "Utilities",
+     ["institution: Mosenergosbyt", f"iban: {iban('RU', '04452522540702810438000012345')}"]),
+    ("bill", "8200", None, "Water and heating, March", "2025-04-20", "Utilities", ["institution: MosOblEIRTs"]),
+    ("bill", "900", "900", "Internet, March", "2025-03-28", "Phone and subscriptions", ["institution: Rostelecom"]),
+    ("fine", "500", None, "Speeding ticket, Leningradskoye shosse", "2025-03-20", None,
+     ["institution: GIBDD Moscow", "address: Moscow, Petrovka 38"]),
+    ("fine", "3000", None, "Parking, Tverskaya", "2025-04-25", None, ["institution: AMPP Moscow"]),
+]
+w("dues:")
+for kind, total, paid, reason, due, category, extra in DUES:
+    w(f"  - type: {kind}")
+    w(f"    total: {total}")
+    if paid:
+        w(f"    paid: {paid}")
+    w(f"    reason: \"{reason}\"")
+    w(f"    due: {due}")
+    if category:
+        w(f"    category: {category}")
+    for line in extra:
+        w(f"    {line}")
+# Monthly budgets; the schedules on these categories count first (see docs/cli.md, budget).
+w("budgets:")
+for category, amount in [("Groceries", "40000"), ("Entertainment", "25000")]:
+    w(f"  - category: {category}")
+    w(f"    amount: {amount}")
+    w("    from: 2025-01-01")
 print("\n".join(out))

@@ -144,7 +144,7 @@ struct ForecastCommandTests {
         }
     }
 
-    @Test func theMainCommandCoversTwelveMonthsWithTheMortgageBindingInJune() throws {
+    @Test func theMainCommandCoversTwelveMonthsWithTheLowestDayInJuly() throws {
         let reference = try Self.reference()
         let cli = try CLI.household()
         let periods = try #require(try Self.object(cli, Self.dated(["forecast", "--until", "2026-03"]))["periods"] as? [[String: Any]])
@@ -155,10 +155,11 @@ struct ForecastCommandTests {
         let balances = reference.balances(of: reference.accounts(level: 4), through: "2026-03-31", .pessimistic)
         let lowest = try #require(balances.min())
         let day = HouseholdForecast.iso(HouseholdForecast.number(HouseholdForecast.today) + (try #require(balances.firstIndex(of: lowest))))
-        #expect(day == "2025-06-09")
-        let june = try #require(periods.first { $0.string("start") == "2025-06-01" })
-        #expect(june.string("min") == HouseholdForecast.decimal(lowest))
-        #expect(june.string("minDay") == day)
+        // The day before Anna's July salary: three mortgage payments and the budgets' spending since April.
+        #expect(day == "2025-07-09")
+        let july = try #require(periods.first { $0.string("start") == "2025-07-01" })
+        #expect(july.string("min") == HouseholdForecast.decimal(lowest))
+        #expect(july.string("minDay") == day)
     }
 
     @Test func expectedAndPessimisticDifferOnTheRangedSchedules() throws {
@@ -230,7 +231,8 @@ struct ForecastCommandTests {
     @Test func canSpendToday() throws {
         let reference = try Self.reference()
         let want = reference.canSpend(level: 4, on: HouseholdForecast.today)
-        // Worked out from the daily balances: the lowest pessimistic level-4 balance, the day before Anna's June salary.
+        // Worked out from the daily balances: the lowest pessimistic level-4 balance, the day before Anna's July salary (the budgets'
+        // daily spending since April took it below June's).
         // Level 4 holds the debit account, cash and the card: 349 880.61 at the end of March (VTB Debit
         // 393 650.61, Cash 19 730, the card's debt −63 500); the card's paybacks move money inside the
         // level. The floor is VTB Debit's 20 000 less the card's limit of 150 000 (a card without a
@@ -238,16 +240,16 @@ struct ForecastCommandTests {
         #expect(
             want
                 == HouseholdForecast.Answer(
-                    amount: 258_334_99, shortfall: 0, bindingDay: "2025-06-09", bindingBalance: 128_334_99, floor: 20_000_00 - 150_000_00)
+                    amount: 181_693_76, shortfall: 0, bindingDay: "2025-07-09", bindingBalance: 51_693_76, floor: 20_000_00 - 150_000_00)
         )
         let cli = try CLI.household()
         #expect(
             cli.ok(Self.dated(["can-spend"]))
-                == "You can spend 258 334.99 on 2025-04-01 (level 4, forecast, pessimistic amounts, to 2026-04-01).\n")
+                == "You can spend 181 693.76 on 2025-04-01 (level 4, forecast, pessimistic amounts, to 2026-04-01).\n")
         // A later horizon can only lower the answer; an earlier one (before the binding day) raises it.
         let shorter = try Self.object(cli, Self.dated(["can-spend", "--until", "2025-06-08"]))
         #expect(try Self.minor(shorter, "amount") > want.amount)
-        #expect(shorter.string("bindingDay") != "2025-06-09")
+        #expect(shorter.string("bindingDay") != "2025-07-09")
     }
 
     @Test func canSpendWhyNamesTheBindingDayTheLargestOutflowsAndTheNextInflow() throws {
@@ -275,11 +277,11 @@ struct ForecastCommandTests {
             })
         // The sentence, with the sample's numbers.
         let text = cli.ok(Self.dated(["can-spend", "--why"]))
-        #expect(text.contains("Why: binding on 2025-06-09 (balance 128 334.99, floor -130 000.00): Mortgage payment 69 979.36 on 04-05"))
-        #expect(text.contains("; Salary Anna 180 000.00 on 06-10 lifts it"))
+        #expect(text.contains("Why: binding on 2025-07-09 (balance 51 693.76, floor -130 000.00): Mortgage payment 69 979.36 on 04-05"))
+        #expect(text.contains("; Salary Anna 180 000.00 on 07-10 lifts it"))
     }
 
-    @Test(arguments: ["300000", "1", "258334.99", "258335", "200000", "5 000 000"])
+    @Test(arguments: ["300000", "1", "181693.76", "181693.77", "200000", "5 000 000"])
     func whenAgreesWithTheBruteForce(amount: String) throws {
         let reference = try Self.reference()
         let cli = try CLI.household()
@@ -303,8 +305,8 @@ struct ForecastCommandTests {
 
     @Test func whenOnTheSample() throws {
         let reference = try Self.reference()
-        #expect(reference.when(258_334_99) == HouseholdForecast.today)
-        #expect(reference.when(258_334_99 + 1) != HouseholdForecast.today)
+        #expect(reference.when(181_693_76) == HouseholdForecast.today)
+        #expect(reference.when(181_693_76 + 1) != HouseholdForecast.today)
         #expect(reference.when(5_000_000_00) == nil)
         let cli = try CLI.household()
         #expect(try Self.object(cli, Self.dated(["when", "5000000"]))["day"] is NSNull)

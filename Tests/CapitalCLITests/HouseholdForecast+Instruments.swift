@@ -93,8 +93,9 @@ extension HouseholdForecast {
 
     /// Everything the instruments make, seen from `today`, in no particular order: the loans'
     /// corrections (dated yesterday) and payments, the asset's value changes and the deposit's
-    /// interest from their start, the card's paybacks from today. Each has one amount for both cases.
-    func generated(today: String) -> [Event] {
+    /// interest from their start, the card's paybacks from today, and (unless `tracking` is false)
+    /// what bills, fines and budgets expect. Each has one amount for both cases but the card's.
+    func generated(today: String, tracking: Bool = true) -> [Event] {
         var events: [Event] = []
         let yesterday = Self.iso(Self.number(today) - 1)
         let last = Self.instrumentsThrough
@@ -138,6 +139,8 @@ extension HouseholdForecast {
             }
         }
 
+        if tracking { events += trackingEvents(today: today, through: last) }
+
         for card in sample.cards {
             let expected = Dictionary(paybacks(card, today: today, through: last, pessimistic: false), uniquingKeysWith: +)
             let pessimistic = Dictionary(paybacks(card, today: today, through: last, pessimistic: true), uniquingKeysWith: +)
@@ -150,6 +153,60 @@ extension HouseholdForecast {
             }
         }
         return events
+    }
+
+    // MARK: Bills, fines and budgets
+
+    /// - **A bill or fine** not fully paid: its rest (total − paid) moves from its paying account
+    ///   (else the default account) to its category (else Bills or Fines) on its due day, or
+    ///   today when that is past.
+    /// - **A monthly budget**: in each month from today's, the limit less what the month's
+    ///   schedule occurrences (from today on) put into the category at their expected amounts,
+    ///   and in today's month less what was posted to it from the 1st through today, is spread
+    ///   evenly over the month's days from today (from the 1st in later months), the remainder a
+    ///   minor unit a day on the first days; nothing when that is 0 or less.
+    func trackingEvents(today: String, through last: String) -> [Event] {
+        var events: [Event] = []
+        func event(_ date: String, _ label: String, _ legs: [(String, Int64)]) -> Event {
+            Event(date: date, label: label, legs: legs.map { Leg(account: $0.0, expected: $0.1, pessimistic: $0.1) })
+        }
+        for due in sample.dues {
+            let rest = due.amount("total")! - (due.amount("paid") ?? 0)
+            guard rest > 0 else { continue }
+            let category = due["category"] ?? (due["type"] == "bill" ? "Bills" : "Fines")
+            events.append(event(max(due["due"]!, today), due["reason"]!, [(due["payFrom"] ?? sample.defaultAccount, -rest), (category, rest)]))
+        }
+        for budget in sample.budgets {
+            precondition((budget["period"] ?? "monthly") == "monthly", "the reference knows monthly budgets")
+            let category = budget["category"]!
+            let limit = budget.amount("amount")!
+            var first = String(max(today, budget["from"]!).prefix(7)) + "-01"
+            while first <= last {
+                let days = Self.days(from: first, through: Self.iso(Self.number(Self.nextMonth(first)) - 1)).filter { $0 >= today }
+                var used: Int64 = 0
+                if first <= today {
+                    used += sample.transactions.filter { $0.date >= first && $0.date <= today }.flatMap(\.postings)
+                        .filter { $0.account == category }.map(\.amount).reduce(0, +)
+                }
+                used += occurrences.filter { days.contains($0.date) }.flatMap(\.legs).filter { $0.account == category }.map(\.expected).reduce(0, +)
+                let rest = limit - used
+                if rest > 0 {
+                    for (index, day) in days.enumerated() {
+                        let amount = rest / Int64(days.count) + (Int64(index) < rest % Int64(days.count) ? 1 : 0)
+                        if amount > 0 { events.append(event(day, "Budget: \(category)", [(budget["payFrom"] ?? sample.defaultAccount, -amount), (category, amount)])) }
+                    }
+                }
+                first = Self.nextMonth(first)
+            }
+        }
+        return events
+    }
+
+    /// The first day of the month after `first`'s.
+    static func nextMonth(_ first: String) -> String {
+        let parts = first.split(separator: "-").map { Int($0)! }
+        let (year, month) = parts[1] == 12 ? (parts[0] + 1, 1) : (parts[0], parts[1] + 1)
+        return "\(year)-\(month < 10 ? "0" : "")\(month)-01"
     }
 
     // MARK: The asset
@@ -300,7 +357,8 @@ extension HouseholdForecast {
     /// the principal paid since), the difference against Capital.
     func balances(on day: String, today: String = today) -> [String: Int64] {
         var result = sample.balances(through: day)
-        for event in generated(today: today) where event.date <= day && !event.label.hasSuffix("balance by its schedule") {
+        // A balance leaves out what bills, fines and budgets only expect.
+        for event in generated(today: today, tracking: false) where event.date <= day && !event.label.hasSuffix("balance by its schedule") {
             for leg in event.legs { result[leg.account, default: 0] += leg.expected }
         }
         for loan in sample.loans {

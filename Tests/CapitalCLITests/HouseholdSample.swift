@@ -12,7 +12,7 @@ struct HouseholdSample {
         var isCategory: Bool { kind == "income" || kind == "expense" }
     }
 
-    /// An entry of `loans:`, `cards:` or `deposits:`: its fields as written, keyed by name.
+    /// An entry of `loans:`, `cards:`, `deposits:`, `dues:` or `budgets:`: its fields as written, keyed by name.
     struct Instrument {
         var fields: [String: String]
         /// The account the instrument goes by.
@@ -61,6 +61,10 @@ struct HouseholdSample {
     var loans: [Instrument] = []
     var cards: [Instrument] = []
     var deposits: [Instrument] = []
+    var dues: [Instrument] = []
+    var budgets: [Instrument] = []
+    /// Where spending comes from when nothing else is said.
+    var defaultAccount = ""
 
     init(text: String) {
         var section = ""
@@ -69,6 +73,7 @@ struct HouseholdSample {
             if line.hasPrefix("#") { continue }
             if !line.hasPrefix(" ") {
                 section = String(line.prefix { $0 != ":" })
+                if section == "defaultAccount" { defaultAccount = Self.unquote(String(line.dropFirst(section.count + 1).drop { $0 == " " })) }
                 continue
             }
             let trimmed = line.drop { $0 == " " }
@@ -91,11 +96,13 @@ struct HouseholdSample {
                     default: break
                     }
                 }
-            case "loans", "cards", "deposits":
+            case "loans", "cards", "deposits", "dues", "budgets":
                 if isItem && indent == 2 {
                     switch section {
                     case "loans": loans.append(Instrument(fields: [:]))
                     case "cards": cards.append(Instrument(fields: [:]))
+                    case "dues": dues.append(Instrument(fields: [:]))
+                    case "budgets": budgets.append(Instrument(fields: [:]))
                     default: deposits.append(Instrument(fields: [:]))
                     }
                 }
@@ -103,6 +110,8 @@ struct HouseholdSample {
                 switch section {
                 case "loans": loans[loans.count - 1].fields[key] = value
                 case "cards": cards[cards.count - 1].fields[key] = value
+                case "dues": dues[dues.count - 1].fields[key] = value
+                case "budgets": budgets[budgets.count - 1].fields[key] = value
                 default: deposits[deposits.count - 1].fields[key] = value
                 }
             case "groups":

@@ -18,12 +18,15 @@ struct HouseholdSampleTests {
 
     @Test func independentReaderSeesTheWholeSample() {
         let sample = Self.sample
-        #expect(sample.accounts.count == 32)
+        #expect(sample.accounts.count == 33)
         #expect(sample.groups.count == 4)
         #expect(sample.transactions.count == 134)
         #expect(sample.loans.map(\.account) == ["Mortgage", "VTB Loan", "Car Loan"])
         #expect(sample.cards.map(\.account) == ["Tinkoff Card"])
         #expect(sample.deposits.map(\.account) == ["Sber Deposit"])
+        #expect(sample.dues.map { $0["type"] ?? "" } == ["bill", "bill", "bill", "fine", "fine"])
+        #expect(sample.budgets.map { $0["category"] ?? "" } == ["Groceries", "Entertainment"])
+        #expect(sample.defaultAccount == "VTB Debit")
         #expect(sample.accounts.filter { $0.valueChange != nil }.map(\.name) == ["Car"])
         // Double entry: every transaction balances, so all balances together are zero.
         #expect(sample.transactions.allSatisfy { $0.postings.map(\.amount).reduce(0, +) == 0 })

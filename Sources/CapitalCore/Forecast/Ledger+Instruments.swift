@@ -28,7 +28,7 @@ extension Ledger {
     ///   without a floor gets minus its limit, so level 3 counts the credit left.
     /// - **Dues and budgets** (`trackingTransactions`, unless `tracking` is false: balances as of
     ///   a day leave out what is only expected): the unpaid rest of each bill and fine, and the
-    ///   spending budgets expect.
+    ///   spending budgets expect; before the cards, so what a card pays is paid back.
     /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards + budgets)).
     public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], tracking withTracking: Bool = true) throws(InstrumentError)
         -> Ledger
@@ -40,6 +40,8 @@ extension Ledger {
         result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars)
         if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon)) }
         if !deposits.isEmpty { result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars)) }
+        // Before the cards: a bill or budget paid by card is paid back with the rest.
+        result = result.adding(tracking)
         if !cards.isEmpty {
             var generated: [Transaction] = []
             var cases: [String: CaseAmounts] = [:]
@@ -51,7 +53,6 @@ extension Ledger {
             result = result.adding(generated)
             result.caseAmounts.merge(cases) { a, _ in a }
         }
-        result = result.adding(tracking)
         for index in result.accounts.indices {
             let id = result.accounts[index].id
             if let card = cards.first(where: { $0.accountID == id }), result.accounts[index].floor == nil {
