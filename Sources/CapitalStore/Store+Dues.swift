@@ -310,7 +310,7 @@ extension Store {
     }
 
     static func fetchBudgets(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Budget] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM budget WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM budget WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments).map { row in
             Budget(
                 id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
                 period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
