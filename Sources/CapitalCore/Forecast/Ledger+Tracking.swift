@@ -7,7 +7,9 @@ extension Ledger {
     /// - **Budgets**: what each budget expects (`Budget.expectedSpending`), one transaction a
     ///   day from its paying account (or the default account) to its category. What was spent in
     ///   the current period counts the category's postings up to today; what schedules spend
-    ///   counts their expected amounts in the category, so the two never count the same money.
+    ///   counts their expected amounts in the category as the timeline lays them (from today on,
+    ///   occurrences still open by today count today, posted ones are in what was spent), so the
+    ///   two never count the same money.
     /// - Complexity: O(dues + budgets × (days to the horizon + occurrences of their schedules)).
     public func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
         var generated: [Transaction] = []
@@ -35,7 +37,20 @@ extension Ledger {
             let expected = budget.expectedSpending(today: today, horizon: horizon, spent: spent) { range in
                 var sum: Int64 = 0
                 for schedule in covering {
-                    for occurrence in schedule.occurrences(in: range, calendar: calendars[schedule.rule.calendar] ?? .none) {
+                    let calendar = calendars[schedule.rule.calendar] ?? .none
+                    var occurrences: [ScheduleOccurrence]
+                    if range.contains(today) {
+                        // As the timeline counts them: what is open by today (not posted: a posted
+                        // one is in `spent`) is today's; from tomorrow on, every occurrence.
+                        let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+                        occurrences = schedule.openOccurrences(dueBy: today, state: state, calendar: calendar)
+                        if range.end > today.advanced(by: 1) {
+                            occurrences += schedule.occurrences(in: DayRange(today.advanced(by: 1), range.end), calendar: calendar)
+                        }
+                    } else {
+                        occurrences = schedule.occurrences(in: range, calendar: calendar)
+                    }
+                    for occurrence in occurrences {
                         for posting in occurrence.postings where posting.accountID == category.id { sum &+= posting.amount.minor }
                     }
                 }
