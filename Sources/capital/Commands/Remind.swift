@@ -22,7 +22,8 @@ extension Capital {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("How many days ahead, from today (default 7).", valueName: "n")) var days = 7
+        // Unconditional, so that `--days -1` reaches the check below instead of reading as an option.
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many days ahead, from today (default 7).", valueName: "n")) var days = 7
 
         func run() throws {
             guard days >= 0 else { throw CLIError.invalid("--days", String(days), "must be 0 or more") }
