@@ -130,6 +130,16 @@ struct BudgetCommandTests {
         #expect(months["2025-05-01"]?.outflow == -300_000 && months["2025-06-01"]?.outflow == -300_000)
     }
 
+    @Test func aBudgetStartingLaterCountsFromItsFirstPeriodOnly() throws {
+        let cli = try CLITemplate.tracking.copy()
+        let today = ["--today", "2025-04-10"]
+        cli.ok(["budget", "set", "Groceries", "3000", "--from", "2025-06"] + today)
+        let months = try cli.periods("VTB Debit", by: "month", until: "2025-07-31", today: today)
+        #expect(months["2025-04-10"]?.outflow == 0 && months["2025-05-01"]?.outflow == 0)
+        #expect(months["2025-06-01"]?.outflow == -300_000 && months["2025-07-01"]?.outflow == -300_000)
+        #expect(try cli.rows(["budget", "status"] + today).isEmpty)
+    }
+
     /// A schedule of 1 000.00 a month in a category budgeted 3 000.00 a month: the forecast spends
     /// 3 000.00 a month there, not 4 000.00; a schedule of 5 000.00 makes it 5 000.00.
     @Test(arguments: [(Int64(100_000), Int64(300_000)), (300_000, 300_000), (500_000, 500_000), (0, 300_000)])
@@ -145,6 +155,23 @@ struct BudgetCommandTests {
         for month in ["2025-04-10", "2025-05-01", "2025-06-01", "2025-07-01"] {
             #expect(months[month]?.outflow == -spentPerMonth, "\(month)")
         }
+    }
+
+    /// Spending already recorded for a later day counts first, like a schedule: 500.00 on 20
+    /// April leaves the budget 2 500.00 of April; 4 000.00 on 20 May is over the limit, so May
+    /// spends 4 000.00, not 7 000.00.
+    @Test func spendingRecordedForLaterDaysCountsFirst() throws {
+        let cli = try CLITemplate.tracking.copy()
+        let today = ["--today", "2025-04-10"]
+        cli.ok(["budget", "set", "Groceries", "3000"] + today)
+        cli.ok(["spend", "500", "Groceries", "--on", "2025-04-20"])
+        cli.ok(["spend", "4000", "Groceries", "--on", "2025-05-20"])
+        let months = try cli.periods("VTB Debit", by: "month", until: "2025-06-30", today: today)
+        #expect(months["2025-04-10"]?.outflow == -300_000)
+        #expect(months["2025-05-01"]?.outflow == -400_000)
+        #expect(months["2025-06-01"]?.outflow == -300_000)
+        // Status counts spending up to today only.
+        #expect(try cli.rows(["budget", "status"] + today).first?.string("spent") == "0.00")
     }
 
     /// Posting today's occurrence of a schedule moves it from the schedule to what was spent:

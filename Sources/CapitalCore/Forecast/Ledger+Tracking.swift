@@ -8,9 +8,10 @@ extension Ledger {
     ///   day from its paying account (or the default account) to its category. What was spent in
     ///   the current period counts the category's postings up to today; what schedules spend
     ///   counts their expected amounts in the category as the timeline lays them (from today on,
-    ///   occurrences still open by today count today, posted ones are in what was spent), so the
-    ///   two never count the same money.
-    /// - Complexity: O(dues + budgets × (days to the horizon + occurrences of their schedules)).
+    ///   occurrences still open by today count today, posted ones are in what was spent), and
+    ///   transactions recorded for days after today count with them, so no money is counted twice.
+    /// - Complexity: O(dues + budgets × (transactions + days to the horizon + occurrences of their
+    ///   schedules + periods × transactions after today)).
     public func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
         var generated: [Transaction] = []
         for due in dues where due.status != .fullyPaid {
@@ -28,9 +29,12 @@ extension Ledger {
         for budget in budgets {
             guard let from = budget.payFromID ?? defaultAccountID, let category = names[budget.categoryID] else { continue }
             var spent: Int64 = 0
-            if let period = budget.period(containing: today) {
-                for transaction in transactions where period.contains(transaction.day) && transaction.day <= today {
-                    for posting in transaction.postings where posting.accountID == category.id { spent &+= posting.amount.minor }
+            // Transactions already recorded for later days: known spending, counted like a schedule's.
+            var later: [(day: Day, minor: Int64)] = []
+            let current = budget.period(containing: today)
+            for transaction in transactions where transaction.day > today || current?.contains(transaction.day) == true {
+                for posting in transaction.postings where posting.accountID == category.id {
+                    if transaction.day > today { later.append((transaction.day, posting.amount.minor)) } else { spent &+= posting.amount.minor }
                 }
             }
             let covering = schedules.filter { schedule in schedule.postings.contains { $0.accountID == category.id } }
@@ -54,6 +58,7 @@ extension Ledger {
                         for posting in occurrence.postings where posting.accountID == category.id { sum &+= posting.amount.minor }
                     }
                 }
+                for entry in later where range.contains(entry.day) { sum &+= entry.minor }
                 return sum
             }
             for (day, amount) in expected {
