@@ -7,8 +7,11 @@ extension Ledger {
     /// - **Budgets**: what each budget expects (`Budget.expectedSpending`), one transaction a
     ///   day from its paying account (or the default account) to its category. What was spent in
     ///   the current period counts the category's postings up to today; what schedules spend
-    ///   counts their expected amounts in the category, so the two never count the same money.
-    /// - Complexity: O(dues + budgets × (days to the horizon + occurrences of their schedules)).
+    ///   counts their expected amounts in the category as the timeline lays them (from today on,
+    ///   occurrences still open by today count today, posted ones are in what was spent), and
+    ///   transactions recorded for days after today count with them, so no money is counted twice.
+    /// - Complexity: O(dues + budgets × (transactions + days to the horizon + occurrences of their
+    ///   schedules + periods × transactions after today)).
     public func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
         var generated: [Transaction] = []
         for due in dues where due.status != .fullyPaid {
@@ -26,19 +29,36 @@ extension Ledger {
         for budget in budgets {
             guard let from = budget.payFromID ?? defaultAccountID, let category = names[budget.categoryID] else { continue }
             var spent: Int64 = 0
-            if let period = budget.period(containing: today) {
-                for transaction in transactions where period.contains(transaction.day) && transaction.day <= today {
-                    for posting in transaction.postings where posting.accountID == category.id { spent &+= posting.amount.minor }
+            // Transactions already recorded for later days: known spending, counted like a schedule's.
+            var later: [(day: Day, minor: Int64)] = []
+            let current = budget.period(containing: today)
+            for transaction in transactions where transaction.day > today || current?.contains(transaction.day) == true {
+                for posting in transaction.postings where posting.accountID == category.id {
+                    if transaction.day > today { later.append((transaction.day, posting.amount.minor)) } else { spent &+= posting.amount.minor }
                 }
             }
             let covering = schedules.filter { schedule in schedule.postings.contains { $0.accountID == category.id } }
             let expected = budget.expectedSpending(today: today, horizon: horizon, spent: spent) { range in
                 var sum: Int64 = 0
                 for schedule in covering {
-                    for occurrence in schedule.occurrences(in: range, calendar: calendars[schedule.rule.calendar] ?? .none) {
+                    let calendar = calendars[schedule.rule.calendar] ?? .none
+                    var occurrences: [ScheduleOccurrence]
+                    if range.contains(today) {
+                        // As the timeline counts them: what is open by today (not posted: a posted
+                        // one is in `spent`) is today's; from tomorrow on, every occurrence.
+                        let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+                        occurrences = schedule.openOccurrences(dueBy: today, state: state, calendar: calendar)
+                        if range.end > today.advanced(by: 1) {
+                            occurrences += schedule.occurrences(in: DayRange(today.advanced(by: 1), range.end), calendar: calendar)
+                        }
+                    } else {
+                        occurrences = schedule.occurrences(in: range, calendar: calendar)
+                    }
+                    for occurrence in occurrences {
                         for posting in occurrence.postings where posting.accountID == category.id { sum &+= posting.amount.minor }
                     }
                 }
+                for entry in later where range.contains(entry.day) { sum &+= entry.minor }
                 return sum
             }
             for (day, amount) in expected {

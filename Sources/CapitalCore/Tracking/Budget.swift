@@ -72,7 +72,8 @@ public struct Budget: Hashable, Sendable, Identifiable {
     /// category fully paid by a schedule adds nothing.
     /// - Parameters:
     ///   - spent: spent in the current period before today and today.
-    ///   - scheduled: what schedules spend in the category in a range of days (from `today` on).
+    ///   - scheduled: what is already planned in the category in a range of days (from `today`
+    ///     on): schedules, and transactions recorded for later days.
     /// - Returns: (day, amount) in day order, amounts more than 0.
     /// - Complexity: O(days to the horizon).
     public func expectedSpending(today: Day, horizon: Day, spent: Int64, scheduled: (DayRange) -> Int64) -> [(day: Day, amount: Int64)] {

@@ -22,6 +22,7 @@ extension Capital {
                 """)
 
         @OptionGroup var global: GlobalOptions
+        // Unconditional, so that `--days -1` reaches the check below instead of reading as an option.
         @Option(parsing: .unconditional, help: ArgumentHelp("How many days ahead, from today (default 7).", valueName: "n")) var days = 7
 
         func run() throws {
