@@ -162,6 +162,8 @@ struct StatisticsTests {
             }
         }
         #expect(stats.net == stats.income.total - stats.expense.total)
+        #expect(stats.netMonthlyAverage == halfUp(stats.net, Int64(months.count)))
+        #expect(stats.transactions == ref.count(expenseIDs + incomeIDs, where: ref.inRange))
 
         // The trend: every month, sums per month.
         #expect(stats.trend.map { ref.month($0.month) } == months)

@@ -35,6 +35,10 @@ public struct Statistics: Hashable, Sendable {
     public var income: CategoryBreakdown
     /// `income.total − expense.total`.
     public var net: Int64
+    /// `net` over the months of the range, rounded half up.
+    public var netMonthlyAverage: Int64
+    /// Transactions with a counted category posting in the range.
+    public var transactions: Int
     /// Every month the range touches, in order, months without transactions at zero.
     public var trend: [MonthFlows]
     /// By spending, largest first; equal spending by name.
@@ -79,6 +83,7 @@ public struct Statistics: Hashable, Sendable {
         var monthIncome = [Int64](repeating: 0, count: months)
         var monthExpense = [Int64](repeating: 0, count: months)
         var monthCounts = [Int](repeating: 0, count: months)
+        var transactionCount = 0
         var spenders: [String: (expense: Int64, income: Int64, count: Int)] = [:]
         var thisMonthSpent: [String: Int64] = [:]
         var lastMonthSpent: [String: Int64] = [:]
@@ -128,6 +133,7 @@ public struct Statistics: Hashable, Sendable {
                 if inAveraged { try Statistics.add(&averagedSpent[posting.accountID, default: 0], flow) }
             }
             guard !touched.isEmpty else { continue }
+            transactionCount += 1
             for id in touched { counts[id, default: 0] += 1 }
             for kind in touchedKinds { kindCounts[kind, default: 0] += 1 }
             monthCounts[month] += 1
@@ -152,6 +158,8 @@ public struct Statistics: Hashable, Sendable {
         let (net, overflow) = income.total.subtractingReportingOverflow(expense.total)
         if overflow { throw .overflow }
         self.net = net
+        netMonthlyAverage = BasisPoints.average(net, over: months) ?? 0
+        self.transactions = transactionCount
 
         // Every month of the range, empty ones at zero.
         var trend: [MonthFlows] = []
