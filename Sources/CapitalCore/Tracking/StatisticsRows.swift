@@ -140,8 +140,8 @@ public struct MonthComparison: Hashable, Sendable {
     public var through: Day
     /// The first day of the month before.
     public var lastMonth: Day
-    /// The full months of the range before today's month, which the average is taken over:
-    /// `[start, end)`, `count` months; empty when there are none.
+    /// The full months of the range before today's month, which the average is taken over
+    /// (`[start, end)`, `averagedMonths` of them); empty when there are none.
     public var averaged: DayRange
     public var averagedMonths: Int
     /// Expense categories with spending in any of the three, by this month's spending, largest first.

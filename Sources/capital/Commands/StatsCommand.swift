@@ -28,18 +28,20 @@ extension Capital {
                 in a note (and under "leftOut" in JSON). --chart draws bars above the table (table format only).
                 Examples:
                   capital stats --chart
-                  capital -f samples/household.yaml --today 2025-04-01 stats --from 2025-01 --to 2025-03
+                  capital -f samples/household.yaml stats --from 2025-01 --to 2025-03
                   capital stats --by month --account "VTB Debit" --format json
                   capital stats --by spender --format csv
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day); default 11 months before --to's month.", valueName: "date"))
+        @Option(
+            help: ArgumentHelp(
+                "First day (YYYY-MM-DD, or YYYY-MM for its first day); default the 1st of the month 11 months before --to's.", valueName: "date"))
         var from: String?
         @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))
         var to: String?
         @Option(help: ArgumentHelp("Only transactions with a posting to this account.", valueName: "account")) var account: String?
-        @Option(help: ArgumentHelp("category, month or spender (default category).", valueName: "view")) var by = "category"
+        @Option(help: ArgumentHelp("category, month or spender.", valueName: "view")) var by = "category"
         @Flag(help: "Draw bar charts above the table.") var chart = false
 
         func run() throws {
