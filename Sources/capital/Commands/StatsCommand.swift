@@ -1,0 +1,102 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Capital {
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stats",
+            abstract: "Spending and income by category, month or spender, with shares, averages and this month against the last.",
+            discussion: """
+                Sums the recorded transactions' category postings: spending is what went to expense categories \
+                (refunds reduce it), income what came from income categories. Transfers between your own accounts \
+                count nowhere. Hidden categories count.
+                Defaults: --to today, --from the first day of the month 11 months before --to's (12 calendar months); \
+                --by category.
+                Shares are of their kind's total, rounded half up to 0.01 %; monthly averages divide by the calendar \
+                months the range touches (a partial first or last month counts as one), rounded half up to a minor unit.
+                --by category also compares each expense category this month (from the 1st to --today) with last \
+                month and with the average of the range's full months before this one.
+                Amounts are in the ledger's currency; category postings in other currencies are left out and counted \
+                in a note (and under "leftOut" in JSON). --chart draws bars above the table (table format only).
+                Examples:
+                  capital stats --chart
+                  capital -f samples/household.yaml stats --from 2025-01 --to 2025-03
+                  capital stats --by month --account "VTB Debit" --format json
+                  capital stats --by spender --format csv
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Option(
+            help: ArgumentHelp(
+                "First day (YYYY-MM-DD, or YYYY-MM for its first day); default the 1st of the month 11 months before --to's.", valueName: "date"))
+        var from: String?
+        @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))
+        var to: String?
+        @Option(help: ArgumentHelp("Only transactions with a posting to this account.", valueName: "account")) var account: String?
+        @Option(help: ArgumentHelp("category, month or spender.", valueName: "view")) var by = "category"
+        @Flag(help: "Draw bar charts above the table.") var chart = false
+
+        func run() throws {
+            guard let view = StatsView(rawValue: by) else { throw CLIError.invalid("--by", by, "expected category, month or spender") }
+            let format = try global.outputFormat()
+            let today = try global.todayDay()
+            let fromDay = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
+            let toDay = try to.map { try parseDay($0, field: "--to", monthAs: .endOfMonth) } ?? today
+            let first = fromDay ?? toDay.startOfMonth.addingMonths(-11)
+            if first > toDay {
+                throw CLIError.invalid("--from", from ?? first.iso, "is after --to \(toDay)\(to == nil ? " (today)" : "")")
+            }
+            let store = try global.ledgerStore(writing: false)
+            let filter = try account.map { try accountOption($0, store) }
+            let ledger = try store.snapshot()
+            let stats: Statistics
+            do {
+                stats = try Statistics(
+                    transactions: ledger.transactions, accounts: ledger.accounts, currency: ledger.currency,
+                    range: DayRange(through: toDay, from: first),
+                    today: today, accountID: filter?.id)
+            } catch {
+                throw CLIError("stats: \(error)")
+            }
+            let report = StatsReport(stats: stats, view: view, accountName: filter?.name)
+            if format == .table {
+                print(report.heading)
+                if let note = report.leftOutNote { print(note) }
+                print()
+                if chart {
+                    let environment = ProcessInfo.processInfo.environment
+                    let color = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+                    print(report.chart(width: max(40, terminalWidth() - 2), hideAmounts: global.hideAmounts, color: color))
+                }
+            }
+            try global.print(report.report(forTable: format == .table))
+            if format == .table && view == .category {
+                let net = Money(minor: stats.net, currency: stats.currency)
+                print("\nNet (income − spending): \(global.hideAmounts ? "***" : net.formatted())")
+            }
+        }
+    }
+}
+
+/// `--account NAME` looked up, a miss reported as the option's error.
+private func accountOption(_ reference: String, _ store: Store) throws -> Account {
+    let result = Result { () throws(StoreError) -> Account in try store.account(reference) }
+    switch result {
+    case .success(let account):
+        return account
+    case .failure(.notFound(_, _, let hint)):
+        throw CLIError.invalid("--account", reference, "no such account" + (hint.isEmpty ? "" : "; \(hint)"))
+    case .failure(.ambiguous(_, _, let candidates)):
+        throw CLIError.invalid("--account", reference, "matches several accounts: \(candidates.joined(separator: ", "))")
+    case .failure(let error):
+        throw error
+    }
+}
