@@ -65,7 +65,9 @@ extension Store {
             }
             let now = Timestamp.now()
             try db.cachedStatement(sql: "DELETE FROM groupMember WHERE accountId = ?").execute(arguments: [category.id])
-            try db.cachedStatement(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [now, category.id])
+            try db.cachedStatement(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                now, category.id,
+            ])
             return "removed \(category.kind.rawValue) category '\(category.name)'"
         }
     }
@@ -77,7 +79,8 @@ extension Store {
         guard account.kind.isCategory else {
             throw StoreError.invalid(
                 field: "category", value: reference,
-                reason: "'\(account.name)' is \(account.kind.withArticle) account, not a category (an income or expense account); see `capital account`")
+                reason:
+                    "'\(account.name)' is \(account.kind.withArticle) account, not a category (an income or expense account); see `capital account`")
         }
         return account
     }
@@ -93,8 +96,10 @@ extension Store {
                     """), arguments: [id])
         // Loans, cards and deposits are named by their own account.
         for table in ["loan", "card", "deposit"] {
-            let references = ["loan": "accountId = ?1 OR payFromId = ?1 OR categoryId = ?1 OR disburseToId = ?1 OR collateralId = ?1",
-                "card": "accountId = ?1 OR payFromId = ?1 OR categoryId = ?1", "deposit": "accountId = ?1 OR payoutId = ?1 OR categoryId = ?1"][table]!
+            let references = [
+                "loan": "accountId = ?1 OR payFromId = ?1 OR categoryId = ?1 OR disburseToId = ?1 OR collateralId = ?1",
+                "card": "accountId = ?1 OR payFromId = ?1 OR categoryId = ?1", "deposit": "accountId = ?1 OR payoutId = ?1 OR categoryId = ?1",
+            ][table]!
             uses.instruments += try String.fetchAll(
                 db.cachedStatement(
                     sql: """

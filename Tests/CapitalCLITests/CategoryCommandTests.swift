@@ -116,7 +116,8 @@ struct CategoryCommandTests {
     func onATerminal(_ cli: CLI, _ args: [String], noColor: Bool) throws -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
         let typescript = cli.path("typescript-\(UUID().uuidString)")
-        let command = ([CLI.executable, "--db", cli.db] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let command = ([CLI.executable, "--db", cli.db] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         script.arguments = ["-q", "-c", command, typescript]
@@ -179,8 +180,12 @@ struct CategoryCommandTests {
         let cli = try CLI.initialized()
         cli.ok(["spend", "500", "Groceries", "--on", "2025-01-05"])
         cli.ok(["spend", "200", "Groceries", "--on", "2025-01-06"])
-        cli.ok(["schedule", "add", "Food box", "--rule", "monthly on 5", "--start", "2025-02-05", "--amount", "3000", "--from", "VTB Debit", "--to", "Groceries"])
-        cli.fails(["category", "rm", "Groceries"], mentioning: ["category 'Groceries'", "in use", "2 postings", "schedule Food box", "--move-to", "--hide"])
+        cli.ok([
+            "schedule", "add", "Food box", "--rule", "monthly on 5", "--start", "2025-02-05", "--amount", "3000", "--from", "VTB Debit", "--to",
+            "Groceries",
+        ])
+        cli.fails(
+            ["category", "rm", "Groceries"], mentioning: ["category 'Groceries'", "in use", "2 postings", "schedule Food box", "--move-to", "--hide"])
     }
 
     @Test func rmOfALoansCategoryNamesTheLoans() throws {

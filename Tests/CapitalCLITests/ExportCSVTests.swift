@@ -92,7 +92,10 @@ struct ExportCSVTests {
         cli.ok(["earn", "100000", "Salary", "--on", "2025-01-10"])
         cli.ok(["spend", "500", "Groceries", "--on", "2025-01-15", "--payee", "Smith, J.", "--tag", "food", "--tag", "weekly"])
         cli.ok(["spend", "250.50", "Groceries", "--on", "2025-02-01"])
-        cli.ok(["tx", "add", "--on", "2025-02-05", "--payee", "Bank", "--posting", "Loan interest=600", "--posting", "Other=400", "--posting", "VTB Debit"])
+        cli.ok([
+            "tx", "add", "--on", "2025-02-05", "--payee", "Bank", "--posting", "Loan interest=600", "--posting", "Other=400", "--posting",
+            "VTB Debit",
+        ])
         cli.ok(["spend", "99.99", "Transport", "--on", "2025-03-01"])
         return cli
     }
@@ -105,7 +108,9 @@ struct ExportCSVTests {
         let (header, rows) = try table(text)
         #expect(header == Self.transactionHeader)
         #expect(rows.count == 2 + 2 + 2 + 3 + 2)
-        #expect(rows.map { $0["date"]! } == ["2025-01-10", "2025-01-10", "2025-01-15", "2025-01-15", "2025-02-01", "2025-02-01"] + Array(repeating: "2025-02-05", count: 3) + ["2025-03-01", "2025-03-01"])
+        #expect(
+            rows.map { $0["date"]! } == ["2025-01-10", "2025-01-10", "2025-01-15", "2025-01-15", "2025-02-01", "2025-02-01"]
+                + Array(repeating: "2025-02-05", count: 3) + ["2025-03-01", "2025-03-01"])
         // Categories in `category`, balance-sheet accounts in `account`: never both.
         for row in rows { #expect((row["account"]!.isEmpty) != (row["category"]!.isEmpty), "\(row)") }
         let smith = rows.filter { $0["payee"] == "Smith, J." }
@@ -208,13 +213,18 @@ struct ExportCSVTests {
     static func rent() throws -> CLI {
         let cli = try CLI.initialized()
         cli.ok(["earn", "10000", "Salary", "--on", "2025-03-31"])
-        cli.ok(["schedule", "add", "Rent", "--rule", "monthly on 5", "--start", "2025-04-05", "--amount", "3000", "--from", "VTB Debit", "--to", "Housing"])
+        cli.ok([
+            "schedule", "add", "Rent", "--rule", "monthly on 5", "--start", "2025-04-05", "--amount", "3000", "--from", "VTB Debit", "--to",
+            "Housing",
+        ])
         return cli
     }
 
     @Test func forecastRowsArePeriodsWithOpeningFlowsClosingAndTheLowestDay() throws {
         let cli = try Self.rent()
-        let text = cli.ok(["--today", "2025-04-01", "export", "--format", "csv", "--what", "forecast", "--account", "VTB Debit", "--to", "2025-06-10"])
+        let text = cli.ok([
+            "--today", "2025-04-01", "export", "--format", "csv", "--what", "forecast", "--account", "VTB Debit", "--to", "2025-06-10",
+        ])
         let (header, rows) = try table(text)
         #expect(header == ["start", "end", "opening", "inflow", "outflow", "closing", "min", "minDay", "currency"])
         let expected: [[String]] = [
@@ -239,12 +249,16 @@ struct ExportCSVTests {
 
     @Test func forecastExportAgreesWithTheForecastCommand() throws {
         let cli = try CLI.household()
-        let (_, rows) = try table(cli.ok(["--today", "2025-04-01", "export", "--what", "forecast", "--by", "week", "--to", "2025-09-30", "--expected"]))
-        let object = try #require(try cli.json(["--today", "2025-04-01", "forecast", "--by", "week", "--until", "2025-09-30", "--expected"]) as? [String: Any])
+        let (_, rows) = try table(
+            cli.ok(["--today", "2025-04-01", "export", "--what", "forecast", "--by", "week", "--to", "2025-09-30", "--expected"]))
+        let object = try #require(
+            try cli.json(["--today", "2025-04-01", "forecast", "--by", "week", "--until", "2025-09-30", "--expected"]) as? [String: Any])
         let periods = try #require(object["periods"] as? [[String: Any]])
         #expect(rows.count == periods.count && rows.count > 20)
         for (row, period) in zip(rows, periods) {
-            for key in ["start", "end", "opening", "inflow", "outflow", "closing", "min", "minDay"] { #expect(row[key] == period.string(key), "\(key)") }
+            for key in ["start", "end", "opening", "inflow", "outflow", "closing", "min", "minDay"] {
+                #expect(row[key] == period.string(key), "\(key)")
+            }
         }
     }
 
@@ -257,14 +271,21 @@ struct ExportCSVTests {
         (["export", "--format", "csv", "--from", "2025-13-01"], ["--from", "'2025-13-01'"]),
         (["export", "--format", "csv", "--to", "yesterday"], ["--to", "'yesterday'"]),
         (["export", "--format", "table"], ["--format 'table'", "yaml, json or csv"]),
-        (["export", "--format", "yaml", "--bom"], ["--bom", "goes with --format csv"]),
+        (["export", "--format", "yaml", "--bom"], ["--bom: goes with --format csv"]),
+        (["export", "--what", "transactions", "--expected"], ["--expected: goes with --what forecast"]),
         (["export", "--format", "json", "--from", "2025-01-01"], ["--from '2025-01-01'", "goes with --format csv"]),
         (["export", "--format", "csv", "--by", "week"], ["--by 'week'", "goes with --what forecast"]),
         (["export", "--what", "transactions", "--account", "VTB Debit"], ["--account 'VTB Debit'", "goes with --what forecast"]),
         (["--today", "2025-04-01", "export", "--what", "forecast", "--by", "fortnight"], ["--by 'fortnight'", "day, week or month"]),
-        (["--today", "2025-04-01", "export", "--what", "forecast", "--from", "2025-03-31"], ["--from '2025-03-31'", "a forecast starts today (2025-04-01)"]),
+        (
+            ["--today", "2025-04-01", "export", "--what", "forecast", "--from", "2025-03-31"],
+            ["--from '2025-03-31'", "a forecast starts today (2025-04-01)"]
+        ),
         (["--today", "2025-04-01", "export", "--what", "forecast", "--to", "2025-03"], ["--to '2025-03'", "before today 2025-04-01"]),
-        (["--today", "2025-04-01", "export", "--what", "forecast", "--from", "2026-06-01"], ["--from '2026-06-01'", "after the forecast's last day 2026-04-01"]),
+        (
+            ["--today", "2025-04-01", "export", "--what", "forecast", "--from", "2026-06-01"],
+            ["--from '2026-06-01'", "after the forecast's last day 2026-04-01"]
+        ),
         (["--today", "2025-04-01", "export", "--what", "forecast", "--level", "9"], ["--level '9'"]),
         (["--today", "2025-04-01", "export", "--what", "forecast", "--account", "Groceries"], ["--account 'Groceries'", "balance-sheet"]),
     ]

@@ -82,7 +82,8 @@ struct CategoryStoreTests {
     }
 
     static let badFiles: [(key: String, value: String, reason: String)] = [
-        ("color", "purpleish", "not a colour"), ("color", "\"#12345\"", "six hex digits"), ("icon", "x", "non-ASCII"), ("icon", "ab", "one character"),
+        ("color", "purpleish", "not a colour"), ("color", "\"#12345\"", "six hex digits"), ("icon", "x", "non-ASCII"),
+        ("icon", "ab", "one character"),
     ]
 
     @Test(arguments: badFiles)

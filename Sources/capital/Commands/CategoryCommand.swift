@@ -40,12 +40,14 @@ extension Capital.CategoryCommand {
             }
             let category: Account
             do {
-                category = try store.addAccount(name: name, kind: income ? .income : .expense, currency: code, color: style.newColor, icon: style.newIcon)
+                category = try store.addAccount(
+                    name: name, kind: income ? .income : .expense, currency: code, color: style.newColor, icon: style.newIcon)
             } catch .duplicateName {
                 let existing = try store.account(name)
                 throw CLIError.invalid(
                     "category", name,
-                    "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'")
+                    "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'"
+                )
             }
             print("Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
         }
@@ -67,7 +69,9 @@ extension Capital.CategoryCommand {
         func run() throws {
             var only: AccountKind?
             if let kind {
-                guard let value = AccountKind(rawValue: kind), value.isCategory else { throw CLIError.invalid("--kind", kind, "expected income or expense") }
+                guard let value = AccountKind(rawValue: kind), value.isCategory else {
+                    throw CLIError.invalid("--kind", kind, "expected income or expense")
+                }
                 only = value
             }
             let store = try global.ledgerStore(writing: false)
@@ -79,7 +83,8 @@ extension Capital.CategoryCommand {
                 name: "categories",
                 columns: [
                     Column("id", "ID", tableHidden: true), Column("name", "Name"), Column("kind", "Kind"), Column("icon", "Icon", tableHidden: true),
-                    Column("color", "Colour"), Column("thisMonth", "This month", numeric: true), Column("currency", "Cur"), Column("hidden", "Hidden", tableHidden: !all),
+                    Column("color", "Colour"), Column("thisMonth", "This month", numeric: true), Column("currency", "Cur"),
+                    Column("hidden", "Hidden", tableHidden: !all),
                 ])
             for category in ledger.accounts where category.kind.isCategory && (only == nil || category.kind == only) && (all || !category.hidden) {
                 let key = BalanceKey(accountID: category.id, currency: category.currency)
@@ -87,7 +92,8 @@ extension Capital.CategoryCommand {
                 // Income accounts are credited (negative) as money comes in: shown as earned, positive.
                 guard !overflow, flow != .min else { throw CLIError("category '\(category.name)': this month's total overflows") }
                 section.rows.append([
-                    .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none, colorCell(category),
+                    .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none,
+                    colorCell(category),
                     .money(Money(minor: category.kind == .income ? -flow : flow, currency: category.currency)), .text(category.currency.code),
                     .bool(category.hidden),
                 ])

@@ -36,7 +36,8 @@ struct CSVTable {
 struct CSVExportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --format csv: transactions (one row per posting; the default) or forecast.", valueName: "table"))
     var what: String?
-    @Option(help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day); a forecast's is today or later, default today.", valueName: "date"))
+    @Option(
+        help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day); a forecast's is today or later, default today.", valueName: "date"))
     var from: String?
     @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day); a forecast's defaults to 12 months ahead.", valueName: "date"))
     var to: String?
@@ -48,13 +49,19 @@ struct CSVExportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Forecast: a ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
     @Flag(help: "Forecast: expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
 
-    /// The options given, with their values, in the order of `--help`.
-    var given: [(option: String, value: String)] {
-        let all: [(String, String?)] = [
-            ("--what", what), ("--from", from), ("--to", to), ("--bom", bom ? "" : nil), ("--raw", raw ? "" : nil), ("--by", by),
-            ("--account", account), ("--group", group), ("--level", level.map(String.init)), ("--expected", expected ? "" : nil),
+    /// The options given, in the order of `--help`, with their values (nil for a flag).
+    var given: [(option: String, value: String?)] {
+        let options: [(String, String?)] = [
+            ("--what", what), ("--from", from), ("--to", to), ("--by", by), ("--account", account), ("--group", group),
+            ("--level", level.map(String.init)),
         ]
-        return all.compactMap { option, value in value.map { (option, $0) } }
+        let flags = [("--bom", bom), ("--raw", raw), ("--expected", expected)]
+        return options.compactMap { option, value in value.map { (option, $0) } } + flags.filter(\.1).map { ($0.0, nil) }
+    }
+
+    /// An option given where it does not belong: `--by 'week': why`, or `--bom: why` for a flag.
+    static func misplaced(_ option: String, _ value: String?, _ reason: String) -> CLIError {
+        value.map { CLIError.invalid(option, $0, reason) } ?? CLIError("\(option): \(reason)", exitCode: 64)
     }
 
     /// The CSV text of the table asked for.
@@ -64,7 +71,7 @@ struct CSVExportOptions: ParsableArguments {
         let others = Set(CSVExport.allCases.flatMap(\.ownOptions)).subtracting(export.ownOptions)
         if let (option, value) = given.first(where: { others.contains($0.option) }) {
             let owner = CSVExport.allCases.first { $0.ownOptions.contains(option) }!
-            throw CLIError.invalid(option, value, "goes with --what \(owner.rawValue), not --what \(export.rawValue)")
+            throw CSVExportOptions.misplaced(option, value, "goes with --what \(owner.rawValue), not --what \(export.rawValue)")
         }
         let first = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
         let last = try to.map { try parseDay($0, field: "--to", monthAs: .endOfMonth) }
@@ -111,7 +118,8 @@ func forecastTable(_ options: CSVExportOptions, _ global: GlobalOptions, range: 
     let by = options.by ?? "month"
     guard ["day", "week", "month"].contains(by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
     if [options.account != nil, options.group != nil, options.level != nil].filter({ $0 }).count > 1 {
-        throw CLIError.invalid("--level", options.level.map(String.init) ?? options.account ?? options.group ?? "", "give one of --account, --group and --level")
+        throw CLIError.invalid(
+            "--level", options.level.map(String.init) ?? options.account ?? options.group ?? "", "give one of --account, --group and --level")
     }
     let level = try checkedLevel(options.level)
     let today = try global.todayDay()

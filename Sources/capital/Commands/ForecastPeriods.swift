@@ -80,7 +80,11 @@ extension Forecast {
             var outflow: Int64 = 0
             while eventIndex < events.count && events[eventIndex].day <= end {
                 let amount = events[eventIndex].amount
-                if amount > 0 { inflow = inflow.addingReportingOverflow(amount).partialValue } else { outflow = outflow.addingReportingOverflow(amount).partialValue }
+                if amount > 0 {
+                    inflow = inflow.addingReportingOverflow(amount).partialValue
+                } else {
+                    outflow = outflow.addingReportingOverflow(amount).partialValue
+                }
                 eventIndex += 1
             }
             let firstIndex = start.number - timeline.today.number

@@ -59,7 +59,7 @@ extension Capital {
                     throw CLIError.invalid("--format", formatText, "export writes yaml, json or csv")
                 }
                 if let (option, value) = csv.given.first {
-                    throw CLIError.invalid(option, value, "goes with --format csv; a \(format.rawValue) ledger file is the whole ledger")
+                    throw CSVExportOptions.misplaced(option, value, "goes with --format csv; a \(format.rawValue) ledger file is the whole ledger")
                 }
                 text = try global.ledgerStore(writing: false).export(format: format)
             }
