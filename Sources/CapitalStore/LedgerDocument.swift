@@ -24,6 +24,10 @@ public struct LedgerDocument: Sendable {
         /// A yearly change of value (`-15`) counted from `valueSince`.
         public var valueChange: String?
         public var valueSince: Day?
+        /// A colour name or `#RRGGBB`, checked on import.
+        public var color: String?
+        /// One emoji, checked on import.
+        public var icon: String?
         public var location: FileLocation
     }
 

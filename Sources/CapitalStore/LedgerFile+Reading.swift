@@ -225,7 +225,7 @@ struct Reader {
     }
 
     func account(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.AccountEntry {
-        let fields = try mapping(node, path, allowed: ["name", "kind", "currency", "floor", "level", "hidden", "note", "valueChange", "valueSince"])
+        let fields = try mapping(node, path, allowed: ["name", "kind", "currency", "icon", "color", "floor", "level", "hidden", "note", "valueChange", "valueSince"])
         let name = try text(fields, "name", path, in: node, required: true)!
         let kindText = try text(fields, "kind", path, in: node, required: true)!
         guard let kind = AccountKind(rawValue: kindText) else {
@@ -246,7 +246,7 @@ struct Reader {
             name: name, kind: kind, currency: currency, floor: try text(fields, "floor", path, in: node), level: level,
             hidden: try bool(fields, "hidden", path, in: node), note: try text(fields, "note", path, in: node) ?? "",
             valueChange: try text(fields, "valueChange", path, in: node), valueSince: try day(fields, "valueSince", path, in: node),
-            location: location(node, path))
+            color: try text(fields, "color", path, in: node), icon: try text(fields, "icon", path, in: node), location: location(node, path))
     }
 
     func group(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.GroupEntry {

@@ -22,6 +22,8 @@ extension LedgerFile {
                     ledger.accounts.map { account in
                         var fields: [(String, Value)] = [("name", .text(account.name)), ("kind", .text(account.kind.rawValue))]
                         if account.currency != ledger.currency { fields.append(("currency", .text(account.currency.code))) }
+                        if let icon = account.icon { fields.append(("icon", .text(icon))) }
+                        if let color = account.color { fields.append(("color", .text(color))) }
                         if let floor = account.floor {
                             fields.append(("floor", .amount(Money(minor: floor, currency: account.currency).plain)))
                         }

@@ -26,6 +26,10 @@ public struct AccountChanges: Sendable {
     public var note: String?
     /// A yearly change of value for a fixed asset; `.some(nil)` clears it.
     public var valueChange: AssetRevaluation??
+    /// A colour (checked by `Account.checkedColor`); `.some(nil)` clears it.
+    public var color: String??
+    /// An icon (checked by `Account.checkedIcon`); `.some(nil)` clears it.
+    public var icon: String??
     public init() {}
 }
 
@@ -53,15 +57,19 @@ extension Store {
     /// Adds an account. Names are unique (case-insensitive).
     @discardableResult
     public func addAccount(name: String, kind: AccountKind, currency: Currency?, floor: Int64? = nil, level: Int? = nil,
-        note: String = "", groups: [String] = [], makeDefault: Bool = false, valueChange: AssetRevaluation? = nil) throws(StoreError) -> Account
+        note: String = "", groups: [String] = [], makeDefault: Bool = false, valueChange: AssetRevaluation? = nil,
+        color: String? = nil, icon: String? = nil) throws(StoreError) -> Account
     {
         try Store.validateName(name, field: "name")
         try Store.validateLevel(level)
         try Store.validateValueChange(valueChange, kind: kind)
+        let color = try color.map { text throws(StoreError) in try Store.checkedColor(text, field: "--color") }
+        let icon = try icon.map { text throws(StoreError) in try Store.checkedIcon(text, field: "--icon") }
         return try write("adding account '\(name)'") { db in
             let currency = try currency ?? Store.ledgerCurrency(db, location: location)
             let account = Account(
-                id: Store.newID(), name: name, kind: kind, currency: currency, floor: floor, level: level, note: note, valueChange: valueChange)
+                id: Store.newID(), name: name, kind: kind, currency: currency, floor: floor, level: level, note: note, valueChange: valueChange,
+                color: color, icon: icon)
             try Store.insertAccount(db, account)
             for group in groups {
                 let g = try Store.resolveGroup(db, group)
@@ -77,6 +85,8 @@ extension Store {
     public func editAccount(_ reference: String, _ changes: AccountChanges, makeDefault: Bool = false) throws(StoreError) -> Account {
         if let name = changes.name { try Store.validateName(name, field: "--name") }
         if let level = changes.level { try Store.validateLevel(level) }
+        let color = try changes.color.map { text throws(StoreError) in try text.map { t throws(StoreError) in try Store.checkedColor(t, field: "--color") } }
+        let icon = try changes.icon.map { text throws(StoreError) in try text.map { t throws(StoreError) in try Store.checkedIcon(t, field: "--icon") } }
         return try write("editing account '\(reference)'") { db in
             var account = try Store.resolveAccount(db, reference)
             if account.name == Account.capitalName && account.kind == .equity {
@@ -96,12 +106,14 @@ extension Store {
             if let hidden = changes.hidden { account.hidden = hidden }
             if let note = changes.note { account.note = note }
             if let change = changes.valueChange { account.valueChange = change }
+            if let color { account.color = color }
+            if let icon { account.icon = icon }
             if changes.valueChange != nil || changes.kind != nil { try Store.validateValueChange(account.valueChange, kind: account.kind) }
             try db.cachedStatement(sql: """
                     UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?, valueChange = ?, valueSince = ?,
-                    updatedAt = ?, version = version + 1 WHERE id = ?
+                    color = ?, icon = ?, updatedAt = ?, version = version + 1 WHERE id = ?
                     """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note,
-                    account.valueChange?.annualChange, account.valueChange?.since.number, Timestamp.now(), account.id])
+                    account.valueChange?.annualChange, account.valueChange?.since.number, account.color, account.icon, Timestamp.now(), account.id])
             if makeDefault { try Store.setDefault(db, account) }
             return account
         }
@@ -123,19 +135,20 @@ extension Store {
             if account.name == Account.capitalName && account.kind == .equity {
                 throw StoreError.capitalIsProtected(action: removal == .hide ? "hidden" : "deleted")
             }
-            let count = try Store.postingCount(db, accountID: account.id)
+            let uses = try Store.uses(db, accountID: account.id)
+            let count = uses.postings
+            let schedules = uses.schedules
             let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
-            let schedules = try String.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT DISTINCT schedule.name FROM schedulePosting JOIN schedule ON schedule.id = schedulePosting.scheduleId
-                    WHERE schedule.deleted = 0 AND schedulePosting.accountId = ? ORDER BY schedule.position
-                    """), arguments: [account.id])
             if count > 0 && removal == .plain { throw StoreError.accountHasPostings(name: account.name, count: count) }
             if !schedules.isEmpty && (removal == .plain || removal == .cascade) {
                 throw StoreError.invalid(
                     field: "account", value: account.name,
                     reason: "schedules use it (\(schedules.joined(separator: ", "))); remove them first, or use --move-to, --to-capital or --hide")
+            }
+            // A loan, card, deposit, due payment or budget would be left naming a removed account.
+            if !uses.records.isEmpty && removal != .hide {
+                throw StoreError.invalid(
+                    field: "account", value: account.name, reason: "\(uses.records.joined(separator: ", ")) use\(uses.records.count == 1 ? "s" : "") it; remove or change them first, or use --hide")
             }
             switch removal {
             case .hide:
@@ -207,6 +220,20 @@ extension Store {
         }
     }
 
+    /// A colour checked by the core, its error as a store error.
+    static func checkedColor(_ text: String, field: String) throws(StoreError) -> String {
+        do { return try Account.checkedColor(text, field: field) } catch {
+            switch error { case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason) }
+        }
+    }
+
+    /// An icon checked by the core, its error as a store error.
+    static func checkedIcon(_ text: String, field: String) throws(StoreError) -> String {
+        do { return try Account.checkedIcon(text, field: field) } catch {
+            switch error { case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason) }
+        }
+    }
+
     static func validateLevel(_ level: Int??) throws(StoreError) {
         if case .some(.some(let value)) = level, !(1...6).contains(value) {
             throw .invalid(field: "--level", value: String(value), reason: "the answer ladder has levels 1 to 6")
@@ -220,10 +247,11 @@ extension Store {
         let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account")) ?? 1
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: """
-                INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position, valueChange, valueSince)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position, valueChange, valueSince,
+                color, icon)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor, account.level,
-                account.hidden, account.note, position, account.valueChange?.annualChange, account.valueChange?.since.number])
+                account.hidden, account.note, position, account.valueChange?.annualChange, account.valueChange?.since.number, account.color, account.icon])
     }
 
     static func accountID(named name: String, _ db: Database) throws -> String? {
@@ -253,7 +281,8 @@ extension Store {
             }
             return Account(
                 id: row["id"], name: row["name"], kind: kind, currency: try Currency(currencyText),
-                floor: row["floorMinor"], level: row["level"], hidden: row["hidden"], note: row["note"], valueChange: change)
+                floor: row["floorMinor"], level: row["level"], hidden: row["hidden"], note: row["note"], valueChange: change,
+                color: row["color"], icon: row["icon"])
         }
     }
 

@@ -81,6 +81,15 @@ extension Store {
                 do { valueChange = try AssetRevaluation(parsing: text, since: since) } catch .invalid(_, _, let reason) { throw fail(at, "'\(text)': \(reason)") }
                 do { try Store.validateValueChange(valueChange, kind: entry.kind) } catch { throw fail(at, "'\(text)': only a fixed-asset account changes value") }
             }
+            func style(_ text: String?, _ key: String, _ check: (String, String) throws(AccountStyleError) -> String) throws -> String? {
+                guard let text else { return nil }
+                let at = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + "." + key)
+                do { return try check(text, key) } catch {
+                    switch error { case .invalid(_, _, let reason): throw fail(at, "'\(text)': \(reason)") }
+                }
+            }
+            let color = try style(entry.color, "color", Account.checkedColor)
+            let icon = try style(entry.icon, "icon", Account.checkedIcon)
             let isCapital = Store.nameKey(entry.name) == Store.nameKey(Account.capitalName) && entry.kind == .equity
             if isCapital && entry.hidden {
                 throw fail(entry.location, "account '\(Account.capitalName)': the equity account cannot be hidden")
@@ -93,16 +102,24 @@ extension Store {
                 }
                 if createdCapital && isCapital {
                     // Created by this import a moment ago: it takes the file's fields.
-                    try db.cachedStatement(sql: "UPDATE account SET floorMinor = ?, level = ?, note = ? WHERE id = ?").execute(arguments: [floor, entry.level, entry.note, existing.id])
+                    try db.cachedStatement(sql: "UPDATE account SET floorMinor = ?, level = ?, note = ?, color = ?, icon = ? WHERE id = ?").execute(
+                        arguments: [floor, entry.level, entry.note, color, icon, existing.id])
                     summary.accountsAdded += 1
                 } else {
+                    // A merged account keeps its fields; a colour or an icon it lacks comes from the file
+                    // (the categories `init` made get the file's look).
+                    if existing.color == nil && color != nil || existing.icon == nil && icon != nil {
+                        try db.cachedStatement(
+                            sql: "UPDATE account SET color = COALESCE(color, ?), icon = COALESCE(icon, ?), updatedAt = ?, version = version + 1 WHERE id = ?"
+                        ).execute(arguments: [color, icon, Timestamp.now(), existing.id])
+                    }
                     summary.accountsMerged += 1
                 }
                 continue
             }
             try Store.insertAccount(
                 db, Account(id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden, note: entry.note,
-                    valueChange: valueChange))
+                    valueChange: valueChange, color: color, icon: icon))
             summary.accountsAdded += 1
         }
 

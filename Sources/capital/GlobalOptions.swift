@@ -14,7 +14,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Take this day as today (YYYY-MM-DD).", valueName: "date"))
     var today: String?
 
-    @Option(name: .long, help: ArgumentHelp("Output format: table, json or csv (export: yaml or json).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output format: table, json or csv (export: yaml, json, or csv for one table).", valueName: "format"))
     var format: String?
 
     @Flag(name: .long, help: "Show *** instead of amounts in tables.")

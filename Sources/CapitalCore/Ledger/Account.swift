@@ -42,10 +42,16 @@ public struct Account: Hashable, Sendable, Identifiable {
     public var note: String
     /// For an asset whose value changes at a yearly rate (a car, a flat): posted monthly in forecasts.
     public var valueChange: AssetRevaluation?
+    /// The colour tables and charts draw the name in: a terminal colour name or `#rrggbb`,
+    /// checked by `Account.checkedColor`. Mostly for categories.
+    public var color: String?
+    /// One emoji shown before the name, checked by `Account.checkedIcon`. Mostly for categories.
+    public var icon: String?
 
     public init(
         id: String, name: String, kind: AccountKind, currency: Currency,
-        floor: Int64? = nil, level: Int? = nil, hidden: Bool = false, note: String = "", valueChange: AssetRevaluation? = nil
+        floor: Int64? = nil, level: Int? = nil, hidden: Bool = false, note: String = "", valueChange: AssetRevaluation? = nil,
+        color: String? = nil, icon: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -56,6 +62,8 @@ public struct Account: Hashable, Sendable, Identifiable {
         self.hidden = hidden
         self.note = note
         self.valueChange = valueChange
+        self.color = color
+        self.icon = icon
     }
 
     /// The equity account that always exists: opening balances and corrections come from it.

@@ -50,6 +50,26 @@ struct ValueChangeOptions: ParsableArguments {
     }
 }
 
+/// `--color` and `--icon`: how tables and charts show an account (mostly a category).
+struct StyleOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A colour for its name in tables: black, red, green, yellow, blue, magenta, cyan, white, bright-<colour>, or #RRGGBB (edit: \"\" clears it).",
+            valueName: "colour"))
+    var color: String?
+    @Option(help: ArgumentHelp("One emoji shown before its name (edit: \"\" clears it).", valueName: "emoji")) var icon: String?
+
+    /// For a new account: nil when absent or empty.
+    var newColor: String? { color.flatMap { $0.isEmpty ? nil : $0 } }
+    var newIcon: String? { icon.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Writes the options into `changes`: absent leaves a field alone, empty clears it.
+    func apply(to changes: inout AccountChanges) {
+        if let color { changes.color = .some(color.isEmpty ? nil : color) }
+        if let icon { changes.icon = .some(icon.isEmpty ? nil : icon) }
+    }
+}
+
 extension Capital.AccountCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", 
@@ -67,6 +87,7 @@ extension Capital.AccountCommand {
         @Option(help: "A free-text note.") var note = ""
         @Flag(help: "Make it the account spend/earn use when none is named.") var `default` = false
         @OptionGroup var value: ValueChangeOptions
+        @OptionGroup var style: StyleOptions
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)
@@ -78,7 +99,7 @@ extension Capital.AccountCommand {
             let floorMinor = try floor.map { try parseMoney($0, field: "--floor", currency: floorCurrency).minor }
             let account = try store.addAccount(
                 name: name, kind: kind, currency: code, floor: floorMinor, level: level, note: note, groups: group, makeDefault: `default`,
-                valueChange: try value.revaluation(today: try global.todayDay()) ?? nil)
+                valueChange: try value.revaluation(today: try global.todayDay()) ?? nil, color: style.newColor, icon: style.newIcon)
             print("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).")
         }
     }
@@ -102,16 +123,18 @@ extension Capital.AccountCommand {
                 columns: [
                     Column("id", "ID"), Column("name", "Name"), Column("kind", "Kind"), Column("currency", "Cur"),
                     Column("balance", "Balance", numeric: true), Column("floor", "Floor", numeric: true), Column("level", "Level", numeric: true),
-                    Column("hidden", "Hidden"), Column("default", "Default"),
+                    Column("hidden", "Hidden"), Column("default", "Default"), Column("icon", "Icon", tableHidden: true),
+                    Column("color", "Colour", tableHidden: true),
                 ])
             for account in ledger.accounts where (all || !account.hidden) && (kind == nil || account.kind == kind)
                 && (!categories || account.kind.isCategory)
             {
                 section.rows.append([
-                    .id(account.id), .text(account.name), .text(account.kind.rawValue), .text(account.currency.code),
+                    .id(account.id), .label(Label(account)), .text(account.kind.rawValue), .text(account.currency.code),
                     .money(Money(minor: totals[BalanceKey(accountID: account.id, currency: account.currency)] ?? 0, currency: account.currency)),
                     account.floor.map { .money(Money(minor: $0, currency: account.currency)) } ?? .none,
                     account.level.map { .int($0) } ?? .none, .bool(account.hidden), .bool(account.id == defaultID),
+                    account.icon.map { .text($0) } ?? .none, account.color.map { .text($0) } ?? .none,
                 ])
             }
             try global.print(Report([section]))
@@ -136,8 +159,9 @@ extension Capital.AccountCommand {
                 Report.record(
                     "account",
                     [
-                        (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .text(found.name)),
-                        (Column("kind", "Kind"), .text(found.kind.rawValue)), (Column("currency", "Currency"), .text(found.currency.code)),
+                        (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .label(Label(found))),
+                        (Column("kind", "Kind"), .text(found.kind.rawValue)),
+                        (Column("icon", "Icon"), found.icon.map { .text($0) } ?? .none), (Column("color", "Colour"), colorCell(found)), (Column("currency", "Currency"), .text(found.currency.code)),
                         (Column("balance", "Balance"), .money(Money(minor: totals[BalanceKey(accountID: found.id, currency: found.currency)] ?? 0, currency: found.currency))),
                         (Column("floor", "Floor"), found.floor.map { .money(Money(minor: $0, currency: found.currency)) } ?? .none),
                         (Column("level", "Level"), found.level.map { .int($0) } ?? .none), (Column("hidden", "Hidden"), .bool(found.hidden)),
@@ -152,7 +176,7 @@ extension Capital.AccountCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "edit", 
-            abstract: "Change an account's name, kind, floor, level, note or visibility.",
+            abstract: "Change an account's name, kind, floor, level, note, colour, icon or visibility.",
             discussion: "Example: capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
 
         @OptionGroup var global: GlobalOptions
@@ -166,6 +190,7 @@ extension Capital.AccountCommand {
         @Flag(help: "Show a hidden account again.") var unhide = false
         @Flag(help: "Make it the default account for spend and earn.") var `default` = false
         @OptionGroup var value: ValueChangeOptions
+        @OptionGroup var style: StyleOptions
 
         func validate() throws {
             if hide && unhide { throw ValidationError("--hide and --unhide: choose one") }
@@ -188,6 +213,7 @@ extension Capital.AccountCommand {
             changes.valueChange = try value.revaluation(today: try global.todayDay(), current: existing.valueChange)
             if hide { changes.hidden = true }
             if unhide { changes.hidden = false }
+            style.apply(to: &changes)
             let updated = try store.editAccount(account, changes, makeDefault: `default`)
             print("Updated account '\(updated.name)' (\(Store.shortID(updated.id))).")
         }
@@ -224,6 +250,12 @@ extension Capital.AccountCommand {
             print(try store.removeAccount(account, removal).capitalizedFirst + ".")
         }
     }
+}
+
+/// An account's colour, its name drawn in it; empty when it has none.
+func colorCell(_ account: Account) -> Cell {
+    guard let color = account.color else { return .none }
+    return .label(Label(name: color, color: account.parsedColor))
 }
 
 /// Asks on the terminal; false when stdin is not a terminal.

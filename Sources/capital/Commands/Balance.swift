@@ -32,7 +32,7 @@ extension Capital {
                 let currencies = keys.isEmpty ? [account.currency] : keys.map(\.currency)
                 for currency in currencies {
                     let minor = totals[BalanceKey(accountID: account.id, currency: currency)] ?? 0
-                    accounts.rows.append([.text(account.name), .text(account.kind.rawValue), .money(Money(minor: minor, currency: currency)), .text(currency.code)])
+                    accounts.rows.append([.label(Label(account)), .text(account.kind.rawValue), .money(Money(minor: minor, currency: currency)), .text(currency.code)])
                 }
             }
             var groups = Section(

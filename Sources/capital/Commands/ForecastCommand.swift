@@ -33,50 +33,9 @@ extension Capital {
             let forecast = try Forecast(global, horizon)
             let timeline = forecast.timeline
             let forecastCase = horizon.forecastCase
-            var indices: [Int]
-            var title: String
-            if let account {
-                let found = try forecast.store.account(account)
-                guard let index = timeline.accounts.firstIndex(where: { $0.id == found.id }) else {
-                    throw CLIError.invalid("--account", account, "it is \(found.kind.withArticle) account; forecasts follow balance-sheet accounts")
-                }
-                guard found.currency == timeline.currency else {
-                    throw CLIError.invalid("--account", account, "it holds \(found.currency.code); forecasts are in \(timeline.currency.code)")
-                }
-                indices = [index]
-                title = "account \(found.name)"
-            } else if let group {
-                let found = try forecast.store.group(group)
-                indices = found.accountIDs.compactMap { id in timeline.accounts.firstIndex { $0.id == id && $0.currency == timeline.currency } }
-                guard !indices.isEmpty else {
-                    throw CLIError.invalid(
-                        "--group", group,
-                        found.type == .profitAndLoss
-                            ? "it is a profit-and-loss group; forecasts follow balance-sheet accounts"
-                            : "it has no \(timeline.currency.code) balance-sheet accounts to forecast")
-                }
-                title = "group \(found.name)"
-            } else {
-                indices = timeline.levelAccounts(forecastLevel).indices
-                title = "level \(forecastLevel) (\(Ladder.name(forecastLevel)))"
-            }
-            let series: [Int64]
-            do { series = try timeline.sum(accountsAt: indices, forecastCase) } catch { throw CLIError("forecast: \(error)") }
-            let opening = timeline.opening(ofAccountsAt: indices)
-            let events = forecast.flows(accounts: indices, from: timeline.today, through: timeline.horizon, forecastCase)
-            var periods: [(start: Day, end: Day)] = []
-            var start = timeline.today
-            while start <= timeline.horizon {
-                var end: Day
-                switch by {
-                case "day": end = start
-                case "week": end = start.advanced(by: 7 - start.weekday.rawValue)
-                default: end = start.endOfMonth
-                }
-                end = min(end, timeline.horizon)
-                periods.append((start, end))
-                start = end.advanced(by: 1)
-            }
+            let subject = try forecast.subject(account: account, group: group, level: forecastLevel)
+            let title = subject.title
+            let series = try forecast.series(subject, forecastCase)
             var section = Section(
                 name: "periods",
                 columns: [
@@ -85,38 +44,19 @@ extension Capital {
                     Column("minDay", "Min day"),
                 ])
             var json: [JSON] = []
-            var eventIndex = 0
-            var previousClosing = opening
-            for period in periods {
-                var inflow: Int64 = 0
-                var outflow: Int64 = 0
-                while eventIndex < events.count && events[eventIndex].day <= period.end {
-                    let amount = events[eventIndex].amount
-                    if amount > 0 { inflow = inflow.addingReportingOverflow(amount).partialValue } else { outflow = outflow.addingReportingOverflow(amount).partialValue }
-                    eventIndex += 1
-                }
-                let first = period.start.number - timeline.today.number
-                let last = period.end.number - timeline.today.number
-                var minimum = series[first]
-                var minimumIndex = first
-                for i in first...last where series[i] < minimum {
-                    minimum = series[i]
-                    minimumIndex = i
-                }
-                let closing = series[last]
+            for period in forecast.periods(subject, series: series, by: by, from: timeline.today, forecastCase) {
                 let row: [Cell] = [
-                    .day(period.start), .day(period.end), .money(forecast.money(previousClosing)), .money(forecast.money(inflow)),
-                    .money(forecast.money(outflow)), .money(forecast.money(closing)), .money(forecast.money(minimum)), .day(timeline.day(minimumIndex)),
+                    .day(period.start), .day(period.end), .money(forecast.money(period.opening)), .money(forecast.money(period.inflow)),
+                    .money(forecast.money(period.outflow)), .money(forecast.money(period.closing)), .money(forecast.money(period.minimum)),
+                    .day(period.minimumDay),
                 ]
                 section.rows.append(row)
                 json.append(.object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }))
-                previousClosing = closing
             }
             var report = Report([section])
             report.json = .object([
                 ("currency", .string(timeline.currency.code)), ("level", account == nil && group == nil ? .number(String(forecastLevel)) : .null),
-                ("account", account.map { _ in .string(title.replacingOccurrences(of: "account ", with: "")) } ?? .null),
-                ("group", group.map { _ in .string(title.replacingOccurrences(of: "group ", with: "")) } ?? .null),
+                ("account", account.map { _ in .string(subject.name) } ?? .null), ("group", group.map { _ in .string(subject.name) } ?? .null),
                 ("case", .string(forecastCase == .expected ? "expected" : "pessimistic")),
                 ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)), ("periods", .array(json)),
             ])

@@ -40,10 +40,15 @@ struct Forecast {
     /// - Parameter store: the store a command already opened, so that account ids match (a ledger
     ///   file read again with `-f` gets new ids); else the options' store is opened.
     init(_ global: GlobalOptions, _ horizon: HorizonOptions, store: Store? = nil) throws {
+        try self.init(global, store: store) { today in try horizon.horizon(today: today) }
+    }
+
+    /// - Parameter horizon: the last day (inclusive) for today, or an error when it is not one.
+    init(_ global: GlobalOptions, store: Store? = nil, horizon: (Day) throws -> Day) throws {
         self.store = try store ?? global.ledgerStore(writing: false)
         let stored = try self.store.snapshot()
         today = try global.todayDay()
-        let last = try horizon.horizon(today: today)
+        let last = try horizon(today)
         calendars = try workingDayCalendars(stored, self.store)
         do {
             ledger = try stored.forecastLedger(today: today, horizon: last, calendars: calendars)

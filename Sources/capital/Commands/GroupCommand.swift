@@ -34,10 +34,11 @@ extension Capital.GroupCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let ledger = try store.snapshot()
-            let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
+            let labels = AccountLabels(ledger.accounts)
+            let known = Set(ledger.accounts.map(\.id))
             var section = Section(name: "groups", columns: [Column("id", "ID"), Column("name", "Name"), Column("type", "Type"), Column("accounts", "Accounts")])
             for group in ledger.groups {
-                section.rows.append([.id(group.id), .text(group.name), .text(group.type.rawValue), .list(group.accountIDs.compactMap { names[$0] })])
+                section.rows.append([.id(group.id), .text(group.name), .text(group.type.rawValue), .labels(group.accountIDs.filter(known.contains).map { labels[$0] })])
             }
             try global.print(Report([section]))
         }
@@ -61,7 +62,7 @@ extension Capital.GroupCommand {
             for id in found.accountIDs {
                 guard let account = ledger.accounts.first(where: { $0.id == id }) else { continue }
                 section.rows.append([
-                    .text(account.name), .text(account.kind.rawValue),
+                    .label(Label(account)), .text(account.kind.rawValue),
                     .money(Money(minor: totals[BalanceKey(accountID: id, currency: account.currency)] ?? 0, currency: account.currency)),
                 ])
             }

@@ -34,19 +34,35 @@ extension Capital {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "export", 
-            abstract: "Write the whole ledger as a YAML (default) or JSON ledger file.",
-            discussion: "Example: capital export --format json --out backup.json")
+        static let configuration = CommandConfiguration(commandName: "export",
+            abstract: "Write the whole ledger as a YAML (default) or JSON ledger file, or one table as CSV for a spreadsheet.",
+            discussion: """
+                --format csv (or --what alone) writes one table: --what transactions (one row per posting, the default) \
+                or forecast (balances per period, as `capital forecast` computes them). See docs/cli.md.
+                Examples:
+                  capital export --format json --out backup.json
+                  capital export --format csv --what transactions --from 2025-01 --to 2025-03 --bom --out q1.csv
+                  capital export --format csv --what forecast --to 2025-12 --by day --out forecast.csv
+                """)
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
+        @OptionGroup(title: "CSV") var csv: CSVExportOptions
 
         func run() throws {
-            let formatText = global.format ?? "yaml"
-            guard let format = LedgerFileFormat(rawValue: formatText) else {
-                throw CLIError.invalid("--format", formatText, "export writes yaml or json")
+            let formatText = global.format ?? (csv.what != nil ? "csv" : "yaml")
+            let text: String
+            if formatText == "csv" {
+                text = try csv.export(global)
+            } else {
+                guard let format = LedgerFileFormat(rawValue: formatText) else {
+                    throw CLIError.invalid("--format", formatText, "export writes yaml, json or csv")
+                }
+                if let (option, value) = csv.given.first {
+                    throw CSVExportOptions.misplaced(option, value, "goes with --format csv; a \(format.rawValue) ledger file is the whole ledger")
+                }
+                text = try global.ledgerStore(writing: false).export(format: format)
             }
-            let text = try global.ledgerStore(writing: false).export(format: format)
             if let out {
                 do {
                     // A ledger is private: the file is the owner's only, like the database.

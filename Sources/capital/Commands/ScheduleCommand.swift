@@ -119,7 +119,7 @@ extension Capital.ScheduleCommand {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
             let ledger = try store.snapshot()
-            let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
+            let labels = AccountLabels(ledger.accounts)
             var section = Section(
                 name: "schedules",
                 columns: [
@@ -134,8 +134,8 @@ extension Capital.ScheduleCommand {
                     .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), next.map { .day($0.day) } ?? .none,
                     amountCell(schedule), .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
                     .text(schedule.currency.code),
-                    .list(schedule.postings.filter { $0.amount.minor < 0 }.map { names[$0.accountID] ?? $0.accountID }),
-                    .list(schedule.postings.filter { $0.amount.minor > 0 }.map { names[$0.accountID] ?? $0.accountID }),
+                    .labels(schedule.postings.filter { $0.amount.minor < 0 }.map { labels[$0.accountID] }),
+                    .labels(schedule.postings.filter { $0.amount.minor > 0 }.map { labels[$0.accountID] }),
                     .text(schedule.approval.rawValue),
                 ])
             }

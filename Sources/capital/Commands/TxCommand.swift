@@ -41,7 +41,7 @@ func parsePosting(_ text: String) throws -> PostingInput {
 
 /// Rows of the transaction listing: id, date, payee, amount, from and to accounts.
 func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Section {
-    let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
+    let labels = AccountLabels(ledger.accounts)
     var section = Section(
         name: "transactions",
         columns: [
@@ -50,17 +50,17 @@ func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Sect
         ])
     for t in transactions {
         let currency = t.postings.first?.amount.currency ?? ledger.currency
-        func accounts(_ negative: Bool) -> [String] {
-            var result: [String] = []
+        func accounts(_ negative: Bool) -> [Label] {
+            var result: [Label] = []
             for p in t.postings where p.amount.minor != 0 && (p.amount.minor < 0) == negative {
-                let name = names[p.accountID] ?? p.accountID
-                if !result.contains(name) { result.append(name) }
+                let label = labels[p.accountID]
+                if !result.contains(where: { $0.name == label.name }) { result.append(label) }
             }
             return result
         }
         section.rows.append([
             .id(t.id), .day(t.day), .text(t.payee), .money(Money(minor: t.amount, currency: currency)), .text(currency.code),
-            .list(accounts(true)), .list(accounts(false)), .text(t.spender), .text(t.note),
+            .labels(accounts(true)), .labels(accounts(false)), .text(t.spender), .text(t.note),
         ])
     }
     return section
@@ -162,7 +162,8 @@ extension Capital.TxCommand {
             var postings = Section(
                 name: "postings", title: "Postings",
                 columns: [Column("account", "Account"), Column("amount", "Amount", numeric: true), Column("currency", "Cur"), Column("note", "Note")])
-            postings.rows = t.postings.map { [.text(names[$0.accountID] ?? $0.accountID), .money($0.amount), .text($0.amount.currency.code), .text($0.note)] }
+            let labels = AccountLabels(accounts)
+            postings.rows = t.postings.map { [.label(labels[$0.accountID]), .money($0.amount), .text($0.amount.currency.code), .text($0.note)] }
             var report = Report([head, postings])
             report.json = .object([
                 ("id", .string(t.id)), ("date", .string(t.day.iso)), ("payee", .string(t.payee)), ("note", .string(t.note)),

@@ -39,6 +39,8 @@ extension Report {
         case .day(let d): return d.iso
         case .bool(let b): return b ? "yes" : "no"
         case .list(let items): return items.joined(separator: ", ")
+        case .label(let label): return label.plain
+        case .labels(let labels): return labels.map(\.plain).joined(separator: ", ")
         case .none: return ""
         }
     }
@@ -51,7 +53,7 @@ extension Report {
             // A record is its first section; sections after it are tables.
             if isRecord, index == 0, let row = section.rows.first {
                 let width = section.columns.map { $0.title.count }.max() ?? 0
-                for (column, cell) in zip(section.columns, row) {
+                for (column, cell) in zip(section.columns, row) where !column.tableHidden {
                     out += pad(column.title + ":", width + 1, right: false) + " " + colored(cell, tableText(cell, options), options) + "\n"
                 }
                 continue
@@ -60,14 +62,15 @@ extension Report {
                 out += "(none)\n"
                 continue
             }
-            let texts = section.rows.map { row in row.map { tableText($0, options) } }
-            var widths = section.columns.map { $0.title.count }
-            for row in texts { for (i, text) in row.enumerated() { widths[i] = max(widths[i], text.count) } }
-            out += trimmed(section.columns.enumerated().map { pad($1.title, widths[$0], right: $1.numeric) }.joined(separator: "  ")) + "\n"
+            let shown = section.columns.indices.filter { !section.columns[$0].tableHidden }
+            let texts = section.rows.map { row in shown.map { tableText(row[$0], options) } }
+            var widths = shown.map { section.columns[$0].title.count }
+            for row in texts { for (i, text) in row.enumerated() { widths[i] = max(widths[i], text.displayWidth) } }
+            out += trimmed(shown.enumerated().map { pad(section.columns[$1].title, widths[$0], right: section.columns[$1].numeric) }.joined(separator: "  ")) + "\n"
             out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
             for (rowIndex, row) in texts.enumerated() {
                 let line = row.enumerated().map { i, text in
-                    colored(section.rows[rowIndex][i], pad(text, widths[i], right: section.columns[i].numeric), options)
+                    colored(section.rows[rowIndex][shown[i]], pad(text, widths[i], right: section.columns[shown[i]].numeric), options)
                 }
                 out += trimmed(line.joined(separator: "  ")) + "\n"
             }
@@ -75,13 +78,24 @@ extension Report {
         return out
     }
 
+    /// `text` (the cell's table text, padded) with colour: negative amounts red, account names in
+    /// their own colours (the name only, not its icon or the padding).
     private func colored(_ cell: Cell, _ text: String, _ options: RenderOptions) -> String {
-        guard options.color, !options.hideAmounts, case .money(let m) = cell, m.isNegative else { return text }
-        return "\u{1B}[31m" + text + "\u{1B}[0m"
+        guard options.color else { return text }
+        switch cell {
+        case .money(let m) where m.isNegative && !options.hideAmounts:
+            return "\u{1B}[31m" + text + "\u{1B}[0m"
+        case .label(let label) where label.color != nil:
+            return text.replacingFirst(label.plain, with: label.styled(color: true))
+        case .labels(let labels) where labels.contains(where: { $0.color != nil }):
+            return text.replacingFirst(labels.map(\.plain).joined(separator: ", "), with: labels.map { $0.styled(color: true) }.joined(separator: ", "))
+        default:
+            return text
+        }
     }
 
     private func pad(_ text: String, _ width: Int, right: Bool) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
+        let fill = String(repeating: " ", count: max(0, width - text.displayWidth))
         return right ? fill + text : text + fill
     }
 
@@ -100,6 +114,8 @@ extension Report {
         case .id(let s): return s
         case .bool(let b): return b ? "true" : "false"
         case .list(let items): return items.joined(separator: ";")
+        case .label(let label): return label.name
+        case .labels(let labels): return labels.map(\.name).joined(separator: ";")
         default: return tableText(cell, RenderOptions())
         }
     }
@@ -140,6 +156,8 @@ extension Report {
         case .day(let d): return .string(d.iso)
         case .bool(let b): return .bool(b)
         case .list(let items): return .array(items.map(JSON.string))
+        case .label(let label): return .string(label.name)
+        case .labels(let labels): return .array(labels.map { .string($0.name) })
         case .none: return .null
         }
     }
@@ -192,6 +210,14 @@ indirect enum JSON {
 }
 
 extension String {
+    /// The text with the first occurrence of `target` replaced (the text itself when there is none).
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = firstRange(of: target) else { return self }
+        var copy = self
+        copy.replaceSubrange(range, with: replacement)
+        return copy
+    }
+
     func replacingAll(_ target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }

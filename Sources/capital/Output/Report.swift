@@ -12,6 +12,10 @@ enum Cell {
     case day(Day)
     case bool(Bool)
     case list([String])
+    /// An account's name with its icon and colour in tables; the bare name in JSON and CSV.
+    case label(Label)
+    /// Several accounts' names: joined in tables, a list of names in JSON.
+    case labels([Label])
     case none
 }
 
@@ -20,11 +24,14 @@ struct Column {
     var key: String
     var title: String
     var numeric: Bool = false
+    /// In JSON and CSV only: tables show it another way (an icon before the name).
+    var tableHidden: Bool = false
 
-    init(_ key: String, _ title: String, numeric: Bool = false) {
+    init(_ key: String, _ title: String, numeric: Bool = false, tableHidden: Bool = false) {
         self.key = key
         self.title = title
         self.numeric = numeric
+        self.tableHidden = tableHidden
     }
 }
 

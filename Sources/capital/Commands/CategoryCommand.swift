@@ -1,0 +1,146 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct CategoryCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "category", abstract: "Add, list, edit and remove categories: the income and expense accounts, with a colour and an icon.",
+            discussion: """
+                Categories are income and expense accounts; `capital account` sees them too. A colour and an \
+                icon (one emoji) are shown in tables: the icon before the name, the name in its colour on a terminal.
+                Example: capital category add Pets --icon 🐈 --color bright-magenta
+                """,
+            subcommands: [Add.self, List.self, Edit.self, Remove.self])
+    }
+}
+
+extension Capital.CategoryCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a category: an expense one unless --income.",
+            discussion: "Example: capital category add Bonus --income --icon 🎁 --color green")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The category's name (unique among accounts and categories).") var name: String
+        @Flag(help: "An income category (money comes from it).") var income = false
+        @Flag(help: "An expense category (money goes to it); the default.") var expense = false
+        @Option(help: ArgumentHelp("ISO 4217 code (default: the ledger's).", valueName: "code")) var currency: String?
+        @OptionGroup var style: StyleOptions
+
+        func validate() throws {
+            if income && expense { throw ValidationError("--income and --expense: choose one") }
+        }
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var code: Currency?
+            if let currency {
+                do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
+            }
+            let category: Account
+            do {
+                category = try store.addAccount(
+                    name: name, kind: income ? .income : .expense, currency: code, color: style.newColor, icon: style.newIcon)
+            } catch .duplicateName {
+                let existing = try store.account(name)
+                throw CLIError.invalid(
+                    "category", name,
+                    "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'"
+                )
+            }
+            print("Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List categories with their icon, colour and this month's total.",
+            discussion: """
+                This month's total runs from the 1st to today (--today), positive for what was spent \
+                (expense) or earned (income).
+                Example: capital category list --kind expense --format json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Only income or only expense categories.", valueName: "kind")) var kind: String?
+        @Flag(help: "Include hidden categories.") var all = false
+
+        func run() throws {
+            var only: AccountKind?
+            if let kind {
+                guard let value = AccountKind(rawValue: kind), value.isCategory else {
+                    throw CLIError.invalid("--kind", kind, "expected income or expense")
+                }
+                only = value
+            }
+            let store = try global.ledgerStore(writing: false)
+            let today = try global.todayDay()
+            let ledger = try instrumentLedger(store, global, through: today)
+            let now = try balances(ledger, on: today)
+            let before = try balances(ledger, on: today.startOfMonth.advanced(by: -1))
+            var section = Section(
+                name: "categories",
+                columns: [
+                    Column("id", "ID", tableHidden: true), Column("name", "Name"), Column("kind", "Kind"), Column("icon", "Icon", tableHidden: true),
+                    Column("color", "Colour"), Column("thisMonth", "This month", numeric: true), Column("currency", "Cur"),
+                    Column("hidden", "Hidden", tableHidden: !all),
+                ])
+            for category in ledger.accounts where category.kind.isCategory && (only == nil || category.kind == only) && (all || !category.hidden) {
+                let key = BalanceKey(accountID: category.id, currency: category.currency)
+                let (flow, overflow) = (now[key] ?? 0).subtractingReportingOverflow(before[key] ?? 0)
+                // Income accounts are credited (negative) as money comes in: shown as earned, positive.
+                guard !overflow, flow != .min else { throw CLIError("category '\(category.name)': this month's total overflows") }
+                section.rows.append([
+                    .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none,
+                    colorCell(category),
+                    .money(Money(minor: category.kind == .income ? -flow : flow, currency: category.currency)), .text(category.currency.code),
+                    .bool(category.hidden),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit", abstract: "Rename a category or change its colour or icon.",
+            discussion: "Example: capital category edit Groceries --icon 🛒 --color green   (--icon \"\" clears the icon)")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Category name or id prefix.") var category: String
+        @Option(help: "A new name.") var name: String?
+        @OptionGroup var style: StyleOptions
+
+        func run() throws {
+            guard name != nil || style.color != nil || style.icon != nil else {
+                throw CLIError.invalid("category", category, "nothing to change; give --name, --color or --icon")
+            }
+            let store = try global.ledgerStore(writing: true)
+            let found = try store.category(category)
+            var changes = AccountChanges()
+            changes.name = name
+            style.apply(to: &changes)
+            let updated = try store.editAccount(found.id, changes)
+            print("Updated \(updated.kind.rawValue) category '\(updated.name)' (\(Store.shortID(updated.id))).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a category nothing uses.",
+            discussion: """
+                A category with transactions, schedules, loans, cards, deposits, due payments or budgets is \
+                refused; `capital account rm NAME --move-to OTHER` moves its postings, `--hide` keeps it out of listings.
+                Example: capital category rm Gifts
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Category name or id prefix.") var category: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            print(try store.removeCategory(category).capitalizedFirst + ".")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+/// The tables `capital export --format csv --what …` writes. Another table is a case here, a
+/// function that builds it, and its line in `table(_:_:range:)`.
+enum CSVExport: String, CaseIterable {
+    case transactions
+    case forecast
+
+    static var names: String { allCases.map(\.rawValue).joined(separator: " or ") }
+
+    /// The options only this table takes.
+    var ownOptions: Set<String> {
+        switch self {
+        case .transactions: return []
+        case .forecast: return ["--by", "--account", "--group", "--level", "--expected"]
+        }
+    }
+
+    func table(_ options: CSVExportOptions, _ global: GlobalOptions, range: (from: Day?, to: Day?)) throws -> CSVTable {
+        switch self {
+        case .transactions: return try transactionTable(try global.ledgerStore(writing: false), range: range)
+        case .forecast: return try forecastTable(options, global, range: range)
+        }
+    }
+}
+
+/// A header and its rows, before they are written as CSV.
+struct CSVTable {
+    var header: [String]
+    var rows: [[CSVWriter.Field]] = []
+}
+
+/// `export --format csv` options.
+struct CSVExportOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("With --format csv: transactions (one row per posting; the default) or forecast.", valueName: "table"))
+    var what: String?
+    @Option(
+        help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day); a forecast's is today or later, default today.", valueName: "date"))
+    var from: String?
+    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day); a forecast's defaults to 12 months ahead.", valueName: "date"))
+    var to: String?
+    @Flag(help: "Start with a UTF-8 byte order mark, which Excel needs to read UTF-8 text.") var bom = false
+    @Flag(help: "Write text as it is: no ' before a cell starting with = + - @ (for programs rather than spreadsheets).") var raw = false
+    @Option(help: ArgumentHelp("Forecast: one row per day, week or month (default month).", valueName: "period")) var by: String?
+    @Option(help: ArgumentHelp("Forecast: one account.", valueName: "account")) var account: String?
+    @Option(help: ArgumentHelp("Forecast: one group.", valueName: "group")) var group: String?
+    @Option(help: ArgumentHelp("Forecast: a ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
+    @Flag(help: "Forecast: expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
+
+    /// The options given, in the order of `--help`, with their values (nil for a flag).
+    var given: [(option: String, value: String?)] {
+        let options: [(String, String?)] = [
+            ("--what", what), ("--from", from), ("--to", to), ("--by", by), ("--account", account), ("--group", group),
+            ("--level", level.map(String.init)),
+        ]
+        let flags = [("--bom", bom), ("--raw", raw), ("--expected", expected)]
+        return options.compactMap { option, value in value.map { (option, $0) } } + flags.filter(\.1).map { ($0.0, nil) }
+    }
+
+    /// An option given where it does not belong: `--by 'week': why`, or `--bom: why` for a flag.
+    static func misplaced(_ option: String, _ value: String?, _ reason: String) -> CLIError {
+        value.map { CLIError.invalid(option, $0, reason) } ?? CLIError("\(option): \(reason)", exitCode: 64)
+    }
+
+    /// The CSV text of the table asked for.
+    func export(_ global: GlobalOptions) throws -> String {
+        let table = what ?? CSVExport.transactions.rawValue
+        guard let export = CSVExport(rawValue: table) else { throw CLIError.invalid("--what", table, "expected \(CSVExport.names)") }
+        let others = Set(CSVExport.allCases.flatMap(\.ownOptions)).subtracting(export.ownOptions)
+        if let (option, value) = given.first(where: { others.contains($0.option) }) {
+            let owner = CSVExport.allCases.first { $0.ownOptions.contains(option) }!
+            throw CSVExportOptions.misplaced(option, value, "goes with --what \(owner.rawValue), not --what \(export.rawValue)")
+        }
+        let first = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
+        let last = try to.map { try parseDay($0, field: "--to", monthAs: .endOfMonth) }
+        if let first, let last, first > last { throw CLIError.invalid("--to", to!, "it is before --from \(from!)") }
+        let csv = try export.table(self, global, range: (first, last))
+        return CSVWriter(bom: bom, guardFormulas: !raw).write(header: csv.header, rows: csv.rows)
+    }
+}
+
+/// One row per posting: a spreadsheet sums, filters and pivots them. Balance-sheet accounts
+/// (and Capital) are in `account`, categories in `category`; amounts are signed as in double
+/// entry, so each transaction's rows sum to zero per currency.
+func transactionTable(_ store: Store, range: (from: Day?, to: Day?)) throws -> CSVTable {
+    let ledger = try store.snapshot()
+    var filter = TransactionFilter()
+    (filter.from, filter.to) = range
+    let accounts = Dictionary(ledger.accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var table = CSVTable(header: [
+        "date", "payee", "account", "category", "amount", "currency", "kind", "note", "postingNote", "spender", "tags", "counterparts", "transaction",
+    ])
+    for transaction in ledger.transactions where filter.matches(transaction, kinds: { accounts[$0]?.kind }) {
+        let names = transaction.postings.map { accounts[$0.accountID]?.name ?? $0.accountID }
+        for (index, posting) in transaction.postings.enumerated() {
+            let account = accounts[posting.accountID]
+            let isCategory = account?.kind.isCategory ?? false
+            var counterparts: [String] = []
+            for (other, name) in names.enumerated() where other != index && name != names[index] && !counterparts.contains(name) {
+                counterparts.append(name)
+            }
+            table.rows.append([
+                .value(transaction.day.iso), .text(transaction.payee), .text(isCategory ? "" : names[index]), .text(isCategory ? names[index] : ""),
+                .value(posting.amount.plain), .value(posting.amount.currency.code), .value(account?.kind.rawValue ?? ""), .text(transaction.note),
+                .text(posting.note), .text(transaction.spender), .text(transaction.tags.joined(separator: ";")),
+                .text(counterparts.joined(separator: ";")), .value(transaction.id),
+            ])
+        }
+    }
+    return table
+}
+
+/// The forecast's balance per period from `from` (today by default, never before) to `to` (the
+/// horizon, 12 months ahead by default), as `capital forecast` computes it.
+func forecastTable(_ options: CSVExportOptions, _ global: GlobalOptions, range: (from: Day?, to: Day?)) throws -> CSVTable {
+    let by = options.by ?? "month"
+    guard ["day", "week", "month"].contains(by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
+    if [options.account != nil, options.group != nil, options.level != nil].filter({ $0 }).count > 1 {
+        throw CLIError.invalid(
+            "--level", options.level.map(String.init) ?? options.account ?? options.group ?? "", "give one of --account, --group and --level")
+    }
+    let level = try checkedLevel(options.level)
+    let today = try global.todayDay()
+    if let first = range.from, first < today {
+        throw CLIError.invalid("--from", options.from!, "a forecast starts today (\(today)); the past is in --what transactions")
+    }
+    let forecast = try Forecast(global) { today in
+        guard let last = range.to else { return today.addingMonths(12) }
+        guard last >= today else { throw CLIError.invalid("--to", options.to!, "is before today \(today); a forecast looks ahead") }
+        return last
+    }
+    if let first = range.from, first > forecast.timeline.horizon {
+        throw CLIError.invalid("--from", options.from!, "is after the forecast's last day \(forecast.timeline.horizon); give a later --to")
+    }
+    let forecastCase: ForecastCase = options.expected ? .expected : .pessimistic
+    let subject = try forecast.subject(account: options.account, group: options.group, level: level)
+    let series = try forecast.series(subject, forecastCase)
+    var table = CSVTable(header: ["start", "end", "opening", "inflow", "outflow", "closing", "min", "minDay", "currency"])
+    let code = forecast.timeline.currency.code
+    for period in forecast.periods(subject, series: series, by: by, from: range.from ?? today, forecastCase) {
+        table.rows.append(
+            [.value(period.start.iso), .value(period.end.iso)]
+                + [period.opening, period.inflow, period.outflow, period.closing, period.minimum].map { .value(forecast.money($0).plain) }
+                + [.value(period.minimumDay.iso), .value(code)])
+    }
+    return table
+}

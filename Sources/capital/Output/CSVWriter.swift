@@ -1,0 +1,59 @@
+/// CSV for spreadsheets (`capital export --format csv`): RFC 4180 fields, CRLF line ends, an
+/// optional UTF-8 byte order mark, and text a spreadsheet would run as a formula made inert.
+///
+/// ```
+/// date,payee,amount
+/// 2025-04-01,"Smith, J.",-1234.50
+/// 2025-04-02,"'=cmd|' /C calc'!A0",-5.00
+/// ```
+///
+/// - A field with a comma, a double quote, CR or LF is put in double quotes, its quotes doubled;
+///   others are written as they are. Line breaks inside a field are kept.
+/// - Records end in CRLF, as RFC 4180 has it (Excel and LibreOffice read LF too).
+/// - `bom` starts the text with U+FEFF, which Excel needs to read UTF-8 (without it, it guesses
+///   the system's legacy code page and garbles Cyrillic and emoji).
+/// - `guardFormulas` puts `'` before a `.text` field starting with `=`, `+`, `-`, `@`, a tab or
+///   CR, which Excel and LibreOffice would otherwise evaluate (CSV injection, as OWASP describes
+///   it). `.value` fields (dates, amounts, ids, codes capital writes itself) are never changed, so
+///   `-1234.50` stays a number.
+struct CSVWriter {
+    /// One cell.
+    enum Field {
+        /// Text a person typed: payees, notes, names, tags.
+        case text(String)
+        /// Text capital made: a date, an amount, an id, a code.
+        case value(String)
+    }
+
+    var bom = false
+    var guardFormulas = true
+
+    /// The whole file: the header, then one record per row.
+    func write(header: [String], rows: [[Field]]) -> String {
+        var out = bom ? "\u{FEFF}" : ""
+        out += header.map(CSVWriter.quoted).joined(separator: ",") + "\r\n"
+        for row in rows {
+            out += row.map { CSVWriter.quoted(cell($0)) }.joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    private func cell(_ field: Field) -> String {
+        switch field {
+        case .value(let text): return text
+        case .text(let text):
+            guard guardFormulas, let first = text.unicodeScalars.first, CSVWriter.formulaStarts.contains(first) else { return text }
+            return "'" + text
+        }
+    }
+
+    /// The first characters that make a spreadsheet read a cell as a formula.
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// The field as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote,
+    /// CR or LF.
+    static func quoted(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
