@@ -161,7 +161,8 @@ extension HouseholdForecast {
     ///   (else the default account) to its category (else Bills or Fines) on its due day, or
     ///   today when that is past.
     /// - **A monthly budget**: in each month from today's, the limit less what the month's
-    ///   schedule occurrences (from today on) put into the category at their expected amounts,
+    ///   schedule occurrences not posted (those before today are open: they count today) put
+    ///   into the category at their expected amounts,
     ///   and in today's month less what was posted to it from the 1st through today, is spread
     ///   evenly over the month's days from today (from the 1st in later months), the remainder a
     ///   minor unit a day on the first days; nothing when that is 0 or less.
@@ -188,7 +189,10 @@ extension HouseholdForecast {
                     used += sample.transactions.filter { $0.date >= first && $0.date <= today }.flatMap(\.postings)
                         .filter { $0.account == category }.map(\.amount).reduce(0, +)
                 }
-                used += occurrences.filter { days.contains($0.date) }.flatMap(\.legs).filter { $0.account == category }.map(\.expected).reduce(0, +)
+                // Every occurrence of the month not posted: those before today are open and count today.
+                let next = Self.nextMonth(first)
+                used += occurrences.filter { $0.date >= first && $0.date < next }.flatMap(\.legs).filter { $0.account == category }.map(\.expected)
+                    .reduce(0, +)
                 let rest = limit - used
                 if rest > 0 {
                     for (index, day) in days.enumerated() {

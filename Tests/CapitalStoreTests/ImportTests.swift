@@ -197,8 +197,8 @@ struct ImportTests {
         let summary = try store.importDocument(Sample.household)
         #expect(summary.transactionsAdded == 0)
         #expect(summary.transactionsAlreadyPresent == 134)
-        #expect(summary.accountsAdded == 0 && summary.accountsMerged == 32)
-        #expect(summary.instrumentsAdded == 0 && summary.instrumentsAlreadyPresent == 5)
+        #expect(summary.accountsAdded == 0 && summary.accountsMerged == 33)
+        #expect(summary.instrumentsAdded == 0 && summary.instrumentsAlreadyPresent == 12)
         #expect(summary.groupsAdded == 0 && summary.groupsMerged == 4)
         #expect(try store.export(format: .yaml) == before)
     }

@@ -25,7 +25,7 @@ struct LedgerFileTests {
     @Test func sampleHoldsTheSeedHousehold() throws {
         let ledger = try Store.household().snapshot()
         #expect(ledger.currency == .rub)
-        #expect(ledger.accounts.count == 32)
+        #expect(ledger.accounts.count == 33)
         #expect(ledger.groups.map(\.name) == ["Everyday money", "Debts", "Children", "Car"])
         #expect(ledger.transactions.count == 134)
         #expect(ledger.loans.count == 3 && ledger.cards.count == 1 && ledger.deposits.count == 1)

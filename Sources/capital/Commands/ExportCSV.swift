@@ -7,13 +7,14 @@ import CapitalStore
 enum CSVExport: String, CaseIterable {
     case transactions
     case forecast
+    case dues
 
     static var names: String { allCases.map(\.rawValue).joined(separator: " or ") }
 
     /// The options only this table takes.
     var ownOptions: Set<String> {
         switch self {
-        case .transactions: return []
+        case .transactions, .dues: return []
         case .forecast: return ["--by", "--account", "--group", "--level", "--expected"]
         }
     }
@@ -22,6 +23,7 @@ enum CSVExport: String, CaseIterable {
         switch self {
         case .transactions: return try transactionTable(try global.ledgerStore(writing: false), range: range)
         case .forecast: return try forecastTable(options, global, range: range)
+        case .dues: return try dueTable(try global.ledgerStore(writing: false), today: try global.todayDay(), range: range)
         }
     }
 }
@@ -34,7 +36,7 @@ struct CSVTable {
 
 /// `export --format csv` options.
 struct CSVExportOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("With --format csv: transactions (one row per posting; the default) or forecast.", valueName: "table"))
+    @Option(help: ArgumentHelp("With --format csv: transactions (one row per posting; the default), forecast or dues.", valueName: "table"))
     var what: String?
     @Option(
         help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day); a forecast's is today or later, default today.", valueName: "date"))
@@ -108,6 +110,26 @@ func transactionTable(_ store: Store, range: (from: Day?, to: Day?)) throws -> C
                 .text(counterparts.joined(separator: ";")), .value(transaction.id),
             ])
         }
+    }
+    return table
+}
+
+/// Every bill and fine (by due day within `--from`/`--to`), in the order registered: what a
+/// spreadsheet needs to track them, status and days left included.
+func dueTable(_ store: Store, today: Day, range: (from: Day?, to: Day?)) throws -> CSVTable {
+    let names = Dictionary(try store.accounts(includeHidden: true).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    var table = CSVTable(header: [
+        "id", "type", "reason", "dueDay", "daysLeft", "total", "paid", "left", "currency", "status", "institution", "iban", "address", "payFrom", "category",
+    ])
+    for due in try store.dues() {
+        if let from = range.from, due.dueDay < from { continue }
+        if let to = range.to, due.dueDay > to { continue }
+        let money = { (minor: Int64) in CSVWriter.Field.value(Money(minor: minor, currency: due.currency).plain) }
+        table.rows.append([
+            .value(String(due.number)), .value(due.type.rawValue), .text(due.reason), .value(due.dueDay.iso), .value(String(due.daysLeft(today: today))),
+            money(due.total), money(due.paid), money(due.left), .value(due.currency.code), .value(due.status.rawValue), .text(due.institution),
+            .text(due.iban), .text(due.address), .text(due.payFromID.flatMap { names[$0] } ?? ""), .text(due.categoryID.flatMap { names[$0] } ?? ""),
+        ])
     }
     return table
 }
