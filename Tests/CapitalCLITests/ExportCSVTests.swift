@@ -265,8 +265,8 @@ struct ExportCSVTests {
     // MARK: bad input
 
     static let badCommands: [(args: [String], mentions: [String])] = [
-        (["export", "--format", "csv", "--what", "nonsense"], ["--what 'nonsense'", "transactions or forecast"]),
-        (["export", "--what", "dues"], ["--what 'dues'", "transactions or forecast"]),
+        (["export", "--format", "csv", "--what", "nonsense"], ["--what 'nonsense'", "transactions, forecast or dues"]),
+        (["export", "--what", "bills"], ["--what 'bills'", "transactions, forecast or dues"]),
         (["export", "--format", "csv", "--from", "2025-03-01", "--to", "2025-02-01"], ["--to '2025-02-01'", "before --from 2025-03-01"]),
         (["export", "--format", "csv", "--from", "2025-13-01"], ["--from", "'2025-13-01'"]),
         (["export", "--format", "csv", "--to", "yesterday"], ["--to", "'yesterday'"]),

@@ -101,6 +101,23 @@ struct RemindTests {
         #expect(try cli.rows(["remind", "--days", "30"] + Self.today).isEmpty)
     }
 
+    /// A salary waiting for confirmation is not something to pay; a payback whose statement has
+    /// not closed yet is (at what the forecast expects); `--days 0` speaks of today.
+    @Test func onlyOutflowsAndStatementsStillOpenCount() throws {
+        let cli = try Self.household()
+        cli.ok(
+            ["schedule", "add", "Bonus", "--rule", "monthly on 12", "--start", "2025-05-12", "--amount", "9000", "--from", "Salary", "--to", "VTB Debit",
+             "--approval", "confirm", "--today", "2025-04-01"])
+        let rows = try cli.rows(["remind"] + Self.today)
+        #expect(!rows.contains { $0.string("what") == "Bonus" })
+        // On 10 May with 40 days ahead: the 25 May statement (2 000.00 spent by card on 2 May) is due on 14 June.
+        cli.ok(["spend", "2000", "Groceries", "--from", "Tinkoff", "--on", "2025-05-02"])
+        let ahead = try cli.rows(["remind", "--days", "40"] + Self.today).filter { $0.string("kind") == "card" }
+        #expect(ahead.map { $0.string("day") } == ["2025-05-15", "2025-06-14"])
+        #expect(ahead.map { $0.string("amount") } == ["3000.00", "2000.00"])
+        #expect(cli.ok(["remind", "--days", "0", "--today", "2025-05-10"]) == "Nothing due today.\n")
+    }
+
     @Test func badDaysAreRefused() throws {
         let cli = try Self.household()
         cli.refuses(["remind", "--days", "-1"] + Self.today, mentioning: ["--days '-1'", "0 or more"])

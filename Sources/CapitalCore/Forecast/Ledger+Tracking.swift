@@ -9,7 +9,8 @@ extension Ledger {
     ///   the current period counts the category's postings up to today; what schedules spend
     ///   counts their expected amounts in the category as the timeline lays them (from today on,
     ///   occurrences still open by today count today, posted ones are in what was spent), and
-    ///   transactions recorded for days after today count with them, so no money is counted twice.
+    ///   transactions recorded for days after today and the unpaid rest of bills and fines in the
+    ///   category count with them, so no money is counted twice.
     /// - Complexity: O(dues + budgets × (transactions + days to the horizon + occurrences of their
     ///   schedules + periods × transactions after today)).
     public func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
@@ -36,6 +37,10 @@ extension Ledger {
                 for posting in transaction.postings where posting.accountID == category.id {
                     if transaction.day > today { later.append((transaction.day, posting.amount.minor)) } else { spent &+= posting.amount.minor }
                 }
+            }
+            // Bills and fines filed under the category count first too, on the day the forecast pays them.
+            for due in dues where due.status != .fullyPaid && due.categoryID == category.id && (due.payFromID ?? defaultAccountID) != nil {
+                later.append((max(due.dueDay, today), due.left))
             }
             let covering = schedules.filter { schedule in schedule.postings.contains { $0.accountID == category.id } }
             let expected = budget.expectedSpending(today: today, horizon: horizon, spent: spent) { range in

@@ -90,6 +90,9 @@ extension Capital.DueCommand {
             input.field = { $0 == "payFrom" ? "--from" : $0 == "dueDay" ? "--due" : optionName($0) }
             let added = try store.addDue(input)
             let today = try global.todayDay()
+            if added.payFromID == nil, try store.defaultAccount() == nil {
+                print("Note: there is no default account, so the forecast leaves it out; give one with `capital due edit \(added.number) --from ACCOUNT`.")
+            }
             print("Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay)).")
         }
     }

@@ -9,7 +9,8 @@ enum CSVExport: String, CaseIterable {
     case forecast
     case dues
 
-    static var names: String { allCases.map(\.rawValue).joined(separator: " or ") }
+    /// "transactions, forecast or dues".
+    static var names: String { allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + allCases.last!.rawValue }
 
     /// The options only this table takes.
     var ownOptions: Set<String> {

@@ -38,7 +38,14 @@ extension Capital {
             for due in ledger.dues where due.status != .fullyPaid && due.dueDay <= last {
                 items.append((due.dueDay, due.type.rawValue, "#\(due.number) \(due.reason)", Money(minor: due.left, currency: due.currency), due.dueDay < today))
             }
-            for schedule in ledger.schedules where schedule.approval == .confirm {
+            let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
+            // Outflows only: a schedule that spends on an expense category or takes money out of the
+            // balance sheet (an income waiting for confirmation is not something to pay).
+            func isOutflow(_ schedule: Schedule) -> Bool {
+                let sheet = schedule.postings.filter { kinds[$0.accountID].map { $0.isBalanceSheet && $0 != .equity } ?? false }.map(\.amount.minor)
+                return schedule.postings.contains { kinds[$0.accountID] == .expense && $0.amount.minor > 0 } || sheet.reduce(0, +) < 0
+            }
+            for schedule in ledger.schedules where schedule.approval == .confirm && isOutflow(schedule) {
                 let calendar = calendars[schedule.rule.calendar] ?? .none
                 let state = ledger.scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
                 var seen: Swift.Set<Day> = []
@@ -55,7 +62,8 @@ extension Capital {
                 if let late, overdue > 0 {
                     items.append((late.due, "card", "\(names[card.accountID] ?? "card") statement of \(late.statement)", Money(minor: overdue, currency: currency), true))
                 }
-                for cycle in cycles where cycle.due >= today && cycle.due <= last && cycle.statement <= today && cycle.payback > 0 {
+                // Statements still to close count too: their payback as the forecast expects it.
+                for cycle in cycles where cycle.due >= today && cycle.due <= last && cycle.payback > 0 {
                     items.append((cycle.due, "card", "\(names[card.accountID] ?? "card") statement of \(cycle.statement)", Money(minor: cycle.payback, currency: currency), false))
                 }
             }
@@ -79,7 +87,7 @@ extension Capital {
                 return [.day(item.day), .text(when), .text(item.kind), .text(item.what), .money(item.amount), .bool(item.overdue)]
             }
             if try items.isEmpty && global.outputFormat() == .table {
-                print("Nothing due in the next \(days) day\(days == 1 ? "" : "s").")
+                print(days == 0 ? "Nothing due today." : "Nothing due in the next \(days) day\(days == 1 ? "" : "s").")
             } else {
                 try global.print(Report([section]))
             }
