@@ -76,7 +76,7 @@ extension Capital.BudgetCommand {
             for budget in try store.budgets() {
                 let category = try store.account(budget.categoryID)
                 section.rows.append([
-                    .text(category.name), .money(Money(minor: budget.amount, currency: category.currency)), .text(budget.period.rawValue),
+                    .label(Label(category)), .money(Money(minor: budget.amount, currency: category.currency)), .text(budget.period.rawValue),
                     .day(Budget.period(budget.period, containing: budget.start).start),
                     .text(try budget.payFromID.map { try store.account($0).name } ?? "(the default account)"),
                 ])
@@ -132,7 +132,7 @@ extension Capital.BudgetCommand {
                 let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: category.currency)) }
                 let state = status.isOver ? "over" : status.willBeOver ? "over at this pace" : "under"
                 section.rows.append([
-                    .text(category.name), .day(period.start), .day(period.end.advanced(by: -1)), money(status.limit), money(status.spent), money(status.left),
+                    .label(Label(category)), .day(period.start), .day(period.end.advanced(by: -1)), money(status.limit), money(status.spent), money(status.left),
                     money(status.projected), .text(state),
                 ])
             }

@@ -66,7 +66,8 @@ extension Capital {
             } catch {
                 throw CLIError("stats: \(error)")
             }
-            let report = StatsReport(stats: stats, view: view, accountName: filter?.name)
+            var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
+            report.labels = AccountLabels(ledger.accounts)
             if format == .table {
                 print(report.heading)
                 if let note = report.leftOutNote { print(note) }

@@ -18,7 +18,7 @@
 func renderBars(_ rows: [(label: String, value: Int64)], width: Int, format: (Int64) -> String, color: Bool) -> String {
     guard !rows.isEmpty else { return "" }
     let amounts = rows.map { format($0.value) }
-    let labelWidth = rows.map(\.label.count).max()!
+    let labelWidth = rows.map(\.label.displayWidth).max()!
     let amountWidth = amounts.map(\.count).max()!
     let barWidth = max(10, width - labelWidth - amountWidth - 2)
     let largest = rows.map(\.value.magnitude).max()!
@@ -33,7 +33,7 @@ func renderBars(_ rows: [(label: String, value: Int64)], width: Int, format: (In
             bar = String(repeating: "█", count: length / 8) + (length % 8 == 0 ? "" : String(eighths[length % 8 - 1]))
             if color && row.value < 0 { bar = "\u{1B}[31m" + bar + "\u{1B}[0m" }
         }
-        let label = row.label + String(repeating: " ", count: labelWidth - row.label.count)
+        let label = row.label + String(repeating: " ", count: labelWidth - row.label.displayWidth)
         let value = String(repeating: " ", count: amountWidth - amount.count) + amount
         let line = label + " " + value + " " + bar
         out += (bar.isEmpty ? String(line.reversed().drop { $0 == " " }.reversed()) : line) + "\n"

@@ -15,6 +15,8 @@ struct StatsReport {
     let view: StatsView
     /// The name of the account transactions were filtered by.
     let accountName: String?
+    /// Categories' icons and colours, for tables and charts.
+    var labels = AccountLabels([])
 
     func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: stats.currency)) }
     func plain(_ minor: Int64) -> JSON { .string(Money(minor: minor, currency: stats.currency).plain) }
@@ -65,7 +67,7 @@ struct StatsReport {
             ])
         for row in breakdown.categories {
             section.rows.append([
-                .text(row.name), money(row.amount), shareCell(row.share, table: table), money(row.monthlyAverage), .int(row.transactions),
+                .label(labels[row.accountID]), money(row.amount), shareCell(row.share, table: table), money(row.monthlyAverage), .int(row.transactions),
             ])
         }
         if table && !breakdown.categories.isEmpty {
@@ -102,7 +104,7 @@ struct StatsReport {
                 figures.changeFromAverage.map(money) ?? .none,
             ]
         }
-        for row in comparison.categories { section.rows.append([.text(row.name)] + cells(row.figures)) }
+        for row in comparison.categories { section.rows.append([.label(labels[row.accountID])] + cells(row.figures)) }
         if table && !comparison.categories.isEmpty { section.rows.append([.text("Total")] + cells(comparison.total)) }
         return section
     }
@@ -160,8 +162,8 @@ struct StatsReport {
         func bars(_ rows: [(label: String, value: Int64)]) -> String { renderBars(rows, width: width, format: format, color: color) }
         switch view {
         case .category:
-            return "Spending by category\n" + bars(stats.expense.categories.map { ($0.name, $0.amount) }) + "\nIncome by category\n"
-                + bars(stats.income.categories.map { ($0.name, $0.amount) })
+            return "Spending by category\n" + bars(stats.expense.categories.map { (labels[$0.accountID].plain, $0.amount) }) + "\nIncome by category\n"
+                + bars(stats.income.categories.map { (labels[$0.accountID].plain, $0.amount) })
         case .month:
             var rows: [(label: String, value: Int64)] = []
             for flows in stats.trend {
