@@ -4,7 +4,10 @@ import CapitalStore
 
 /// `--until`/`--days`/`--expected`: the horizon and the case of a forecast or an availability answer.
 struct HorizonOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The last day to look at (YYYY-MM-DD, or YYYY-MM for its last day); default 12 months ahead.", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "The last day to look at (YYYY-MM-DD, YYYY-MM for its last day, or +N followed by d, w, m or y from today: +30y); default 12 months ahead.",
+            valueName: "date"))
     var until: String?
     @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
@@ -18,6 +21,21 @@ struct HorizonOptions: ParsableArguments {
             guard days >= 1 else { throw CLIError.invalid("--days", String(days), "must be at least 1") }
             guard days <= 36_600 else { throw CLIError.invalid("--days", String(days), "looks further than 100 years") }
             return today.advanced(by: days)
+        }
+        if let until, until.hasPrefix("+") {
+            // +90d, +6w, +18m, +30y: that far from today.
+            guard let unit = until.last, "dwmy".contains(unit), let count = Int(until.dropFirst().dropLast()), count >= 1 else {
+                throw CLIError.invalid("--until", until, "expected +N with d, w, m or y (+90d, +6w, +18m, +30y)")
+            }
+            guard count <= (unit == "d" ? 36_600 : unit == "w" ? 5_229 : unit == "m" ? 1_200 : 100) else {
+                throw CLIError.invalid("--until", until, "looks further than 100 years")
+            }
+            switch unit {
+            case "d": return today.advanced(by: count)
+            case "w": return today.advanced(by: 7 * count)
+            case "m": return today.addingMonths(count)
+            default: return today.addingMonths(12 * count)
+            }
         }
         if let until {
             let day = try parseDay(until, field: "--until", monthAs: .endOfMonth)

@@ -1,0 +1,64 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+import Foundation
+
+extension Capital {
+    struct SampleCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sample", abstract: "Synthetic ledgers for benchmarks and comparisons.", subcommands: [Generate.self])
+    }
+}
+
+extension Capital.SampleCommand {
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate", abstract: "Write a deterministic synthetic ledger file: N rules over Y years.",
+            discussion: """
+                The same options and seed always give the same file. The ledger starts on --start (default \
+                2025-01-01; use it as --today): a year of posted history before it, N schedules from it on \
+                (daily, working-day, Russian-calendar with adjustments, weekly, biweekly, monthly, quarterly, \
+                yearly; some ranged, some ending), and with 5 accounts or more a mortgage and a credit card. \
+                Limits: --rules 1–100000, --years 1–100, --accounts 2–1000. See docs/performance.md.
+                Example: capital sample generate --rules 1000 --years 30 --out big.yaml
+                Example: capital -f big.yaml --today 2025-01-01 forecast --until +30y --by month
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many schedules.", valueName: "n")) var rules: Int
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many years the rules run (the forecast horizon to use).", valueName: "n")) var years: Int
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many balance-sheet accounts (default 8).", valueName: "n")) var accounts = 8
+        @Option(parsing: .unconditional, help: ArgumentHelp("The random seed (default 1).", valueName: "n")) var seed: UInt64 = 1
+        @Option(help: ArgumentHelp("The first day of the rules (default 2025-01-01).", valueName: "date")) var start: String?
+        @Option(help: ArgumentHelp("The currency (default RUB).", valueName: "code")) var currency = "RUB"
+        @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
+
+        func run() throws {
+            let formatText = global.format ?? "yaml"
+            guard let format = LedgerFileFormat(rawValue: formatText) else {
+                throw CLIError.invalid("--format", formatText, "a sample ledger is yaml or json")
+            }
+            let first = try start.map { try parseDay($0, field: "--start") } ?? SampleLedger.defaultStart
+            let code: Currency
+            do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "\(error)") }
+            let ledger: Ledger
+            do {
+                ledger = try SampleLedger.generate(rules: rules, years: years, accounts: accounts, seed: seed, start: first, currency: code)
+            } catch {
+                throw CLIError(error.description, exitCode: 64)
+            }
+            var extras = LedgerExtras()
+            for (id, state) in ledger.scheduleStates { extras.handledThrough[id] = state.handledThrough }
+            let text = LedgerFile.write(ledger, defaultAccountID: ledger.defaultAccountID, format: format, extras: extras)
+            if let out {
+                do {
+                    try text.write(toFile: out, atomically: true, encoding: .utf8)
+                } catch {
+                    throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
+                }
+            } else {
+                print(text, terminator: "")
+            }
+        }
+    }
+}
