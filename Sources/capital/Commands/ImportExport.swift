@@ -35,14 +35,16 @@ extension Capital {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "export",
-            abstract: "Write the whole ledger as a YAML (default) or JSON ledger file, or one table as CSV for a spreadsheet.",
+            abstract: "Write the whole ledger as a YAML (default) or JSON ledger file, one table as CSV, or an hledger journal.",
             discussion: """
-                --format csv (or --what alone) writes one table: --what transactions (one row per posting, the default) \
-                or forecast (balances per period, as `capital forecast` computes them). See docs/cli.md.
+                --format csv (or --what alone) writes one table: --what transactions (one row per posting, the default), \
+                dues, or forecast (balances per period, as `capital forecast` computes them). --format journal writes an \
+                hledger journal whose forecast (from --today to --to, default 12 months) matches capital's. See docs/cli.md.
                 Examples:
                   capital export --format json --out backup.json
                   capital export --format csv --what transactions --from 2025-01 --to 2025-03 --bom --out q1.csv
                   capital export --format csv --what forecast --to 2025-12 --by day --out forecast.csv
+                  capital --today 2025-04-01 export --format journal --to +1y --out household.journal
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -54,15 +56,42 @@ extension Capital {
             let text: String
             if formatText == "csv" {
                 text = try csv.export(global)
+            } else if formatText == "journal" {
+                text = try journal()
             } else {
                 guard let format = LedgerFileFormat(rawValue: formatText) else {
-                    throw CLIError.invalid("--format", formatText, "export writes yaml, json or csv")
+                    throw CLIError.invalid("--format", formatText, "export writes yaml, json, csv or journal")
                 }
                 if let (option, value) = csv.given.first {
                     throw CSVExportOptions.misplaced(option, value, "goes with --format csv; a \(format.rawValue) ledger file is the whole ledger")
                 }
                 text = try global.ledgerStore(writing: false).export(format: format)
             }
+            try write(text)
+        }
+
+        /// An hledger journal from today (`--today`) to `--to` (default 12 months ahead; `+30y` works).
+        func journal() throws -> String {
+            if let (option, value) = csv.given.first(where: { $0.option != "--to" }) {
+                throw CSVExportOptions.misplaced(option, value, "goes with --format csv; a journal takes --to (its horizon) alone")
+            }
+            let store = try global.ledgerStore(writing: false)
+            let ledger = try store.snapshot()
+            let today = try global.todayDay()
+            var horizon = try HorizonOptions.parse([])
+            horizon.until = csv.to
+            let last: Day
+            do { last = try horizon.horizon(today: today) } catch let error as CLIError {
+                throw CLIError(error.description.replacingOccurrences(of: "--until", with: "--to"), exitCode: error.exitCode)
+            }
+            do {
+                return try Journal.write(ledger, today: today, horizon: last, calendars: try workingDayCalendars(ledger, store))
+            } catch let error as InstrumentError {
+                throw CLIError("export: \(error)")
+            }
+        }
+
+        func write(_ text: String) throws {
             if let out {
                 do {
                     // A ledger is private: the file is the owner's only, like the database.

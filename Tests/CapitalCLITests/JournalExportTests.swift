@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `export --format journal`: an hledger journal whose forecast matches capital's.
+@Suite("CLI: export --format journal")
+struct JournalExportTests {
+    static let args = ["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "2026-04-01"]
+
+    /// Regenerate with `capital -f samples/household.yaml --today 2025-04-01 export --format journal --to 2026-04-01 > Tests/Fixtures/household.journal`
+    /// after `hledgerAgreesDayByDay` passes with the new output.
+    @Test func theSampleMatchesTheGoldenFile() throws {
+        let cli = try CLI()
+        let golden = try #require(FileManager.default.contents(atPath: CLI.root.appendingPathComponent("Tests/Fixtures/household.journal").path))
+        #expect(cli.ok(Self.args) == String(decoding: golden, as: UTF8.self))
+    }
+
+    @Test func directivesPeriodicRulesAndExpansions() throws {
+        let cli = try CLI()
+        let text = cli.ok(Self.args)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("commodity 1000.00 RUB"))
+        #expect(lines.contains("account assets:debit:VTB Debit") && lines.contains("account liabilities:credit-card:Tinkoff Card"))
+        #expect(lines.contains("account expenses:Groceries") && lines.contains("account equity:Capital"))
+        // Every periodic rule starts on an occurrence after today: its day of the month is the rule's.
+        let periodic = lines.filter { $0.hasPrefix("~ ") }
+        #expect(!periodic.isEmpty)
+        for rule in periodic {
+            let words = rule.split(separator: " ").map(String.init)
+            let from = try #require(words.firstIndex(of: "from").map { words[$0 + 1] })
+            #expect(from > "2025-04-01", "\(rule)")
+            if words.count > 2, words[1] == "every", words[3] == "day" {
+                let day = Int(words[2].dropLast(2))!
+                #expect(Int(from.suffix(2)) == day, "\(rule)")
+            }
+        }
+        // The ranged groceries and the working-day salaries cannot be periodic: they are dated, and say why.
+        #expect(text.contains("expanded: a ranged amount") && text.contains("expanded: a business-day adjustment"))
+        #expect(!periodic.contains { $0.hasSuffix("Groceries") || $0.contains("Salary") })
+        // Amounts: the currency's two decimals with a point, the code after, two spaces before.
+        let postings = lines.filter { $0.hasPrefix("    ") }
+        #expect(postings.allSatisfy { $0.range(of: #"^    \S.*\S  -?\d+\.\d\d RUB$"#, options: .regularExpression) != nil })
+    }
+
+    /// Currencies with 0 and 3 decimals are declared so hledger reads `1.500 KWD` as one and a half.
+    @Test func everyCurrencyIsDeclaredWithItsDecimals() throws {
+        let cli = try CLI.initialized()
+        cli.ok(["account", "add", "Yen", "--kind", "cash", "--currency", "JPY"])
+        cli.ok(["account", "add", "Dinar", "--kind", "cash", "--currency", "KWD"])
+        cli.ok(["tx", "add", "--on", "2025-01-02", "--payee", "Opening", "--posting", "Yen=1500", "--posting", "Capital"])
+        cli.ok(["tx", "add", "--on", "2025-01-02", "--payee", "Opening", "--posting", "Dinar=1.5", "--posting", "Capital"])
+        let text = cli.ok(["--today", "2025-01-05", "export", "--format", "journal"])
+        #expect(text.contains("commodity 1000 JPY\n") && text.contains("commodity 1000.000 KWD\n") && text.contains("commodity 1000.00 RUB\n"))
+        #expect(text.contains("assets:cash:Yen  1500 JPY") && text.contains("assets:cash:Dinar  1.500 KWD"))
+    }
+
+    @Test func badOptionsAreRefused() throws {
+        let cli = try CLI()
+        cli.fails(Self.args + ["--by", "day"], mentioning: ["--by", "journal"])
+        cli.fails(["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "+3q"], mentioning: ["--to '+3q'"])
+        cli.fails(["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "2025-01-01"], mentioning: ["--to", "before today"])
+        cli.fails(["-f", "samples/household.yaml", "export", "--format", "ledger"], mentioning: ["--format 'ledger'", "journal"])
+    }
+
+    /// With hledger installed (`apt-get install hledger`): its forecast of the export gives
+    /// capital's daily balances of level 4 (cash, debit, card) on every day of the year.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/hledger")))
+    func hledgerAgreesDayByDay() throws {
+        let cli = try CLI()
+        let journal = cli.path("household.journal")
+        try cli.ok(Self.args).write(toFile: journal, atomically: true, encoding: .utf8)
+        let hledger = Process()
+        hledger.executableURL = URL(fileURLWithPath: "/usr/bin/hledger")
+        hledger.arguments = [
+            "-f", journal, "register", "-D", "-H", "-E", "--forecast=2025-04-01..2026-04-02", "-b", "2025-04-01", "-e", "2026-04-02", "assets:cash",
+            "assets:debit", "liabilities:credit-card", "-O", "csv",
+        ]
+        let pipe = Pipe()
+        hledger.standardOutput = pipe
+        try hledger.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        hledger.waitUntilExit()
+        #expect(hledger.terminationStatus == 0)
+        var theirs: [String: String] = [:]
+        for line in output.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            theirs[fields[1]] = fields[6].replacingOccurrences(of: " RUB", with: "")
+        }
+        let object = try cli.json(["-f", "samples/household.yaml", "--today", "2025-04-01", "forecast", "--by", "day", "--until", "2026-04-01", "--expected"])
+        let ours = try #require((object as? [String: Any])?["periods"] as? [[String: Any]])
+        #expect(ours.count == 366)
+        for row in ours {
+            let day = try #require(row["end"] as? String)
+            #expect(theirs[day] == row["closing"] as? String, "\(day)")
+        }
+    }
+}
