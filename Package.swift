@@ -66,6 +66,8 @@ if ProcessInfo.processInfo.environment["CAPITAL_BENCHMARKS"] == "1" {
             name: "CapitalBenchmarks",
             dependencies: [
                 "CapitalCore",
+                "CapitalStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/CapitalBenchmarks",

@@ -45,4 +45,5 @@ let benchmarks: @Sendable () -> Void = {
     loanBenchmarks()
     scenarioBenchmarks()
     scenarioCSVBenchmarks()
+    storeBenchmarks()
 }

@@ -105,7 +105,7 @@ struct BadInputTests {
         BadCommand(testDescription: "unknown group", args: ["group", "show", "Nope"], mentions: ["group 'Nope'", "not found"]),
         BadCommand(
             testDescription: "unknown output format", args: ["balance", "--format", "xml"], mentions: ["--format", "'xml'", "table, json or csv"]),
-        BadCommand(testDescription: "unknown export format", args: ["export", "--format", "xml"], mentions: ["--format", "'xml'", "yaml, json or csv"]),
+        BadCommand(testDescription: "unknown export format", args: ["export", "--format", "xml"], mentions: ["--format", "'xml'", "yaml, json, csv or journal"]),
         BadCommand(testDescription: "unknown tx kind filter", args: ["tx", "list", "--kind", "gift"], mentions: ["--kind", "'gift'"]),
         BadCommand(
             testDescription: "--to before --from", args: ["tx", "list", "--from", "2025-03-01", "--to", "2025-02-01"],

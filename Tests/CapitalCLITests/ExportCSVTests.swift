@@ -270,7 +270,7 @@ struct ExportCSVTests {
         (["export", "--format", "csv", "--from", "2025-03-01", "--to", "2025-02-01"], ["--to '2025-02-01'", "before --from 2025-03-01"]),
         (["export", "--format", "csv", "--from", "2025-13-01"], ["--from", "'2025-13-01'"]),
         (["export", "--format", "csv", "--to", "yesterday"], ["--to", "'yesterday'"]),
-        (["export", "--format", "table"], ["--format 'table'", "yaml, json or csv"]),
+        (["export", "--format", "table"], ["--format 'table'", "yaml, json, csv or journal"]),
         (["export", "--format", "yaml", "--bom"], ["--bom: goes with --format csv"]),
         (["export", "--what", "transactions", "--expected"], ["--expected: goes with --what forecast"]),
         (["export", "--format", "json", "--from", "2025-01-01"], ["--from '2025-01-01'", "goes with --format csv"]),

@@ -19,12 +19,49 @@ public struct FlowEvent: Hashable, Sendable {
 extension Ledger {
     /// The flows touching `accountIDs` on days in `range` (today's include overdue, unposted
     /// occurrences), in day order, as the timeline counts them for `forecastCase`.
-    /// - Complexity: O(transactions + occurrences in the range).
+    /// - Complexity: O(transactions + occurrences in the range + events × log events).
     public func flows(
         into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
         _ forecastCase: ForecastCase = .expected
     ) -> [FlowEvent] {
         var events: [FlowEvent] = []
+        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, transaction, schedule in
+            if let schedule {
+                events.append(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id))
+            } else if let transaction {
+                events.append(FlowEvent(day: day, label: transaction.payee.isEmpty ? "transaction" : transaction.payee, amount: net))
+            }
+        }
+        events.sort { ($0.day, $0.amount) < ($1.day, $1.amount) }
+        return events
+    }
+
+    /// What `flows` adds up per day: the inflows and the outflows (negative) of each day of
+    /// `range`, by its offset from the range's start. No event is made: the forecast's periods
+    /// need only these sums.
+    /// - Complexity: O(transactions + occurrences in the range + days), without an allocation per
+    ///   occurrence.
+    public func flowTotals(
+        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
+        _ forecastCase: ForecastCase = .expected
+    ) -> (inflow: [Int64], outflow: [Int64]) {
+        var inflow = [Int64](repeating: 0, count: max(0, range.count))
+        var outflow = inflow
+        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, _, _ in
+            let index = day.number - range.start.number
+            if net > 0 { inflow[index] = inflow[index].addingReportingOverflow(net).partialValue } else {
+                outflow[index] = outflow[index].addingReportingOverflow(net).partialValue
+            }
+        }
+        return (inflow, outflow)
+    }
+
+    /// Calls `body` with each flow's day, its net amount for the set (never 0), and the
+    /// transaction or schedule it comes from, in no particular order.
+    func forEachFlow(
+        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase,
+        _ body: (Day, Int64, Transaction?, Schedule?) -> Void
+    ) {
         let currencies = Dictionary(accounts.map { ($0.id, $0.currency) }, uniquingKeysWith: { a, _ in a })
         for transaction in transactions {
             let day = transaction.day
@@ -37,43 +74,60 @@ extension Ledger {
                 if let cases, forecastCase != .expected { amount = forecastCase == .pessimistic ? cases.pessimistic[position] : cases.optimistic[position] }
                 net = net.addingReportingOverflow(amount).partialValue
             }
-            if net != 0 { events.append(FlowEvent(day: day, label: transaction.payee.isEmpty ? "transaction" : transaction.payee, amount: net)) }
+            if net != 0 { body(day, net, transaction, nil) }
         }
         let tomorrow = today.advanced(by: 1)
         for schedule in schedules {
+            // Which template postings count, worked out once per schedule.
+            let inside = schedule.postings.map { accountIDs.contains($0.accountID) && currencies[$0.accountID] == $0.amount.currency }
+            guard inside.contains(true) else { continue }
             let calendar = calendars[schedule.rule.calendar] ?? .none
-            let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
-            var occurrences: [(ScheduleOccurrence, Day)] = []
-            if range.contains(today) {
-                for o in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) { occurrences.append((o, today)) }
-            }
-            let from = max(range.start, tomorrow)
-            if from < range.end {
-                for o in schedule.occurrences(in: DayRange(from, range.end), calendar: calendar) { occurrences.append((o, o.day)) }
-            }
             // A ranged transfer between two accounts of the set moves nothing out of it, whichever
             // end of the range it takes: no pessimism on a flow that nets out.
-            let inside = schedule.postings.filter { accountIDs.contains($0.accountID) && currencies[$0.accountID] == $0.amount.currency }.count
-            let netsOut = schedule.amount != nil && schedule.postings.count == 2 && inside == 2
-            for (occurrence, day) in occurrences {
+            let netsOut = schedule.amount != nil && schedule.postings.count == 2 && inside[0] && inside[1]
+            /// The set's net of one occurrence of `model` (the template's postings for its expected
+            /// amount, as `Schedule.postings(for:)` makes them, each at its case's end).
+            func net(_ model: AmountModel) -> Int64 {
+                let minor = model.expected
+                let postings = schedule.postings
                 var net: Int64 = 0
-                for (position, posting) in occurrence.postings.enumerated()
-                where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
-                    var amount = posting.amount.minor
-                    if schedule.amount != nil, !netsOut, occurrence.amount.low != occurrence.amount.high {
-                        let outflow = schedule.postings.count == 2 ? position == 1 : schedule.postings[position].amount.minor < 0
+                for position in postings.indices where inside[position] {
+                    var amount = postings[position].amount.minor
+                    if schedule.amount != nil, postings.count == 2 {
+                        amount = position == 0 ? minor : -minor
+                    } else if postings[0].amount.minor != minor, postings.count >= 2 {
+                        let delta = minor.subtractingReportingOverflow(postings[0].amount.minor)
+                        let last = postings[postings.count - 1].amount.minor.subtractingReportingOverflow(delta.partialValue)
+                        if !delta.overflow && !last.overflow {
+                            if position == 0 { amount = minor } else if position == postings.count - 1 { amount = last.partialValue }
+                        }
+                    }
+                    if schedule.amount != nil, !netsOut, model.low != model.high {
+                        let outflow = postings.count == 2 ? position == 1 : postings[position].amount.minor < 0
                         switch forecastCase {
                         case .expected: break
-                        case .pessimistic: amount = outflow ? -occurrence.amount.high : occurrence.amount.low
-                        case .optimistic: amount = outflow ? -occurrence.amount.low : occurrence.amount.high
+                        case .pessimistic: amount = outflow ? -model.high : model.low
+                        case .optimistic: amount = outflow ? -model.low : model.high
                         }
                     }
                     net = net.addingReportingOverflow(amount).partialValue
                 }
-                if net != 0 { events.append(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id)) }
+                return net
+            }
+            if range.contains(today) {
+                let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+                for occurrence in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) {
+                    let amount = net(occurrence.amount)
+                    if amount != 0 { body(today, amount, nil, schedule) }
+                }
+            }
+            let from = max(range.start, tomorrow)
+            if from < range.end {
+                schedule.forEachOccurrence(in: DayRange(from, range.end), calendar: calendar) { _, day, model in
+                    let amount = net(model)
+                    if amount != 0 { body(day, amount, nil, schedule) }
+                }
             }
         }
-        events.sort { ($0.day, $0.amount) < ($1.day, $1.amount) }
-        return events
     }
 }

@@ -64,9 +64,8 @@ extension Forecast {
         guard first <= timeline.horizon else { return [] }
         let offset = first.number - timeline.today.number
         var previousClosing = offset == 0 ? timeline.opening(ofAccountsAt: subject.indices) : series[offset - 1]
-        let events = flows(accounts: subject.indices, from: first, through: timeline.horizon, forecastCase)
+        let totals = flowTotals(accounts: subject.indices, from: first, through: timeline.horizon, forecastCase)
         var periods: [ForecastPeriod] = []
-        var eventIndex = 0
         var start = first
         while start <= timeline.horizon {
             var end: Day
@@ -78,14 +77,9 @@ extension Forecast {
             end = min(end, timeline.horizon)
             var inflow: Int64 = 0
             var outflow: Int64 = 0
-            while eventIndex < events.count && events[eventIndex].day <= end {
-                let amount = events[eventIndex].amount
-                if amount > 0 {
-                    inflow = inflow.addingReportingOverflow(amount).partialValue
-                } else {
-                    outflow = outflow.addingReportingOverflow(amount).partialValue
-                }
-                eventIndex += 1
+            for index in (start.number - first.number)...(end.number - first.number) {
+                inflow = inflow.addingReportingOverflow(totals.inflow[index]).partialValue
+                outflow = outflow.addingReportingOverflow(totals.outflow[index]).partialValue
             }
             let firstIndex = start.number - timeline.today.number
             let lastIndex = end.number - timeline.today.number

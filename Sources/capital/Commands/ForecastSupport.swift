@@ -89,6 +89,13 @@ struct Forecast {
         let ids = Set(indices.map { timeline.accounts[$0].id })
         return ledger.flows(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: calendars, forecastCase)
     }
+
+    /// The inflows and outflows of each day from `first` through `last` (by offset from `first`).
+    func flowTotals(accounts indices: [Int], from first: Day, through last: Day, _ forecastCase: ForecastCase) -> (inflow: [Int64], outflow: [Int64]) {
+        guard first <= last else { return ([], []) }
+        let ids = Set(indices.map { timeline.accounts[$0].id })
+        return ledger.flowTotals(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: calendars, forecastCase)
+    }
 }
 
 /// Today's value and the lowest value ahead (for a debt, its largest) of some accounts over the
