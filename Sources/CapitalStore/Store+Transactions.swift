@@ -248,32 +248,55 @@ extension Store {
         }
     }
 
+    /// Transactions in day order (and the order entered within a day), with their postings in
+    /// order: one query walked with a cursor, so no row is kept and no posting is looked up by
+    /// transaction id. Account ids and currencies are shared, not copied per posting.
+    /// - Complexity: O(postings).
     static func fetchTransactions(_ db: Database, ids: [String]? = nil) throws -> [Transaction] {
         let filter = ids.map { "AND txn.id IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
         let arguments = StatementArguments(ids ?? [])
-        var postings: [String: [Posting]] = [:]
+        var accountIDs: [String: String] = [:]
+        for id in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM account")) { accountIDs[id] = id }
         var currencies: [String: Currency] = [:]
-        for row in try Row.fetchAll(
+        var result: [Transaction] = []
+        var current: Transaction?
+        var positions: [Int] = []
+        /// Appends the transaction being read, its postings in position order.
+        func finish() {
+            guard var transaction = current else { return }
+            if positions != positions.sorted() {
+                transaction.postings = zip(positions, transaction.postings).sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            result.append(transaction)
+        }
+        let cursor = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                SELECT posting.txnId, posting.accountId, posting.amountMinor, posting.currency, posting.note FROM posting
-                JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 \(filter) ORDER BY posting.txnId, posting.position
+                SELECT txn.id, txn.day, txn.payee, txn.note, txn.spender, txn.tags,
+                    posting.accountId, posting.amountMinor, posting.currency, posting.note, posting.position
+                FROM txn JOIN posting ON posting.txnId = txn.id WHERE txn.deleted = 0 \(filter) ORDER BY txn.day, txn.seq
                 """), arguments: arguments)
-        {
-            let code: String = row["currency"]
+        while let row = try cursor.next() {
+            let id: String = row[0]
+            if current?.id != id {
+                finish()
+                let tags: String = row[5]
+                current = Transaction(
+                    id: id, day: Day(row[1] as Int), payee: row[2], note: row[3], spender: row[4],
+                    tags: tags.isEmpty ? [] : tags.split(separator: ",").map(String.init), postings: [])
+                current!.postings.reserveCapacity(2)
+                positions.removeAll(keepingCapacity: true)
+            }
+            let code: String = row[8]
             let currency = try currencies[code] ?? Currency(code)
             currencies[code] = currency
-            postings[row["txnId"], default: []].append(
-                Posting(accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: currency), note: row["note"]))
+            let account: String = row[6]
+            current!.postings.append(
+                Posting(accountID: accountIDs[account] ?? account, amount: Money(minor: row[7], currency: currency), note: row[9]))
+            positions.append(row[10])
         }
-        return try Row.fetchAll(db.cachedStatement(sql: "SELECT id, day, payee, note, spender, tags FROM txn WHERE deleted = 0 \(filter) ORDER BY day, seq"), arguments: arguments
-        ).map { row in
-            let id: String = row["id"]
-            let tags: String = row["tags"]
-            return Transaction(
-                id: id, day: Day(row["day"]), payee: row["payee"], note: row["note"], spender: row["spender"],
-                tags: tags.isEmpty ? [] : tags.split(separator: ",").map(String.init), postings: postings[id] ?? [])
-        }
+        finish()
+        return result
     }
 
     static func resolveTransaction(_ db: Database, _ reference: String) throws -> Transaction {
