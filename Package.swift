@@ -24,6 +24,8 @@ let package = Package(
             dependencies: [
                 "CapitalCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_system_errno: why a write failed (a full disk, a file-size limit).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],
             // The calendar data files are compiled in (CalendarData.swift), not shipped as resources.

@@ -1,6 +1,7 @@
 import CapitalCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The ledger's persistent home: SQLite through GRDB, in WAL mode, with foreign keys and a busy
 /// timeout. Every method is one transaction: it changes everything it should or nothing.
@@ -44,13 +45,26 @@ public struct Store: Sendable {
             // WAL is a persistent property of the file: set once, a no-op afterwards, so opening
             // a database to read it writes nothing.
             try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db.cachedStatement(sql: "PRAGMA journal_mode")) != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                do {
+                    if try String.fetchOne(db.cachedStatement(sql: "PRAGMA journal_mode")) != "wal" {
+                        try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    }
+                } catch let error as DatabaseError {
+                    if let failure = Store.storageFailure(error, db, path: path, context: "opening the database") { throw failure }
+                    throw error
                 }
             }
-            try Migrations.migrator.migrate(queue)
+            do {
+                try Migrations.migrator.migrate(queue)
+            } catch let error as DatabaseError {
+                if let failure = Store.storageFailure(error, nil, path: path, context: "opening the database") { throw failure }
+                throw error
+            }
             return Store(writer: queue, location: path, isReadOnly: false)
+        } catch let error as StoreError {
+            throw error
         } catch let error as DatabaseError {
+            if let failure = Store.storageFailure(error, nil, path: path, context: "opening the database") { throw failure }
             throw .cannotOpen(path: path, reason: Store.describe(error))
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
@@ -101,6 +115,7 @@ public struct Store: Sendable {
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 throw .cannotOpen(path: path, reason: "the file is not a SQLite database or is damaged")
             }
+            if let failure = Store.storageFailure(error, nil, path: path, context: "opening the database") { throw failure }
             throw .cannotOpen(path: path, reason: Store.describe(error))
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
@@ -109,6 +124,61 @@ public struct Store: Sendable {
 
     static func describe(_ error: DatabaseError) -> String {
         error.message ?? "\(error.resultCode)"
+    }
+
+    /// A failed write told as what it is, or nil for any other error. Call it first thing where
+    /// the error is caught: it reads `errno`.
+    ///
+    /// SQLITE_FULL is a full disk. SQLITE_IOERR is one too when the system error is ENOSPC, EDQUOT
+    /// or EFBIG (past a file-size limit, `ulimit -f`, SQLite reports SQLITE_IOERR_WRITE, or
+    /// SQLITE_IOERR_SHMSIZE while growing the -shm file); any other SQLITE_IOERR is an I/O error
+    /// on the file. Either way SQLite has rolled the transaction back.
+    ///
+    /// The system error comes from `sqlite3_system_errno`, else from `errno` (SQLite 3.40 leaves
+    /// the former unset when a COMMIT fails, while `errno` still holds the failed write's), else
+    /// from the file system as it is now (`spaceProbe`).
+    static func storageFailure(_ error: DatabaseError, _ db: Database?, path: String, context: String) -> StoreError? {
+        let last = errno
+        guard error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR else { return nil }
+        let reported = db.map { sqlite3_system_errno($0.sqliteConnection) } ?? 0
+        let space = [reported, last].first { $0 == ENOSPC || $0 == EDQUOT || $0 == EFBIG } ?? spaceProbe(path)
+        if error.resultCode == .SQLITE_FULL || space != 0 {
+            return .diskFull(path: path, context: context, reason: spaceReason(space == 0 ? ENOSPC : space))
+        }
+        let system = reported == 0 ? "" : "\(String(cString: strerror(reported))), "
+        return .ioError(path: path, context: context, reason: "\(system)SQLite error \(error.extendedResultCode.rawValue): \(describe(error))")
+    }
+
+    /// Why a write may have failed for want of space, as the file system tells now: EFBIG when a
+    /// file-size limit (`ulimit -f`) is within 64 KiB of the database's files, ENOSPC with less
+    /// than 1 MiB free beside them, else 0.
+    static func spaceProbe(_ path: String) -> Int32 {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+        #else
+            let resource = RLIMIT_FSIZE
+        #endif
+        if getrlimit(resource, &limit) == 0 && limit.rlim_cur != rlim_t.max {  // RLIM_INFINITY
+            var largest: UInt64 = 0
+            for suffix in ["", "-wal", "-shm"] {
+                var info = stat()
+                if stat(path + suffix, &info) == 0 { largest = max(largest, UInt64(info.st_size)) }
+            }
+            if largest + (64 << 10) >= UInt64(limit.rlim_cur) { return EFBIG }
+        }
+        var stats = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if statvfs(folder, &stats) == 0 && UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 1 << 20 { return ENOSPC }
+        return 0
+    }
+
+    private static func spaceReason(_ code: Int32) -> String {
+        switch code {
+        case EFBIG: return "past the file-size limit, ulimit -f"
+        case EDQUOT: return "the disk quota is exceeded"
+        default: return "no space left on the device"
+        }
     }
 
     /// Creates `folder` and its missing parents with mode 0700, naming the one that fails.
@@ -135,17 +205,21 @@ public struct Store: Sendable {
         if isReadOnly { throw .readOnly(path: location) }
         do {
             return try writer.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
+                do {
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
+                } catch let error as DatabaseError {
+                    if let failure = Store.storageFailure(error, db, path: location, context: context) { throw failure }
+                    throw error
                 }
-                return result!
             }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
-            if error.resultCode == .SQLITE_FULL { throw .diskFull(context: context) }
             throw .database(context: context, error)
         } catch {
             throw .conflict("\(context): \(error)")

@@ -21,7 +21,10 @@ public enum StoreError: Error, CustomStringConvertible {
     case money(field: String, MoneyError)
     case database(context: String, DatabaseError)
     case readOnly(path: String)
-    case diskFull(context: String)
+    /// A write failed for want of space (a full disk, a quota, or a file-size limit); SQLite rolled it back.
+    case diskFull(path: String, context: String, reason: String)
+    /// A write failed with an I/O error other than a full disk; SQLite rolled it back.
+    case ioError(path: String, context: String, reason: String)
     case file(LedgerFileError)
 
     public var description: String {
@@ -62,8 +65,10 @@ public enum StoreError: Error, CustomStringConvertible {
             return "\(context): SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
         case .readOnly(let path):
             return "\(path) is a ledger file opened with -f: it is read-only; import it with `capital import \(path)` to change it"
-        case .diskFull(let context):
-            return "disk full while \(context); nothing was changed"
+        case .diskFull(let path, let context, let reason):
+            return "disk full while \(context): cannot write \(path) (\(reason)); nothing was changed"
+        case .ioError(let path, let context, let reason):
+            return "could not write \(path) while \(context): I/O error (\(reason)); the change was rolled back — check the disk"
         case .file(let error):
             return error.description
         }

@@ -31,6 +31,9 @@ struct Capital: ParsableCommand {
 
     /// Parses, runs, and turns every error into one line on stderr with a non-zero exit.
     static func main() {
+        // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which the store
+        // reports as a full disk and rolls back, rather than SIGXFSZ ending the process.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()
