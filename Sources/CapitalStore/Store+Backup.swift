@@ -107,7 +107,10 @@ extension Store {
         // A journal left by a program that has (or had) the old file open would be played into the copy.
         for suffix in ["-wal", "-journal"] where manager.fileExists(atPath: destination + suffix) {
             throw .cannotWriteBackup(
-                path: destination, reason: "\(destination + suffix) exists: a program has the old file open, or did not close it cleanly; close it or remove that file first")
+                path: destination,
+                reason:
+                    "\(destination + suffix) exists: a program has the old file open, or did not close it cleanly; close it or remove that file first"
+            )
         }
     }
 

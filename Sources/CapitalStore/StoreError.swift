@@ -32,7 +32,9 @@ public enum StoreError: Error, CustomStringConvertible {
 
     /// The error with the database's path filled in where it names none yet.
     func at(_ location: String) -> StoreError {
-        if case .unreadable(nil, let field, let value, let reason) = self { return .unreadable(path: location, field: field, value: value, reason: reason) }
+        if case .unreadable(nil, let field, let value, let reason) = self {
+            return .unreadable(path: location, field: field, value: value, reason: reason)
+        }
         return self
     }
 
@@ -47,7 +49,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .notCapitalDatabase(let path):
             return "--db \(path): this is not a capital database (it has tables but no capital schema); the file was left untouched"
         case .damaged(let path, let context, let reason):
-            return "--db \(path): the database is damaged (SQLite: \(reason), while \(context)); nothing was changed — run `capital check` to see what, and restore a backup"
+            return "--db \(path): the database is damaged (SQLite: \(reason), while \(context)); nothing was changed — run `capital check` to see what is damaged, and restore a backup if you have one"
         case .cannotWriteBackup(let path, let reason):
             return "backup \(path): cannot write the backup: \(reason)"
         case .unreadable(let path, let field, let value, let reason):

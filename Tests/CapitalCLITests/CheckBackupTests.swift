@@ -8,7 +8,10 @@ struct CheckCommandTests {
         let cli = try CLI.household()
         let before = try #require(FileManager.default.contents(atPath: cli.db))
         let (transactions, postings) = try RawDatabase.read(cli.db) { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn WHERE deleted = 0") ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM posting") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn WHERE deleted = 0") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM posting") ?? 0
+            )
         }
         let text = cli.ok(["check"])
         #expect(text.split(separator: "\n").count == 1, "\(text)")
@@ -40,13 +43,16 @@ struct CheckCommandTests {
         var ids = Ids()
         try RawDatabase.write(cli.db) { db in
             func one(_ sql: String) throws -> String { try #require(try String.fetchOne(db, sql: sql), "\(sql)") }
-            let live = "SELECT txnId FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 GROUP BY txnId HAVING COUNT(*) = 2 ORDER BY txn.day, txn.seq"
+            let live =
+                "SELECT txnId FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 GROUP BY txnId HAVING COUNT(*) = 2 ORDER BY txn.day, txn.seq"
             let twoPostings = try String.fetchAll(db, sql: live)
             ids.unbalanced = twoPostings[0]
             ids.onePosting = twoPostings[1]
             ids.deleted = twoPostings[2]
             // 10.00 too much on one posting; one posting gone; a removed transaction left unbalanced (not a problem).
-            try db.execute(sql: "UPDATE posting SET amountMinor = amountMinor + 1000 WHERE id = (SELECT id FROM posting WHERE txnId = ? AND position = 0)", arguments: [ids.unbalanced])
+            try db.execute(
+                sql: "UPDATE posting SET amountMinor = amountMinor + 1000 WHERE id = (SELECT id FROM posting WHERE txnId = ? AND position = 0)",
+                arguments: [ids.unbalanced])
             try db.execute(sql: "DELETE FROM posting WHERE txnId = ? AND position = 1", arguments: [ids.onePosting])
             try db.execute(sql: "UPDATE txn SET deleted = 1 WHERE id = ?", arguments: [ids.deleted])
             try db.execute(sql: "UPDATE posting SET amountMinor = amountMinor + 7 WHERE txnId = ?", arguments: [ids.deleted])
@@ -140,7 +146,8 @@ struct BackupCommandTests {
         #expect(text.hasPrefix("Backed up \(cli.db) to \(target): \(transactions) transactions, "), "\(text)")
         let attributes = try FileManager.default.attributesOfItem(atPath: target)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("backups")) == ["capital-2025-04-01.sqlite"], "no temporary or side files")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cli.path("backups")) == ["capital-2025-04-01.sqlite"], "no temporary or side files")
         cli.ok(["--db", target, "check"])
         #expect(cli.ok(["--db", target, "export"]) == cli.ok(["export"]))
         #expect(RawDatabase.sideFiles(cli.db) == [])
@@ -210,7 +217,8 @@ struct BackupCommandTests {
 
         func writerNotes(_ path: String) throws -> [Int] {
             try RawDatabase.read(path) { db in
-                try String.fetchAll(db, sql: "SELECT note FROM txn WHERE payee = 'writer' AND deleted = 0").compactMap { Int($0.dropFirst()) }.sorted()
+                try String.fetchAll(db, sql: "SELECT note FROM txn WHERE payee = 'writer' AND deleted = 0").compactMap { Int($0.dropFirst()) }
+                    .sorted()
             }
         }
         var seen: [Int] = []

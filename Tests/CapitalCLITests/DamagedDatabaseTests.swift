@@ -90,7 +90,8 @@ struct DamagedDatabaseTests {
             ["tx", "add", "--on", "2025-04-01", "-p", "Groceries=10", "-p", "VTB Debit"], ["spend", "10", "Groceries"],
             ["earn", "100", "Salary"], ["import", CLI.samplePath],
         ] {
-            cli.fails(["--today", "2025-04-01"] + command, mentioning: ["--db \(cli.db)", "the database is damaged", "capital check"], unchanged: false)
+            cli.fails(
+                ["--today", "2025-04-01"] + command, mentioning: ["--db \(cli.db)", "the database is damaged", "capital check"], unchanged: false)
             #expect(FileManager.default.contents(atPath: cli.db) == bytes, "\(command) changed the file")
             #expect(RawDatabase.sideFiles(cli.db) == [], "\(command) left side files")
         }
@@ -132,7 +133,8 @@ struct DamagedDatabaseTests {
         let check = cli.run(["check"])
         #expect(check.status == 1, "\(damage): check found nothing: \(check)")
         #expect(check.stderr == "", "\(damage): \(check)")
-        #expect(check.stdout.split(separator: "\n").last?.hasPrefix("\(cli.db): ") == true && check.stdout.contains(" found ("), "\(damage): \(check)")
+        #expect(
+            check.stdout.split(separator: "\n").last?.hasPrefix("\(cli.db): ") == true && check.stdout.contains(" found ("), "\(damage): \(check)")
         for command in [["balance"], ["export"], ["tx", "list"]] {
             let result = cli.run(["--today", "2025-04-01"] + command)
             #expect(result.status == 0 || result.status == 1, "\(damage): capital \(command) ended with \(result.status): \(result)")

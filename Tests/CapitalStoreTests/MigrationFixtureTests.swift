@@ -76,7 +76,9 @@ struct MigrationFixtureTests {
         #expect(try Store.check(path: path).problems == [], "the fixture is sound before migrating")
 
         let store = try Store.open(path: path)
-        #expect(try store.read("test") { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") } == MigrationFixtureTests.all)
+        #expect(
+            try store.read("test") { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
+                == MigrationFixtureTests.all)
         let after = try Figures(path: path)
         #expect(after.sameData(as: before))
 
@@ -85,7 +87,8 @@ struct MigrationFixtureTests {
         #expect(ledger.transactions.count == before.transactions)
         #expect(ledger.transactions.reduce(0) { $0 + $1.postings.count } == before.postings)
         let accounts = try store.accounts(includeHidden: true)
-        #expect(accounts.map { "\($0.name)|\($0.kind.rawValue)|\($0.currency.code)|\($0.hidden)|\($0.floor.map(String.init) ?? "-")" } == before.accounts)
+        #expect(
+            accounts.map { "\($0.name)|\($0.kind.rawValue)|\($0.currency.code)|\($0.hidden)|\($0.floor.map(String.init) ?? "-")" } == before.accounts)
         let balances = try ledger.balances(on: try Day(iso: "2099-12-31"))
         var byName: [String: Int64] = [:]
         for (key, minor) in balances where minor != 0 {
@@ -93,8 +96,14 @@ struct MigrationFixtureTests {
             byName["\(name) \(key.currency.code)"] = minor
         }
         #expect(byName == before.balances)
-        #expect(try store.groups().map { group in "\(group.name)|\(group.type.rawValue)|" + group.accountIDs.map { id in accounts.first { $0.id == id }?.name ?? id }.joined(separator: ",") } == before.groups)
-        #expect(try store.schedules().map { "\($0.name)|\($0.rule.recurrence.rrule)|\($0.start.iso)|\($0.end?.iso ?? "-")|\($0.exceptions.count)" } == before.schedules)
+        #expect(
+            try store.groups().map { group in
+                "\(group.name)|\(group.type.rawValue)|"
+                    + group.accountIDs.map { id in accounts.first { $0.id == id }?.name ?? id }.joined(separator: ",")
+            } == before.groups)
+        #expect(
+            try store.schedules().map { "\($0.name)|\($0.rule.recurrence.rrule)|\($0.start.iso)|\($0.end?.iso ?? "-")|\($0.exceptions.count)" }
+                == before.schedules)
         let loans = try store.loans().map { loan in
             let name = accounts.first { $0.id == loan.accountID }?.name ?? "?"
             return "\(name)|\(loan.terms.principal)|\(loan.terms.term)|\(loan.terms.prepayments.count + loan.extras.count)"
@@ -197,7 +206,8 @@ struct Figures: Equatable {
                     FROM schedule s WHERE s.deleted = 0 ORDER BY s.position
                     """)
                 postedOccurrences = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM postedOccurrence") ?? 0
-                calendarDays = try texts("SELECT calendar || ' ' || date(day * 86400, 'unixepoch') || ' ' || kind || ' ' || name FROM calendarDay ORDER BY calendar, day")
+                calendarDays = try texts(
+                    "SELECT calendar || ' ' || date(day * 86400, 'unixepoch') || ' ' || kind || ' ' || name FROM calendarDay ORDER BY calendar, day")
             }
             if tables.contains("loan") {
                 loans = try texts(
@@ -208,7 +218,10 @@ struct Figures: Equatable {
             }
             for table in ["card", "deposit", "due", "duePayment", "budget"] where tables.contains(table) {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid") {
-                    tracking.append("\(table): " + row.columnNames.filter { $0 != "updatedAt" && $0 != "version" }.map { "\($0)=\(row[$0] ?? "NULL")" }.joined(separator: " "))
+                    tracking.append(
+                        "\(table): "
+                            + row.columnNames.filter { $0 != "updatedAt" && $0 != "version" }.map { "\($0)=\(row[$0] ?? "NULL")" }.joined(
+                                separator: " "))
                 }
             }
         }

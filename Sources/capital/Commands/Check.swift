@@ -26,7 +26,7 @@ extension Capital {
             switch format {
             case .table:
                 for problem in report.problems { print(problem) }
-                let checked = report.counts.map { "\($0.count) \($0.name)" }.joined(separator: ", ")
+                let checked = report.counts.map { "\($0.count) \($0.count == 1 ? String($0.name.dropLast()) : $0.name)" }.joined(separator: ", ")
                 if report.isClean {
                     print("\(report.path): ok (\(checked))")
                 } else {
@@ -43,7 +43,9 @@ extension Capital {
         static func report(_ report: CheckReport) -> Report {
             var section = Section(
                 name: "problems", columns: [Column("kind", "Kind"), Column("table", "Table"), Column("id", "Id"), Column("message", "Problem")])
-            section.rows = report.problems.map { [.text($0.kind.rawValue), $0.table.map(Cell.text) ?? .none, $0.id.map(Cell.text) ?? .none, .text($0.message)] }
+            section.rows = report.problems.map {
+                [.text($0.kind.rawValue), $0.table.map(Cell.text) ?? .none, $0.id.map(Cell.text) ?? .none, .text($0.message)]
+            }
             var result = Report([section])
             let problems = section.rows.map { row in JSON.object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) }
             result.json = .object([
