@@ -119,6 +119,25 @@ struct CheckCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cli.path("nowhere")))
     }
 
+    @Test func olderSchemaIsCheckedAsItIsWithoutMigrating() throws {
+        let cli = try CLI()
+        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Tests/Fixtures/schema/v1.sqlite").path, toPath: cli.db)
+        let before = try #require(FileManager.default.contents(atPath: cli.db))
+        let report = try #require(try cli.json(["check"]) as? [String: Any])
+        #expect(report["ok"] as? Bool == true)
+        #expect(report["schema"] as? [String] == ["v1"])
+        #expect((report["checked"] as? [String: Int])?["schedules"] == nil, "v1 has no schedule table")
+        #expect(FileManager.default.contents(atPath: cli.db) == before)
+        #expect(RawDatabase.sideFiles(cli.db) == [])
+    }
+
+    @Test func emptyFileIsAnEmptyDatabase() throws {
+        let cli = try CLI()
+        #expect(FileManager.default.createFile(atPath: cli.db, contents: nil))
+        #expect(cli.ok(["check"]) == "\(cli.db): ok (an empty database, no ledger yet)\n")
+        #expect(FileManager.default.contents(atPath: cli.db) == Data())
+    }
+
     @Test func ledgerFileIsRefused() throws {
         let cli = try CLI()
         cli.fails(["-f", CLI.samplePath, "check"], mentioning: ["-f", "check verifies a database"])

@@ -26,7 +26,8 @@ extension Capital {
             switch format {
             case .table:
                 for problem in report.problems { print(problem) }
-                let checked = report.counts.map { "\($0.count) \($0.count == 1 ? String($0.name.dropLast()) : $0.name)" }.joined(separator: ", ")
+                let counted = report.counts.map { "\($0.count) \($0.count == 1 ? String($0.name.dropLast()) : $0.name)" }.joined(separator: ", ")
+                let checked = report.counts.isEmpty ? "an empty database, no ledger yet" : counted
                 if report.isClean {
                     print("\(report.path): ok (\(checked))")
                 } else {
