@@ -105,6 +105,7 @@ public struct Store: Sendable {
             try queue.close()
             return result
         } catch {
+            try? queue.close()
             throw inspectionError(error, path: path)
         }
     }
