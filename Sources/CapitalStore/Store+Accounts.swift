@@ -273,7 +273,7 @@ extension Store {
             let kindText: String = row["kind"]
             let currencyText: String = row["currency"]
             guard let kind = AccountKind(rawValue: kindText) else {
-                throw StoreError.invalid(field: "account.kind", value: kindText, reason: "unknown kind in the database")
+                throw StoreError.unreadable(path: nil, field: "account.kind", value: kindText, reason: "not an account kind")
             }
             var change: AssetRevaluation?
             if let perMillion: Int64 = row["valueChange"], let since: Int = row["valueSince"] {

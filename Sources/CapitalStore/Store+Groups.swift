@@ -96,7 +96,7 @@ extension Store {
         return try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, type FROM accountGroup WHERE deleted = 0 ORDER BY position")).map { row in
             let typeText: String = row["type"]
             guard let type = GroupType(rawValue: typeText) else {
-                throw StoreError.invalid(field: "accountGroup.type", value: typeText, reason: "unknown group type in the database")
+                throw StoreError.unreadable(path: nil, field: "accountGroup.type", value: typeText, reason: "not a group type")
             }
             let id: String = row["id"]
             return AccountGroup(id: id, name: row["name"], type: type, accountIDs: members[id] ?? [])

@@ -272,7 +272,7 @@ extension Store {
     /// A text column of `row` as an enum, or an error naming the column.
     static func value<T: RawRepresentable<String>>(_ column: String, _ type: T.Type, _ row: Row) throws -> T {
         let text: String = row[column]
-        guard let value = T(rawValue: text) else { throw StoreError.invalid(field: column, value: text, reason: "unknown in the database") }
+        guard let value = T(rawValue: text) else { throw StoreError.unreadable(path: nil, field: column, value: text, reason: "not a value capital knows") }
         return value
     }
 }

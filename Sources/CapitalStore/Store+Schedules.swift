@@ -477,7 +477,7 @@ extension Store {
             let adjustmentText: String = row["adjustment"]
             let approvalText: String = row["approval"]
             guard let adjustment = BusinessDayAdjustment(rawValue: adjustmentText), let approval = Schedule.Approval(rawValue: approvalText) else {
-                throw StoreError.invalid(field: "schedule", value: id, reason: "unknown adjustment or approval in the database")
+                throw StoreError.unreadable(path: nil, field: "schedule \(id)", value: "\(adjustmentText)/\(approvalText)", reason: "an adjustment or approval capital does not know")
             }
             var model: AmountModel?
             if let low = row["amountLow"] as Int64?, let high = row["amountHigh"] as Int64? {

@@ -64,6 +64,7 @@ public struct Store: Sendable {
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
+            if Store.isDamage(error) { throw .damaged(path: path, context: "opening it", reason: Store.describe(error)) }
             if let failure = Store.storageFailure(error, nil, path: path, context: "opening the database") { throw failure }
             throw .cannotOpen(path: path, reason: Store.describe(error))
         } catch {
@@ -92,34 +93,87 @@ public struct Store: Sendable {
         return config
     }
 
-    /// Looks at an existing file read-only: it must be empty, or a capital database this program knows.
+    /// Looks at an existing file without writing to it: it must be empty, or a capital database this program knows.
     private static func checkExisting(path: String) throws(StoreError) {
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(10)
+        try inspect(path: path) { _ in }
+    }
+
+    /// Runs `body` on a connection to the existing file at `path` that never writes, after making
+    /// sure the file is empty or a capital database whose every schema version this program knows.
+    ///
+    /// The connection is opened read-write but with `PRAGMA query_only`: a read-only connection to
+    /// a WAL database leaves `-wal` and `-shm` files behind when it closes, where a read-write one
+    /// removes them (when it is the last connection), so looking at a file leaves it as it was.
+    /// - Throws: `.notCapitalDatabase`, `.newerSchema`, `.cannotOpen` when the file is not a
+    ///   SQLite database or is damaged past reading its schema, or what `body` throws.
+    static func inspect<T>(path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        let queue = try inspectionQueue(path: path)
         do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            try queue.read { db in
-                let tables = try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-                if tables.isEmpty { return }
-                guard tables.contains("grdb_migrations") else { throw StoreError.notCapitalDatabase(path: path) }
-                let known = Set(Migrations.migrator.migrations)
-                let applied = try String.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations"))
-                let unknown = applied.filter { !known.contains($0) }
-                if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown) }
+            // One read transaction, rolled back rather than committed: after SQLite reports a damaged
+            // page, COMMIT reports it again, and a check must get to the end of its report.
+            let result = try queue.inDatabase { db in
+                try db.execute(sql: "BEGIN DEFERRED TRANSACTION")
+                defer { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                return try body(db)
             }
             try queue.close()
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw .cannotOpen(path: path, reason: "the file is not a SQLite database or is damaged")
-            }
-            if let failure = Store.storageFailure(error, nil, path: path, context: "opening the database") { throw failure }
-            throw .cannotOpen(path: path, reason: Store.describe(error))
+            return result
         } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            try? queue.close()
+            throw inspectionError(error, path: path)
         }
+    }
+
+    /// A connection to the existing file at `path` that never writes (see `inspect`), once the
+    /// file is known to be empty or a capital database of a schema this program knows.
+    static func inspectionQueue(path: String) throws(StoreError) -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.label = "capital-inspect"
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            do {
+                try queue.read { db in try requireKnownSchema(db, path: path) }
+            } catch {
+                try? queue.close()
+                throw error
+            }
+            return queue
+        } catch {
+            throw inspectionError(error, path: path)
+        }
+    }
+
+    private static func inspectionError(_ error: any Error, path: String) -> StoreError {
+        switch error {
+        case let error as StoreError:
+            return error
+        case let error as DatabaseError where isDamage(error):
+            return .cannotOpen(path: path, reason: "the file is not a SQLite database or is damaged (\(describe(error)))")
+        case let error as DatabaseError where storageFailure(error, nil, path: path, context: "opening the database") != nil:
+            return storageFailure(error, nil, path: path, context: "opening the database")!
+        case let error as DatabaseError:
+            return .cannotOpen(path: path, reason: describe(error))
+        default:
+            return .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Refuses a file that has tables but no capital schema, and a schema newer than this program.
+    private static func requireKnownSchema(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        if tables.isEmpty { return }
+        guard tables.contains("grdb_migrations") else { throw StoreError.notCapitalDatabase(path: path) }
+        let known = Set(Migrations.migrator.migrations)
+        let applied = try String.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations"))
+        let unknown = applied.filter { !known.contains($0) }
+        if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown) }
+    }
+
+    /// Whether SQLite says the file is damaged or not a database at all.
+    static func isDamage(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
     static func describe(_ error: DatabaseError) -> String {
@@ -218,11 +272,12 @@ public struct Store: Sendable {
                 }
             }
         } catch let error as StoreError {
-            throw error
+            throw error.at(location)
         } catch let error as DatabaseError {
+            if Store.isDamage(error) { throw .damaged(path: location, context: context, reason: Store.describe(error)) }
             throw .database(context: context, error)
         } catch {
-            throw .conflict("\(context): \(error)")
+            throw .conflict("--db \(location): \(context): \(error)")
         }
     }
 
@@ -231,11 +286,15 @@ public struct Store: Sendable {
         do {
             return try writer.read(body)
         } catch let error as StoreError {
-            throw error
+            throw error.at(location)
         } catch let error as DatabaseError {
+            if Store.isDamage(error) { throw .damaged(path: location, context: context, reason: Store.describe(error)) }
             throw .database(context: context, error)
         } catch {
-            throw .conflict("\(context): \(error)")
+            // A value the program cannot take in (a currency code that is not one, a rule that does
+            // not parse): the file was changed behind capital's back, or damaged.
+            if isReadOnly { throw .conflict("\(location): \(context): \(error)") }
+            throw .conflict("--db \(location): \(context): \(error); run `capital check` to see what else is wrong")
         }
     }
 

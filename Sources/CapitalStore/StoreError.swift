@@ -7,6 +7,12 @@ public enum StoreError: Error, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case newerSchema(path: String, unknown: [String])
     case notCapitalDatabase(path: String)
+    /// SQLite found the file damaged (a malformed page, a truncated file) while `context`.
+    case damaged(path: String, context: String, reason: String)
+    case cannotWriteBackup(path: String, reason: String)
+    /// A stored value the program cannot take in (an account kind that is not one): the file was
+    /// changed behind capital's back, or damaged. Thrown with `path` nil; the store fills it in.
+    case unreadable(path: String?, field: String, value: String, reason: String)
     case notInitialized(path: String)
     case alreadyInitialized(path: String, currency: String)
     case notFound(what: String, reference: String, hint: String)
@@ -27,6 +33,14 @@ public enum StoreError: Error, CustomStringConvertible {
     case ioError(path: String, context: String, reason: String)
     case file(LedgerFileError)
 
+    /// The error with the database's path filled in where it names none yet.
+    func at(_ location: String) -> StoreError {
+        if case .unreadable(nil, let field, let value, let reason) = self {
+            return .unreadable(path: location, field: field, value: value, reason: reason)
+        }
+        return self
+    }
+
     public var description: String {
         switch self {
         case .cannotCreateFolder(let path, let reason):
@@ -37,6 +51,12 @@ public enum StoreError: Error, CustomStringConvertible {
             return "--db \(path): the database was written by a newer capital (unknown schema versions: \(unknown.joined(separator: ", "))); upgrade capital — the file was left untouched"
         case .notCapitalDatabase(let path):
             return "--db \(path): this is not a capital database (it has tables but no capital schema); the file was left untouched"
+        case .damaged(let path, let context, let reason):
+            return "--db \(path): the database is damaged (SQLite: \(reason), while \(context)); nothing was changed — run `capital check` to see what is damaged, and restore a backup if you have one"
+        case .cannotWriteBackup(let path, let reason):
+            return "backup \(path): cannot write the backup: \(reason)"
+        case .unreadable(let path, let field, let value, let reason):
+            return (path.map { "--db \($0): " } ?? "") + "\(field) '\(value)' in the database: \(reason); run `capital check` to see what else is wrong"
         case .notInitialized(let path):
             return "--db \(path): no ledger here yet; run `capital init` (or `capital import FILE`) first"
         case .alreadyInitialized(let path, let currency):

@@ -41,12 +41,18 @@ struct GlobalOptions: ParsableArguments {
             }
             return try Store.load(try LedgerFile.read(path: file))
         }
-        let path = databasePath
-        if !creating && !FileManager.default.fileExists(atPath: path) {
-            throw CLIError("--db \(path): no database there; run `capital init` (or `capital import FILE`), or point --db or $CAPITAL_DB at yours")
-        }
+        let path = creating ? databasePath : try existingDatabasePath()
         let store = try Store.open(path: path)
         return store
+    }
+
+    /// The database path, which must name an existing file; for commands that never create one.
+    func existingDatabasePath() throws -> String {
+        let path = databasePath
+        if !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("--db \(path): no database there; run `capital init` (or `capital import FILE`), or point --db or $CAPITAL_DB at yours")
+        }
+        return path
     }
 
     /// A store that must already hold a ledger.

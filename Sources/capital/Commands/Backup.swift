@@ -1,0 +1,29 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct Backup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "backup",
+            abstract: "Write a consistent copy of the database to FILE, even while others write to it.",
+            discussion: """
+                Uses SQLite's online backup API: the copy holds every transaction whole, as one moment saw \
+                the database. The copy is private (mode 0600). An existing FILE is refused unless --force.
+                Example: capital backup ~/backups/capital-2025-04-01.sqlite
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("Where to write the copy (its folder must exist).", valueName: "file")) var file: String
+        @Flag(help: "Replace FILE if it exists.") var force = false
+
+        func run() throws {
+            if let ledger = global.file {
+                throw CLIError.invalid("-f", ledger, "backup copies a database; give --db (a ledger file is copied with cp)")
+            }
+            let source = try global.existingDatabasePath()
+            let summary = try Store.backup(source, to: file, replacing: force)
+            print("Backed up \(source) to \(summary.path): \(summary.transactions) transactions, \(summary.bytes) bytes.")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import CapitalCore
+import CapitalStore
+
+extension Capital {
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Verify the database without writing to it; exit 1 when it finds problems.",
+            discussion: """
+                Runs SQLite's integrity and foreign key checks, then the ledger's rules: every transaction \
+                balances per currency, schedule rules parse, loans, cards, deposits, due payments, budgets \
+                and schedules name accounts that exist, due payments have 0 <= paid <= total. Prints one \
+                problem per line with the record's id. See docs/cli.md.
+                Example: capital check --format json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            if let file = global.file {
+                throw CLIError.invalid("-f", file, "check verifies a database; give --db (a ledger file is checked as it is read)")
+            }
+            let format = try global.outputFormat()
+            let report = try Store.check(path: try global.existingDatabasePath())
+            switch format {
+            case .table:
+                for problem in report.problems { print(problem) }
+                let counted = report.counts.map { "\($0.count) \($0.count == 1 ? String($0.name.dropLast()) : $0.name)" }.joined(separator: ", ")
+                let checked = report.counts.isEmpty ? "an empty database, no ledger yet" : counted
+                if report.isClean {
+                    print("\(report.path): ok (\(checked))")
+                } else {
+                    let count = report.problems.count
+                    print("\(report.path): \(count) problem\(count == 1 ? "" : "s") found (\(checked))")
+                }
+            case .json, .csv:
+                try global.print(Check.report(report))
+            }
+            if !report.isClean { throw ExitCode(1) }
+        }
+
+        /// The problems as a table (CSV), and the whole report as one JSON object.
+        static func report(_ report: CheckReport) -> Report {
+            var section = Section(
+                name: "problems", columns: [Column("kind", "Kind"), Column("table", "Table"), Column("id", "Id"), Column("message", "Problem")])
+            section.rows = report.problems.map {
+                [.text($0.kind.rawValue), $0.table.map(Cell.text) ?? .none, $0.id.map(Cell.text) ?? .none, .text($0.message)]
+            }
+            var result = Report([section])
+            let problems = section.rows.map { row in JSON.object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) }
+            result.json = .object([
+                ("database", .string(report.path)),
+                ("ok", .bool(report.isClean)),
+                ("schema", .array(report.schema.map(JSON.string))),
+                ("checked", .object(report.counts.map { ($0.name, .number(String($0.count))) })),
+                ("problems", .array(problems)),
+            ])
+            return result
+        }
+    }
+}
