@@ -2,7 +2,7 @@
 """Flips seeded random bytes inside the rows of one table of a capital database, many times over,
 and tallies what `capital balance`, `capital export` and `capital check` make of each copy.
 
-For docs/reliability-figures-e.md: how often damage inside a table is found by `check`, how often
+For docs/reliability.md: how often damage inside a table is found by `check`, how often
 commands refuse the file, answer from what is left, or answer wrongly without knowing, and whether
 any of them crashes, writes to the file or leaves -wal/-shm files behind (none may).
 
