@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CapitalCore
@@ -177,6 +178,47 @@ struct HostileInputTests {
         #expect(throws: ScenarioFieldError.self) { try csv.scenario(line[...], exponent: 2, line: 2) }
         let priced = Array("\(price),2025-06-01,".utf8)
         #expect(throws: ScenarioFieldError.self) { try csv.scenario(priced[...], exponent: 2, line: 2) }
+    }
+
+    // MARK: Findings
+
+    /// Inputs that crashed, hung or printed several lines before their fixes, committed under
+    /// `Tests/Fixtures/fuzz/` (libFuzzer findings from `Scripts/fuzz/run.sh` go there too).
+    static func findings(_ kind: String) -> [(name: String, bytes: [UInt8])] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/\(kind)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name in
+            FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { (name, Array($0)) }
+        }
+    }
+
+    @Test func ruleFindingsParseOrFailOnOneLine() throws {
+        let findings = Self.findings("rrule")
+        #expect(!findings.isEmpty)
+        for (name, bytes) in findings {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let clock = ContinuousClock()
+            let elapsed = clock.measure {
+                do { _ = try Recurrence(rrule: text) } catch { #expect(Hostile.isOneLine("\(error)"), "\(name): \(error)") }
+                do { _ = try ReadableRule.parse(text) } catch { #expect(Hostile.isOneLine("\(error)"), "\(name): \(error)") }
+            }
+            #expect(elapsed < .seconds(1), "\(name) took \(elapsed)")
+        }
+    }
+
+    @Test func scenarioFindingsReadOrFailOnOneLine() throws {
+        let findings = Self.findings("scenario")
+        #expect(!findings.isEmpty)
+        for (name, bytes) in findings {
+            let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let csv = try ScenarioCSV(header: bytes[..<end])
+            let (rows, _) = csv.rows(bytes[min(end + 1, bytes.count)...], firstLine: 2, exponent: 2, threads: 1)
+            #expect(!rows.isEmpty, "\(name)")
+            for row in rows {
+                if case .failure(let error) = row.scenario { #expect(Hostile.isOneLine("\(error)"), "\(name): \(error)") }
+            }
+        }
     }
 
     // MARK: One line
