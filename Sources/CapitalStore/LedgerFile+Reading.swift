@@ -83,6 +83,8 @@ public enum LedgerFile {
     private static func problem(_ error: YamlError) -> String {
         switch error {
         case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _), .composer(let context, let problem, _, _):
+            // libyaml's own words for its depth limit name its C API.
+            if problem.hasPrefix("Maximum nesting level") { return "lists and mappings nest more than 1000 levels deep" }
             return [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         case .duplicatedKeysInMapping(let duplicates, _):
             return "duplicate keys \(duplicates.joined(separator: ", "))"

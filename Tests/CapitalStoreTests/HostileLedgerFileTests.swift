@@ -147,13 +147,13 @@ struct HostileLedgerFileTests {
     }
 
     @Test func mutatedSmallJSONParsesOrFailsOnOneLine() throws {
-        try Self.fuzz(seed: 0x150, cases: 2_000, seeds: [Self.smallJSON], file: "small.json", loads: 200)
+        try Self.fuzz(seed: 0x150, cases: 1_500, seeds: [Self.smallJSON], file: "small.json", loads: 200)
     }
 
     /// The whole sample is slower to read, so it gets fewer cases (and keeps its mutations for
     /// a single load).
     @Test func mutatedHouseholdParsesOrFailsOnOneLine() throws {
-        try Self.fuzz(seed: 0x40, cases: 200, seeds: [Self.household], file: "household.yaml", loads: 40, pile: false)
+        try Self.fuzz(seed: 0x40, cases: 120, seeds: [Self.household], file: "household.yaml", loads: 40, pile: false)
     }
 
     // MARK: Alias bombs and deep nesting
@@ -230,6 +230,7 @@ struct HostileLedgerFileTests {
             Issue.record("\(name): read as a ledger")
         } catch {
             #expect(Hostile.isOneLine(error.description), "\(name): \(error)")
+            if name != "just under the limit" { #expect(error.description.contains("nest more than 1000 levels deep"), "\(error)") }
         }
     }
 
