@@ -29,13 +29,17 @@ struct HostileInputTests {
         let currencies = try ["RUB", "JPY", "KWD", "CLF"].map { try Currency($0) }
         try Hostile.run(seed: 0xA1, cases: Self.cases, seeds: Self.amountSeeds) { text, report in
             for currency in currencies {
+                let money: Money
+                do { money = try Money(parsing: text, currency: currency) } catch {
+                    report.oneLine("\(error)")
+                    continue
+                }
+                // Whatever was read prints and reads back as the same amount.
                 do {
-                    let money = try Money(parsing: text, currency: currency)
-                    // Whatever was read prints and reads back as the same amount.
                     let again = try Money(parsing: money.plain, currency: currency)
                     if again != money { report("read as \(money.minor), but its plain form '\(money.plain)' reads as \(again.minor)") }
                 } catch {
-                    report.oneLine("\(error)")
+                    report("read as \(money.minor), but its plain form '\(money.plain)' is refused: \(error)")
                 }
             }
         }
@@ -71,16 +75,19 @@ struct HostileInputTests {
         let start = try Day(iso: "2025-01-15")
         let range = DayRange(start, start.advanced(by: 2 * 366))
         try Hostile.run(seed: 0x22, cases: Self.cases, seeds: Self.rruleSeeds) { text, report in
-            do {
-                let rule = try Recurrence(rrule: text)
-                let again = try Recurrence(rrule: rule.rrule)
-                if again != rule { report("its canonical form '\(rule.rrule)' reads as another rule") }
-                do { try rule.validate(start: start) } catch { report.oneLine("\(error)") }
-                _ = rule.occurrenceCount(start: start, in: range)
-                _ = ReadableRule.print(rule, adjustment: .none)
-            } catch {
+            let rule: Recurrence
+            do { rule = try Recurrence(rrule: text) } catch {
                 report.oneLine("\(error)")
+                return
             }
+            do {
+                if try Recurrence(rrule: rule.rrule) != rule { report("its canonical form '\(rule.rrule)' reads as another rule") }
+            } catch {
+                report("its canonical form '\(rule.rrule)' is refused: \(error)")
+            }
+            do { try rule.validate(start: start) } catch { report.oneLine("\(error)") }
+            _ = rule.occurrenceCount(start: start, in: range)
+            _ = ReadableRule.print(rule, adjustment: .none)
         }
     }
 
@@ -90,15 +97,18 @@ struct HostileInputTests {
         let start = try Day(iso: "2025-01-31")
         let range = DayRange(start, start.advanced(by: 400))
         try Hostile.run(seed: 0x8E, cases: 2_000, seeds: ReadableRule.examples + ["every 2 weeks on mon,wed,fri", "annually on 12-31"]) { text, report in
-            do {
-                let (rule, adjustment) = try ReadableRule.parse(text)
-                _ = rule.occurrenceCount(start: start, in: range)
-                if let printed = ReadableRule.print(rule, adjustment: adjustment) {
-                    let (again, againAdjustment) = try ReadableRule.parse(printed)
-                    if again != rule || againAdjustment != adjustment { report("prints as '\(printed)', which reads as another rule") }
-                }
-            } catch {
+            let (rule, adjustment): (Recurrence, BusinessDayAdjustment)
+            do { (rule, adjustment) = try ReadableRule.parse(text) } catch {
                 report.oneLine("\(error)")
+                return
+            }
+            _ = rule.occurrenceCount(start: start, in: range)
+            guard let printed = ReadableRule.print(rule, adjustment: adjustment) else { return }
+            do {
+                let (again, againAdjustment) = try ReadableRule.parse(printed)
+                if again != rule || againAdjustment != adjustment { report("prints as '\(printed)', which reads as another rule") }
+            } catch {
+                report("prints as '\(printed)', which is refused: \(error)")
             }
         }
     }
@@ -124,12 +134,16 @@ struct HostileInputTests {
 
     @Test func ibansValidateOrFailOnOneLine() throws {
         try Hostile.run(seed: 0x1B, cases: Self.cases, seeds: Self.ibanSeeds) { text, report in
+            let iban: IBAN
+            do { iban = try IBAN(validating: text) } catch {
+                report.oneLine("\(error)")
+                return
+            }
+            if IBAN.mod97(iban.bban + iban.countryCode + iban.checkDigits) != 1 { report("accepted with a wrong checksum") }
             do {
-                let iban = try IBAN(validating: text)
-                if IBAN.mod97(iban.bban + iban.countryCode + iban.checkDigits) != 1 { report("accepted with a wrong checksum") }
                 if try IBAN(validating: iban.printed) != iban { report("its printed form '\(iban.printed)' is another IBAN") }
             } catch {
-                report.oneLine("\(error)")
+                report("its printed form '\(iban.printed)' is refused: \(error)")
             }
         }
     }
