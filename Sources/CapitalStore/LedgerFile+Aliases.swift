@@ -31,7 +31,8 @@ extension LedgerFile {
         if let line = passed {
             throw LedgerFileError(
                 FileLocation(file: file, line: line, path: "aliases"),
-                "the file's aliases stand for more than \(limit) nodes and characters (it has \(bytes.count) bytes): an alias bomb is not a ledger; write the repeated parts out")
+                "the file's aliases stand for more than \(limit) nodes and characters (it has \(bytes.count) bytes): an alias bomb is not a ledger; write the repeated parts out"
+            )
         }
     }
 

@@ -27,9 +27,13 @@ struct HostileTextTests {
             cli.ok(["category", "add", "C \(text)"])
             cli.ok(["group", "add", "G \(text)", "--type", "cash-flow", "--account", "A \(text)"])
             cli.ok(["spend", "5", "C \(text)", "--from", "A \(text)", "--on", day, "--payee", text, "--note", text, "--spender", text, "--tag", tag])
-            cli.ok(["schedule", "add", "S \(text)", "--rule", "monthly on 5", "--start", "2025-03-05", "--amount", "10", "--from", "A \(text)", "--to", "C \(text)", "--note", text])
             cli.ok([
-                "due", "add", "bill", "--total", "7", "--due", "2025-04-01", "--reason", text, "--address", text, "--institution", text, "--from", "A \(text)",
+                "schedule", "add", "S \(text)", "--rule", "monthly on 5", "--start", "2025-03-05", "--amount", "10", "--from", "A \(text)", "--to",
+                "C \(text)", "--note", text,
+            ])
+            cli.ok([
+                "due", "add", "bill", "--total", "7", "--due", "2025-04-01", "--reason", text, "--address", text, "--institution", text, "--from",
+                "A \(text)",
                 "--category", "C \(text)",
             ])
             cli.ok(["calendar", "add-holiday", "RU", String(format: "2025-07-%02d", index + 1), "--name", text])
@@ -64,7 +68,9 @@ struct HostileTextTests {
         ]
         for (command, expected) in listings {
             let values = try Self.strings(in: cli.ok(command + ["--format", "json"]))
-            for text in expected { #expect(values.contains(text), "\(command.joined(separator: " ")) --format json lacks \(String(reflecting: text))") }
+            for text in expected {
+                #expect(values.contains(text), "\(command.joined(separator: " ")) --format json lacks \(String(reflecting: text))")
+            }
         }
 
         // And the tables still hold every row: no text ended a row or a statement early.
@@ -99,7 +105,9 @@ struct HostileTextTests {
         cli.ok(["account", "add", "%", "--kind", "cash"])
         cli.ok(["account", "add", "_", "--kind", "cash"])
         cli.ok(["spend", "3", "Groceries", "--from", "%"])
-        let balances = Dictionary(uniqueKeysWithValues: try cli.rows(["account", "list"]).compactMap { row in row.string("name").map { ($0, row.string("balance") ?? "") } })
+        let balances = Dictionary(
+            uniqueKeysWithValues: try cli.rows(["account", "list"]).compactMap { row in row.string("name").map { ($0, row.string("balance") ?? "") } }
+        )
         #expect(balances["%"] == "-3.00")
         #expect(balances["_"] == "0.00")
         #expect(balances["VTB Debit"] == "0.00")
@@ -109,7 +117,8 @@ struct HostileTextTests {
     // MARK: Mutated input through the binary
 
     /// Exit 0, or a non-zero exit with exactly one stderr line starting `capital: error: `.
-    static func check(_ result: CLI.Result, _ what: @autoclosure () -> String, failures: inout Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(_ result: CLI.Result, _ what: @autoclosure () -> String, failures: inout Int, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         guard result.status != 0 else { return }
         let lines = result.stderr.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         let ok = result.status > 0 && result.status < 128 && lines.count == 2 && lines[1].isEmpty && result.stderr.hasPrefix("capital: error: ")
@@ -220,12 +229,18 @@ struct HostileTextTests {
         let seeds: [(values: [String], command: (String) -> [String])] = [
             (["1234.5", "1 234,50", "+3", "92233720368547758.07"], { ["spend", $0, "Groceries", "--on", "2025-01-02"] }),
             (["2025-03-01", "2025-12", "2024-02-29"], { ["balance", "--on", $0] }),
-            (["monthly on 31", "FREQ=MONTHLY;BYDAY=-1FR", "every 2 weeks on fri", "yearly on 02-29"], {
-                ["rule", "expand", $0, "--start", "2025-01-31", "--until", "2025-12-31"]
-            }),
-            (["DE89 3704 0044 0532 0130 00", "GB82 WEST 1234 5698 7654 32"], {
-                ["due", "add", "bill", "--total", "5", "--due", "2025-05-01", "--reason", "x", "--iban", $0]
-            }),
+            (
+                ["monthly on 31", "FREQ=MONTHLY;BYDAY=-1FR", "every 2 weeks on fri", "yearly on 02-29"],
+                {
+                    ["rule", "expand", $0, "--start", "2025-01-31", "--until", "2025-12-31"]
+                }
+            ),
+            (
+                ["DE89 3704 0044 0532 0130 00", "GB82 WEST 1234 5698 7654 32"],
+                {
+                    ["due", "add", "bill", "--total", "5", "--due", "2025-05-01", "--reason", "x", "--iban", $0]
+                }
+            ),
             (["12", "7.75", "0.0001"], { ["loan", "schedule", "--principal", "100000", "--rate", $0, "--term", "12", "--start", "2025-01-01"] }),
         ]
         for index in 0..<200 {

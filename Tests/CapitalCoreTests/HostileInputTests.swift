@@ -96,7 +96,8 @@ struct HostileInputTests {
     @Test func readableRulesParseOrFailOnOneLine() throws {
         let start = try Day(iso: "2025-01-31")
         let range = DayRange(start, start.advanced(by: 400))
-        try Hostile.run(seed: 0x8E, cases: 2_000, seeds: ReadableRule.examples + ["every 2 weeks on mon,wed,fri", "annually on 12-31"]) { text, report in
+        try Hostile.run(seed: 0x8E, cases: 2_000, seeds: ReadableRule.examples + ["every 2 weeks on mon,wed,fri", "annually on 12-31"]) {
+            text, report in
             let (rule, adjustment): (Recurrence, BusinessDayAdjustment)
             do { (rule, adjustment) = try ReadableRule.parse(text) } catch {
                 report.oneLine("\(error)")
@@ -279,7 +280,9 @@ struct Hostile {
 
     /// A scalar from a random class: ASCII, digits, controls, Latin-1, Cyrillic, CJK, emoji, or anywhere.
     mutating func scalar() -> Unicode.Scalar {
-        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0...0x10FFFF]
+        let ranges: [ClosedRange<UInt32>] = [
+            0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0...0x10FFFF,
+        ]
         let range = pick(ranges)
         while true {
             let value = range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1))
@@ -348,7 +351,9 @@ struct Hostile {
 
     /// No line break of any kind: the message fits one line of a terminal or a log.
     static func isOneLine(_ message: String) -> Bool {
-        !message.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }
+        !message.unicodeScalars.contains {
+            $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}"
+        }
     }
 
     /// What a case found wrong: an error on more than one line, or a broken property.
@@ -394,7 +399,9 @@ struct Hostile {
             if elapsed > slowest.0 { slowest = (elapsed, index) }
             if !report.problems.isEmpty && failures < 5 {
                 failures += 1
-                Issue.record("seed \(seed), case \(index), input \(String(reflecting: text)): \(report.problems.joined(separator: "; "))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "seed \(seed), case \(index), input \(String(reflecting: text)): \(report.problems.joined(separator: "; "))",
+                    sourceLocation: sourceLocation)
             }
         }
         #expect(slowest.0 < limit, "seed \(seed): case \(slowest.1) took \(slowest.0)", sourceLocation: sourceLocation)

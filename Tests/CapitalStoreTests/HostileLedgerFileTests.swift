@@ -172,14 +172,19 @@ struct HostileLedgerFileTests {
         ("as account names", "currency: RUB\naccounts:\n\(laughs(levels: 9, indent: "  "))\n"),
         ("as mapping keys, which Yams hashes", "currency: RUB\nlol:\n\(laughs(levels: 9, indent: "  "))\n  - {? *l9 : a, ? *l8 : b}\n"),
         (
-            "as keys doubling at each level", "currency: RUB\nx0: &k0 {a: [b, c]}\n"
+            "as keys doubling at each level",
+            "currency: RUB\nx0: &k0 {a: [b, c]}\n"
                 + (1...40).map { "x\($0): &k\($0) {? *k\($0 - 1) : 1, ? [*k\($0 - 1)] : 2}" }.joined(separator: "\n") + "\n"
         ),
         (
-            "a long scalar repeated", "currency: RUB\nnote: &n \"\(String(repeating: "laugh ", count: 20_000))\"\nlol: ["
+            "a long scalar repeated",
+            "currency: RUB\nnote: &n \"\(String(repeating: "laugh ", count: 20_000))\"\nlol: ["
                 + Array(repeating: "*n", count: 20_000).joined(separator: ",") + "]\n"
         ),
-        ("in JSON", "{\"currency\": \"RUB\", \"lol\": [\(laughs(levels: 9).split(separator: "\n").map { $0.dropFirst(2) }.joined(separator: ", "))]}"),
+        (
+            "in JSON",
+            "{\"currency\": \"RUB\", \"lol\": [\(laughs(levels: 9).split(separator: "\n").map { $0.dropFirst(2) }.joined(separator: ", "))]}"
+        ),
     ]
 
     @Test(arguments: bombs)
@@ -219,7 +224,10 @@ struct HostileLedgerFileTests {
 
     @Test(arguments: [
         ("flow lists", "currency: RUB\naccounts: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n"),
-        ("flow mappings", "currency: RUB\naccounts: " + String(repeating: "{a: ", count: 50_000) + "b" + String(repeating: "}", count: 50_000) + "\n"),
+        (
+            "flow mappings",
+            "currency: RUB\naccounts: " + String(repeating: "{a: ", count: 50_000) + "b" + String(repeating: "}", count: 50_000) + "\n"
+        ),
         ("block lists", "currency: RUB\naccounts:\n" + String(repeating: "- ", count: 50_000) + "x\n"),
         ("block mappings", "currency: RUB\n" + (0..<3_000).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n") + " x\n"),
         ("just under the limit", "currency: RUB\nlol: " + String(repeating: "[", count: 990) + String(repeating: "]", count: 990) + "\n"),
@@ -308,7 +316,9 @@ struct HostileLedgerFileTests {
                     }
                 } catch {
                     if error.message.isEmpty { problems.append("an empty error message") }
-                    if !Hostile.isOneLine(error.description) { problems.append("error on more than one line: \(String(reflecting: error.description))") }
+                    if !Hostile.isOneLine(error.description) {
+                        problems.append("error on more than one line: \(String(reflecting: error.description))")
+                    }
                 }
             }
             if elapsed > slowest.0 { slowest = (elapsed, index) }
@@ -335,7 +345,8 @@ struct Hostile {
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 
     static let pieces: [String] = [
-        "\"", "'", ":", ": ", " #", "\t", "\n", "\r\n", "\r", ";", "=", ",", "-", "- ", "? ", "---\n", "...\n", "%YAML 1.1\n", "&a ", "*a", "&b [x, *a]",
+        "\"", "'", ":", ": ", " #", "\t", "\n", "\r\n", "\r", ";", "=", ",", "-", "- ", "? ", "---\n", "...\n", "%YAML 1.1\n", "&a ", "*a",
+        "&b [x, *a]",
         "<<: *a", "!!str ", "!!binary ", "!custom ", "|", ">-", "[", "]", "{", "}", "[[[[[[[[", "{a: {b: {c: ", "@", "`", "\\", "\\u", "\\ud83d",
         "\\ude00", "\\ud83d\\ude00", "\\u0000", "\u{0}", "\u{1B}[31m", "\u{7F}", "\u{85}", "\u{2028}", "\u{FEFF}", "\u{200B}", "\u{202E}", "\u{A0}",
         "é", "Ё", "☃", "😀", "👩‍👩‍👧", "99999999999999999999", "-9223372036854775808", "92233720368547758.07", "1e309", ".nan", "0x1F", "0o17",
@@ -398,7 +409,9 @@ struct Hostile {
     }
 
     static func isOneLine(_ message: String) -> Bool {
-        !message.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }
+        !message.unicodeScalars.contains {
+            $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}"
+        }
     }
 }
 
