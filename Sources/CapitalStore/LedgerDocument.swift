@@ -113,5 +113,6 @@ public struct LedgerFileError: Error, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    public var description: String { "\(location): \(message)" }
+    /// One line: a line break in a quoted value or a file name is escaped.
+    public var description: String { "\(location): \(message)".singleLine }
 }

@@ -21,12 +21,14 @@ public enum LedgerFile {
     /// Parses ledger text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(LedgerFileError) -> LedgerDocument {
         let node: Node?
+        // libyaml does not join JSON's escaped surrogate pairs (`\ud83d\ude00`, as Python's
+        // json.dumps writes emoji); join them first.
+        let yaml = file.lowercased().hasSuffix(".json") ? joiningSurrogateEscapes(text) : text
+        try checkAliasExpansion(yaml, file: file)
         do {
-            // libyaml does not join JSON's escaped surrogate pairs (`\ud83d\ude00`, as Python's
-            // json.dumps writes emoji); join them first.
             // The basic resolver: every scalar is read as text (capital parses its own numbers and
             // dates), and no tag-guessing regular expressions run over thousands of scalars.
-            node = try Yams.compose(yaml: file.lowercased().hasSuffix(".json") ? joiningSurrogateEscapes(text) : text, .basic)
+            node = try Yams.compose(yaml: yaml, .basic)
         } catch let error as YamlError {
             throw LedgerFileError(syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
         } catch {
@@ -81,6 +83,8 @@ public enum LedgerFile {
     private static func problem(_ error: YamlError) -> String {
         switch error {
         case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _), .composer(let context, let problem, _, _):
+            // libyaml's own words for its depth limit name its C API.
+            if problem.hasPrefix("Maximum nesting level") { return "lists and mappings nest more than 1000 levels deep" }
             return [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         case .duplicatedKeysInMapping(let duplicates, _):
             return "duplicate keys \(duplicates.joined(separator: ", "))"

@@ -41,7 +41,10 @@ public enum StoreError: Error, CustomStringConvertible {
         return self
     }
 
-    public var description: String {
+    /// One line: a line break in a quoted value (a rule written as a YAML block scalar) is escaped.
+    public var description: String { message.singleLine }
+
+    private var message: String {
         switch self {
         case .cannotCreateFolder(let path, let reason):
             return "--db \(path): cannot create its folder: \(reason)"

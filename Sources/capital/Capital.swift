@@ -63,9 +63,10 @@ struct Capital: ParsableCommand {
         return choices.isEmpty ? first : first + " " + choices.joined(separator: ", ")
     }
 
+    /// Prints the error as one line: a line break in a quoted value is escaped, never printed.
     static func fail(_ message: String, code: Int32) -> Never {
         var stderr = StandardError()
-        print("capital: error: \(message)", to: &stderr)
+        print("capital: error: \(message.singleLine)", to: &stderr)
         Glibc.exit(code)
     }
 }

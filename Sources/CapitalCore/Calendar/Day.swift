@@ -120,7 +120,10 @@ public enum DayError: Error, Equatable, Sendable, CustomStringConvertible {
     case monthOutOfRange(String)
     case dayOutOfRange(String, lastDay: Int)
 
-    public var description: String {
+    /// One line, with any line break in the quoted input escaped.
+    public var description: String { message.singleLine }
+
+    private var message: String {
         switch self {
         case .invalidDate(let y, let m, let d):
             return "\(y)-\(m)-\(d) is not a calendar date"

@@ -7,7 +7,10 @@ public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
     case overflow(String)
     case currencyMismatch(String, String)
 
-    public var description: String {
+    /// One line, with any line break in the quoted input escaped.
+    public var description: String { message.singleLine }
+
+    private var message: String {
         switch self {
         case .unknownCurrency(let code):
             return "'\(code)' is not an ISO 4217 currency code"

@@ -264,21 +264,27 @@ public enum ReadableRule {
             }
         }
         // Nearest by edit distance, among the forms that start with the same word when there are
-        // any (`monthly` alone suggests a monthly rule, not `daily`).
-        let target = Array(text.lowercased())
+        // any (`monthly` alone suggests a monthly rule, not `daily`). Only the first 64 characters
+        // count: every form is shorter, and a pasted page must not cost seconds of comparing.
+        let target = Array(text.lowercased().prefix(64))
         let head = tokens(text).first.map { $0 + " " } ?? ""
         let sameHead = examples.filter { $0.hasPrefix(head) }
-        return (sameHead.isEmpty ? examples : sameHead).min { distance(Array($0), target) < distance(Array($1), target) } ?? examples[0]
+        let candidates = sameHead.isEmpty ? examples : sameHead
+        // Each distance once (the first of equals wins, as with `min(by:)`).
+        let distances = candidates.map { distance(Array($0), target) }
+        return distances.indices.min { distances[$0] < distances[$1] }.map { candidates[$0] } ?? examples[0]
     }
 
+    /// Levenshtein distance, over two rows kept for the whole run.
     private static func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
         for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            current[0] = i + 1
             for (j, y) in b.enumerated() {
                 current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
             }
-            previous = current
+            swap(&previous, &current)
         }
         return previous[b.count]
     }

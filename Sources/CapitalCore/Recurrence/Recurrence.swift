@@ -54,7 +54,10 @@ public enum RecurrenceError: Error, Equatable, Sendable, CustomStringConvertible
     /// A readable rule that could not be read, with the closest accepted form.
     case unreadable(String, suggestion: String)
 
-    public var description: String {
+    /// One line, with any line break in the quoted input escaped.
+    public var description: String { message.singleLine }
+
+    private var message: String {
         switch self {
         case .unsupported(let part, let value):
             return "\(part)=\(value) is not supported: capital's rules recur by day (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY)"

@@ -62,7 +62,8 @@ public struct ScenarioFieldError: Error, Equatable, Sendable, CustomStringConver
         self.reason = reason
     }
 
-    public var description: String { "\(column) '\(value)': \(reason)" }
+    /// One line, with any line break in the quoted value escaped.
+    public var description: String { "\(column) '\(value)': \(reason)".singleLine }
 }
 
 extension Scenario {
@@ -246,7 +247,13 @@ enum ScenarioFields {
             value = value * 10 + Int64(byte - 48)
         }
         guard digits > 0, decimals != 0 else { return nil }
-        for _ in max(decimals, 0)..<exponent { value *= 10 }
+        // Eighteen digits scaled to minor units can pass Int64 (999999999999999999 in RUB): a
+        // value that does is past the maximum, not a trap.
+        for _ in max(decimals, 0)..<exponent {
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            value = scaled
+        }
         guard value <= Scenario.maximumAmount else { return nil }
         return negative ? -value : value
     }

@@ -131,7 +131,10 @@ public enum IBANError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The check digits do not match the rest: a typing error somewhere.
     case wrongCheckDigits(given: String, expected: String)
 
-    public var description: String {
+    /// One line, with a line break in the input (`\r\n` is one character) escaped.
+    public var description: String { message.singleLine }
+
+    private var message: String {
         switch self {
         case .empty:
             return "an IBAN cannot be empty"
