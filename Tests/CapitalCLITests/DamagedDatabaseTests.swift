@@ -1,3 +1,4 @@
+import CapitalCore
 import Foundation
 import GRDB
 import Testing
@@ -38,7 +39,7 @@ struct DamagedDatabaseTests {
             case .textFile:
                 bytes = Data(String(repeating: "milk, bread, eggs; rent due on the 5th\n", count: 200).utf8)
             case .randomBytes:
-                var generator = SeededGenerator(seed: 4)
+                var generator = SplitMix64(seed: 4)
                 bytes = Data((0..<16_384).map { _ in UInt8.random(in: 0...255, using: &generator) })
             case .otherProgramsDatabase:
                 try FileManager.default.removeItem(at: url)
@@ -118,7 +119,7 @@ struct DamagedDatabaseTests {
         let cli = try CLI.household()
         let tree = try RawDatabase.tree(of: "posting", in: cli.db)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: cli.db))
-        var generator = SeededGenerator(seed: UInt64(seed))
+        var generator = SplitMix64(seed: UInt64(seed))
         let page = try #require(tree.leaves.randomElement(using: &generator))
         let rows = RawDatabase.cellContent(ofLeaf: page, tree, in: bytes)
         var flipped: [Int] = []

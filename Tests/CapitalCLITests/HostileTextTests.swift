@@ -1,3 +1,4 @@
+import CapitalCore
 import CapitalStore
 import Foundation
 import Testing

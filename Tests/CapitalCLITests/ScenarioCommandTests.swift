@@ -1,3 +1,4 @@
+import CapitalCore
 import Foundation
 import Testing
 

@@ -33,7 +33,7 @@ public enum SampleLedger {
         guard rulesRange.contains(rules) else { throw .outOfRange(field: "--rules", value: rules, range: rulesRange) }
         guard yearsRange.contains(years) else { throw .outOfRange(field: "--years", value: years, range: yearsRange) }
         guard accountsRange.contains(accountCount) else { throw .outOfRange(field: "--accounts", value: accountCount, range: accountsRange) }
-        var random = SampleRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         func money(_ minor: Int64) -> Money { Money(minor: minor, currency: currency) }
         func posting(_ account: Account, _ minor: Int64) -> Posting { Posting(accountID: account.id, amount: money(minor)) }
 
@@ -194,34 +194,13 @@ public enum SampleLedgerError: Error, Equatable, Sendable, CustomStringConvertib
     }
 }
 
-/// SplitMix64 with the helpers the generator needs.
-struct SampleRandom {
-    private var state: UInt64
+extension SplitMix64 {
+    fileprivate mutating func below(_ bound: Int) -> Int { next(below: bound) }
 
-    init(seed: UInt64) { state = seed }
+    fileprivate mutating func pick<T>(_ items: [T]) -> T { items[next(below: items.count)] }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// 0 ..< bound (bound > 0), by rejection so every value is as likely.
-    mutating func below(_ bound: Int) -> Int {
-        let limit = UInt64(bound)
-        let threshold = (0 &- limit) % limit
-        while true {
-            let value = next()
-            if value >= threshold { return Int(value % limit) }
-        }
-    }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
-    /// A random (version 4) UUID in text.
-    mutating func uuid() -> String {
+    /// A random (version 4 shaped) UUID in text.
+    fileprivate mutating func uuid() -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         for group in [8, 4, 4, 4, 12] {
