@@ -105,7 +105,7 @@ func storeBenchmarks() {
 /// sample ledger, made once with plain inserts and reused.
 private func postedTransactions(_ count: Int, at path: String, currency: Currency) throws -> Store {
     if FileManager.default.fileExists(atPath: path), let store = try? Store.open(path: path),
-        let found = try? DatabaseQueue(path: path).read({ try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM txn") }), found ?? 0 >= count
+        let found = try? DatabaseQueue(path: path).read({ try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM txn") ?? 0 }), found >= count
     {
         return store
     }
