@@ -56,6 +56,31 @@ func storeBenchmarks() {
         }
     }
 
+    // The engine alone on the same ledger, already in memory: what the instruments make, the
+    // timeline of 30 years and the level-4 scan (no SQLite, no file): what the lower bound below
+    // is the floor of.
+    let engineCalendars = ["RU": try! store.calendar("RU")]
+    Benchmark(
+        "Engine: instruments, timeline, level-4 scan, 1000 rules x 30 years",
+        configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 100)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let forecast = try sample.forecastLedger(today: today, horizon: horizon, calendars: engineCalendars)
+            let timeline = try Timeline.build(forecast, today: today, horizon: horizon, calendars: engineCalendars)
+            blackHole(try Availability(timeline, level: 4))
+        }
+    }
+    let engineLedger = try! sample.forecastLedger(today: today, horizon: horizon, calendars: engineCalendars)
+    Benchmark(
+        "Engine: timeline and level-4 scan alone, 1000 rules x 30 years",
+        configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 100)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let timeline = try Timeline.build(engineLedger, today: today, horizon: horizon, calendars: engineCalendars)
+            blackHole(try Availability(timeline, level: 4))
+        }
+    }
+
     for count in [100_000, 1_000_000] {
         let database = NSTemporaryDirectory() + "capital-bench-\(count).sqlite"
         let loaded = try! postedTransactions(count, at: database, currency: rub)

@@ -295,7 +295,10 @@ extension Store {
                 }
                 schedule.exceptions.append(.init(original: exception.date, skip: exception.skip, movedTo: exception.moveTo, amount: amount))
             }
-            if let existing = try fetchSchedules(db, ids: [id]).first {
+            // Only a schedule already there is read back (none is, loading a file with `-f`).
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM schedule WHERE id = ?"), arguments: [id]) != nil,
+                let existing = try fetchSchedules(db, ids: [id]).first
+            {
                 guard existing == schedule else {
                     throw fail(entry.location, "schedule '\(schedule.name)' (\(id)) already exists with different content")
                 }

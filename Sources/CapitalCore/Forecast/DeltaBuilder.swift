@@ -85,31 +85,65 @@ struct DeltaBuilder {
         }
     }
 
-    /// Adds every occurrence of `rule` from day index 1 (tomorrow) through `last`, each leg laid
-    /// straight onto its account's row by `Rule.addAmount`: one expansion per leg and case, no
-    /// work per occurrence beyond the addition.
+    /// Adds every occurrence of `rule` from day index 1 (tomorrow) through `last` onto each leg's
+    /// row, no work per occurrence beyond the addition. One amount to lay (one leg, no range)
+    /// goes straight in by `Rule.addAmount`; several (two legs, or a range's corrections) share
+    /// one expansion.
     mutating func lay(_ rule: Rule, start: Day, calendar: WorkingDayCalendar, legs: [Leg], model: AmountModel?, through last: Int) {
         guard last >= 1 else { return }
+        // Each amount to lay: (which row — 0 expected, 1 pessimistic, 2 optimistic —, the slot of
+        // day index 0 in it, the account, the amount).
+        var layers: [(row: Int, base: Int, account: Int, minor: Int64)] = []
         for leg in legs {
             let (amount, worse, better) = leg.amounts(model)
             let base = leg.account * days
-            // Day index 1 is `firstDay`; the row's slots 1...last.
-            func lay(_ minor: Int64, into values: inout [Int64]) -> Bool {
-                values.withUnsafeMutableBufferPointer { all in
-                    rule.addAmount(minor, start: start, calendar: calendar, into: .init(rebasing: all[base + 1...base + last]), firstDay: firstDay)
-                }
-            }
-            var fits = lay(amount, into: &expected)
-            if fits && (worse != amount || better != amount) {
+            if amount != 0 { layers.append((0, base, leg.account, amount)) }
+            if worse != amount || better != amount {
                 allocateRanges()
-                fits = lay(worse - amount, into: &pessimistic) && lay(better - amount, into: &optimistic)
-            }
-            if !fits {
-                overflowed = true
-                overflowAccount = leg.account
-                return
+                if worse != amount { layers.append((1, base, leg.account, worse - amount)) }
+                if better != amount { layers.append((2, base, leg.account, better - amount)) }
             }
         }
+        if layers.isEmpty { return }
+        if layers.count == 1 {
+            let layer = layers[0]
+            func lay(into values: inout [Int64]) -> Bool {
+                values.withUnsafeMutableBufferPointer { all in
+                    rule.addAmount(layer.minor, start: start, calendar: calendar, into: .init(rebasing: all[layer.base + 1...layer.base + last]), firstDay: firstDay)
+                }
+            }
+            let fits = layer.row == 0 ? lay(into: &expected) : layer.row == 1 ? lay(into: &pessimistic) : lay(into: &optimistic)
+            if !fits { overflow(at: layer.account) }
+            return
+        }
+        // Several: one expansion, each day adding every layer's amount at its row.
+        let fits = expected.withUnsafeMutableBufferPointer { e in
+            pessimistic.withUnsafeMutableBufferPointer { p in
+                optimistic.withUnsafeMutableBufferPointer { o in
+                    withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Int64>.self, capacity: layers.count) { slots in
+                        withUnsafeTemporaryAllocation(of: Int64.self, capacity: layers.count) { amounts in
+                            for (index, layer) in layers.enumerated() {
+                                let row = layer.row == 0 ? e : layer.row == 1 ? p : o
+                                // Day index d (1 = firstDay) is at slot base + d: day number n at base + 1 + n − firstDay.
+                                slots[index] = row.baseAddress! + layer.base + 1 - firstDay.number
+                                amounts[index] = layer.minor
+                            }
+                            return rule.addAmounts(
+                                UnsafeBufferPointer(slots), UnsafeBufferPointer(amounts), start: start, calendar: calendar,
+                                in: DayRange(firstDay, firstDay.advanced(by: last)))
+                        }
+                    }
+                }
+            }
+        }
+        if !fits { overflow(at: layers[0].account) }
+    }
+
+    /// The builder overflowed at an account's row: `balances()` gives nil (the rows are left as
+    /// they are; nothing reads them after).
+    private mutating func overflow(at account: Int) {
+        overflowed = true
+        overflowAccount = account
     }
 
     private mutating func allocateRanges() {

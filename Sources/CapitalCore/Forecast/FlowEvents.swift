@@ -38,7 +38,9 @@ extension Ledger {
 
     /// What `flows` adds up per day: the inflows and the outflows (negative) of each day of
     /// `range`, by its offset from the range's start. No event is made: the forecast's periods
-    /// need only these sums.
+    /// need only these sums. A schedule without exceptions moves the set by the same net on each
+    /// of its days after today: that net is laid straight onto the inflow or outflow row by
+    /// `Rule.addAmount`, as the timeline lays its rows.
     /// - Complexity: O(transactions + occurrences in the range + days), without an allocation per
     ///   occurrence.
     public func flowTotals(
@@ -47,19 +49,51 @@ extension Ledger {
     ) -> (inflow: [Int64], outflow: [Int64]) {
         var inflow = [Int64](repeating: 0, count: max(0, range.count))
         var outflow = inflow
-        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, _, _ in
+        func add(_ net: Int64, at day: Day) {
             let index = day.number - range.start.number
             if net > 0 { inflow[index] = inflow[index].addingReportingOverflow(net).partialValue } else {
                 outflow[index] = outflow[index].addingReportingOverflow(net).partialValue
             }
         }
+        forEachFlow(
+            into: accountIDs, in: range, today: today, calendars: calendars, forecastCase,
+            laying: { schedule, setNet, future, calendar in
+                guard schedule.exceptions.isEmpty else { return false }
+                let net = setNet.net(schedule.amount ?? AmountModel(fixed: schedule.postings[0].amount.minor))
+                guard net != 0 else { return true }
+                // An end bounds the days when no adjustment moves occurrences across it.
+                let last = schedule.rule.adjustment == .none ? min(future.end.advanced(by: -1), schedule.end ?? future.end) : future.end.advanced(by: -1)
+                guard last >= future.start else { return true }
+                if schedule.end == nil || schedule.rule.adjustment == .none {
+                    let first = future.start.number - range.start.number
+                    func lay(into values: inout [Int64]) -> Bool {
+                        values.withUnsafeMutableBufferPointer { row in
+                            schedule.rule.addAmount(
+                                net, start: schedule.start, calendar: calendar, into: .init(rebasing: row[first...last.number - range.start.number]),
+                                firstDay: future.start)
+                        }
+                    }
+                    if net > 0 ? lay(into: &inflow) : lay(into: &outflow) { return true }
+                    // An overflowing row is left as it was; add with wrapping, as flow by flow.
+                }
+                let end = schedule.end
+                schedule.rule.forEachOccurrence(start: schedule.start, in: future, calendar: calendar) { original, day in
+                    if let end, original > end { return }
+                    add(net, at: day)
+                }
+                return true
+            }
+        ) { day, net, _, _ in add(net, at: day) }
         return (inflow, outflow)
     }
 
     /// Calls `body` with each flow's day, its net amount for the set (never 0), and the
     /// transaction or schedule it comes from, in no particular order.
+    /// - Parameter lay: takes a schedule's occurrences after today (in `future`) off the walk:
+    ///   returns true when it has counted them itself.
     func forEachFlow(
         into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase,
+        laying lay: ((Schedule, SetNet, _ future: DayRange, WorkingDayCalendar) -> Bool)? = nil,
         _ body: (Day, Int64, Transaction?, Schedule?) -> Void
     ) {
         let currencies = Dictionary(accounts.map { ($0.id, $0.currency) }, uniquingKeysWith: { a, _ in a })
@@ -78,56 +112,75 @@ extension Ledger {
         }
         let tomorrow = today.advanced(by: 1)
         for schedule in schedules {
-            // Which template postings count, worked out once per schedule.
-            let inside = schedule.postings.map { accountIDs.contains($0.accountID) && currencies[$0.accountID] == $0.amount.currency }
-            guard inside.contains(true) else { continue }
+            guard let setNet = SetNet(schedule, into: accountIDs, currencies: currencies, forecastCase) else { continue }
             let calendar = calendars[schedule.rule.calendar] ?? .none
-            // A ranged transfer between two accounts of the set moves nothing out of it, whichever
-            // end of the range it takes: no pessimism on a flow that nets out.
-            let netsOut = schedule.amount != nil && schedule.postings.count == 2 && inside[0] && inside[1]
-            /// The set's net of one occurrence of `model` (the template's postings for its expected
-            /// amount, as `Schedule.postings(for:)` makes them, each at its case's end).
-            func net(_ model: AmountModel) -> Int64 {
-                let minor = model.expected
-                let postings = schedule.postings
-                var net: Int64 = 0
-                for position in postings.indices where inside[position] {
-                    var amount = postings[position].amount.minor
-                    if schedule.amount != nil, postings.count == 2 {
-                        amount = position == 0 ? minor : -minor
-                    } else if postings[0].amount.minor != minor, postings.count >= 2 {
-                        let delta = minor.subtractingReportingOverflow(postings[0].amount.minor)
-                        let last = postings[postings.count - 1].amount.minor.subtractingReportingOverflow(delta.partialValue)
-                        if !delta.overflow && !last.overflow {
-                            if position == 0 { amount = minor } else if position == postings.count - 1 { amount = last.partialValue }
-                        }
-                    }
-                    if schedule.amount != nil, !netsOut, model.low != model.high {
-                        let outflow = postings.count == 2 ? position == 1 : postings[position].amount.minor < 0
-                        switch forecastCase {
-                        case .expected: break
-                        case .pessimistic: amount = outflow ? -model.high : model.low
-                        case .optimistic: amount = outflow ? -model.low : model.high
-                        }
-                    }
-                    net = net.addingReportingOverflow(amount).partialValue
-                }
-                return net
-            }
             if range.contains(today) {
                 let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
                 for occurrence in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) {
-                    let amount = net(occurrence.amount)
+                    let amount = setNet.net(occurrence.amount)
                     if amount != 0 { body(today, amount, nil, schedule) }
                 }
             }
             let from = max(range.start, tomorrow)
             if from < range.end {
-                schedule.forEachOccurrence(in: DayRange(from, range.end), calendar: calendar) { _, day, model in
-                    let amount = net(model)
+                let future = DayRange(from, range.end)
+                if let lay, lay(schedule, setNet, future, calendar) { continue }
+                schedule.forEachOccurrence(in: future, calendar: calendar) { _, day, model in
+                    let amount = setNet.net(model)
                     if amount != 0 { body(day, amount, nil, schedule) }
                 }
             }
         }
+    }
+}
+
+/// How one schedule's occurrences move a set of accounts: which of its template postings count
+/// (worked out once), and the set's net of an occurrence.
+struct SetNet {
+    let schedule: Schedule
+    let forecastCase: ForecastCase
+    /// Whether each template posting is into the set (its account, in the account's currency).
+    let inside: [Bool]
+    /// A ranged transfer between two accounts of the set moves nothing out of it, whichever end
+    /// of the range it takes: no pessimism on a flow that nets out.
+    let netsOut: Bool
+
+    /// Nil when no posting of the schedule is into the set.
+    init?(_ schedule: Schedule, into accountIDs: Set<String>, currencies: [String: Currency], _ forecastCase: ForecastCase) {
+        inside = schedule.postings.map { accountIDs.contains($0.accountID) && currencies[$0.accountID] == $0.amount.currency }
+        guard inside.contains(true) else { return nil }
+        self.schedule = schedule
+        self.forecastCase = forecastCase
+        netsOut = schedule.amount != nil && schedule.postings.count == 2 && inside[0] && inside[1]
+    }
+
+    /// The set's net of one occurrence of `model` (the template's postings for its expected
+    /// amount, as `Schedule.postings(for:)` makes them, each at its case's end).
+    func net(_ model: AmountModel) -> Int64 {
+        let minor = model.expected
+        let postings = schedule.postings
+        var net: Int64 = 0
+        for position in postings.indices where inside[position] {
+            var amount = postings[position].amount.minor
+            if schedule.amount != nil, postings.count == 2 {
+                amount = position == 0 ? minor : -minor
+            } else if postings[0].amount.minor != minor, postings.count >= 2 {
+                let delta = minor.subtractingReportingOverflow(postings[0].amount.minor)
+                let last = postings[postings.count - 1].amount.minor.subtractingReportingOverflow(delta.partialValue)
+                if !delta.overflow && !last.overflow {
+                    if position == 0 { amount = minor } else if position == postings.count - 1 { amount = last.partialValue }
+                }
+            }
+            if schedule.amount != nil, !netsOut, model.low != model.high {
+                let outflow = postings.count == 2 ? position == 1 : postings[position].amount.minor < 0
+                switch forecastCase {
+                case .expected: break
+                case .pessimistic: amount = outflow ? -model.high : model.low
+                case .optimistic: amount = outflow ? -model.low : model.high
+                }
+            }
+            net = net.addingReportingOverflow(amount).partialValue
+        }
+        return net
     }
 }

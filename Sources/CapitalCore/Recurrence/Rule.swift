@@ -120,3 +120,44 @@ extension Rule {
         return false
     }
 }
+
+extension Rule {
+    /// Adds `amounts[i]` at `slots[i][day.number]` for each occurrence's (adjusted) day in `range`
+    /// and each i: one expansion laying several amounts (a transfer's two legs, a range's
+    /// corrections). Stops at the first addition that would overflow and returns false; what was
+    /// added stays (the caller gives up on the rows).
+    /// - Complexity: as `forEachOccurrence(start:in:calendar:_:)`; no allocation.
+    func addAmounts(
+        _ slots: UnsafeBufferPointer<UnsafeMutablePointer<Int64>>, _ amounts: UnsafeBufferPointer<Int64>, start: Day, calendar: WorkingDayCalendar,
+        in range: DayRange
+    ) -> Bool {
+        var sink = LayeredDeltaSink(slots: slots, amounts: amounts)
+        if adjustment == .none {
+            recurrence.expand(start: start, in: range, into: &sink)
+        } else {
+            forEachOccurrence(start: start, in: range, calendar: calendar) { _, day in _ = sink.take(day.number) }
+        }
+        return !sink.overflowed
+    }
+}
+
+/// Adds each layer's amount at its slot of the day; after an overflow, nothing more.
+private struct LayeredDeltaSink: OccurrenceSink {
+    let slots: UnsafeBufferPointer<UnsafeMutablePointer<Int64>>
+    let amounts: UnsafeBufferPointer<Int64>
+    var overflowed = false
+
+    @inline(__always)
+    mutating func take(_ day: Int) -> Bool {
+        guard !overflowed else { return false }
+        for index in 0..<slots.count {
+            let (sum, overflow) = slots[index][day].addingReportingOverflow(amounts[index])
+            if overflow {
+                overflowed = true
+                return false
+            }
+            slots[index][day] = sum
+        }
+        return true
+    }
+}
