@@ -34,7 +34,7 @@ func storeBenchmarks() {
     }
     Benchmark(
         "Ledger file: parse and load into an in-memory store, 1000 rules x 30 years",
-        configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 30)
+        configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 30).checked
     ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try Store.load(try LedgerFile.parse(yaml, file: "big.yaml"))) }
     }
@@ -44,7 +44,7 @@ func storeBenchmarks() {
     _ = try! store.importDocument(document)
     Benchmark(
         "Whole forecast path from SQLite: snapshot, instruments, timeline, level-4 scan, 1000 rules x 30 years",
-        configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 50)
+        configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 50).checked
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             let ledger = try store.snapshot()
@@ -73,7 +73,7 @@ func storeBenchmarks() {
     let engineLedger = try! sample.forecastLedger(today: today, horizon: horizon, calendars: engineCalendars)
     Benchmark(
         "Engine: timeline and level-4 scan alone, 1000 rules x 30 years",
-        configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 100)
+        configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 100).checked
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             let timeline = try Timeline.build(engineLedger, today: today, horizon: horizon, calendars: engineCalendars)

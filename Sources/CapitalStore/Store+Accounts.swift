@@ -203,6 +203,14 @@ extension Store {
     }
 
     static func validateName(_ name: String, field: String) throws(StoreError) {
+        // Printable ASCII without '=' that neither starts nor ends with a space: fine, without
+        // Foundation's trimming (most names, thousands of them in a large ledger file).
+        let bytes = name.utf8
+        if let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20,
+            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "=") })
+        {
+            return
+        }
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .invalid(field: field, value: name, reason: "a name cannot be empty")
         }

@@ -330,8 +330,19 @@ extension Store {
 enum StableID {
     /// Whether `text` is a UUID: 8-4-4-4-12 hex digits.
     static func isUUID(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+        var length = 0
+        for byte in text.utf8 {
+            switch length {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default:
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) else {
+                    return false
+                }
+            }
+            length += 1
+            if length > 36 { return false }
+        }
+        return length == 36
     }
 
     static func make(_ text: String) -> String {

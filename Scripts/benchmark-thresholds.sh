@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The checked-in p90 thresholds of the main benchmarks (Thresholds/), with the tolerances their
+# configurations give (Benchmarks/CapitalBenchmarks/Tolerances.swift).
+#
+# Usage: Scripts/benchmark-thresholds.sh check    run the main benchmarks; exit 1 on a regression
+#        Scripts/benchmark-thresholds.sh update   run them and write their p90 figures to Thresholds/
+#        Scripts/benchmark-thresholds.sh read     print the thresholds and tolerances
+# Env: SCRATCH (build folder, default .build-bench).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# The main benchmarks, by exact name (each a regular expression matched whole).
+MAIN=(
+    "Recurrence: 1000 rules x 30 years into a delta buffer"
+    "Recurrence: 1000 rules with working days and adjustments x 30 years"
+    "Forecast: timeline + level-4 scan, 1000 schedules x 50 accounts x 30 years"
+    "Loan: amortise 10000 loans x 360 months"
+    "Scenario: 1000000 cash purchases, 2 threads"
+    "Scenario CSV: parse 1000000 rows, 1 thread line by line"
+    "Ledger file: parse and load into an in-memory store, 1000 rules x 30 years"
+    "Whole forecast path from SQLite: snapshot, instruments, timeline, level-4 scan, 1000 rules x 30 years"
+    "Engine: timeline and level-4 scan alone, 1000 rules x 30 years"
+)
+filters=()
+for name in "${MAIN[@]}"; do
+    filters+=(--filter "$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')")
+done
+
+export CAPITAL_BENCHMARKS=1
+SCRATCH=${SCRATCH:-.build-bench}
+case "${1:-check}" in
+    update)
+        swift package --scratch-path "$SCRATCH" --allow-writing-to-package-directory benchmark thresholds update "${filters[@]}" --no-progress
+        ;;
+    read)
+        swift package --scratch-path "$SCRATCH" benchmark thresholds read "${filters[@]}"
+        ;;
+    check)
+        swift package --scratch-path "$SCRATCH" benchmark thresholds check "${filters[@]}" --no-progress
+        status=$?
+        # package-benchmark: 0 within tolerance, 4 only improvements, 2 a regression.
+        case $status in
+            0) echo "benchmark thresholds: all within tolerance" ;;
+            4) echo "benchmark thresholds: improvements only (Scripts/benchmark-thresholds.sh update records them)" ;;
+            *) echo "benchmark thresholds: regression (exit $status)" >&2; exit 1 ;;
+        esac
+        ;;
+    *)
+        echo "usage: Scripts/benchmark-thresholds.sh check|update|read" >&2
+        exit 64
+        ;;
+esac
