@@ -263,6 +263,7 @@ extension Store {
 
     static func mergeSchedules(_ db: Database, _ document: LedgerDocument, accounts: AccountIndex, summary: inout ImportSummary) throws {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        var position = try nextSchedulePosition(db)
         for entry in document.schedules {
             let id = entry.id?.lowercased() ?? StableID.make("schedule\u{1F}\(nameKey(entry.input.name))")
             if let given = entry.id, !StableID.isUUID(given) {
@@ -305,7 +306,8 @@ extension Store {
                 summary.schedulesAlreadyPresent += 1
                 continue
             }
-            try insertSchedule(db, schedule, handledThrough: handled)
+            try insertSchedule(db, schedule, handledThrough: handled, position: position)
+            position += 1
             for (date, transaction, at) in entry.posted {
                 guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM txn WHERE id = ?"), arguments: [transaction.lowercased()]) != nil else {
                     throw fail(at, "transaction '\(transaction)' is not in the file or the database")

@@ -401,11 +401,13 @@ extension Store {
         return updated
     }
 
-    static func insertSchedule(_ db: Database, _ schedule: Schedule, handledThrough: Day) throws {
+    /// - Parameter position: its place in listings; default after every other. (`MAX(position)`
+    ///   reads the whole table: an import of many schedules finds it once and counts on.)
+    static func insertSchedule(_ db: Database, _ schedule: Schedule, handledThrough: Day, position given: Int? = nil) throws {
         if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey(schedule.name)]) != nil {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
-        let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM schedule")) ?? 1
+        let position = try given ?? nextSchedulePosition(db)
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(sql: """
                 INSERT INTO schedule(id, createdAt, updatedAt, name, nameKey, note, rule, adjustment, calendar, start, "end", approval,
@@ -417,6 +419,11 @@ extension Store {
                 handledThrough.number, position,
             ])
         try insertScheduleParts(db, schedule)
+    }
+
+    /// The position after every schedule's (removed ones included).
+    static func nextSchedulePosition(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM schedule")) ?? 1
     }
 
     private static func insertScheduleParts(_ db: Database, _ schedule: Schedule) throws {

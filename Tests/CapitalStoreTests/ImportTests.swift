@@ -203,6 +203,42 @@ struct ImportTests {
         #expect(try store.export(format: .yaml) == before)
     }
 
+    /// An import numbers its schedules on from the last one's place (removed ones included), in
+    /// the file's order: listings show what was there, then the file's schedules as written.
+    @Test func importedSchedulesComeAfterTheOnesThereInTheFilesOrder() throws {
+        let store = try Store.household()
+        let before = try store.schedules().map(\.name)
+        try store.removeSchedule(before.last!, scope: .all)
+        let file = """
+            capital: 1
+            currency: RUB
+            accounts:
+              - name: VTB Debit
+                kind: debit
+              - name: Zoo
+                kind: expense
+              - name: Books
+                kind: expense
+            schedules:
+              - name: Zoo visits
+                rule: monthly on 3
+                start: 2025-05-03
+                amount: 900
+                from: VTB Debit
+                to: Zoo
+              - name: Books monthly
+                rule: monthly on 4
+                start: 2025-05-04
+                amount: 1500
+                from: VTB Debit
+                to: Books
+            """
+        try store.importDocument(try LedgerFile.parse(file, file: "more.yaml"))
+        #expect(try store.schedules().map(\.name) == before.dropLast() + ["Zoo visits", "Books monthly"])
+        let positions = try store.read("positions") { db in try Int.fetchAll(db, sql: "SELECT position FROM schedule ORDER BY rowid") }
+        #expect(positions == Array(1...positions.count), "each schedule its own place, removed ones kept")
+    }
+
     @Test func identicalIdlessTransactionsInOneFileAreAllKept() throws {
         let text =
             Self.header + """
