@@ -30,7 +30,14 @@ export CAPITAL_BENCHMARKS=1
 SCRATCH=${SCRATCH:-.build-bench}
 case "${1:-check}" in
     update)
-        swift package --scratch-path "$SCRATCH" --allow-writing-to-package-directory benchmark thresholds update "${filters[@]}" --no-progress
+        swift package --scratch-path "$SCRATCH" --allow-writing-to-package-directory benchmark thresholds update "${filters[@]}" --no-progress || exit 1
+        # package-benchmark 1.38.1 writes TARGET.NAME.p90.json with the name's spaces made '_' but
+        # looks for the name as it is when checking: keep each file under the name it is read by.
+        for name in "${MAIN[@]}"; do
+            written="Thresholds/CapitalBenchmarks.${name// /_}.p90.json"
+            [ -f "$written" ] && mv -f "$written" "Thresholds/CapitalBenchmarks.$name.p90.json"
+        done
+        ls Thresholds
         ;;
     read)
         swift package --scratch-path "$SCRATCH" benchmark thresholds read "${filters[@]}"

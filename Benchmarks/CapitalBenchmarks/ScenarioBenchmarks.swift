@@ -32,7 +32,7 @@ func scenarioBenchmarks() {
             metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .peakMemoryResident, scenariosPerSecond], scalingFactor: .one,
             maxDuration: .seconds(10), maxIterations: maxIterations)
         Benchmark(
-            name, configuration: threads == 2 && name.contains("cash") ? configuration.checked : configuration,
+            name, configuration: threads == 2 && name.contains("cash") ? configuration.checked(threaded: true) : configuration,
             closure: { benchmark in
                 guard let evaluator = inputs.evaluator else { return }
                 let clock = ContinuousClock()
