@@ -55,7 +55,7 @@ func forecastBenchmarks() {
     let amounts = (0..<queryCount).map { _ in low + Int64(random.next(below: span + span / 10)) }
 
     let queryConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident], scalingFactor: .kilo, maxDuration: .seconds(2))
     Benchmark("Forecast: can-spend query", configuration: queryConfiguration) { benchmark in
         for index in benchmark.scaledIterations {
             blackHole(availability.canSpend(on: days[index]))

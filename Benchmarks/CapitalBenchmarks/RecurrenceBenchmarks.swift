@@ -20,7 +20,7 @@ func recurrenceBenchmarks() {
 
     let rate = BenchmarkMetric.custom("occurrences per second", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, rate],
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident, rate],
         scalingFactor: .one,
         maxDuration: .seconds(3),
         maxIterations: 500
@@ -72,7 +72,7 @@ func ruleBenchmarks() {
     buffer.initialize(repeating: 0)
     let rate = BenchmarkMetric.custom("occurrences per second", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, rate], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 500)
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident, rate], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 500)
     Benchmark("Recurrence: 1000 rules with working days and adjustments x 30 years", configuration: configuration.checked) { benchmark in
         let clock = ContinuousClock()
         let began = clock.now

@@ -110,7 +110,7 @@ func storeBenchmarks() {
     let level = sample.accounts.enumerated().filter { [.cash, .debit, .creditCard].contains($1.kind) }.map(\.offset)
     Benchmark(
         "Lower bound: \(places.count) additions into accounts x days and a running minimum (1000 rules x 30 years)",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(3))
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             var deltas = [Int64](repeating: 0, count: accounts * days)
