@@ -19,7 +19,7 @@ enum Tolerances {
             switch metric {
             case .mallocCountTotal: tolerances[metric] = threaded ? .init(absolute: [.p90: 200]) : .init(relative: [.p90: 10])
             case .peakMemoryResident, .peakMemoryResidentDelta: tolerances[metric] = .init(relative: [.p90: 25])
-            default: tolerances[metric] = .init(relative: [.p90: 60])  // times and rates
+            default: tolerances[metric] = .init(relative: [.p90: 60])  // times and throughput
             }
         }
         return tolerances
