@@ -39,14 +39,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "CapitalCoreTests", dependencies: ["CapitalCore"]),
+        // What the test targets share (the hostile-input draws); not a product.
+        .target(name: "CapitalTestSupport", dependencies: ["CapitalCore"], path: "Tests/CapitalTestSupport"),
+        .testTarget(name: "CapitalCoreTests", dependencies: ["CapitalCore", "CapitalTestSupport"]),
         .testTarget(
             name: "CapitalStoreTests",
-            dependencies: ["CapitalCore", "CapitalStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "CapitalCLITests",
-            dependencies: ["CapitalCore", "CapitalStore", "capital", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CapitalCore", "CapitalStore", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: []
         ),
     ],

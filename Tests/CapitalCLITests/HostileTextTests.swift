@@ -1,5 +1,6 @@
 import CapitalCore
 import CapitalStore
+import CapitalTestSupport
 import Foundation
 import Testing
 
@@ -269,57 +270,21 @@ struct HostileTextTests {
     }
 }
 
-/// Seeded mutation (a copy of the core tests' mutator: test targets cannot share a helper
-/// without a target of their own).
-struct Hostile {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ count: Int) -> Int { count <= 1 ? 0 : Int(next() % UInt64(count)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
+/// Seeded mutation of command-line values and files on CapitalTestSupport's draws.
+extension Hostile {
     static let pieces: [String] = [
         "\"", "'", ":", ": ", "\t", "\n", "\r\n", ";", "=", ",", ".", "-", "--", "+", "#", "&a ", "*a", "? ", "[", "]", "{", "}", "\\", "\u{1B}[31m",
         "\u{7F}", "\u{85}", "\u{2028}", "\u{FEFF}", "\u{202E}", "\u{A0}", "\u{2212}", "é", "Ё", "☃", "😀", "١٢", "１２", "99999999999999999999",
         "-9223372036854775808", "1e309", "NaN", "'; DROP TABLE account; --", "null", "yes", "2025-02-29", "9999-12-31", "FREQ=", ";COUNT=999999999",
     ]
 
-    mutating func scalar() -> Unicode.Scalar {
-        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x01...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 1...0x10FFFF]
-        let range = pick(ranges)
-        while true {
-            if let scalar = Unicode.Scalar(range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1))) { return scalar }
-        }
-    }
+    static let scalarRanges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x01...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 1...0x10FFFF]
 
+    /// One to four edits.
     mutating func mutate(_ text: String) -> String {
         var s = Array(text.unicodeScalars)
-        for _ in 0...below(3) {
-            let at = below(s.count + 1)
-            let length = min(s.count - at, 1 + below(6))
-            switch below(7) {
-            case 0 where !s.isEmpty: s[min(at, s.count - 1)] = scalar()
-            case 1: s.removeSubrange(at..<at + length)
-            case 2: s.insert(contentsOf: s[at..<at + length], at: at)
-            case 3: s.insert(scalar(), at: at)
-            case 4: s.insert(contentsOf: String(repeating: "9", count: 1 + below(30)).unicodeScalars, at: at)
-            case 5: s.removeSubrange(at...)
-            default: s.insert(contentsOf: pick(Self.pieces).unicodeScalars, at: at)
-            }
-        }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: s)
-        return String(view)
+        for _ in 0...below(3) { edit(&s, span: 6, nines: 30, choices: 7, pieces: Self.pieces, scalars: Self.scalarRanges) }
+        return Self.string(s)
     }
 
     /// One or two edits by line (delete, duplicate, swap, indent, dedent) or inside a line.

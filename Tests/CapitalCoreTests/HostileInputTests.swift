@@ -1,3 +1,4 @@
+import CapitalTestSupport
 import Foundation
 import Testing
 
@@ -260,15 +261,9 @@ struct HostileInputTests {
     }
 }
 
-/// Seeded mutation of valid text into hostile text, and the checks every case makes.
-struct Hostile {
-    var random: SplitMix64
-
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
-
-    mutating func below(_ count: Int) -> Int { count <= 1 ? 0 : Int(random.next() % UInt64(count)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
+/// Seeded mutation of valid text into hostile text (the draws are CapitalTestSupport's), and the
+/// checks every case makes.
+extension Hostile {
     /// Pieces that parsers trip on.
     static let pieces: [String] = [
         "\"", "'", ":", ": ", "\t", "\n", "\r\n", "\r", ";", "=", ",", ".", "-", "+", "#", "&a ", "*a", "!!str ", "|", ">", "[", "]", "{", "}",
@@ -283,11 +278,7 @@ struct Hostile {
         let ranges: [ClosedRange<UInt32>] = [
             0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0...0x10FFFF,
         ]
-        let range = pick(ranges)
-        while true {
-            let value = range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1))
-            if let scalar = Unicode.Scalar(value) { return scalar }  // not a surrogate
-        }
+        return scalar(in: ranges)
     }
 
     /// `text` with one to four random edits.
@@ -324,9 +315,7 @@ struct Hostile {
             default: s.insert(contentsOf: pick(Self.pieces).unicodeScalars, at: at)
             }
         }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: s)
-        return String(view)
+        return Self.string(s)
     }
 
     /// `bytes` with one to four random byte edits, invalid UTF-8 included.
@@ -347,13 +336,6 @@ struct Hostile {
     /// FNV-1a: a hash that, unlike `Hasher`, is the same in every process.
     static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
         bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-    }
-
-    /// No line break of any kind: the message fits one line of a terminal or a log.
-    static func isOneLine(_ message: String) -> Bool {
-        !message.unicodeScalars.contains {
-            $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}"
-        }
     }
 
     /// What a case found wrong: an error on more than one line, or a broken property.

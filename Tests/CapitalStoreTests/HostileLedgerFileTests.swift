@@ -1,4 +1,5 @@
 import CapitalCore
+import CapitalTestSupport
 import Foundation
 import Testing
 
@@ -334,16 +335,8 @@ struct HostileLedgerFileTests {
     }
 }
 
-/// Seeded mutation of valid ledger text (a copy of the core tests' mutator, with line edits and
-/// YAML pieces: test targets cannot share a helper without a target of their own).
-struct Hostile {
-    var random: SplitMix64
-
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
-
-    mutating func below(_ count: Int) -> Int { count <= 1 ? 0 : Int(random.next() % UInt64(count)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
+/// Seeded mutation of valid ledger text: line edits and YAML pieces on CapitalTestSupport's draws.
+extension Hostile {
     static let pieces: [String] = [
         "\"", "'", ":", ": ", " #", "\t", "\n", "\r\n", "\r", ";", "=", ",", "-", "- ", "? ", "---\n", "...\n", "%YAML 1.1\n", "&a ", "*a",
         "&b [x, *a]",
@@ -354,13 +347,7 @@ struct Hostile {
         "every 1 days", "RUB", "XXX", "capital: 2",
     ]
 
-    mutating func scalar() -> Unicode.Scalar {
-        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 0...0x10FFFF]
-        let range = pick(ranges)
-        while true {
-            if let scalar = Unicode.Scalar(range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1))) { return scalar }
-        }
-    }
+    static let scalarRanges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 0...0x10FFFF]
 
     /// One to three edits (mostly one, so that a fair share still parses and reaches the store),
     /// by line or by character.
@@ -390,28 +377,11 @@ struct Hostile {
         return result
     }
 
+    /// One edit inside a line (pieces twice as likely as in the command-line tests).
     mutating func mutate(_ text: String) -> String {
         var s = Array(text.unicodeScalars)
-        let at = below(s.count + 1)
-        let length = min(s.count - at, 1 + below(8))
-        switch below(8) {
-        case 0 where !s.isEmpty: s[min(at, s.count - 1)] = scalar()
-        case 1: s.removeSubrange(at..<at + length)
-        case 2: s.insert(contentsOf: s[at..<at + length], at: at)
-        case 3: s.insert(scalar(), at: at)
-        case 4: s.insert(contentsOf: String(repeating: "9", count: 1 + below(40)).unicodeScalars, at: at)
-        case 5: s.removeSubrange(at...)
-        default: s.insert(contentsOf: pick(Self.pieces).unicodeScalars, at: at)
-        }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: s)
-        return String(view)
-    }
-
-    static func isOneLine(_ message: String) -> Bool {
-        !message.unicodeScalars.contains {
-            $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}"
-        }
+        edit(&s, span: 8, nines: 40, choices: 8, pieces: Self.pieces, scalars: Self.scalarRanges)
+        return Self.string(s)
     }
 }
 
