@@ -53,6 +53,31 @@ struct JournalExportTests {
         #expect(text.contains("assets:cash:Yen  1500 JPY") && text.contains("assets:cash:Dinar  1.500 KWD"))
     }
 
+    /// The issue's bad input: a currency hledger would print ambiguously (a quoted commodity
+    /// symbol such as `"R$"` or `"US D"`). capital takes only ISO 4217 codes, which hledger
+    /// never quotes: such a ledger is refused, on one line naming the field, before anything is
+    /// written; a lower-case code is read as the code.
+    @Test func aCurrencyHledgerWouldQuoteIsRefused() throws {
+        let cli = try CLI()
+        for (field, value, body) in [
+            ("accounts[0].currency", "R$", "currency: RUB\naccounts:\n  - name: Wallet\n    kind: cash\n    currency: \"R$\"\n"),
+            ("currency", "US D", "currency: \"US D\"\naccounts:\n  - name: Wallet\n    kind: cash\n"),
+            ("currency", "€", "currency: \"€\"\naccounts:\n  - name: Wallet\n    kind: cash\n"),
+        ] {
+            let file = cli.path("quoted.yaml")
+            try ("capital: 1\n" + body).write(toFile: file, atomically: true, encoding: .utf8)
+            let out = cli.path("quoted.journal")
+            cli.fails(
+                ["-f", file, "--today", "2025-01-01", "export", "--format", "journal", "--out", out],
+                mentioning: ["\(field): '\(value)'", "not an ISO 4217 currency code"])
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let file = cli.path("lower.yaml")
+        try "capital: 1\ncurrency: usd\naccounts:\n  - name: Wallet\n    kind: cash\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let text = cli.ok(["-f", file, "--today", "2025-01-01", "export", "--format", "journal"])
+        #expect(text.contains("commodity 1000.00 USD\n") && !text.contains("\""))
+    }
+
     @Test func badOptionsAreRefused() throws {
         let cli = try CLI()
         cli.fails(Self.args + ["--by", "day"], mentioning: ["--by", "journal"])
