@@ -91,29 +91,29 @@ struct DeltaBuilder {
     /// one expansion.
     mutating func lay(_ rule: Rule, start: Day, calendar: WorkingDayCalendar, legs: [Leg], model: AmountModel?, through last: Int) {
         guard last >= 1 else { return }
-        // Each amount to lay: (which row — 0 expected, 1 pessimistic, 2 optimistic —, the slot of
-        // day index 0 in it, the account, the amount).
-        var layers: [(row: Int, base: Int, account: Int, minor: Int64)] = []
+        if legs.count == 1 {
+            // The common case, one leg without a range: straight in, nothing listed.
+            let leg = legs[0]
+            let (amount, worse, better) = leg.amounts(model)
+            if worse == amount && better == amount {
+                if amount != 0 { layOne(Layer(row: 0, base: leg.account * days, account: leg.account, minor: amount), rule, start, calendar, last) }
+                return
+            }
+        }
+        var layers: [Layer] = []
         for leg in legs {
             let (amount, worse, better) = leg.amounts(model)
             let base = leg.account * days
-            if amount != 0 { layers.append((0, base, leg.account, amount)) }
+            if amount != 0 { layers.append(Layer(row: 0, base: base, account: leg.account, minor: amount)) }
             if worse != amount || better != amount {
                 allocateRanges()
-                if worse != amount { layers.append((1, base, leg.account, worse - amount)) }
-                if better != amount { layers.append((2, base, leg.account, better - amount)) }
+                if worse != amount { layers.append(Layer(row: 1, base: base, account: leg.account, minor: worse - amount)) }
+                if better != amount { layers.append(Layer(row: 2, base: base, account: leg.account, minor: better - amount)) }
             }
         }
         if layers.isEmpty { return }
         if layers.count == 1 {
-            let layer = layers[0]
-            func lay(into values: inout [Int64]) -> Bool {
-                values.withUnsafeMutableBufferPointer { all in
-                    rule.addAmount(layer.minor, start: start, calendar: calendar, into: .init(rebasing: all[layer.base + 1...layer.base + last]), firstDay: firstDay)
-                }
-            }
-            let fits = layer.row == 0 ? lay(into: &expected) : layer.row == 1 ? lay(into: &pessimistic) : lay(into: &optimistic)
-            if !fits { overflow(at: layer.account) }
+            layOne(layers[0], rule, start, calendar, last)
             return
         }
         // Several: one expansion, each day adding every layer's amount at its row.
@@ -137,6 +137,27 @@ struct DeltaBuilder {
             }
         }
         if !fits { overflow(at: layers[0].account) }
+    }
+
+    /// An amount to lay: its row (0 expected, 1 pessimistic, 2 optimistic), the slot of day index
+    /// 0 of its account in the row, the account, the amount.
+    private struct Layer {
+        var row: Int
+        var base: Int
+        var account: Int
+        var minor: Int64
+    }
+
+    /// Lays one amount by `Rule.addAmount` (which takes its additions back on overflow).
+    private mutating func layOne(_ layer: Layer, _ rule: Rule, _ start: Day, _ calendar: WorkingDayCalendar, _ last: Int) {
+        let firstDay = firstDay
+        func lay(into values: inout [Int64]) -> Bool {
+            values.withUnsafeMutableBufferPointer { all in
+                rule.addAmount(layer.minor, start: start, calendar: calendar, into: .init(rebasing: all[layer.base + 1...layer.base + last]), firstDay: firstDay)
+            }
+        }
+        let fits = layer.row == 0 ? lay(into: &expected) : layer.row == 1 ? lay(into: &pessimistic) : lay(into: &optimistic)
+        if !fits { overflow(at: layer.account) }
     }
 
     /// The builder overflowed at an account's row: `balances()` gives nil (the rows are left as
