@@ -30,26 +30,40 @@ struct Capital: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    /// Parses, runs, and turns every error into one line on stderr with a non-zero exit.
+    /// Runs the command line and exits with its status.
     static func main() {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which the store
         // reports as a full disk and rolls back, rather than SIGXFSZ ending the process.
         signal(SIGXFSZ, SIG_IGN)
+        Foundation.exit(execute(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Parses `arguments`, runs the command on `Console.current`, and turns every error into one
+    /// line on its standard error; returns the exit status. What `main` does, and what a test
+    /// calls to run a command inside its own process.
+    static func execute(_ arguments: [String]) -> Int32 {
+        let console = Console.current
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
+            return 0
         } catch let error as CLIError {
-            fail(error.description, code: error.exitCode)
+            return fail(error.description, code: error.exitCode)
         } catch let error as StoreError {
-            fail(error.description, code: 1)
+            return fail(error.description, code: 1)
         } catch let error as LedgerFileError {
-            fail(error.description, code: 1)
+            return fail(error.description, code: 1)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is CleanExit || error is ExitCode {
-                exit(withError: error)
+                // Help and the version go to standard output; a bare exit code says nothing.
+                let message = fullMessage(for: error)
+                if !message.isEmpty {
+                    if code == .success { console.line(message) } else { console.writeError(message + "\n") }
+                }
+                return code.rawValue
             }
-            fail(oneLine(self.message(for: error)), code: code.rawValue == 1 ? 64 : code.rawValue)
+            return fail(oneLine(self.message(for: error)), code: code.rawValue == 1 ? 64 : code.rawValue)
         }
     }
 
@@ -63,11 +77,11 @@ struct Capital: ParsableCommand {
         return choices.isEmpty ? first : first + " " + choices.joined(separator: ", ")
     }
 
-    /// Prints the error as one line: a line break in a quoted value is escaped, never printed.
-    static func fail(_ message: String, code: Int32) -> Never {
-        var stderr = StandardError()
-        print("capital: error: \(message.singleLine)", to: &stderr)
-        Glibc.exit(code)
+    /// Writes the error as one line (a line break in a quoted value is escaped, never written)
+    /// and returns the exit status.
+    static func fail(_ message: String, code: Int32) -> Int32 {
+        Console.current.writeError("capital: error: \(message.singleLine)\n")
+        return code
     }
 }
 
@@ -83,12 +97,5 @@ struct CLIError: Error, CustomStringConvertible {
 
     static func invalid(_ field: String, _ value: String, _ reason: String) -> CLIError {
         CLIError("\(field) '\(value)': \(reason)", exitCode: 64)
-    }
-}
-
-struct StandardError: TextOutputStream {
-    func write(_ string: String) {
-        var bytes = Array(string.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -23,7 +23,7 @@ struct GlobalOptions: ParsableArguments {
     /// The database path these options and the environment point at.
     var databasePath: String {
         if let db { return db }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Console.current.environment
         if let path = environment["CAPITAL_DB"], !path.isEmpty { return path }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/capital/capital.sqlite" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/capital/capital.sqlite"
@@ -79,9 +79,8 @@ struct GlobalOptions: ParsableArguments {
 
     /// Prints a report in the chosen format.
     func print(_ report: Report) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let color = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-        Swift.print(report.render(try outputFormat(), RenderOptions(hideAmounts: hideAmounts, color: color)), terminator: "")
+        let console = Console.current
+        console.write(report.render(try outputFormat(), RenderOptions(hideAmounts: hideAmounts, color: console.color)))
     }
 }
 

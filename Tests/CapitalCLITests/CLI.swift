@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-/// The real `capital` binary, run as a subprocess against a database of its own.
+@testable import capital
+
+/// `capital`'s commands run against a database of their own: inside the test process by default
+/// (parse → call → render through a captured `Console`, as swift-argument-parser's
+/// `AssertExecuteCommand` does), or as the real binary in a subprocess (`runProcess`) where
+/// the process itself is under test: signals, crashes, exit codes, several processes at once,
+/// the time zone.
 ///
 /// Every test makes its own `CLI`: a fresh temporary folder holding its database, named by
 /// `CAPITAL_DB` (so the user's real database is never touched) with `HOME` and `XDG_DATA_HOME`
@@ -42,14 +48,34 @@ final class CLI: Sendable {
     /// A path inside this CLI's folder.
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    /// Runs `capital args…` and waits for it.
-    func run(_ args: [String], env: [String: String] = [:], stdin: String? = nil) -> Result {
+    /// The environment a command of this CLI sees: the test process's, pointed at this CLI's folder.
+    private func environment(_ env: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["CAPITAL_DB"] = db
         environment["HOME"] = folder.path
         environment["XDG_DATA_HOME"] = folder.appendingPathComponent("xdg").path
         environment["NO_COLOR"] = "1"
         environment.merge(env) { _, new in new }
+        return environment
+    }
+
+    /// Paths in arguments (`samples/household.yaml`) are relative to the repository root, as for
+    /// the binary, which runs there.
+    private static let inRoot: Void = { _ = FileManager.default.changeCurrentDirectoryPath(root.path) }()
+
+    /// Runs `capital args…` inside the test process: the same parsing, the same command and the
+    /// same rendering as the binary, with standard output, standard error and the environment
+    /// captured.
+    func run(_ args: [String], env: [String: String] = [:], stdin: String? = nil) -> Result {
+        CLI.inRoot
+        let (console, output, error) = Console.captured(environment: environment(env), input: stdin ?? "")
+        let status = Console.$current.withValue(console) { Capital.execute(args) }
+        return Result(status: status, stdout: output.text, stderr: error.text)
+    }
+
+    /// Runs the real `capital` binary as a subprocess and waits for it.
+    func runProcess(_ args: [String], env: [String: String] = [:], stdin: String? = nil) -> Result {
+        let variables = environment(env)
 
         let id = UUID().uuidString
         let outPath = path("stdout-\(id)")
@@ -64,7 +90,7 @@ final class CLI: Sendable {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CLI.executable)
             process.arguments = args
-            process.environment = environment
+            process.environment = variables
             process.currentDirectoryURL = CLI.root
             let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
             let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))

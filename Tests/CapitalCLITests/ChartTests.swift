@@ -132,8 +132,12 @@ struct ChartTests {
         #expect(painted.contains("\u{1B}[1m▼ min -400"))
     }
 
-    @Test("the terminal width is positive")
-    func terminalWidthIsPositive() {
-        #expect(terminalWidth() > 0)
+    @Test("off a terminal the width is $COLUMNS when it is a positive number, else 80")
+    func widthOffATerminalComesFromColumns() {
+        let cases: [(String?, Int)] = [("100", 100), ("37", 37), (nil, 80), ("0", 80), ("-5", 80), ("wide", 80)]
+        for (columns, expected) in cases {
+            let console = Console.captured(environment: columns.map { ["COLUMNS": $0] } ?? [:]).0
+            #expect(console.width == expected, "COLUMNS=\(columns ?? "unset")")
+        }
     }
 }

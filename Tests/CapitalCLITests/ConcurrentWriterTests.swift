@@ -13,7 +13,7 @@ struct ConcurrentWriterTests {
         let failures = Mutex([String]())
         DispatchQueue.concurrentPerform(iterations: 2) { writer in
             for index in 0..<perProcess {
-                let result = cli.run(["spend", "\(index + 1)", "Groceries", "--payee", "writer \(writer)", "--on", "2025-01-01"])
+                let result = cli.runProcess(["spend", "\(index + 1)", "Groceries", "--payee", "writer \(writer)", "--on", "2025-01-01"])
                 if result.status != 0 { failures.withLock { $0.append(result.description) } }
             }
         }
@@ -48,7 +48,7 @@ struct ConcurrentWriterTests {
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for index in 0..<writes {
                 let args = ConcurrentWriterTests.command(writer: writer, index: index, writes: writes, start: start)
-                let result = cli.run(args)
+                let result = cli.runProcess(args)
                 if result.status != 0 || result.stderr != "" {
                     failures.withLock { $0.append("capital \(args.joined(separator: " ")): \(result)") }
                 }

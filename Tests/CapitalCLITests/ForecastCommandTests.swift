@@ -390,7 +390,7 @@ struct ForecastCommandTests {
         }
         let cli = try CLI()
         let before = try date()
-        let result = cli.run(["-f", "samples/household.yaml", "forecast", "--days", "1", "--format", "json"], env: ["TZ": zone])
+        let result = cli.runProcess(["-f", "samples/household.yaml", "forecast", "--days", "1", "--format", "json"], env: ["TZ": zone])
         let after = try date()
         #expect(result.status == 0, "\(result)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -100,7 +100,7 @@ extension Capital.AccountCommand {
             let account = try store.addAccount(
                 name: name, kind: kind, currency: code, floor: floorMinor, level: level, note: note, groups: group, makeDefault: `default`,
                 valueChange: try value.revaluation(today: try global.todayDay()) ?? nil, color: style.newColor, icon: style.newIcon)
-            print("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).")
+            Console.current.line("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).")
         }
     }
 
@@ -215,7 +215,7 @@ extension Capital.AccountCommand {
             if unhide { changes.hidden = false }
             style.apply(to: &changes)
             let updated = try store.editAccount(account, changes, makeDefault: `default`)
-            print("Updated account '\(updated.name)' (\(Store.shortID(updated.id))).")
+            Console.current.line("Updated account '\(updated.name)' (\(Store.shortID(updated.id))).")
         }
     }
 
@@ -247,7 +247,7 @@ extension Capital.AccountCommand {
                     throw CLIError("--cascade: not confirmed; nothing was changed (add --yes to skip the question)")
                 }
             }
-            print(try store.removeAccount(account, removal).capitalizedFirst + ".")
+            Console.current.line(try store.removeAccount(account, removal).capitalizedFirst + ".")
         }
     }
 }
@@ -260,9 +260,10 @@ func colorCell(_ account: Account) -> Cell {
 
 /// Asks on the terminal; false when stdin is not a terminal.
 func confirm(_ question: String) -> Bool {
-    guard isatty(STDIN_FILENO) == 1 else { return false }
-    print(question, terminator: "")
-    guard let answer = readLine() else { return false }
+    let console = Console.current
+    guard console.inputIsTerminal else { return false }
+    console.write(question)
+    guard let answer = console.readLine() else { return false }
     return ["y", "yes"].contains(answer.lowercased())
 }
 

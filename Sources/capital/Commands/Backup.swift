@@ -23,7 +23,7 @@ extension Capital {
             }
             let source = try global.existingDatabasePath()
             let summary = try Store.backup(source, to: file, replacing: force)
-            print("Backed up \(source) to \(summary.path): \(summary.transactions) transactions, \(summary.bytes) bytes.")
+            Console.current.line("Backed up \(source) to \(summary.path): \(summary.transactions) transactions, \(summary.bytes) bytes.")
         }
     }
 }

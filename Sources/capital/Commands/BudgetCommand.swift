@@ -55,7 +55,7 @@ extension Capital.BudgetCommand {
             let name = try store.account(budget.categoryID).name
             let money = Money(minor: budget.amount, currency: try store.account(budget.categoryID).currency).formatted()
             let first = Budget.period(budget.period, containing: budget.start).start
-            print("\(replaced ? "Replaced the" : "Set a") budget for \(name): \(money) \(periodWords(budget.period)) from \(first).")
+            Console.current.line("\(replaced ? "Replaced the" : "Set a") budget for \(name): \(money) \(periodWords(budget.period)) from \(first).")
         }
     }
 
@@ -150,7 +150,7 @@ extension Capital.BudgetCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: true)
             let removed = try store.removeBudget(category)
-            print("Removed the budget for \(try store.account(removed.categoryID).name).")
+            Console.current.line("Removed the budget for \(try store.account(removed.categoryID).name).")
         }
     }
 }

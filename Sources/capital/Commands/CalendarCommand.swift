@@ -39,7 +39,7 @@ extension Capital.CalendarCommand {
 
         func run() throws {
             try global.ledgerStore(writing: true).setDefaultCalendar(name)
-            print("Schedules now use the \(name) calendar unless they name another.")
+            Console.current.line("Schedules now use the \(name) calendar unless they name another.")
         }
     }
 
@@ -78,5 +78,5 @@ extension Capital.CalendarCommand {
 private func addCalendarDay(_ global: GlobalOptions, _ calendar: String, _ date: String, holiday: Bool, name: String) throws {
     let day = try parseDay(date, field: "DATE")
     try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: holiday, name: name)
-    print("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).")
+    Console.current.line("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).")
 }

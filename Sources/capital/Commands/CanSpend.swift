@@ -62,12 +62,12 @@ extension Capital {
             var report = Report([Section(name: "levels", columns: columns, rows: rows)])
             report.json = allLevels ? .array(objects) : objects.first ?? .null
             if try global.outputFormat() == .table, !allLevels, let answer = rows.first {
-                print("You can spend \(global.hideAmounts ? "***" : answer[3].moneyText) on \(day) (level \(chosen), \(Ladder.name(chosen)), \(horizon.forecastCase == .expected ? "expected" : "pessimistic") amounts, to \(forecast.timeline.horizon)).")
-                for line in explanations { print(line.replacingOccurrences(of: "level \(chosen) (\(Ladder.name(chosen))): ", with: "Why: ")) }
+                Console.current.line("You can spend \(global.hideAmounts ? "***" : answer[3].moneyText) on \(day) (level \(chosen), \(Ladder.name(chosen)), \(horizon.forecastCase == .expected ? "expected" : "pessimistic") amounts, to \(forecast.timeline.horizon)).")
+                for line in explanations { Console.current.line(line.replacingOccurrences(of: "level \(chosen) (\(Ladder.name(chosen))): ", with: "Why: ")) }
                 return
             }
             try global.print(report)
-            if try global.outputFormat() == .table { for line in explanations { print(line) } }
+            if try global.outputFormat() == .table { for line in explanations { Console.current.line(line) } }
         }
 
         private func event(_ forecast: Forecast, _ event: FlowEvent) -> JSON {
@@ -138,9 +138,9 @@ extension Capital {
             if try global.outputFormat() == .table {
                 let shown = global.hideAmounts ? "***" : money.formatted()
                 if let day {
-                    print("\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.timeline.horizon).")
+                    Console.current.line("\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.timeline.horizon).")
                 } else {
-                    print("Not before the horizon \(forecast.timeline.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until.")
+                    Console.current.line("Not before the horizon \(forecast.timeline.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until.")
                 }
                 return
             }

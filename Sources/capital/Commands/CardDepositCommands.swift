@@ -109,7 +109,7 @@ extension Capital.CardCommand {
             input.field = { $0 == "account" ? "NAME" : optionName($0) }
             let card = try store.addCard(input)
             let view = try CardView(card, store: store, global: global)
-            print("Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
+            Console.current.line("Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
         }
     }
 
@@ -236,7 +236,7 @@ extension Capital.DepositCommand {
             input.category = category
             input.field = { $0 == "account" ? "NAME" : optionName($0) }
             let deposit = try store.addDeposit(input)
-            print("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
+            Console.current.line("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
         }
     }
 

@@ -49,7 +49,7 @@ extension Capital.CategoryCommand {
                     "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'"
                 )
             }
-            print("Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
+            Console.current.line("Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
         }
     }
 
@@ -122,7 +122,7 @@ extension Capital.CategoryCommand {
             changes.name = name
             style.apply(to: &changes)
             let updated = try store.editAccount(found.id, changes)
-            print("Updated \(updated.kind.rawValue) category '\(updated.name)' (\(Store.shortID(updated.id))).")
+            Console.current.line("Updated \(updated.kind.rawValue) category '\(updated.name)' (\(Store.shortID(updated.id))).")
         }
     }
 
@@ -140,7 +140,7 @@ extension Capital.CategoryCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)
-            print(try store.removeCategory(category).capitalizedFirst + ".")
+            Console.current.line(try store.removeCategory(category).capitalizedFirst + ".")
         }
     }
 }

@@ -25,14 +25,14 @@ extension Capital {
             let report = try Store.check(path: try global.existingDatabasePath())
             switch format {
             case .table:
-                for problem in report.problems { print(problem) }
+                for problem in report.problems { Console.current.line(String(describing: problem)) }
                 let counted = report.counts.map { "\($0.count) \($0.count == 1 ? String($0.name.dropLast()) : $0.name)" }.joined(separator: ", ")
                 let checked = report.counts.isEmpty ? "an empty database, no ledger yet" : counted
                 if report.isClean {
-                    print("\(report.path): ok (\(checked))")
+                    Console.current.line("\(report.path): ok (\(checked))")
                 } else {
                     let count = report.problems.count
-                    print("\(report.path): \(count) problem\(count == 1 ? "" : "s") found (\(checked))")
+                    Console.current.line("\(report.path): \(count) problem\(count == 1 ? "" : "s") found (\(checked))")
                 }
             case .json, .csv:
                 try global.print(Check.report(report))

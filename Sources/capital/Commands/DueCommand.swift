@@ -91,9 +91,9 @@ extension Capital.DueCommand {
             let added = try store.addDue(input)
             let today = try global.todayDay()
             if added.payFromID == nil, try store.defaultAccount() == nil {
-                print("Note: there is no default account, so the forecast leaves it out; give one with `capital due edit \(added.number) --from ACCOUNT`.")
+                Console.current.line("Note: there is no default account, so the forecast leaves it out; give one with `capital due edit \(added.number) --from ACCOUNT`.")
             }
-            print("Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay)).")
+            Console.current.line("Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay)).")
         }
     }
 
@@ -179,7 +179,7 @@ extension Capital.DueCommand {
             let day = try on.map { try parseDay($0, field: "--on") } ?? global.todayDay()
             let (due, transaction) = try store.payDue(id, amount: amount, from: from, on: day)
             let money = { (minor: Int64) in Money(minor: minor, currency: due.currency).formatted() }
-            print(
+            Console.current.line(
                 "Paid \(money(transaction.postings[1].amount.minor)) of \(due.type.rawValue) #\(due.number) (\(due.reason)): "
                     + (due.status == .fullyPaid ? "fully paid." : "\(money(due.left)) left, \(due.status.rawValue)."))
         }
@@ -230,9 +230,9 @@ extension Capital.DueCommand {
             let (edited, clamped) = try store.editDue(id, edit)
             let money = { (minor: Int64) in Money(minor: minor, currency: edited.currency).formatted() }
             if clamped {
-                print("The total \(money(edited.total)) is below what was paid: paid is now \(money(edited.paid)), and the \(edited.type.rawValue) is fully paid.")
+                Console.current.line("The total \(money(edited.total)) is below what was paid: paid is now \(money(edited.paid)), and the \(edited.type.rawValue) is fully paid.")
             }
-            print("Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue).")
+            Console.current.line("Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue).")
         }
     }
 
@@ -246,7 +246,7 @@ extension Capital.DueCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: true)
             let removed = try store.removeDue(id)
-            print("Removed \(removed.type.rawValue) #\(removed.number) (\(removed.reason)).")
+            Console.current.line("Removed \(removed.type.rawValue) #\(removed.number) (\(removed.reason)).")
         }
     }
 }

@@ -61,14 +61,13 @@ extension Capital {
                 ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)), ("periods", .array(json)),
             ])
             if try global.outputFormat() == .table {
-                print("Forecast of \(title), \(timeline.today) to \(timeline.horizon), \(forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"), \(timeline.currency.code)")
+                Console.current.line("Forecast of \(title), \(timeline.today) to \(timeline.horizon), \(forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"), \(timeline.currency.code)")
                 if chart {
                     let minimumIndex = series.indices.min { series[$0] < series[$1] || (series[$0] == series[$1] && $0 < $1) } ?? 0
-                    let environment = ProcessInfo.processInfo.environment
-                    let color = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-                    print(
+                    let color = Console.current.color
+                    Console.current.line(
                         renderChart(
-                            values: series, firstDay: timeline.today, todayIndex: 0, minimumIndex: minimumIndex, width: max(40, terminalWidth() - 2),
+                            values: series, firstDay: timeline.today, todayIndex: 0, minimumIndex: minimumIndex, width: max(40, Console.current.width - 2),
                             height: 12, format: { global.hideAmounts ? "***" : forecast.money($0).formatted() }, color: color))
                 }
             }

@@ -22,7 +22,7 @@ extension Capital.GroupCommand {
 
         func run() throws {
             let group = try global.ledgerStore(writing: true).addGroup(name: name, type: type, accounts: account)
-            print("Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count) accounts.")
+            Console.current.line("Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count) accounts.")
         }
     }
 
@@ -90,7 +90,7 @@ extension Capital.GroupCommand {
 
         func run() throws {
             let removed = try global.ledgerStore(writing: true).removeGroup(group)
-            print("Removed group '\(removed.name)'.")
+            Console.current.line("Removed group '\(removed.name)'.")
         }
     }
 
@@ -108,7 +108,7 @@ extension Capital.GroupCommand {
 
         func run() throws {
             try global.ledgerStore(writing: true).addToGroup(group, accounts: accounts)
-            print("Added \(accounts.count) account\(accounts.count == 1 ? "" : "s") to group '\(group)'.")
+            Console.current.line("Added \(accounts.count) account\(accounts.count == 1 ? "" : "s") to group '\(group)'.")
         }
     }
 
@@ -127,7 +127,7 @@ extension Capital.GroupCommand {
 
         func run() throws {
             try global.ledgerStore(writing: true).removeFromGroup(group, accounts: accounts)
-            print("Removed \(accounts.count) account\(accounts.count == 1 ? "" : "s") from group '\(group)'.")
+            Console.current.line("Removed \(accounts.count) account\(accounts.count == 1 ? "" : "s") from group '\(group)'.")
         }
     }
 }

@@ -22,7 +22,7 @@ extension Capital {
             do {
                 let store = try global.store(writing: true, creating: true)
                 let summary = try store.importDocument(document)
-                print("Imported \(file) into \(store.location): \(summary.description).")
+                Console.current.line("Imported \(file) into \(store.location): \(summary.description).")
             } catch {
                 // A failed import into a new database leaves no database behind.
                 if !existed {
@@ -101,7 +101,7 @@ extension Capital {
                     throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
                 }
             } else {
-                print(text, terminator: "")
+                Console.current.write(text)
             }
         }
     }

@@ -18,8 +18,8 @@ extension Capital {
             do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
             let store = try global.store(writing: true, creating: true)
             try store.initialize(currency: code)
-            print("Created a \(code.code) ledger at \(store.location) with \(Account.defaultCategories.count) categories.")
-            print("Next: capital account add \"VTB Debit\" --kind debit --default")
+            Console.current.line("Created a \(code.code) ledger at \(store.location) with \(Account.defaultCategories.count) categories.")
+            Console.current.line("Next: capital account add \"VTB Debit\" --kind debit --default")
         }
     }
 }

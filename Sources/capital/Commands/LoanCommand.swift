@@ -151,7 +151,7 @@ extension Capital.LoanCommand {
                 schedule, currency: currency, extra: saved.map { [("interestSaved", Report.jsonValue(.money(money($0))))] } ?? [])
             if try global.outputFormat() == .table {
                 let shown = { (minor: Int64) in global.hideAmounts ? "***" : money(minor).formatted() }
-                print(
+                Console.current.line(
                     "\(loan.method == .annuity ? "Annuity" : "Linear") loan of \(shown(loan.principal)) \(currency.code) at \(loan.rate) over \(loan.term) months "
                         + "from \(loan.start), \(loan.dayCount.rawValue): payment \(shown(schedule.payment)), total interest \(shown(schedule.totalInterest)), "
                         + "paid off \(schedule.payoff)" + (saved.map { ", interest saved \(shown($0))" } ?? ""))

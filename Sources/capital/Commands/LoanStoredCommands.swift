@@ -51,7 +51,7 @@ extension Capital.LoanCommand {
             let loan = try store.addLoan(input)
             let view = try LoanView(loan, store: store, today: try global.todayDay())
             let shown = global.hideAmounts ? "***" : Money(minor: view.schedule.payment, currency: view.account.currency).formatted()
-            print("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).")
+            Console.current.line("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).")
         }
     }
 
@@ -179,7 +179,7 @@ extension Capital.LoanCommand {
             var report = loanScheduleReport(
                 shownRows, currency: new.account.currency, extra: [("interestSaved", Report.jsonValue(new.money(saved))), ("saved", .bool(!dryRun))])
             if try global.outputFormat() == .table {
-                print(
+                Console.current.line(
                     "\(dryRun ? "Would prepay" : "Prepaid") '\(new.account.name)': paid off \(new.schedule.payoff) (was \(old.schedule.payoff)), "
                         + "payment \(money(firstAfter?.payment ?? 0)) (was \(money(old.schedule.payment))), interest saved \(money(saved))"
                         + (dryRun ? "; nothing was saved." : "."))
@@ -202,7 +202,7 @@ extension Capital.LoanCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: true)
             let removed = try store.removeLoan(loan)
-            print("Removed loan '\(try store.account(removed.accountID).name)'; its account stays.")
+            Console.current.line("Removed loan '\(try store.account(removed.accountID).name)'; its account stays.")
         }
     }
 }

@@ -54,7 +54,7 @@ extension Capital {
             }
             let source = try accountOrDefault(store, from, option: "--from")
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
-            print("Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id))).")
+            Console.current.line("Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id))).")
         }
     }
 
@@ -77,7 +77,7 @@ extension Capital {
             }
             let target = try accountOrDefault(store, to, option: "--to")
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
-            print("Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id))).")
+            Console.current.line("Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id))).")
         }
     }
 
@@ -97,7 +97,7 @@ extension Capital {
             let target = try store.account(to)
             if source.id == target.id { throw CLIError.invalid("--to", to, "it is the same account as --from") }
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
-            print("Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id))).")
+            Console.current.line("Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id))).")
         }
     }
 }

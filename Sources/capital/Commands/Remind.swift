@@ -87,7 +87,7 @@ extension Capital {
                 return [.day(item.day), .text(when), .text(item.kind), .text(item.what), .money(item.amount), .bool(item.overdue)]
             }
             if try items.isEmpty && global.outputFormat() == .table {
-                print(days == 0 ? "Nothing due today." : "Nothing due in the next \(days) day\(days == 1 ? "" : "s").")
+                Console.current.line(days == 0 ? "Nothing due today." : "Nothing due in the next \(days) day\(days == 1 ? "" : "s").")
             } else {
                 try global.print(Report([section]))
             }

@@ -63,7 +63,7 @@ extension Capital.RuleCommand {
             var report = Report([section])
             report.json = .object([("rule", .string(parsed.text)), ("dates", .array(dates.map { .string($0.iso) }))])
             if try global.outputFormat() == .table {
-                print("\(parsed.text)  (\(parsed.recurrence.rrule)\(parsed.adjustment == .none ? "" : ", \(parsed.adjustment.rawValue) on \(calendar.name)"))")
+                Console.current.line("\(parsed.text)  (\(parsed.recurrence.rrule)\(parsed.adjustment == .none ? "" : ", \(parsed.adjustment.rawValue) on \(calendar.name)"))")
             }
             try global.print(report)
         }

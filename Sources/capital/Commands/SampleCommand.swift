@@ -57,7 +57,7 @@ extension Capital.SampleCommand {
                     throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
                 }
             } else {
-                print(text, terminator: "")
+                Console.current.write(text)
             }
         }
     }

@@ -175,7 +175,7 @@ extension Capital.ScenarioCommand {
             }
             if try global.outputFormat() == .table {
                 let shown = { (minor: Int64) in global.hideAmounts ? "***" : base.money(minor).formatted() }
-                print(
+                Console.current.line(
                     result.feasible
                         ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(base.pool) at or above its floor to \(base.evaluator.horizon)."
                         : "No: \(shown(scenario.price)) on \(scenario.day) takes \(base.pool) \(shown(result.shortfall)) below its floor on \(result.worstDay)."
@@ -378,17 +378,18 @@ extension Capital.ScenarioCommand {
 /// "N scenarios evaluated" on a terminal's stderr, once a batch has taken more than a second.
 final class Progress {
     private let start = Date()
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let console = Console.current
+    private var enabled: Bool { console.errorIsTerminal }
     private var shown = false
 
     func update(_ count: Int) {
         guard enabled, Date().timeIntervalSince(start) > 1 else { return }
         shown = true
-        FileHandle.standardError.write(Data("\rcapital: \(count) scenarios evaluated…".utf8))
+        console.writeError("\rcapital: \(count) scenarios evaluated…")
     }
 
     func finish() {
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { console.writeError("\r\u{1B}[K") }
     }
 }
 
@@ -407,7 +408,9 @@ struct ResultSink {
     let earliest: Bool
     let base: ScenarioBase
     let global: GlobalOptions
-    let handle: FileHandle
+    /// The `--out` file, or nil for the console.
+    let handle: FileHandle?
+    let console = Console.current
     let buffered: Bool
     private var kept: [(row: ScenarioRow, outcome: Outcome)] = []
     private var text = ""
@@ -425,7 +428,7 @@ struct ResultSink {
             }
             self.handle = handle
         } else {
-            handle = FileHandle.standardOutput
+            handle = nil
         }
         if format == .csv {
             text += "# capital scenario eval: one row per scenario, in input order (or --sort's)\n"
@@ -483,7 +486,7 @@ struct ResultSink {
 
     mutating func flush() throws {
         guard !text.isEmpty else { return }
-        handle.write(Data(text.utf8))
+        if let handle { handle.write(Data(text.utf8)) } else { console.write(text) }
         text = ""
     }
 
@@ -516,7 +519,7 @@ struct ResultSink {
                     }
                     section.rows.append(cells)
                 }
-                let color = isatty(STDOUT_FILENO) == 1 && handle === FileHandle.standardOutput
+                let color = handle == nil && console.color
                 text = Report([section]).render(.table, RenderOptions(hideAmounts: global.hideAmounts, color: color))
             } else {
                 if format == .json { text += "[" }

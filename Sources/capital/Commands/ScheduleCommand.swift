@@ -105,7 +105,7 @@ extension Capital.ScheduleCommand {
             input.backfill = backfill
             let store = try global.ledgerStore(writing: true)
             let schedule = try store.addSchedule(input, today: try global.todayDay())
-            print("Added schedule '\(schedule.name)' (\(Store.shortID(schedule.id))): \(schedule.rule.text), from \(schedule.start).")
+            Console.current.line("Added schedule '\(schedule.name)' (\(Store.shortID(schedule.id))): \(schedule.rule.text), from \(schedule.start).")
         }
     }
 
@@ -204,7 +204,7 @@ extension Capital.ScheduleCommand {
                 ])
             if try global.outputFormat() == .table {
                 try global.print(Report.record("schedule", head))
-                print("")
+                Console.current.line("")
                 try global.print(Report([upcoming]))
             } else {
                 try global.print(report)
@@ -252,9 +252,9 @@ extension Capital.ScheduleCommand {
             let resolved = try scope.resolve()
             let updated = try global.ledgerStore(writing: true).editSchedule(schedule, changes, scope: resolved, today: try global.todayDay())
             switch resolved {
-            case .one(let day): print("Changed the occurrence of \(day) of '\(updated.name)'.")
-            case .future(let day): print("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")
-            case .all: print("Updated schedule '\(updated.name)'.")
+            case .one(let day): Console.current.line("Changed the occurrence of \(day) of '\(updated.name)'.")
+            case .future(let day): Console.current.line("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")
+            case .all: Console.current.line("Updated schedule '\(updated.name)'.")
             }
         }
     }
@@ -270,7 +270,7 @@ extension Capital.ScheduleCommand {
         func run() throws {
             let day = try parseDay(at, field: "--at")
             try global.ledgerStore(writing: true).skipOccurrence(schedule, at: day)
-            print("Skipped the occurrence of \(day).")
+            Console.current.line("Skipped the occurrence of \(day).")
         }
     }
 
@@ -287,9 +287,9 @@ extension Capital.ScheduleCommand {
             let resolved = try scope.resolve()
             try global.ledgerStore(writing: true).removeSchedule(schedule, scope: resolved)
             switch resolved {
-            case .one(let day): print("Skipped the occurrence of \(day).")
-            case .future(let day): print("The schedule now ends before \(day).")
-            case .all: print("Removed schedule '\(schedule)'.")
+            case .one(let day): Console.current.line("Skipped the occurrence of \(day).")
+            case .future(let day): Console.current.line("The schedule now ends before \(day).")
+            case .all: Console.current.line("Removed schedule '\(schedule)'.")
             }
         }
     }

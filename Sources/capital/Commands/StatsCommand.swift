@@ -69,19 +69,18 @@ extension Capital {
             var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
             report.labels = AccountLabels(ledger.accounts)
             if format == .table {
-                print(report.heading)
-                if let note = report.leftOutNote { print(note) }
-                print()
+                Console.current.line(report.heading)
+                if let note = report.leftOutNote { Console.current.line(note) }
+                Console.current.line()
                 if chart {
-                    let environment = ProcessInfo.processInfo.environment
-                    let color = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-                    print(report.chart(width: max(40, terminalWidth() - 2), hideAmounts: global.hideAmounts, color: color))
+                    let color = Console.current.color
+                    Console.current.line(report.chart(width: max(40, Console.current.width - 2), hideAmounts: global.hideAmounts, color: color))
                 }
             }
             try global.print(report.report(forTable: format == .table))
             if format == .table && view == .category {
                 let net = Money(minor: stats.net, currency: stats.currency)
-                print("\nNet (income − spending): \(global.hideAmounts ? "***" : net.formatted())")
+                Console.current.line("\nNet (income − spending): \(global.hideAmounts ? "***" : net.formatted())")
             }
         }
     }

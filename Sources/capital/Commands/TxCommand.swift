@@ -90,7 +90,7 @@ extension Capital.TxCommand {
                 TransactionInput(
                     day: day, payee: fields.payee ?? "", note: fields.note ?? "", spender: fields.spender ?? "", tags: fields.tag,
                     postings: try posting.map(parsePosting)))
-            print("Added transaction \(Store.shortID(transaction.id)) on \(transaction.day).")
+            Console.current.line("Added transaction \(Store.shortID(transaction.id)) on \(transaction.day).")
         }
     }
 
@@ -180,10 +180,10 @@ extension Capital.TxCommand {
                 ),
             ])
             if try global.outputFormat() == .table {
-                print("\(t.day)  \(t.payee.isEmpty ? "(no payee)" : t.payee)  [\(t.id)]")
-                if !t.note.isEmpty { print("note: \(t.note)") }
-                if !t.spender.isEmpty { print("spender: \(t.spender)") }
-                if !t.tags.isEmpty { print("tags: \(t.tags.joined(separator: ", "))") }
+                Console.current.line("\(t.day)  \(t.payee.isEmpty ? "(no payee)" : t.payee)  [\(t.id)]")
+                if !t.note.isEmpty { Console.current.line("note: \(t.note)") }
+                if !t.spender.isEmpty { Console.current.line("spender: \(t.spender)") }
+                if !t.tags.isEmpty { Console.current.line("tags: \(t.tags.joined(separator: ", "))") }
                 try global.print(Report([postings]))
             } else {
                 try global.print(report)
@@ -215,7 +215,7 @@ extension Capital.TxCommand {
             if !fields.tag.isEmpty || clearTags { changes.tags = fields.tag }
             if !posting.isEmpty { changes.postings = try posting.map(parsePosting) }
             let updated = try global.ledgerStore(writing: true).editTransaction(id, changes)
-            print("Updated transaction \(Store.shortID(updated.id)).")
+            Console.current.line("Updated transaction \(Store.shortID(updated.id)).")
         }
     }
 
@@ -228,7 +228,7 @@ extension Capital.TxCommand {
 
         func run() throws {
             let removed = try global.ledgerStore(writing: true).removeTransaction(id)
-            print("Removed transaction \(Store.shortID(removed.id)) of \(removed.day) (\(removed.payee)).")
+            Console.current.line("Removed transaction \(Store.shortID(removed.id)) of \(removed.day) (\(removed.payee)).")
         }
     }
 }

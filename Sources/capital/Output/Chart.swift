@@ -177,12 +177,3 @@ private struct Paint {
     func strong(_ text: String) -> String { enabled ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
     func faint(_ text: String) -> String { enabled ? "\u{1B}[2m" + text + "\u{1B}[0m" : text }
 }
-
-/// The terminal's width in columns: the window size of stdout (`TIOCGWINSZ`), else `$COLUMNS`,
-/// else 80.
-func terminalWidth() -> Int {
-    var size = winsize()
-    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
-    return 80
-}
