@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "CapitalCore", targets: ["CapitalCore"]),
         .library(name: "CapitalStore", targets: ["CapitalStore"]),
+        .library(name: "CapitalKit", targets: ["CapitalKit"]),
         .executable(name: "capital", targets: ["capital"]),
     ],
     dependencies: [
@@ -31,11 +32,14 @@ let package = Package(
             // The calendar data files are compiled in (CalendarData.swift), not shipped as resources.
             exclude: ["Calendars"]
         ),
+        // The use cases every front end shares: typed inputs, typed results, errors as data.
+        .target(name: "CapitalKit", dependencies: ["CapitalCore", "CapitalStore"]),
         .executableTarget(
             name: "capital",
             dependencies: [
                 "CapitalCore",
                 "CapitalStore",
+                "CapitalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,9 +50,10 @@ let package = Package(
             name: "CapitalStoreTests",
             dependencies: ["CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
         .testTarget(
             name: "CapitalCLITests",
-            dependencies: ["CapitalCore", "CapitalStore", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: []
         ),
     ],

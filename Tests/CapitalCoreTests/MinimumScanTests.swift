@@ -72,6 +72,33 @@ struct MinimumScanTests {
         }
     }
 
+    @Test("firstIndex(atLeast:) is the first day from which every later value reaches the amount", arguments: 0..<2)
+    func firstIndexAtLeastMatchesBruteForce(batch: Int) {
+        var random = SplitMix64(seed: 0x5FF3_0000 + UInt64(batch))
+        for _ in 0..<300 {
+            let series = Self.series(&random)
+            let scan = SuffixMinimum(series)
+            // Amounts at, around and between the series' own values, and beyond both ends.
+            var amounts: [Int64] = [Int64.min, Int64.max, 0]
+            for _ in 0..<8 where !series.isEmpty {
+                let value = series[Int.random(in: 0..<series.count, using: &random)]
+                amounts += [value, value &- 1, value &+ 1]
+            }
+            // Brute force: the first day d such that no value from d on is below the amount (the
+            // last day below it, plus one), by a linear search per amount.
+            for amount in amounts {
+                let expected: Int?
+                if let lastBelow = series.indices.last(where: { series[$0] < amount }) {
+                    expected = lastBelow + 1 < series.count ? lastBelow + 1 : nil
+                } else {
+                    expected = series.isEmpty ? nil : 0
+                }
+                let got = scan.firstIndex(atLeast: amount)
+                if got != expected { Issue.record("\(series.count) values, amount \(amount): got \(String(describing: got)), expected \(String(describing: expected))") }
+            }
+        }
+    }
+
     @Test("the range minimum is the lowest value of any range, at its first index", arguments: 0..<4)
     func rangeMinimumMatchesBruteForce(batch: Int) {
         var random = SplitMix64(seed: 0x4A46_0000 + UInt64(batch))

@@ -69,15 +69,7 @@ public struct Availability: Sendable {
     /// The first day from which `amount` can be spent and stays affordable to the horizon, or nil.
     /// - Complexity: O(log days).
     public func firstDay(toSpend amount: Int64) -> Day? {
-        let values = suffix.values
-        guard let last = values.last, last >= amount else { return nil }
-        var low = 0
-        var high = values.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] >= amount { high = middle } else { low = middle + 1 }
-        }
-        return today.advanced(by: low)
+        suffix.firstIndex(atLeast: amount).map { today.advanced(by: $0) }
     }
 
     /// What the horizon's suffix lacks for `amount`: how far the lowest balance at the end falls short.

@@ -24,6 +24,21 @@ public struct SuffixMinimum: Sendable {
         self.values = values
         self.days = days
     }
+
+    /// The first index from which the suffix minimum is at least `amount` (the values never fall
+    /// as the index grows), or nil when not even the last one is: "from which day does `amount`
+    /// stay affordable".
+    /// - Complexity: O(log days).
+    public func firstIndex(atLeast amount: Int64) -> Int? {
+        guard let last = values.last, last >= amount else { return nil }
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] >= amount { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
 }
 
 /// Minimum of any range of a series in O(1): a sparse table of minima over power-of-two spans.

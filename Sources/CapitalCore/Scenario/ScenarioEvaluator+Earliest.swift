@@ -39,7 +39,7 @@ extension ScenarioEvaluator {
         /// never falls as the shift grows) reaches the first day the suffix minimum covers `amount`.
         func require(_ amount: Int64, _ day: (Int) -> Int) -> Bool {
             guard amount > 0 else { return true }
-            let needed = firstIndex(suffixAtLeast: amount) ?? headroom.count  // past the horizon: not counted
+            let needed = suffix.firstIndex(atLeast: amount) ?? headroom.count  // past the horizon: not counted
             let first = day(bound)
             guard first < needed else { return true }
             // A day moves with the shift give or take three days (month lengths): jump, then step.
@@ -87,18 +87,5 @@ extension ScenarioEvaluator {
             }
         }
         return bound <= lastShift ? bound : nil
-    }
-
-    /// The first day index whose suffix minimum (non-decreasing) is at least `amount`.
-    func firstIndex(suffixAtLeast amount: Int64) -> Int? {
-        let values = suffix.values
-        guard let last = values.last, last >= amount else { return nil }
-        var low = 0
-        var high = values.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] >= amount { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

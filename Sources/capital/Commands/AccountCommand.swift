@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 
@@ -115,7 +116,7 @@ extension Capital.AccountCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
-            let ledger = try instrumentLedger(store, global, through: try global.todayDay())
+            let ledger = try global.instrumentLedger(store, through: try global.todayDay())
             let totals = try balances(ledger, on: try global.todayDay())
             let defaultID = try store.defaultAccount()?.id
             var section = Section(
@@ -151,7 +152,7 @@ extension Capital.AccountCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let found = try store.account(account)
-            let ledger = try instrumentLedger(store, global, through: try global.todayDay())
+            let ledger = try global.instrumentLedger(store, through: try global.todayDay())
             let totals = try balances(ledger, on: try global.todayDay())
             let postings = ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == found.id }.count }
             let groups = ledger.groups.filter { $0.accountIDs.contains(found.id) }.map(\.name)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 extension Capital {
@@ -22,7 +23,7 @@ extension Capital {
             let store = try global.ledgerStore(writing: false)
             // Posted transactions to the day; instruments (loan balances, capitalised interest, value
             // changes) as they stand today: a balance is not a forecast.
-            let ledger = try instrumentLedger(store, global, through: try global.todayDay())
+            let ledger = try global.instrumentLedger(store, through: try global.todayDay())
             let totals = try balances(ledger, on: day)
             var accounts = Section(
                 name: "accounts", title: "Balances on \(day)",

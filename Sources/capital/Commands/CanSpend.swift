@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 extension Capital {
@@ -26,78 +27,76 @@ extension Capital {
         func run() throws {
             if allLevels && level != nil { throw CLIError.invalid("--level", String(level!), "give --level or --all-levels, not both") }
             let chosen = try checkedLevel(level)
-            let forecast = try Forecast(global, horizon)
-            let day = try on.map { try parseDay($0, field: "--on") } ?? forecast.today
-            guard day >= forecast.today else { throw CLIError.invalid("--on", on!, "is before today \(forecast.today)") }
-            guard day <= forecast.timeline.horizon else {
-                throw CLIError.invalid("--on", on!, "is after the horizon \(forecast.timeline.horizon); give a later --until")
-            }
+            let projection = try global.projection(horizon)
+            let day = try on.map { try parseDay($0, field: "--on") } ?? projection.today
             let levels = allLevels ? Array(Ladder.levels) : [chosen]
-            var rows: [[Cell]] = []
-            var objects: [JSON] = []
-            var explanations: [String] = []
+            let answers = try kit { try projection.canSpend(on: day, levels: levels, why: why, horizon.forecastCase) }
+            try render(answers, on: day, projection)
+        }
+
+        private func render(_ answers: [CanSpendAnswer], on day: Day, _ projection: Projection) throws {
+            let money = projection.money
             let columns = [
                 Column("level", "Level", numeric: true), Column("name", "Name"), Column("on", "On"), Column("amount", "Can spend", numeric: true),
                 Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true), Column("floor", "Floor", numeric: true),
             ]
-            for level in levels {
-                let availability = try forecast.availability(level: level, horizon.forecastCase)
-                guard let answer = availability.canSpend(on: day) else { continue }
+            var rows: [[Cell]] = []
+            var objects: [JSON] = []
+            var explanations: [String] = []
+            for item in answers {
+                let (level, answer) = (item.level, item.answer)
                 let row: [Cell] = [
-                    .int(level), .text(Ladder.name(level)), .day(day), .money(forecast.money(answer.amount)), .day(answer.bindingDay),
-                    .money(forecast.money(answer.bindingBalance)), .money(forecast.money(availability.floor)),
+                    .int(level), .text(Ladder.name(level)), .day(day), .money(money(answer.amount)), .day(answer.bindingDay),
+                    .money(money(answer.bindingBalance)), .money(money(item.floor)),
                 ]
                 rows.append(row)
                 var fields = zip(columns, row).map { ($0.key, Report.jsonValue($1)) }
-                fields.append(("shortfall", .string(forecast.money(answer.shortfall).plain)))
-                if why {
-                    let (text, drivers, relief) = explain(forecast, availability, answer)
+                fields.append(("shortfall", .string(money(answer.shortfall).plain)))
+                if let why = item.why {
+                    let text = sentence(item, why, money)
                     explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
-                    fields.append(("drivers", .array(drivers.map { event(forecast, $0) })))
-                    fields.append(("relief", relief.map { event(forecast, $0) } ?? .null))
+                    fields.append(("drivers", .array(why.drivers.map { event($0, money) })))
+                    fields.append(("relief", why.relief.map { event($0, money) } ?? .null))
                     fields.append(("why", .string(text)))
                 }
                 objects.append(.object(fields))
             }
             var report = Report([Section(name: "levels", columns: columns, rows: rows)])
             report.json = allLevels ? .array(objects) : objects.first ?? .null
-            if try global.outputFormat() == .table, !allLevels, let answer = rows.first {
-                Console.current.line("You can spend \(global.hideAmounts ? "***" : answer[3].moneyText) on \(day) (level \(chosen), \(Ladder.name(chosen)), \(horizon.forecastCase == .expected ? "expected" : "pessimistic") amounts, to \(forecast.timeline.horizon)).")
-                for line in explanations { Console.current.line(line.replacingOccurrences(of: "level \(chosen) (\(Ladder.name(chosen))): ", with: "Why: ")) }
+            let console = Console.current
+            if try global.outputFormat() == .table, !allLevels, let item = answers.first {
+                let amounts = horizon.forecastCase == .expected ? "expected" : "pessimistic"
+                let shown = global.hideAmounts ? "***" : money(item.answer.amount).formatted()
+                console.line("You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon)).")
+                for line in explanations { console.line(line.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ")) }
                 return
             }
             try global.print(report)
-            if try global.outputFormat() == .table { for line in explanations { Console.current.line(line) } }
+            if try global.outputFormat() == .table { for line in explanations { console.line(line) } }
         }
 
-        private func event(_ forecast: Forecast, _ event: FlowEvent) -> JSON {
-            .object([("day", .string(event.day.iso)), ("label", .string(event.label)), ("amount", .string(forecast.money(event.amount).plain))])
+        private func event(_ event: FlowEvent, _ money: (Int64) -> Money) -> JSON {
+            .object([("day", .string(event.day.iso)), ("label", .string(event.label)), ("amount", .string(money(event.amount).plain))])
         }
 
-        /// The binding day, the largest outflows from the asked day to it, and the next inflow after it.
-        private func explain(_ forecast: Forecast, _ availability: Availability, _ answer: Availability.Answer)
-            -> (String, [FlowEvent], FlowEvent?)
-        {
-            let money = { (minor: Int64) in global.hideAmounts ? "***" : forecast.money(minor).formatted() }
-            var text = "binding on \(answer.bindingDay) (balance \(money(answer.bindingBalance))"
-            if availability.floor != 0 { text += ", floor \(money(availability.floor))" }
+        /// The why in words: the binding day, its drivers, and what lifts it.
+        private func sentence(_ item: CanSpendAnswer, _ why: CanSpendAnswer.Why, _ money: @escaping (Int64) -> Money) -> String {
+            let shown = { (minor: Int64) in global.hideAmounts ? "***" : money(minor).formatted() }
+            let answer = item.answer
+            var text = "binding on \(answer.bindingDay) (balance \(shown(answer.bindingBalance))"
+            if item.floor != 0 { text += ", floor \(shown(item.floor))" }
             text += ")"
-            if answer.shortfall > 0 { text += "; it is \(money(answer.shortfall)) below the floor, so nothing can be spent" }
-            guard Ladder.isForecast(availability.level) else {
-                return (text + "; level \(availability.level) counts that day's balance only", [], nil)
+            if answer.shortfall > 0 { text += "; it is \(shown(answer.shortfall)) below the floor, so nothing can be spent" }
+            if why.countsThatDayOnly { return text + "; level \(item.level) counts that day's balance only" }
+            if !why.drivers.isEmpty {
+                text += ": " + why.drivers.map { "\($0.label) \(shown(-$0.amount)) on \(md($0.day))" }.joined(separator: ", ")
             }
-            let events = forecast.flows(accounts: availability.accounts, from: answer.day, through: forecast.timeline.horizon, availability.forecastCase)
-            let drivers = events.filter { $0.day <= answer.bindingDay && $0.amount < 0 }.sorted { $0.amount < $1.amount }.prefix(3)
-            let relief = events.first { $0.day > answer.bindingDay && $0.amount > 0 }
-            if !drivers.isEmpty {
-                text += ": " + drivers.map { "\($0.label) \(money(-$0.amount)) on \(md($0.day))" }.joined(separator: ", ")
-            }
-            if let relief {
-                text += "; \(relief.label) \(money(relief.amount)) on \(md(relief.day)) lifts it"
-            } else if answer.bindingDay == forecast.timeline.horizon {
+            if let relief = why.relief {
+                text += "; \(relief.label) \(shown(relief.amount)) on \(md(relief.day)) lifts it"
+            } else if why.bindsAtHorizon {
                 text += "; the horizon ends there: look further with --until"
             }
-            return (text, Array(drivers), relief)
+            return text
         }
 
         private func md(_ day: Day) -> String { String(day.iso.dropFirst(5)) }
@@ -120,12 +119,10 @@ extension Capital {
             }
             let text = amount[0]
             let chosen = try checkedLevel(level)
-            let forecast = try Forecast(global, horizon)
-            let money = try parseMoney(text, field: "AMOUNT", currency: forecast.ledger.currency)
-            guard money.minor > 0 else { throw CLIError.invalid("AMOUNT", text, "must be more than zero") }
-            let availability = try forecast.availability(level: chosen, horizon.forecastCase)
-            let day = availability.firstDay(toSpend: money.minor)
-            let shortfall = day == nil ? availability.shortfallAtHorizon(for: money.minor) : 0
+            let projection = try global.projection(horizon)
+            let answer = try kit { try projection.when(text, level: chosen, horizon.forecastCase) }
+            let (money, day, shortfall) = (answer.amount, answer.day, answer.shortfall)
+            let forecast = projection
             var report = Report([
                 Section(
                     name: "when", columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
@@ -133,14 +130,14 @@ extension Capital {
             ])
             report.json = .object([
                 ("amount", .string(money.plain)), ("level", .number(String(chosen))), ("day", day.map { .string($0.iso) } ?? .null),
-                ("shortfall", .string(forecast.money(shortfall).plain)), ("horizon", .string(forecast.timeline.horizon.iso)),
+                ("shortfall", .string(forecast.money(shortfall).plain)), ("horizon", .string(forecast.horizon.iso)),
             ])
             if try global.outputFormat() == .table {
                 let shown = global.hideAmounts ? "***" : money.formatted()
                 if let day {
-                    Console.current.line("\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.timeline.horizon).")
+                    Console.current.line("\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon).")
                 } else {
-                    Console.current.line("Not before the horizon \(forecast.timeline.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until.")
+                    Console.current.line("Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until.")
                 }
                 return
             }

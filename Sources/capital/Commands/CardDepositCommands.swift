@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 extension CardGrace: ExpressibleByArgument {}
@@ -35,11 +36,11 @@ struct CardView {
         self.card = card
         account = try store.account(card.accountID)
         today = try global.todayDay()
-        let ledger = try instrumentLedger(store, global, through: today)
+        let ledger = try global.instrumentLedger(store, through: today)
         balance = try balances(ledger, on: today)[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0
         let stored = try store.snapshot()
         // Two statements ahead is enough to know the next statement and its due day.
-        (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: try workingDayCalendars(stored, store))
+        (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: try store.calendars(for: stored))
     }
 
     var debt: Int64 { max(0, -balance) }
@@ -188,7 +189,7 @@ struct DepositView {
         account = try store.account(deposit.accountID)
         let today = try global.todayDay()
         let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
-        let ledger = try instrumentLedger(store, global, through: last)
+        let ledger = try global.instrumentLedger(store, through: last)
         balance = try balances(ledger, on: today)[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0
         ahead = ledger.transactions.filter { $0.id.hasPrefix("\(deposit.id)#") && $0.day >= today }
         level = Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6

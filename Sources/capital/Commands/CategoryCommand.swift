@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 extension Capital {
@@ -76,7 +77,7 @@ extension Capital.CategoryCommand {
             }
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
-            let ledger = try instrumentLedger(store, global, through: today)
+            let ledger = try global.instrumentLedger(store, through: today)
             let now = try balances(ledger, on: today)
             let before = try balances(ledger, on: today.startOfMonth.advanced(by: -1))
             var section = Section(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 /// The tables `capital export --format csv --what …` writes. Another table is a case here, a
@@ -139,33 +140,30 @@ func dueTable(_ store: Store, today: Day, range: (from: Day?, to: Day?)) throws 
 /// horizon, 12 months ahead by default), as `capital forecast` computes it.
 func forecastTable(_ options: CSVExportOptions, _ global: GlobalOptions, range: (from: Day?, to: Day?)) throws -> CSVTable {
     let by = options.by ?? "month"
-    guard ["day", "week", "month"].contains(by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
-    if [options.account != nil, options.group != nil, options.level != nil].filter({ $0 }).count > 1 {
-        throw CLIError.invalid(
-            "--level", options.level.map(String.init) ?? options.account ?? options.group ?? "", "give one of --account, --group and --level")
-    }
-    let level = try checkedLevel(options.level)
+    guard let period = ForecastPeriodLength(rawValue: by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
     let today = try global.todayDay()
     if let first = range.from, first < today {
         throw CLIError.invalid("--from", options.from!, "a forecast starts today (\(today)); the past is in --what transactions")
     }
-    let forecast = try Forecast(global) { today in
+    let projection = try global.projection { today in
         guard let last = range.to else { return today.addingMonths(12) }
         guard last >= today else { throw CLIError.invalid("--to", options.to!, "is before today \(today); a forecast looks ahead") }
         return last
     }
-    if let first = range.from, first > forecast.timeline.horizon {
-        throw CLIError.invalid("--from", options.from!, "is after the forecast's last day \(forecast.timeline.horizon); give a later --to")
+    if let first = range.from, first > projection.horizon {
+        throw CLIError.invalid("--from", options.from!, "is after the forecast's last day \(projection.horizon); give a later --to")
     }
     let forecastCase: ForecastCase = options.expected ? .expected : .pessimistic
-    let subject = try forecast.subject(account: options.account, group: options.group, level: level)
-    let series = try forecast.series(subject, forecastCase)
+    let forecast = try kit {
+        try projection.forecast(
+            try projection.pool(account: options.account, group: options.group, level: options.level), by: period, from: range.from, forecastCase)
+    }
     var table = CSVTable(header: ["start", "end", "opening", "inflow", "outflow", "closing", "min", "minDay", "currency"])
-    let code = forecast.timeline.currency.code
-    for period in forecast.periods(subject, series: series, by: by, from: range.from ?? today, forecastCase) {
+    let code = projection.currency.code
+    for period in forecast.periods {
         table.rows.append(
             [.value(period.start.iso), .value(period.end.iso)]
-                + [period.opening, period.inflow, period.outflow, period.closing, period.minimum].map { .value(forecast.money($0).plain) }
+                + [period.opening, period.inflow, period.outflow, period.closing, period.minimum].map { .value(projection.money($0).plain) }
                 + [.value(period.minimumDay.iso), .value(code)])
     }
     return table

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
-import Foundation
 
 extension Capital {
     struct ForecastCommand: ParsableCommand {
@@ -25,17 +25,18 @@ extension Capital {
         @Flag(help: "Draw the balance in the terminal.") var chart = false
 
         func run() throws {
-            guard ["day", "week", "month"].contains(by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
-            if [account != nil, group != nil, level != nil].filter({ $0 }).count > 1 {
-                throw CLIError.invalid("--level", level.map(String.init) ?? account ?? group ?? "", "give one of --account, --group and --level")
+            guard let period = ForecastPeriodLength(rawValue: by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
+            let projection = try global.projection(horizon)
+            let forecast = try kit {
+                try projection.forecast(try projection.pool(account: account, group: group, level: level), by: period, horizon.forecastCase)
             }
-            let forecastLevel = try checkedLevel(level)
-            let forecast = try Forecast(global, horizon)
-            let timeline = forecast.timeline
-            let forecastCase = horizon.forecastCase
-            let subject = try forecast.subject(account: account, group: group, level: forecastLevel)
-            let title = subject.title
-            let series = try forecast.series(subject, forecastCase)
+            try render(forecast, projection)
+        }
+
+        /// The periods as a table (with the heading and the chart) or as JSON and CSV.
+        private func render(_ forecast: ForecastReport, _ projection: Projection) throws {
+            let timeline = projection.timeline
+            let money = projection.money
             var section = Section(
                 name: "periods",
                 columns: [
@@ -44,31 +45,31 @@ extension Capital {
                     Column("minDay", "Min day"),
                 ])
             var json: [JSON] = []
-            for period in forecast.periods(subject, series: series, by: by, from: timeline.today, forecastCase) {
+            for period in forecast.periods {
                 let row: [Cell] = [
-                    .day(period.start), .day(period.end), .money(forecast.money(period.opening)), .money(forecast.money(period.inflow)),
-                    .money(forecast.money(period.outflow)), .money(forecast.money(period.closing)), .money(forecast.money(period.minimum)),
-                    .day(period.minimumDay),
+                    .day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow)),
+                    .money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay),
                 ]
                 section.rows.append(row)
                 json.append(.object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }))
             }
+            let pool = forecast.pool
             var report = Report([section])
             report.json = .object([
-                ("currency", .string(timeline.currency.code)), ("level", account == nil && group == nil ? .number(String(forecastLevel)) : .null),
-                ("account", account.map { _ in .string(subject.name) } ?? .null), ("group", group.map { _ in .string(subject.name) } ?? .null),
-                ("case", .string(forecastCase == .expected ? "expected" : "pessimistic")),
+                ("currency", .string(timeline.currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
+                ("account", account.map { _ in .string(pool.name) } ?? .null), ("group", group.map { _ in .string(pool.name) } ?? .null),
+                ("case", .string(forecast.forecastCase == .expected ? "expected" : "pessimistic")),
                 ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)), ("periods", .array(json)),
             ])
             if try global.outputFormat() == .table {
-                Console.current.line("Forecast of \(title), \(timeline.today) to \(timeline.horizon), \(forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"), \(timeline.currency.code)")
+                let console = Console.current
+                let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
+                console.line("Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(timeline.currency.code)")
                 if chart {
-                    let minimumIndex = series.indices.min { series[$0] < series[$1] || (series[$0] == series[$1] && $0 < $1) } ?? 0
-                    let color = Console.current.color
-                    Console.current.line(
+                    console.line(
                         renderChart(
-                            values: series, firstDay: timeline.today, todayIndex: 0, minimumIndex: minimumIndex, width: max(40, Console.current.width - 2),
-                            height: 12, format: { global.hideAmounts ? "***" : forecast.money($0).formatted() }, color: color))
+                            values: forecast.balances, firstDay: timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
+                            width: max(40, console.width - 2), height: 12, format: { global.hideAmounts ? "***" : money($0).formatted() }, color: console.color))
                 }
             }
             try global.print(report)

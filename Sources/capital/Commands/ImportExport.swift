@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 
@@ -78,14 +79,10 @@ extension Capital {
             let store = try global.ledgerStore(writing: false)
             let ledger = try store.snapshot()
             let today = try global.todayDay()
-            var horizon = try HorizonOptions.parse([])
-            horizon.until = csv.to
             let last: Day
-            do { last = try horizon.horizon(today: today) } catch let error as CLIError {
-                throw CLIError(error.description.replacingOccurrences(of: "--until", with: "--to"), exitCode: error.exitCode)
-            }
+            do { last = try HorizonRequest(until: csv.to).lastDay(today: today) } catch { throw CLIError(error, flags: [.until: "--to"]) }
             do {
-                return try Journal.write(ledger, today: today, horizon: last, calendars: try workingDayCalendars(ledger, store))
+                return try Journal.write(ledger, today: today, horizon: last, calendars: try store.calendars(for: ledger))
             } catch let error as InstrumentError {
                 throw CLIError("export: \(error)")
             }

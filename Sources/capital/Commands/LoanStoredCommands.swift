@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 /// A stored loan with what `show` and `list` print about it today.
@@ -113,7 +114,7 @@ extension Capital.LoanCommand {
                 (Column("totalInterest", "Total interest"), view.money(view.schedule.totalInterest)),
             ]
             if let collateral = view.loan.collateralID {
-                let ledger = try instrumentLedger(store, global, through: today)
+                let ledger = try global.instrumentLedger(store, through: today)
                 let value = try balances(ledger, on: today)[BalanceKey(accountID: collateral, currency: view.account.currency)] ?? 0
                 fields += [
                     (Column("collateral", "Collateral"), try name(collateral)), (Column("collateralValue", "Collateral value today"), view.money(value)),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 
@@ -21,51 +22,38 @@ private let tryOptions: [ScenarioColumn: String] = [
 /// The pool a scenario is paid from (a ladder level's accounts, or one account) and the
 /// scenario evaluator over its headroom.
 struct ScenarioBase {
-    let forecast: Forecast
+    let forecast: Projection
     let evaluator: ScenarioEvaluator
     let exponent: Int
-    /// The pool's accounts (timeline indices), its floor and its forecast case.
-    let accounts: [Int]
-    let floor: Int64
+    /// The pool's accounts, its floor and its forecast case.
+    let paidFrom: Pool
     let forecastCase: ForecastCase
+    var floor: Int64 { paidFrom.floor }
     /// "level 4" or "account 'VTB Debit'".
-    let pool: String
+    var pool: String {
+        if case .account(_, let name) = paidFrom.kind { return "account '\(name)'" }
+        return "level \(paidFrom.level ?? Ladder.defaultLevel)"
+    }
 
     init(_ global: GlobalOptions, _ horizon: HorizonOptions, level: Int?, from account: String?) throws {
-        forecast = try Forecast(global, horizon)
-        forecastCase = horizon.forecastCase
-        exponent = forecast.ledger.currency.exponent
-        if let account {
-            if level != nil { throw CLIError.invalid("--from", account, "give --from or --level, not both") }
-            let found = try forecast.store.account(account)
-            guard let index = forecast.timeline.accounts.firstIndex(where: { $0.id == found.id }) else {
-                throw CLIError.invalid("--from", account, "it is \(found.kind.withArticle) account; pay from a balance account")
-            }
-            guard found.currency == forecast.ledger.currency else {
-                throw CLIError.invalid("--from", account, "it holds \(found.currency.code); scenarios are in \(forecast.ledger.currency.code)")
-            }
-            let floor = found.floor ?? 0
-            var headroom: [Int64] = []
-            for balance in forecast.timeline.balances(ofAccountAt: index, horizon.forecastCase) {
-                let (value, overflow) = balance.subtractingReportingOverflow(floor)
-                if overflow { throw CLIError("forecast: account '\(found.name)' overflows") }
-                headroom.append(value)
-            }
-            evaluator = ScenarioEvaluator(headroom: headroom, today: forecast.today)
-            accounts = [index]
-            self.floor = floor
-            pool = "account '\(found.name)'"
-        } else {
+        if let account, level != nil { throw CLIError.invalid("--from", account, "give --from or --level, not both") }
+        if account == nil {
             let chosen = try checkedLevel(level)
             guard Ladder.isForecast(chosen) else {
                 throw CLIError.invalid("--level", String(chosen), "scenarios look ahead: use a forecast level, 4 to 6")
             }
-            let availability = try forecast.availability(level: chosen, horizon.forecastCase)
-            evaluator = ScenarioEvaluator(availability)
-            accounts = availability.accounts
-            floor = availability.floor
-            pool = "level \(chosen)"
         }
+        forecast = try global.projection(horizon)
+        forecastCase = horizon.forecastCase
+        exponent = forecast.ledger.currency.exponent
+        let projection = forecast
+        let pool = try kit {
+            if let account { return try projection.pool(account: account, for: .payment, field: .from) }
+            return try projection.pool(level: level ?? Ladder.defaultLevel)
+        }
+        paidFrom = pool
+        let headroom = try kit { try pool.headroom(in: projection.timeline, horizon.forecastCase) }
+        evaluator = ScenarioEvaluator(headroom: headroom, today: forecast.today)
     }
 
     func money(_ minor: Int64) -> Money { forecast.money(minor) }
@@ -189,7 +177,7 @@ extension Capital.ScenarioCommand {
         private func explain(_ base: ScenarioBase, _ scenario: Scenario, _ result: ScenarioResult) -> (String, [FlowEvent]) {
             let money = { (minor: Int64) in global.hideAmounts ? "***" : base.money(minor).formatted() }
             let first = max(scenario.firstDay, base.forecast.today)
-            let events = base.forecast.flows(accounts: base.accounts, from: first, through: base.forecast.timeline.horizon, base.forecastCase)
+            let events = base.forecast.flows(into: base.paidFrom, from: first, through: base.forecast.horizon, base.forecastCase)
             var text = "lowest on \(result.worstDay) (balance \(money(saturatingAdd(result.worstHeadroom, base.floor)))"
             if base.floor != 0 { text += ", floor \(money(base.floor))" }
             text += ")"

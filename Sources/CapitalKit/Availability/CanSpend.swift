@@ -1,0 +1,79 @@
+import CapitalCore
+
+/// "How much can I spend on this day" at one ladder level, with its why when asked.
+public struct CanSpendAnswer: Sendable {
+    public var level: Int
+    /// The amount (never below zero), the binding day and the balance there, the shortfall.
+    public var answer: Availability.Answer
+    /// The level's summed floors.
+    public var floor: Int64
+    public var why: Why?
+
+    /// Why the answer is what it is: the flows that drive the level down to the binding day and
+    /// the inflow that lifts it after.
+    public struct Why: Sendable {
+        /// Levels 1–3 count that day's balance only: no drivers, no relief.
+        public var countsThatDayOnly: Bool
+        /// At most three, largest first.
+        public var drivers: [FlowEvent]
+        public var relief: FlowEvent?
+        /// The binding day is the horizon: a later one could bind lower.
+        public var bindsAtHorizon: Bool
+    }
+}
+
+/// "From which day can I spend this amount", at one ladder level.
+public struct WhenAnswer: Sendable {
+    public var amount: Money
+    public var level: Int
+    /// The first day from which the amount stays affordable to the horizon; nil if none.
+    public var day: Day?
+    /// What the horizon lacks when there is no such day (else 0).
+    public var shortfall: Int64
+}
+
+extension Projection {
+    /// The level's availability: balance less floor, and its suffix minimum.
+    public func availability(level: Int, _ forecastCase: ForecastCase) throws(KitError) -> Availability {
+        try Pool.check(level: level)
+        do { return try Availability(timeline, level: level, forecastCase) } catch {
+            throw .engine(context: "level \(level)", reason: "\(error)")
+        }
+    }
+
+    /// The most that can be spent on `day` at each of `levels`, with the why when `why` is set.
+    /// - Throws: `KitError` naming `on` when the day is before today or after the horizon.
+    public func canSpend(on day: Day, levels: [Int], why: Bool, _ forecastCase: ForecastCase) throws(KitError) -> [CanSpendAnswer] {
+        guard day >= today else { throw .invalid(.on, value: day.iso, reason: "is before today \(today)") }
+        guard day <= horizon else { throw .invalid(.on, value: day.iso, reason: "is after the horizon \(horizon)", remedy: .laterHorizon) }
+        var answers: [CanSpendAnswer] = []
+        for level in levels {
+            let availability = try availability(level: level, forecastCase)
+            guard let answer = availability.canSpend(on: day) else { continue }
+            var explanation: CanSpendAnswer.Why?
+            if why {
+                if Ladder.isForecast(level) {
+                    let pool = Pool(kind: .level(level), indices: availability.accounts, floor: availability.floor, currency: currency)
+                    let (drivers, relief) = drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase)
+                    explanation = .init(countsThatDayOnly: false, drivers: drivers, relief: relief, bindsAtHorizon: answer.bindingDay == horizon)
+                } else {
+                    explanation = .init(countsThatDayOnly: true, drivers: [], relief: nil, bindsAtHorizon: false)
+                }
+            }
+            answers.append(CanSpendAnswer(level: level, answer: answer, floor: availability.floor, why: explanation))
+        }
+        return answers
+    }
+
+    /// The first day from which `text`, an amount in the ledger's currency, can be spent at
+    /// `level` and stays affordable to the horizon.
+    /// - Throws: `KitError` naming `amount` when it is not an amount of the currency, or not more than zero.
+    public func when(_ text: String, level: Int, _ forecastCase: ForecastCase) throws(KitError) -> WhenAnswer {
+        let amount: Money
+        do { amount = try Money(parsing: text, currency: currency) } catch { throw .unreadable(.amount, reason: "\(error)") }
+        guard amount.minor > 0 else { throw .invalid(.amount, value: text, reason: "must be more than zero") }
+        let availability = try availability(level: level, forecastCase)
+        let day = availability.firstDay(toSpend: amount.minor)
+        return WhenAnswer(amount: amount, level: level, day: day, shortfall: day == nil ? availability.shortfallAtHorizon(for: amount.minor) : 0)
+    }
+}

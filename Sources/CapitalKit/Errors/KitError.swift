@@ -1,0 +1,62 @@
+import CapitalCore
+
+/// Why a use case could not answer, as data: the field it concerns (a key, never a flag name),
+/// the value given, the reason in the domain's words, and what would help.
+///
+/// Front ends spell it: the CLI maps each `Field` to its flag in one table and each `Remedy` to
+/// a sentence naming flags; a server would map them to a JSON problem. Nothing here names a flag
+/// or a command.
+public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `field` was given `value`, which cannot be used: `reason` (may be empty when the remedy
+    /// says it all); `remedy` says what would help.
+    case invalid(Field, value: String, reason: String, remedy: Remedy? = nil)
+    /// `field`'s text could not be read; `reason` quotes it.
+    case unreadable(Field, reason: String)
+    /// The engine could not build the answer (a balance past the range of Int64 over the horizon,
+    /// an instrument that cannot be laid out); `context` is what was being built.
+    case engine(context: String, reason: String)
+
+    /// What a request is made of, by key.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        /// The last day to look at, and its alternative, a number of days.
+        case until, days
+        /// A ladder level, or every level.
+        case level, allLevels
+        /// The day an answer is for.
+        case on
+        /// An account or a group to follow; the account a purchase is paid from.
+        case account, group, from
+        /// An amount to spend.
+        case amount
+        /// The length of a forecast's periods.
+        case period
+        /// How many days ahead reminders look.
+        case reminderDays
+    }
+
+    /// What would help, for the front end to put in its own words.
+    public enum Remedy: Sendable, Equatable {
+        /// Give only one of these fields.
+        case oneOf([Field])
+        /// Look further: a later last day.
+        case laterHorizon
+    }
+
+    /// The error in keys, for logs and front ends without words of their own: `until '2020-01-01': is before today 2025-04-01`.
+    public var description: String {
+        switch self {
+        case .invalid(let field, let value, let reason, let remedy):
+            let help: String? =
+                switch remedy {
+                case .oneOf(let fields)?: "give one of " + fields.map(\.rawValue).joined(separator: ", ")
+                case .laterHorizon?: "give a later until"
+                case nil: nil
+                }
+            return "\(field.rawValue) '\(value)': " + [reason.isEmpty ? nil : reason, help].compactMap { $0 }.joined(separator: "; ")
+        case .unreadable(let field, let reason):
+            return "\(field.rawValue): \(reason)"
+        case .engine(let context, let reason):
+            return "\(context): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CapitalCore
+
+/// The length of a forecast's periods.
+public enum ForecastPeriodLength: String, Sendable, CaseIterable {
+    case day, week, month
+}
+
+/// One period of a forecast: its balance at the start and the end, what flowed in and out, and
+/// its lowest day. Amounts in minor units of the pool's currency.
+public struct ForecastPeriod: Sendable, Equatable {
+    public var start: Day
+    public var end: Day
+    public var opening: Int64
+    public var inflow: Int64
+    public var outflow: Int64
+    public var closing: Int64
+    public var minimum: Int64
+    public var minimumDay: Day
+}
+
+/// A pool's forecast: its balance every day from today to the horizon, and that series cut into periods.
+public struct ForecastReport: Sendable {
+    public var pool: Pool
+    public var forecastCase: ForecastCase
+    /// End-of-day balance, today first.
+    public var balances: [Int64]
+    public var periods: [ForecastPeriod]
+
+    /// The index of the lowest day (the first of equal ones).
+    public var minimumIndex: Int {
+        balances.indices.min { balances[$0] < balances[$1] || (balances[$0] == balances[$1] && $0 < $1) } ?? 0
+    }
+}
+
+extension Projection {
+    /// The forecast of `pool` from `first` (today by default; never before it) to the horizon,
+    /// by `period` (a week ends on Sunday).
+    /// - Complexity: O(days + flows).
+    public func forecast(_ pool: Pool, by period: ForecastPeriodLength, from first: Day? = nil, _ forecastCase: ForecastCase) throws(KitError)
+        -> ForecastReport
+    {
+        let balances = try pool.balances(in: timeline, forecastCase)
+        return ForecastReport(
+            pool: pool, forecastCase: forecastCase, balances: balances,
+            periods: periods(pool, balances: balances, by: period, from: max(first ?? today, today), forecastCase))
+    }
+
+    /// The pool of a forecast request: one account, one group, or a ladder level (the default
+    /// one when none is given); at most one of the three.
+    public func pool(account: String?, group: String?, level: Int?) throws -> Pool {
+        if [account != nil, group != nil, level != nil].filter({ $0 }).count > 1 {
+            throw KitError.invalid(.level, value: level.map(String.init) ?? account ?? group ?? "", reason: "", remedy: .oneOf([.account, .group, .level]))
+        }
+        if let account { return try pool(account: account, for: .forecast, field: .account) }
+        if let group { return try pool(group: group) }
+        return try pool(level: level ?? Ladder.defaultLevel)
+    }
+
+    /// `balances` cut into periods from `first` (today or later) to the horizon.
+    func periods(_ pool: Pool, balances series: [Int64], by period: ForecastPeriodLength, from first: Day, _ forecastCase: ForecastCase)
+        -> [ForecastPeriod]
+    {
+        guard first <= timeline.horizon else { return [] }
+        let offset = first.number - timeline.today.number
+        var previousClosing = offset == 0 ? timeline.opening(ofAccountsAt: pool.indices) : series[offset - 1]
+        let totals = flowTotals(into: pool, from: first, through: timeline.horizon, forecastCase)
+        var periods: [ForecastPeriod] = []
+        var start = first
+        while start <= timeline.horizon {
+            var end: Day
+            switch period {
+            case .day: end = start
+            case .week: end = start.advanced(by: 7 - start.weekday.rawValue)
+            case .month: end = start.endOfMonth
+            }
+            end = min(end, timeline.horizon)
+            var inflow: Int64 = 0
+            var outflow: Int64 = 0
+            for index in (start.number - first.number)...(end.number - first.number) {
+                inflow = inflow.addingReportingOverflow(totals.inflow[index]).partialValue
+                outflow = outflow.addingReportingOverflow(totals.outflow[index]).partialValue
+            }
+            let firstIndex = start.number - timeline.today.number
+            let lastIndex = end.number - timeline.today.number
+            var minimum = series[firstIndex]
+            var minimumIndex = firstIndex
+            for i in firstIndex...lastIndex where series[i] < minimum {
+                minimum = series[i]
+                minimumIndex = i
+            }
+            periods.append(
+                ForecastPeriod(
+                    start: start, end: end, opening: previousClosing, inflow: inflow, outflow: outflow, closing: series[lastIndex], minimum: minimum,
+                    minimumDay: timeline.day(minimumIndex)))
+            previousClosing = series[lastIndex]
+            start = end.advanced(by: 1)
+        }
+        return periods
+    }
+}
+
+/// Today's value of some accounts and the lowest value ahead (for a debt, its largest), at
+/// expected amounts: what the account and group screens show.
+public struct Outlook: Sendable, Equatable {
+    public var current: Money
+    public var low: Money
+    public var lowDay: Day
+    public var horizon: Day
+    /// Whether the accounts owe today (a debt), so that "lowest" reads as "largest debt".
+    public var isDebt: Bool
+}
+
+extension Projection {
+    /// The outlook of the accounts with these ids; nil when none of them is on the timeline.
+    public func outlook(accountIDs: [String]) throws(KitError) -> Outlook? {
+        guard let pool = pool(accountIDs: accountIDs) else { return nil }
+        let series = try pool.balances(in: timeline, .expected)
+        var low = 0
+        for i in series.indices where series[i] < series[low] { low = i }
+        return Outlook(
+            current: Money(minor: series[0], currency: pool.currency), low: Money(minor: series[low], currency: pool.currency), lowDay: timeline.day(low),
+            horizon: timeline.horizon, isDebt: series[0] < 0)
+    }
+}

@@ -1,0 +1,92 @@
+import CapitalCore
+import CapitalStore
+
+/// A ledger opened for answers about the future: the stored ledger plus the flows its loans,
+/// cards, deposits, dues and budgets generate, laid out day by day in a timeline over a window.
+///
+/// What forecast, can-spend, when, the ladder, scenarios and the account screens all start from;
+/// built once per request, then queried.
+public struct Projection: Sendable {
+    /// Where the ledger was read from (its names resolve accounts and groups).
+    public let store: Store
+    /// The ledger as stored.
+    public let stored: Ledger
+    /// The stored ledger with the transactions its instruments make.
+    public let ledger: Ledger
+    public let window: ForecastWindow
+    public let timeline: Timeline
+
+    /// Opens `store`'s ledger over a window from `today` to the last day `horizon` gives.
+    /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when the horizon is not
+    ///   one, or the engine cannot lay the ledger out.
+    public init(store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic) throws {
+        let stored = try store.snapshot()
+        let last = try horizon(today)
+        let window = ForecastWindow(today: today, horizon: last, calendars: try store.calendars(for: stored), forecastCase: forecastCase)
+        try self.init(store: store, stored: stored, window: window)
+    }
+
+    /// Lays `stored` out over `window`.
+    public init(store: Store, stored: Ledger, window: ForecastWindow) throws(KitError) {
+        self.store = store
+        self.stored = stored
+        self.window = window
+        do {
+            ledger = try stored.forecastLedger(today: window.today, horizon: window.horizon, calendars: window.calendars)
+            timeline = try Timeline.build(ledger, today: window.today, horizon: window.horizon, calendars: window.calendars)
+        } catch {
+            throw .engine(context: "forecast", reason: "\(error)")
+        }
+    }
+
+    public var today: Day { window.today }
+    public var horizon: Day { window.horizon }
+    public var currency: Currency { ledger.currency }
+
+    /// An amount in the ledger's currency.
+    public func money(_ minor: Int64) -> Money { Money(minor: minor, currency: ledger.currency) }
+
+    /// The flows into a pool's accounts from `first` through `last` (inclusive), in day order.
+    public func flows(into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase) -> [FlowEvent] {
+        guard first <= last else { return [] }
+        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
+        return ledger.flows(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase)
+    }
+
+    /// The inflows and outflows of a pool on each day from `first` through `last` (by offset from `first`).
+    public func flowTotals(into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase) -> (inflow: [Int64], outflow: [Int64]) {
+        guard first <= last else { return ([], []) }
+        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
+        return ledger.flowTotals(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase)
+    }
+
+    /// The largest outflows of a pool from `first` to the binding day (at most three, largest
+    /// first) and the first inflow after it: what drives the balance down and what lifts it.
+    public func drivers(of pool: Pool, from first: Day, binding: Day, _ forecastCase: ForecastCase) -> (drivers: [FlowEvent], relief: FlowEvent?) {
+        let events = flows(into: pool, from: first, through: horizon, forecastCase)
+        let drivers = events.filter { $0.day <= binding && $0.amount < 0 }.sorted { $0.amount < $1.amount }.prefix(3)
+        return (Array(drivers), events.first { $0.day > binding && $0.amount > 0 })
+    }
+}
+
+extension Store {
+    /// The working-day calendars `ledger`'s schedules and loans name.
+    public func calendars(for ledger: Ledger) throws(StoreError) -> [String: WorkingDayCalendar] {
+        var calendars: [String: WorkingDayCalendar] = [:]
+        for name in Set(ledger.schedules.map(\.rule.calendar) + ledger.loans.map(\.calendar)) { calendars[name] = try calendar(name) }
+        return calendars
+    }
+
+    /// The stored ledger with what its instruments make up to `day` (at least `today`): loans at
+    /// their scheduled balance, their payments, deposit interest, card paybacks, value changes.
+    /// What balances as of a day are read from.
+    public func instrumentLedger(today: Day, through day: Day) throws -> Ledger {
+        let stored = try snapshot()
+        if stored.loans.isEmpty && stored.cards.isEmpty && stored.deposits.isEmpty && !stored.accounts.contains(where: { $0.valueChange != nil }) {
+            return stored
+        }
+        do {
+            return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: try calendars(for: stored), tracking: false)
+        } catch let error as InstrumentError { throw KitError.engine(context: "balance", reason: "\(error)") }
+    }
+}

@@ -1,0 +1,55 @@
+import CapitalKit
+
+/// The one table from a use case's field keys to the command line's words.
+extension KitError.Field {
+    /// The flag (or argument) a field is given by on the command line.
+    var flag: String {
+        switch self {
+        case .until: "--until"
+        case .days: "--days"
+        case .level: "--level"
+        case .allLevels: "--all-levels"
+        case .on: "--on"
+        case .account: "--account"
+        case .group: "--group"
+        case .from: "--from"
+        case .amount: "AMOUNT"
+        case .period: "--by"
+        case .reminderDays: "--days"
+        }
+    }
+}
+
+extension CLIError {
+    /// A use case's error in the command line's words: flags for fields, sentences for remedies.
+    /// Bad input exits 64; an answer the engine could not build, 1.
+    /// - Parameter flags: flags that differ from the table for this command (`export` takes its horizon as `--to`).
+    init(_ error: KitError, flags: [KitError.Field: String] = [:]) {
+        func flag(_ field: KitError.Field) -> String { flags[field] ?? field.flag }
+        switch error {
+        case .invalid(let field, let value, let reason, let remedy):
+            var help: String?
+            switch remedy {
+            case .oneOf(let fields)?:
+                help =
+                    fields.count == 2
+                    ? "give \(flag(fields[0])) or \(flag(fields[1])), not both"
+                    : "give one of " + fields.dropLast().map(flag).joined(separator: ", ") + " and " + (fields.last.map(flag) ?? "")
+            case .laterHorizon?:
+                help = "give a later \(flag(.until))"
+            case nil:
+                help = nil
+            }
+            self = .invalid(flag(field), value, [reason.isEmpty ? nil : reason, help].compactMap { $0 }.joined(separator: "; "))
+        case .unreadable(let field, let reason):
+            self.init("\(flag(field)): \(reason)", exitCode: 64)
+        case .engine(let context, let reason):
+            self.init("\(context): \(reason)")
+        }
+    }
+}
+
+/// Runs a use case, turning its `KitError` into the command line's.
+func kit<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as KitError { throw CLIError(error) }
+}
