@@ -53,7 +53,9 @@ let package = Package(
         .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
         .testTarget(
             name: "CapitalCLITests",
-            dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CapitalCore", "CapitalStore", "CapitalKit", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: []
         ),
     ],

@@ -25,7 +25,8 @@ func forecastBenchmarks() {
 
     /// One item: `Timeline.build` and the level-4 scan of `ledger` to the horizon.
     func build(_ name: String, _ ledger: Ledger, _ metrics: [BenchmarkMetric], maxIterations: Int) {
-        let configuration = Benchmark.Configuration(metrics: metrics, scalingFactor: .one, maxDuration: .seconds(5), maxIterations: maxIterations).checked
+        let configuration = Benchmark.Configuration(metrics: metrics, scalingFactor: .one, maxDuration: .seconds(5), maxIterations: maxIterations)
+            .checked
         Benchmark(name, configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations {
                 let timeline = try Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)

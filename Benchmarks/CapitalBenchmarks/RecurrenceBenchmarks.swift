@@ -58,10 +58,12 @@ func ruleBenchmarks() {
     var rules: [(rule: Rule, start: Day, amount: Int64)] = []
     for (index, schedule) in base.enumerated() {
         if index % 5 == 0 {
-            rules.append((Rule(recurrence: try! Recurrence(rrule: "FREQ=DAILY"), adjustment: .skip, calendar: "RU-like"), schedule.start, schedule.amount))
+            rules.append(
+                (Rule(recurrence: try! Recurrence(rrule: "FREQ=DAILY"), adjustment: .skip, calendar: "RU-like"), schedule.start, schedule.amount))
         } else if index % 5 == 1 {
             let (text, adjustment) = calendarRules[random.next(below: calendarRules.count)]
-            rules.append((Rule(recurrence: try! Recurrence(rrule: text), adjustment: adjustment, calendar: "RU-like"), schedule.start, schedule.amount))
+            rules.append(
+                (Rule(recurrence: try! Recurrence(rrule: text), adjustment: adjustment, calendar: "RU-like"), schedule.start, schedule.amount))
         } else {
             rules.append((Rule(recurrence: schedule.rule), schedule.start, schedule.amount))
         }
@@ -72,7 +74,8 @@ func ruleBenchmarks() {
     buffer.initialize(repeating: 0)
     let rate = BenchmarkMetric.custom("occurrences per second", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident, rate], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 500)
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident, rate], scalingFactor: .one, maxDuration: .seconds(3),
+        maxIterations: 500)
     Benchmark("Recurrence: 1000 rules with working days and adjustments x 30 years", configuration: configuration.checked) { benchmark in
         let clock = ContinuousClock()
         let began = clock.now
@@ -163,4 +166,3 @@ enum RecurrenceBenchmarkSet {
         return result
     }
 }
-

@@ -18,7 +18,9 @@ func scenarioCSVBenchmarks() {
         let line: String
         switch index % 3 {
         case 0: line = "\"Car \(index), cash\",\(price),\(date),,,,,6000,35000,"
-        case 1: line = "Car \(index) loan,\(price).50,\(date),\(price / 5),\(10 + random.next(below: 10)).9,\(12 * (1 + random.next(below: 5))),,7000,45000,"
+        case 1:
+            line =
+                "Car \(index) loan,\(price).50,\(date),\(price / 5),\(10 + random.next(below: 10)).9,\(12 * (1 + random.next(below: 5))),,7000,45000,"
         default: line = "Car \(index) instalments,\(price),\(date),,,,\(6 + random.next(below: 18)),6500,,300000"
         }
         text += Array(line.utf8)

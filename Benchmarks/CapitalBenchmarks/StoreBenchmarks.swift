@@ -28,7 +28,8 @@ func storeBenchmarks() {
     let document = try! LedgerFile.parse(yaml, file: "big.yaml")
     let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .peakMemoryResident]
 
-    Benchmark("Ledger file: parse 1000 rules x 30 years (YAML)", configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 50)) {
+    Benchmark("Ledger file: parse 1000 rules x 30 years (YAML)", configuration: .init(metrics: metrics, maxDuration: .seconds(5), maxIterations: 50))
+    {
         benchmark in
         for _ in benchmark.scaledIterations { blackHole(try LedgerFile.parse(yaml, file: "big.yaml")) }
     }
@@ -137,14 +138,18 @@ private func postedTransactions(_ count: Int, at path: String, currency: Currenc
     try? FileManager.default.removeItem(atPath: path)
     let store = try Store.open(path: path)
     let small = try SampleLedger.generate(rules: 10, years: 1, currency: currency)
-    _ = try store.importDocument(try LedgerFile.parse(LedgerFile.write(small, defaultAccountID: small.defaultAccountID, format: .yaml), file: "small.yaml"))
+    _ = try store.importDocument(
+        try LedgerFile.parse(LedgerFile.write(small, defaultAccountID: small.defaultAccountID, format: .yaml), file: "small.yaml"))
     let queue = try DatabaseQueue(path: path)
     try queue.write { db in
         let accounts = try String.fetchAll(db, sql: "SELECT id FROM account WHERE kind IN ('debit', 'cash')")
         let categories = try String.fetchAll(db, sql: "SELECT id FROM account WHERE kind = 'expense'")
         let txn = try db.makeStatement(
-            sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee) VALUES (?, '2025-01-01 00:00:00.000', '2025-01-01 00:00:00.000', ?, ?, ?)")
-        let posting = try db.makeStatement(sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency) VALUES (?, ?, ?, ?, ?, ?)")
+            sql:
+                "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee) VALUES (?, '2025-01-01 00:00:00.000', '2025-01-01 00:00:00.000', ?, ?, ?)"
+        )
+        let posting = try db.makeStatement(
+            sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency) VALUES (?, ?, ?, ?, ?, ?)")
         let first = SampleLedger.defaultStart.number - 3_650
         for n in 0..<count {
             let id = String(format: "00000000-0000-4000-8000-%012x", n)

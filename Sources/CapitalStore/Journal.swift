@@ -88,7 +88,9 @@ public enum Journal {
         guard state.handledThrough < tomorrow, !state.posted.contains(where: { $0 >= tomorrow }) else {
             return .failure(NotPeriodic("occurrences posted in advance"))
         }
-        guard rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty, rule.bySetPos.isEmpty else { return .failure(NotPeriodic("a rule hledger has no words for")) }
+        guard rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty, rule.bySetPos.isEmpty else {
+            return .failure(NotPeriodic("a rule hledger has no words for"))
+        }
         let civil = first.civil
         func ordinal(_ n: Int) -> String {
             let suffix = (11...13).contains(n % 100) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th"
@@ -97,7 +99,9 @@ public enum Journal {
         let period: String
         switch rule.frequency {
         case .daily:
-            guard rule.byDay.isEmpty, rule.byMonthDay.isEmpty, rule.byMonth.isEmpty else { return .failure(NotPeriodic("a daily rule with BY parts")) }
+            guard rule.byDay.isEmpty, rule.byMonthDay.isEmpty, rule.byMonth.isEmpty else {
+                return .failure(NotPeriodic("a daily rule with BY parts"))
+            }
             period = rule.interval == 1 ? "daily" : "every \(rule.interval) days"
         case .weekly:
             guard rule.byMonthDay.isEmpty, rule.byMonth.isEmpty, rule.byDay.count <= 1, rule.byDay.first?.ordinal == nil else {
@@ -112,7 +116,9 @@ public enum Journal {
             }
         case .monthly:
             guard rule.byDay.isEmpty, rule.byMonth.isEmpty, rule.byMonthDay.count <= 1 else { return .failure(NotPeriodic("several days a month")) }
-            guard civil.day <= 28, rule.byMonthDay.allSatisfy({ $0 == civil.day }) else { return .failure(NotPeriodic("a day of the month past the 28th")) }
+            guard civil.day <= 28, rule.byMonthDay.allSatisfy({ $0 == civil.day }) else {
+                return .failure(NotPeriodic("a day of the month past the 28th"))
+            }
             if rule.interval == 1 {
                 period = "every \(ordinal(civil.day)) day of month"
             } else {

@@ -25,8 +25,10 @@ extension Reader {
         guard let term = Int(termText) else { throw fail(fields["term"]!, "\(path).term", "'\(termText)' is not a whole number of months") }
         let at = location(node, path)
         var input = LoanInput(
-            account: try text(fields, "account", path, in: node, required: true)!, payFrom: try text(fields, "payFrom", path, in: node, required: true)!,
-            principal: try text(fields, "principal", path, in: node, required: true)!, rate: try text(fields, "rate", path, in: node, required: true)!,
+            account: try text(fields, "account", path, in: node, required: true)!,
+            payFrom: try text(fields, "payFrom", path, in: node, required: true)!,
+            principal: try text(fields, "principal", path, in: node, required: true)!,
+            rate: try text(fields, "rate", path, in: node, required: true)!,
             term: term, start: try day(fields, "start", path, in: node, required: true)!)
         input.field = { [at] key in "\(FileLocation(file: at.file, line: at.line, path: "\(at.path).\(key)"))" }
         input.category = try text(fields, "category", path, in: node)
@@ -47,14 +49,17 @@ extension Reader {
             prepayment.every = try text(f, "every", p, in: item)
             prepayment.until = try day(f, "until", p, in: item)
             let here = location(item, p)
-            prepayment.field = { [here] key in "\(FileLocation(file: here.file, line: here.line, path: "\(here.path).\(key == "on" ? "date" : key)"))" }
+            prepayment.field = { [here] key in "\(FileLocation(file: here.file, line: here.line, path: "\(here.path).\(key == "on" ? "date" : key)"))"
+            }
             input.prepayments.append(prepayment)
         }
         return .init(id: try text(fields, "id", path, in: node), input: input, location: at)
     }
 
     /// A field that names one of an enum's cases.
-    func choice<T: RawRepresentable<String> & CaseIterable>(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node) throws(LedgerFileError) -> T? {
+    func choice<T: RawRepresentable<String> & CaseIterable>(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node)
+        throws(LedgerFileError) -> T?
+    {
         guard let value = try text(fields, key, path, in: parent) else { return nil }
         guard let result = T(rawValue: value) else {
             throw fail(fields[key]!, join(path, key), "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -72,7 +77,10 @@ extension LedgerFile {
         if names[loan.interestCategoryID] != "Loan interest" { fields.append(("category", name(loan.interestCategoryID))) }
         if let id = loan.disburseToID { fields.append(("disburseTo", name(id))) }
         if let id = loan.collateralID { fields.append(("collateral", name(id))) }
-        fields += [("principal", amount(t.principal)), ("rate", .number(String(t.rate.description.dropLast()))), ("term", .number(String(t.term))), ("start", .text(t.start.iso))]
+        fields += [
+            ("principal", amount(t.principal)), ("rate", .number(String(t.rate.description.dropLast()))), ("term", .number(String(t.term))),
+            ("start", .text(t.start.iso)),
+        ]
         if t.firstPayment != t.start.addingMonths(1) { fields.append(("firstPayment", .text(t.firstPayment.iso))) }
         if t.method != .annuity { fields.append(("method", .text(t.method.rawValue))) }
         if t.dayCount != .thirty360 { fields.append(("dayCount", .text(t.dayCount.rawValue))) }
@@ -135,7 +143,10 @@ extension Reader {
     func card(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.CardEntry {
         let fields = try mapping(
             node, path,
-            allowed: ["id", "account", "payFrom", "category", "limit", "statementDay", "dueDay", "dueAfter", "payback", "minimum", "minimumFloor", "fixed", "rate", "grace"])
+            allowed: [
+                "id", "account", "payFrom", "category", "limit", "statementDay", "dueDay", "dueAfter", "payback", "minimum", "minimumFloor", "fixed",
+                "rate", "grace",
+            ])
         var input = CardInput(
             account: try text(fields, "account", path, in: node, required: true)!, limit: try text(fields, "limit", path, in: node, required: true)!,
             statementDay: try integer(fields, "statementDay", path, in: node, required: true)!)
@@ -172,9 +183,12 @@ extension LedgerFile {
         let t = card.terms
         func amount(_ minor: Int64) -> Value { .amount(Money(minor: minor, currency: currency).plain) }
         var fields: [(String, Value)] = [
-            ("id", .text(card.id)), ("account", .text(names[card.accountID] ?? card.accountID)), ("payFrom", .text(names[card.payFromID] ?? card.payFromID)),
+            ("id", .text(card.id)), ("account", .text(names[card.accountID] ?? card.accountID)),
+            ("payFrom", .text(names[card.payFromID] ?? card.payFromID)),
         ]
-        if names[card.interestCategoryID] != "Card interest" { fields.append(("category", .text(names[card.interestCategoryID] ?? card.interestCategoryID))) }
+        if names[card.interestCategoryID] != "Card interest" {
+            fields.append(("category", .text(names[card.interestCategoryID] ?? card.interestCategoryID)))
+        }
         fields += [("limit", amount(t.limit)), ("statementDay", .number(String(t.statementDay)))]
         switch t.due {
         case .dayOfMonth(let day): fields.append(("dueDay", .number(String(day))))
@@ -195,8 +209,13 @@ extension LedgerFile {
         let t = deposit.terms
         var fields: [(String, Value)] = [("id", .text(deposit.id)), ("account", .text(names[deposit.accountID] ?? deposit.accountID))]
         if let payout = deposit.payoutID { fields.append(("payout", .text(names[payout] ?? payout))) }
-        if names[deposit.interestCategoryID] != "Interest" { fields.append(("category", .text(names[deposit.interestCategoryID] ?? deposit.interestCategoryID))) }
-        fields += [("rate", .number(String(t.rate.description.dropLast()))), ("capitalisation", .text(t.capitalisation.rawValue)), ("opened", .text(t.opened.iso))]
+        if names[deposit.interestCategoryID] != "Interest" {
+            fields.append(("category", .text(names[deposit.interestCategoryID] ?? deposit.interestCategoryID)))
+        }
+        fields += [
+            ("rate", .number(String(t.rate.description.dropLast()))), ("capitalisation", .text(t.capitalisation.rawValue)),
+            ("opened", .text(t.opened.iso)),
+        ]
         if let maturity = t.maturity { fields.append(("maturity", .text(maturity.iso))) }
         return .map(fields)
     }
@@ -211,13 +230,15 @@ extension Store {
     ) throws {
         for entry in entries {
             if let given = id(entry), !StableID.isUUID(given) {
-                throw StoreError.file(LedgerFileError(location(entry), "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+                throw StoreError.file(
+                    LedgerFileError(location(entry), "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
             }
             let identifier = id(entry)?.lowercased() ?? StableID.make("\(kind)\u{1F}\(nameKey(account(entry)))")
             let built = try build(entry, identifier)
             if let present = try existing(identifier) {
                 guard present == built else {
-                    throw StoreError.file(LedgerFileError(location(entry), "\(kind) '\(account(entry))' (\(identifier)) already exists with different terms"))
+                    throw StoreError.file(
+                        LedgerFileError(location(entry), "\(kind) '\(account(entry))' (\(identifier)) already exists with different terms"))
                 }
                 summary.instrumentsAlreadyPresent += 1
                 continue

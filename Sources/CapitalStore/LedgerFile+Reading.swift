@@ -30,7 +30,8 @@ public enum LedgerFile {
             // dates), and no tag-guessing regular expressions run over thousands of scalars.
             node = try Yams.compose(yaml: yaml, .basic)
         } catch let error as YamlError {
-            throw LedgerFileError(syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
+            throw LedgerFileError(
+                syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
         } catch {
             throw LedgerFileError(FileLocation(file: file, line: nil, path: "file"), "cannot be parsed: \(error)")
         }
@@ -183,7 +184,11 @@ struct Reader {
 
     func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
         let fields = try mapping(
-            root, "", allowed: ["capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards", "deposits", "dues", "budgets"])
+            root, "",
+            allowed: [
+                "capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards",
+                "deposits", "dues", "budgets",
+            ])
         if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
         }
@@ -229,7 +234,8 @@ struct Reader {
     }
 
     func account(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.AccountEntry {
-        let fields = try mapping(node, path, allowed: ["name", "kind", "currency", "icon", "color", "floor", "level", "hidden", "note", "valueChange", "valueSince"])
+        let fields = try mapping(
+            node, path, allowed: ["name", "kind", "currency", "icon", "color", "floor", "level", "hidden", "note", "valueChange", "valueSince"])
         let name = try text(fields, "name", path, in: node, required: true)!
         let kindText = try text(fields, "kind", path, in: node, required: true)!
         guard let kind = AccountKind(rawValue: kindText) else {
@@ -293,19 +299,24 @@ struct Reader {
             ])
         let name = try text(fields, "name", path, in: node, required: true)!
         var input = ScheduleInput(
-            name: name, rule: try text(fields, "rule", path, in: node, required: true)!, start: try day(fields, "start", path, in: node, required: true)!)
+            name: name, rule: try text(fields, "rule", path, in: node, required: true)!,
+            start: try day(fields, "start", path, in: node, required: true)!)
         input.fieldPrefix = "\(location(node, path)): "
         input.note = try text(fields, "note", path, in: node) ?? ""
         input.calendar = try text(fields, "calendar", path, in: node)
         if let adjust = try text(fields, "adjust", path, in: node) {
             guard let value = BusinessDayAdjustment(rawValue: adjust) else {
-                throw fail(fields["adjust"]!, "\(path).adjust", "'\(adjust)' is not an adjustment; expected \(BusinessDayAdjustment.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw fail(
+                    fields["adjust"]!, "\(path).adjust",
+                    "'\(adjust)' is not an adjustment; expected \(BusinessDayAdjustment.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             input.adjustment = value
         }
         input.end = try day(fields, "end", path, in: node)
         if let count = try text(fields, "count", path, in: node) {
-            guard let value = Int(count), value > 0 else { throw fail(fields["count"]!, "\(path).count", "'\(count)' is not a positive whole number") }
+            guard let value = Int(count), value > 0 else {
+                throw fail(fields["count"]!, "\(path).count", "'\(count)' is not a positive whole number")
+            }
             input.count = value
         }
         input.amount = try text(fields, "amount", path, in: node)
@@ -318,7 +329,8 @@ struct Reader {
             input.postings.append(
                 PostingInput(
                     account: try text(pf, "account", p, in: posting, required: true)!, amount: try text(pf, "amount", p, in: posting),
-                    note: try text(pf, "note", p, in: posting) ?? "", field: "\(location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount"))"))
+                    note: try text(pf, "note", p, in: posting) ?? "",
+                    field: "\(location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount"))"))
         }
         if let approval = try text(fields, "approval", path, in: node) {
             guard let value = Schedule.Approval(rawValue: approval) else {
@@ -339,7 +351,8 @@ struct Reader {
         for (index, item) in try list(fields, "posted", path).enumerated() {
             let p = "\(path).posted[\(index)]"
             let f = try mapping(item, p, allowed: ["date", "transaction"])
-            posted.append((try day(f, "date", p, in: item, required: true)!, try text(f, "transaction", p, in: item, required: true)!, location(item, p)))
+            posted.append(
+                (try day(f, "date", p, in: item, required: true)!, try text(f, "transaction", p, in: item, required: true)!, location(item, p)))
         }
         return .init(
             id: try text(fields, "id", path, in: node), input: input, handledThrough: try day(fields, "handledThrough", path, in: node),
@@ -361,8 +374,13 @@ struct Reader {
             let from = try text(fields, "from", path, in: node, required: true)!
             let to = try text(fields, "to", path, in: node, required: true)!
             let amountAt = location(fields["amount"]!, "\(path).amount")
-            postings.append(.init(account: to, amount: amount, currency: nil, note: "", location: location(fields["to"]!, "\(path).to"), amountLocation: amountAt))
-            postings.append(.init(account: from, amount: nil, currency: nil, note: "", location: location(fields["from"]!, "\(path).from"), amountLocation: amountAt))
+            postings.append(
+                .init(account: to, amount: amount, currency: nil, note: "", location: location(fields["to"]!, "\(path).to"), amountLocation: amountAt)
+            )
+            postings.append(
+                .init(
+                    account: from, amount: nil, currency: nil, note: "", location: location(fields["from"]!, "\(path).from"), amountLocation: amountAt
+                ))
         } else {
             let nodes = try list(fields, "postings", path)
             if fields["postings"] == nil { throw fail(node, "\(path).postings", "missing required field (or give amount, from and to)") }
@@ -372,7 +390,8 @@ struct Reader {
                 let account = try text(pf, "account", p, in: posting, required: true)!
                 postings.append(
                     .init(
-                        account: account, amount: try text(pf, "amount", p, in: posting), currency: try text(pf, "currency", p, in: posting), note: try text(pf, "note", p, in: posting) ?? "",
+                        account: account, amount: try text(pf, "amount", p, in: posting), currency: try text(pf, "currency", p, in: posting),
+                        note: try text(pf, "note", p, in: posting) ?? "",
                         location: location(pf["account"]!, "\(p).account"),
                         amountLocation: location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount")))
             }

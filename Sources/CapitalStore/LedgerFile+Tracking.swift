@@ -22,11 +22,13 @@ extension Reader {
     /// `dues[i]`: `type`, `total`, `reason`, `due` (required); `paid`, `iban`, `address`,
     /// `institution`, `payFrom`, `category`.
     func due(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DueEntry {
-        let fields = try mapping(node, path, allowed: ["id", "type", "total", "paid", "reason", "due", "iban", "address", "institution", "payFrom", "category"])
+        let fields = try mapping(
+            node, path, allowed: ["id", "type", "total", "paid", "reason", "due", "iban", "address", "institution", "payFrom", "category"])
         let type: DueType? = try choice(fields, "type", path, in: node)
         guard let type else { throw fail(node, join(path, "type"), "is required: bill or fine") }
         var input = DueInput(
-            type: type, total: try text(fields, "total", path, in: node, required: true)!, reason: try text(fields, "reason", path, in: node, required: true)!,
+            type: type, total: try text(fields, "total", path, in: node, required: true)!,
+            reason: try text(fields, "reason", path, in: node, required: true)!,
             dueDay: try day(fields, "due", path, in: node, required: true)!)
         let name = namer(node, path)
         input.field = { key in name(key == "dueDay" ? "due" : key) }
@@ -43,7 +45,8 @@ extension Reader {
     func budget(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.BudgetEntry {
         let fields = try mapping(node, path, allowed: ["id", "category", "amount", "period", "from", "payFrom"])
         var input = BudgetInput(
-            category: try text(fields, "category", path, in: node, required: true)!, amount: try text(fields, "amount", path, in: node, required: true)!,
+            category: try text(fields, "category", path, in: node, required: true)!,
+            amount: try text(fields, "amount", path, in: node, required: true)!,
             start: try day(fields, "from", path, in: node, required: true)!)
         input.field = namer(node, path)
         input.period = try choice(fields, "period", path, in: node) ?? .monthly
@@ -85,16 +88,19 @@ extension Store {
     static func mergeDues(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
         for entry in document.dues {
             if let given = entry.id, !StableID.isUUID(given) {
-                throw StoreError.file(LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+                throw StoreError.file(
+                    LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
             }
             let input = entry.input
-            let id = entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
+            let id =
+                entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
             let present = try fetchDues(db, filter: "AND id = ?", arguments: [id]).first
             let number = try present?.number ?? (Int.fetchOne(db, sql: "SELECT MAX(number) FROM due") ?? 0) + 1
             let built = try buildDue(db, id: id, number: number, input)
             if let present {
                 guard present == built else {
-                    throw StoreError.file(LedgerFileError(entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) already exists with different terms"))
+                    throw StoreError.file(
+                        LedgerFileError(entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) already exists with different terms"))
                 }
                 summary.instrumentsAlreadyPresent += 1
                 continue

@@ -114,7 +114,8 @@ extension LedgerFile {
             root.append(("dues", .list(ledger.dues.map { due(of: $0, names: names) })))
         }
         if !ledger.budgets.isEmpty {
-            root.append(("budgets", .list(ledger.budgets.map { budget(of: $0, names: names, currency: currencies[$0.categoryID] ?? ledger.currency) })))
+            root.append(
+                ("budgets", .list(ledger.budgets.map { budget(of: $0, names: names, currency: currencies[$0.categoryID] ?? ledger.currency) })))
         }
         var out = ""
         switch format {
@@ -139,7 +140,8 @@ extension LedgerFile {
         fields.append(("start", .text(s.start.iso)))
         if let end = s.end { fields.append(("end", .text(end.iso))) }
         let exponent = s.currency.exponent
-        let simple = s.postings.count == 2 && s.postings[0].amount.minor == -s.postings[1].amount.minor && s.postings[0].amount.minor > 0
+        let simple =
+            s.postings.count == 2 && s.postings[0].amount.minor == -s.postings[1].amount.minor && s.postings[0].amount.minor > 0
             && s.postings.allSatisfy { $0.note.isEmpty }
         if let model = s.amount ?? (simple ? AmountModel(fixed: s.postings[0].amount.minor) : nil) {
             fields.append(("amount", .amount(model.text(exponent: exponent))))
@@ -252,7 +254,10 @@ extension LedgerFile {
             reserved.contains(s.lowercased()) || looksLikeNumber && !isDate(s)
             || first.map { "-?:,[]{}#&*!|>'\"%@` ".unicodeScalars.contains($0) } ?? true
             || s.hasSuffix(" ") || s.hasSuffix(":") || s.contains(": ") || s.contains(" #")
-            || s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0xA0 || $0.value == 0x2028 || $0.value == 0x2029 || $0.value == 0xFEFF }
+            || s.unicodeScalars.contains {
+                $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0xA0 || $0.value == 0x2028 || $0.value == 0x2029
+                    || $0.value == 0xFEFF
+            }
             || inFlow && s.contains(where: { ",[]{}".contains($0) })
         return needsQuotes ? quoted(s) : s
     }
@@ -272,7 +277,9 @@ extension LedgerFile {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF {
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                    || scalar.value == 0x2029 || scalar.value == 0xFEFF
+                {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

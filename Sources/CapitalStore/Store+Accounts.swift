@@ -56,10 +56,11 @@ extension Store {
 
     /// Adds an account. Names are unique (case-insensitive).
     @discardableResult
-    public func addAccount(name: String, kind: AccountKind, currency: Currency?, floor: Int64? = nil, level: Int? = nil,
+    public func addAccount(
+        name: String, kind: AccountKind, currency: Currency?, floor: Int64? = nil, level: Int? = nil,
         note: String = "", groups: [String] = [], makeDefault: Bool = false, valueChange: AssetRevaluation? = nil,
-        color: String? = nil, icon: String? = nil) throws(StoreError) -> Account
-    {
+        color: String? = nil, icon: String? = nil
+    ) throws(StoreError) -> Account {
         try Store.validateName(name, field: "name")
         try Store.validateLevel(level)
         try Store.validateValueChange(valueChange, kind: kind)
@@ -85,8 +86,12 @@ extension Store {
     public func editAccount(_ reference: String, _ changes: AccountChanges, makeDefault: Bool = false) throws(StoreError) -> Account {
         if let name = changes.name { try Store.validateName(name, field: "--name") }
         if let level = changes.level { try Store.validateLevel(level) }
-        let color = try changes.color.map { text throws(StoreError) in try text.map { t throws(StoreError) in try Store.checkedColor(t, field: "--color") } }
-        let icon = try changes.icon.map { text throws(StoreError) in try text.map { t throws(StoreError) in try Store.checkedIcon(t, field: "--icon") } }
+        let color = try changes.color.map { text throws(StoreError) in
+            try text.map { t throws(StoreError) in try Store.checkedColor(t, field: "--color") }
+        }
+        let icon = try changes.icon.map { text throws(StoreError) in
+            try text.map { t throws(StoreError) in try Store.checkedIcon(t, field: "--icon") }
+        }
         return try write("editing account '\(reference)'") { db in
             var account = try Store.resolveAccount(db, reference)
             if account.name == Account.capitalName && account.kind == .equity {
@@ -109,11 +114,15 @@ extension Store {
             if let color { account.color = color }
             if let icon { account.icon = icon }
             if changes.valueChange != nil || changes.kind != nil { try Store.validateValueChange(account.valueChange, kind: account.kind) }
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     UPDATE account SET name = ?, nameKey = ?, kind = ?, floorMinor = ?, level = ?, hidden = ?, note = ?, valueChange = ?, valueSince = ?,
                     color = ?, icon = ?, updatedAt = ?, version = version + 1 WHERE id = ?
-                    """).execute(arguments: [account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note,
-                    account.valueChange?.annualChange, account.valueChange?.since.number, account.color, account.icon, Timestamp.now(), account.id])
+                    """
+            ).execute(arguments: [
+                account.name, Store.nameKey(account.name), account.kind.rawValue, account.floor, account.level, account.hidden, account.note,
+                account.valueChange?.annualChange, account.valueChange?.since.number, account.color, account.icon, Timestamp.now(), account.id,
+            ])
             if makeDefault { try Store.setDefault(db, account) }
             return account
         }
@@ -148,11 +157,16 @@ extension Store {
             // A loan, card, deposit, due payment or budget would be left naming a removed account.
             if !uses.records.isEmpty && removal != .hide {
                 throw StoreError.invalid(
-                    field: "account", value: account.name, reason: "\(uses.records.joined(separator: ", ")) use\(uses.records.count == 1 ? "s" : "") it; remove or change them first, or use --hide")
+                    field: "account", value: account.name,
+                    reason:
+                        "\(uses.records.joined(separator: ", ")) use\(uses.records.count == 1 ? "s" : "") it; remove or change them first, or use --hide"
+                )
             }
             switch removal {
             case .hide:
-                try db.cachedStatement(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [now, account.id])
+                try db.cachedStatement(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                    now, account.id,
+                ])
                 return "hid account '\(account.name)' (its \(count) postings stay in the ledger)"
             case .plain where count > 0:
                 throw StoreError.accountHasPostings(name: account.name, count: count)
@@ -160,27 +174,38 @@ extension Store {
                 break
             case .moveTo, .toCapital:
                 let target: Account
-                if case .moveTo(let ref) = removal { target = try Store.resolveAccount(db, ref) } else {
+                if case .moveTo(let ref) = removal {
+                    target = try Store.resolveAccount(db, ref)
+                } else {
                     target = try Store.resolveAccount(db, Account.capitalName)
                 }
                 if target.id == account.id {
                     throw StoreError.invalid(field: "--move-to", value: target.name, reason: "it is the account being removed")
                 }
                 if target.currency != account.currency && target.kind != .equity {
-                    throw StoreError.currencyMismatch(account: target.name, accountCurrency: target.currency.code, amountCurrency: account.currency.code)
+                    throw StoreError.currencyMismatch(
+                        account: target.name, accountCurrency: target.currency.code, amountCurrency: account.currency.code)
                 }
-                try db.cachedStatement(sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)").execute(arguments: [now, account.id])
+                try db.cachedStatement(
+                    sql: "UPDATE txn SET updatedAt = ?, version = version + 1 WHERE id IN (SELECT txnId FROM posting WHERE accountId = ?)"
+                ).execute(arguments: [now, account.id])
                 try db.cachedStatement(sql: "UPDATE posting SET accountId = ? WHERE accountId = ?").execute(arguments: [target.id, account.id])
-                try db.cachedStatement(sql: "UPDATE schedulePosting SET accountId = ? WHERE accountId = ?").execute(arguments: [target.id, account.id])
+                try db.cachedStatement(sql: "UPDATE schedulePosting SET accountId = ? WHERE accountId = ?").execute(arguments: [
+                    target.id, account.id,
+                ])
                 try Store.checkBalancesFit(db, accountIDs: [target.id])
             case .cascade:
-                try db.cachedStatement(sql: """
+                try db.cachedStatement(
+                    sql: """
                         UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1
                         WHERE deleted = 0 AND id IN (SELECT txnId FROM posting WHERE accountId = ?)
-                        """).execute(arguments: [now, account.id])
+                        """
+                ).execute(arguments: [now, account.id])
             }
             try db.cachedStatement(sql: "DELETE FROM groupMember WHERE accountId = ?").execute(arguments: [account.id])
-            try db.cachedStatement(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [now, account.id])
+            try db.cachedStatement(sql: "UPDATE account SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                now, account.id,
+            ])
             if try Store.setting(db, "defaultAccount") == account.id { try Store.setSetting(db, "defaultAccount", nil) }
             switch removal {
             case .moveTo, .toCapital:
@@ -197,7 +222,8 @@ extension Store {
 
     static func setDefault(_ db: Database, _ account: Account) throws {
         guard account.kind.isBalanceSheet else {
-            throw StoreError.invalid(field: "--default", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account")
+            throw StoreError.invalid(
+                field: "--default", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account")
         }
         try setSetting(db, "defaultAccount", account.id)
     }
@@ -224,21 +250,27 @@ extension Store {
 
     static func validateValueChange(_ change: AssetRevaluation?, kind: AccountKind) throws(StoreError) {
         if let change, kind != .fixedAsset {
-            throw .invalid(field: "--value-change", value: change.description, reason: "only a fixed-asset account changes value at a yearly rate; this one is \(kind.withArticle)")
+            throw .invalid(
+                field: "--value-change", value: change.description,
+                reason: "only a fixed-asset account changes value at a yearly rate; this one is \(kind.withArticle)")
         }
     }
 
     /// A colour checked by the core, its error as a store error.
     static func checkedColor(_ text: String, field: String) throws(StoreError) -> String {
         do { return try Account.checkedColor(text, field: field) } catch {
-            switch error { case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason) }
+            switch error {
+            case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason)
+            }
         }
     }
 
     /// An icon checked by the core, its error as a store error.
     static func checkedIcon(_ text: String, field: String) throws(StoreError) -> String {
         do { return try Account.checkedIcon(text, field: field) } catch {
-            switch error { case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason) }
+            switch error {
+            case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason)
+            }
         }
     }
 
@@ -254,12 +286,17 @@ extension Store {
         }
         let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM account")) ?? 1
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO account(id, createdAt, updatedAt, name, nameKey, kind, currency, floorMinor, level, hidden, note, position, valueChange, valueSince,
                 color, icon)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor, account.level,
-                account.hidden, account.note, position, account.valueChange?.annualChange, account.valueChange?.since.number, account.color, account.icon])
+                """
+        ).execute(arguments: [
+            account.id, now, now, account.name, Store.nameKey(account.name), account.kind.rawValue, account.currency.code, account.floor,
+            account.level,
+            account.hidden, account.note, position, account.valueChange?.annualChange, account.valueChange?.since.number, account.color, account.icon,
+        ])
     }
 
     static func accountID(named name: String, _ db: Database) throws -> String? {
@@ -267,7 +304,9 @@ extension Store {
     }
 
     static func postingCount(_ db: Database, accountID: String) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 AND posting.accountId = ?"),
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT COUNT(*) FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 AND posting.accountId = ?"),
             arguments: [accountID]) ?? 0
     }
 
@@ -277,7 +316,8 @@ extension Store {
     }
 
     static func fetchAccounts(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Account] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM account WHERE deleted = 0 \(filter) ORDER BY position"), arguments: arguments).map { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM account WHERE deleted = 0 \(filter) ORDER BY position"), arguments: arguments).map {
+            row in
             let kindText: String = row["kind"]
             let currencyText: String = row["currency"]
             guard let kind = AccountKind(rawValue: kindText) else {

@@ -94,7 +94,9 @@ extension Store {
         switch (input.dueDay, input.dueAfter) {
         case (let day?, nil): due = .dayOfMonth(day)
         case (nil, let days?): due = .daysAfterStatement(days)
-        case (nil, nil): throw StoreError.invalid(field: f("dueDay"), value: "", reason: "give the due day of the month or the days after the statement (\(f("dueAfter")))")
+        case (nil, nil):
+            throw StoreError.invalid(
+                field: f("dueDay"), value: "", reason: "give the due day of the month or the days after the statement (\(f("dueAfter")))")
         case (let day?, _): throw StoreError.invalid(field: f("dueDay"), value: String(day), reason: "give a due day or \(f("dueAfter")), not both")
         }
         let payback: CardPayback
@@ -102,8 +104,11 @@ extension Store {
         case "full":
             payback = .full
         case "minimum":
-            guard let percent = input.minimum else { throw StoreError.invalid(field: f("minimum"), value: "", reason: "a minimum payback needs its percentage of the statement") }
-            payback = .minimum(percent: try rate(percent, field: f("minimum")), floor: try input.minimumFloor.map { try minor($0, "minimumFloor") } ?? 0)
+            guard let percent = input.minimum else {
+                throw StoreError.invalid(field: f("minimum"), value: "", reason: "a minimum payback needs its percentage of the statement")
+            }
+            payback = .minimum(
+                percent: try rate(percent, field: f("minimum")), floor: try input.minimumFloor.map { try minor($0, "minimumFloor") } ?? 0)
         case "fixed":
             guard let amount = input.fixed else { throw StoreError.invalid(field: f("fixed"), value: "", reason: "a fixed payback needs its amount") }
             payback = .fixed(try minor(amount, "fixed"))
@@ -113,11 +118,14 @@ extension Store {
         let terms: CreditCard
         do {
             terms = try CreditCard(
-                limit: try minor(input.limit, "limit"), statementDay: input.statementDay, due: due, payback: payback, rate: try rate(input.rate, field: f("rate")),
+                limit: try minor(input.limit, "limit"), statementDay: input.statementDay, due: due, payback: payback,
+                rate: try rate(input.rate, field: f("rate")),
                 grace: input.grace)
         } catch CardError.invalid(let option, let value, let reason) {
             // The core names options; a ledger file names its fields.
-            let key = String(option.dropFirst(2)).split(separator: "-").enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
+            let key = String(option.dropFirst(2)).split(separator: "-").enumerated().map {
+                $0.offset == 0 ? String($0.element) : $0.element.capitalized
+            }.joined()
             let shown = ["limit", "fixed", "minimumFloor"].contains(key) ? Money(minor: Int64(value) ?? 0, currency: currency).plain : value
             throw StoreError.invalid(field: f(key), value: shown, reason: reason)
         }
@@ -144,18 +152,22 @@ extension Store {
         case .minimum(let p, let f): (kind, percent, floor) = ("minimum", p.perMillion, f)
         case .fixed(let amount): (kind, fixed) = ("fixed", amount)
         }
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO card(id, createdAt, updatedAt, accountId, payFromId, categoryId, creditLimit, statementDay, dueDay, dueAfter, payback,
                     minimumPerMillion, minimumFloor, fixedAmount, ratePerMillion, grace)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                card.id, now, now, card.accountID, card.payFromID, card.interestCategoryID, t.limit, t.statementDay, dueDay, dueAfter, kind, percent, floor, fixed,
-                t.rate.perMillion, t.grace.rawValue,
-            ])
+                """
+        ).execute(arguments: [
+            card.id, now, now, card.accountID, card.payFromID, card.interestCategoryID, t.limit, t.statementDay, dueDay, dueAfter, kind, percent,
+            floor, fixed,
+            t.rate.perMillion, t.grace.rawValue,
+        ])
     }
 
     static func fetchCards(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerCard] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map {
+            row in
             let due: CardDue = (row["dueDay"] as Int?).map { .dayOfMonth($0) } ?? .daysAfterStatement(row["dueAfter"] ?? 0)
             let payback: CardPayback
             switch row["payback"] as String {
@@ -164,9 +176,11 @@ extension Store {
             default: payback = .full
             }
             let terms = try CreditCard(
-                limit: row["creditLimit"], statementDay: row["statementDay"], due: due, payback: payback, rate: Rate(perMillion: row["ratePerMillion"]),
+                limit: row["creditLimit"], statementDay: row["statementDay"], due: due, payback: payback,
+                rate: Rate(perMillion: row["ratePerMillion"]),
                 grace: value("grace", CardGrace.self, row))
-            return LedgerCard(id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"], terms: terms)
+            return LedgerCard(
+                id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"], terms: terms)
         }
     }
 
@@ -205,7 +219,8 @@ extension Store {
         }
         let terms: Deposit
         do {
-            terms = try Deposit(rate: try rate(input.rate, field: f("rate")), capitalisation: input.capitalisation, opened: input.opened, maturity: input.maturity)
+            terms = try Deposit(
+                rate: try rate(input.rate, field: f("rate")), capitalisation: input.capitalisation, opened: input.opened, maturity: input.maturity)
         } catch DepositError.invalid(let option, let value, let reason) {
             throw StoreError.invalid(field: f(String(option.dropFirst(2))), value: value, reason: reason)
         }
@@ -217,22 +232,27 @@ extension Store {
     static func insertDeposit(_ db: Database, _ deposit: LedgerDeposit) throws {
         let now = Timestamp.now()
         let t = deposit.terms
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO deposit(id, createdAt, updatedAt, accountId, payoutId, categoryId, ratePerMillion, capitalisation, opened, maturity)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                deposit.id, now, now, deposit.accountID, deposit.payoutID, deposit.interestCategoryID, t.rate.perMillion, t.capitalisation.rawValue,
-                t.opened.number, t.maturity?.number,
-            ])
+                """
+        ).execute(arguments: [
+            deposit.id, now, now, deposit.accountID, deposit.payoutID, deposit.interestCategoryID, t.rate.perMillion, t.capitalisation.rawValue,
+            t.opened.number, t.maturity?.number,
+        ])
     }
 
     static func fetchDeposits(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerDeposit] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
-            let terms = try Deposit(
-                rate: Rate(perMillion: row["ratePerMillion"]), capitalisation: value("capitalisation", Capitalisation.self, row), opened: Day(row["opened"]),
-                maturity: (row["maturity"] as Int?).map(Day.init))
-            return LedgerDeposit(id: row["id"], accountID: row["accountId"], payoutID: row["payoutId"], interestCategoryID: row["categoryId"], terms: terms)
-        }
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments)
+            .map { row in
+                let terms = try Deposit(
+                    rate: Rate(perMillion: row["ratePerMillion"]), capitalisation: value("capitalisation", Capitalisation.self, row),
+                    opened: Day(row["opened"]),
+                    maturity: (row["maturity"] as Int?).map(Day.init))
+                return LedgerDeposit(
+                    id: row["id"], accountID: row["accountId"], payoutID: row["payoutId"], interestCategoryID: row["categoryId"], terms: terms)
+            }
     }
 
     // MARK: Helpers shared by the instruments
@@ -245,9 +265,12 @@ extension Store {
         guard let existing = accounts[name: name] else { return nil }
         guard existing.kind == kind else {
             throw StoreError.invalid(
-                field: field, value: name, reason: "it is \(existing.kind.withArticle) account; a \(table) needs \(kind.withArticle) account (or a new name)")
+                field: field, value: name,
+                reason: "it is \(existing.kind.withArticle) account; a \(table) needs \(kind.withArticle) account (or a new name)")
         }
-        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table) WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil {
+        if try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM \(table) WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil
+        {
             throw StoreError.invalid(field: field, value: name, reason: "it already has \(table) terms; remove them first")
         }
         return existing
@@ -260,7 +283,8 @@ extension Store {
             throw StoreError.notFound(what: what, reference: reference, hint: "see `capital \(what) list`")
         }
         guard let found = try fetch(account.id).first else {
-            throw StoreError.notFound(what: what, reference: reference, hint: "account '\(account.name)' has no \(what) terms; see `capital \(what) list`")
+            throw StoreError.notFound(
+                what: what, reference: reference, hint: "account '\(account.name)' has no \(what) terms; see `capital \(what) list`")
         }
         return found
     }
@@ -275,17 +299,21 @@ extension Store {
     static func balanceAccount(_ accounts: AccountIndex, _ name: String, field: String) throws -> Account {
         let found = try accounts.resolve(name)
         guard found.kind.isBalanceSheet, found.kind != .equity else {
-            throw StoreError.invalid(field: field, value: name, reason: "it is \(found.kind.withArticle) account; give a cash, debit or other balance account")
+            throw StoreError.invalid(
+                field: field, value: name, reason: "it is \(found.kind.withArticle) account; give a cash, debit or other balance account")
         }
         return found
     }
 
     /// The category `name` (or `defaultName`, created when missing) of `kind`.
-    static func category(_ db: Database, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency, field: String) throws -> Account {
+    static func category(
+        _ db: Database, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency, field: String
+    ) throws -> Account {
         let found = try name.map { try accounts.resolve($0) } ?? accounts[name: defaultName]
         if let found {
             guard found.kind == kind else {
-                throw StoreError.invalid(field: field, value: found.name, reason: "it is \(found.kind.withArticle) account; interest goes to \(kind.withArticle) category")
+                throw StoreError.invalid(
+                    field: field, value: found.name, reason: "it is \(found.kind.withArticle) account; interest goes to \(kind.withArticle) category")
             }
             return found
         }

@@ -84,20 +84,28 @@ extension Store {
     /// account, else the default account) to its category, and raises what is paid.
     /// - Throws: `StoreError.invalid` for an amount of 0, above what is left (naming it), or a
     ///   due already fully paid; nothing is written then.
-    public func payDue(_ reference: String, amount text: String, from: String?, on day: Day) throws(StoreError) -> (due: Due, transaction: Transaction) {
+    public func payDue(_ reference: String, amount text: String, from: String?, on day: Day) throws(StoreError) -> (
+        due: Due, transaction: Transaction
+    ) {
         try write("paying due payment '\(reference)'") { db in
             let due = try Store.resolveDue(db, reference)
             let accounts = AccountIndex(try Store.fetchAccounts(db))
             let amount = try Store.minor(text, currency: due.currency, field: "AMOUNT")
             let paid: Due
-            do { paid = try due.paying(amount) } catch let error as DueError { throw Store.invalid(error, field: { $0 == "amount" ? "AMOUNT" : "--\($0)" }) }
+            do { paid = try due.paying(amount) } catch let error as DueError {
+                throw Store.invalid(error, field: { $0 == "amount" ? "AMOUNT" : "--\($0)" })
+            }
             let account: Account
             if let from {
                 account = try Store.balanceAccount(accounts, from, field: "--from")
             } else if let id = try due.payFromID ?? Store.setting(db, "defaultAccount"), let found = accounts[id: id] {
                 account = found
             } else {
-                throw StoreError.invalid(field: "--from", value: "", reason: "no account to pay from: give --from ACCOUNT, or set one with `due edit \(due.number) --from` or `account edit ACCOUNT --default`")
+                throw StoreError.invalid(
+                    field: "--from", value: "",
+                    reason:
+                        "no account to pay from: give --from ACCOUNT, or set one with `due edit \(due.number) --from` or `account edit ACCOUNT --default`"
+                )
             }
             guard let categoryID = due.categoryID, accounts[id: categoryID] != nil else {
                 throw StoreError.invalid(field: "category", value: "", reason: "the \(due.type.rawValue) has no category")
@@ -106,7 +114,10 @@ extension Store {
             let transaction = Transaction(
                 id: Store.newID(), day: day, payee: due.institution.isEmpty ? due.reason : due.institution,
                 note: "\(due.type == .bill ? "Bill" : "Fine") #\(due.number): \(due.reason)",
-                postings: [Posting(accountID: account.id, amount: Money(minor: -amount, currency: due.currency)), Posting(accountID: categoryID, amount: money)])
+                postings: [
+                    Posting(accountID: account.id, amount: Money(minor: -amount, currency: due.currency)),
+                    Posting(accountID: categoryID, amount: money),
+                ])
             try Store.insertTransaction(db, transaction, accounts)
             try Store.checkBalancesFit(db, accountIDs: Set(transaction.postings.map(\.accountID)))
             try db.execute(sql: "INSERT INTO duePayment(dueId, txnId) VALUES (?, ?)", arguments: [due.id, transaction.id])
@@ -124,7 +135,9 @@ extension Store {
             if let type = edit.type {
                 // A default category follows the type: Bills ↔ Fines.
                 if edit.category == nil, type != due.type, let current = due.categoryID, accounts[id: current]?.name == Store.dueCategory(due.type) {
-                    due.categoryID = try Store.category(db, accounts, nil, default: Store.dueCategory(type), kind: .expense, currency: due.currency, field: "--category").id
+                    due.categoryID = try Store.category(
+                        db, accounts, nil, default: Store.dueCategory(type), kind: .expense, currency: due.currency, field: "--category"
+                    ).id
                 }
                 due.type = type
             }
@@ -136,7 +149,8 @@ extension Store {
             if let from = edit.payFrom { due.payFromID = from.isEmpty ? nil : try Store.balanceAccount(accounts, from, field: "--from").id }
             if let name = edit.category {
                 due.categoryID = try Store.category(
-                    db, accounts, name.isEmpty ? nil : name, default: Store.dueCategory(due.type), kind: .expense, currency: due.currency, field: "--category"
+                    db, accounts, name.isEmpty ? nil : name, default: Store.dueCategory(due.type), kind: .expense, currency: due.currency,
+                    field: "--category"
                 ).id
             }
             if let paid = edit.paid { due.paid = try Store.minor(paid, currency: due.currency, field: "--paid") }
@@ -161,7 +175,8 @@ extension Store {
     public func removeDue(_ reference: String) throws(StoreError) -> Due {
         try write("removing due payment '\(reference)'") { db in
             let due = try Store.resolveDue(db, reference)
-            try db.execute(sql: "UPDATE due SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), due.id])
+            try db.execute(
+                sql: "UPDATE due SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), due.id])
             return due
         }
     }
@@ -186,7 +201,9 @@ extension Store {
             let budget = try Store.buildBudget(db, id: Store.newID(), input)
             let replaced = try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [budget.categoryID]).first
             if let replaced {
-                try db.execute(sql: "UPDATE budget SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), replaced.id])
+                try db.execute(
+                    sql: "UPDATE budget SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?",
+                    arguments: [Timestamp.now(), replaced.id])
             }
             try Store.insertBudget(db, budget)
             return (budget, replaced != nil)
@@ -200,7 +217,8 @@ extension Store {
             guard let budget = try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [account.id]).first else {
                 throw StoreError.notFound(what: "budget of", reference: account.name, hint: "`capital budget list` shows the budgets")
             }
-            try db.execute(sql: "UPDATE budget SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), budget.id])
+            try db.execute(
+                sql: "UPDATE budget SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), budget.id])
             return budget
         }
     }
@@ -231,12 +249,14 @@ extension Store {
         let accounts = AccountIndex(try fetchAccounts(db))
         let currency = try ledgerCurrency(db, location: "")
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }
-        let category = try category(db, accounts, input.category, default: dueCategory(input.type), kind: .expense, currency: currency, field: f("category"))
+        let category = try category(
+            db, accounts, input.category, default: dueCategory(input.type), kind: .expense, currency: currency, field: f("category"))
         do {
             return try Due(
                 id: id, number: number, type: input.type, total: try minor(input.total, currency: currency, field: f("total")),
                 paid: try input.paid.map { try minor($0, currency: currency, field: f("paid")) } ?? 0, reason: input.reason, dueDay: input.dueDay,
-                currency: currency, iban: try iban(input.iban, field: f("iban")), address: input.address, institution: input.institution, payFromID: payFrom?.id,
+                currency: currency, iban: try iban(input.iban, field: f("iban")), address: input.address, institution: input.institution,
+                payFromID: payFrom?.id,
                 categoryID: category.id)
         } catch let error as DueError {
             throw invalid(error, field: f)
@@ -251,7 +271,8 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                due.id, now, now, due.type.rawValue, due.total, due.paid, due.currency.code, due.reason, due.dueDay.number, due.iban, due.address, due.institution,
+                due.id, now, now, due.type.rawValue, due.total, due.paid, due.currency.code, due.reason, due.dueDay.number, due.iban, due.address,
+                due.institution,
                 due.payFromID, due.categoryID, due.number,
             ])
     }
@@ -263,7 +284,8 @@ extension Store {
                     institution = ?, payFromId = ?, categoryId = ? WHERE id = ?
                 """,
             arguments: [
-                Timestamp.now(), due.type.rawValue, due.total, due.paid, due.reason, due.dueDay.number, due.iban, due.address, due.institution, due.payFromID,
+                Timestamp.now(), due.type.rawValue, due.total, due.paid, due.reason, due.dueDay.number, due.iban, due.address, due.institution,
+                due.payFromID,
                 due.categoryID, due.id,
             ])
     }
@@ -271,7 +293,8 @@ extension Store {
     static func fetchDues(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Due] {
         try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM due WHERE deleted = 0 \(filter) ORDER BY number"), arguments: arguments).map { row in
             try Due(
-                id: row["id"], number: row["number"], type: DueType(rawValue: row["type"]) ?? .bill, total: row["total"], paid: row["paid"], reason: row["reason"],
+                id: row["id"], number: row["number"], type: DueType(rawValue: row["type"]) ?? .bill, total: row["total"], paid: row["paid"],
+                reason: row["reason"],
                 dueDay: Day(row["dueDay"] as Int), currency: try Currency(row["currency"] as String), iban: row["iban"], address: row["address"],
                 institution: row["institution"], payFromID: row["payFromId"], categoryID: row["categoryId"])
         }
@@ -294,7 +317,9 @@ extension Store {
         let accounts = AccountIndex(try fetchAccounts(db))
         let category = try accounts.resolve(input.category)
         guard category.kind == .expense else {
-            throw StoreError.invalid(field: f("category"), value: input.category, reason: "it is \(category.kind.withArticle) account; a budget is set on an expense category")
+            throw StoreError.invalid(
+                field: f("category"), value: input.category,
+                reason: "it is \(category.kind.withArticle) account; a budget is set on an expense category")
         }
         let amount = try minor(input.amount, currency: category.currency, field: f("amount"))
         guard amount > 0 else { throw StoreError.invalid(field: f("amount"), value: input.amount, reason: "must be more than 0") }
@@ -310,10 +335,11 @@ extension Store {
     }
 
     static func fetchBudgets(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Budget] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM budget WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments).map { row in
-            Budget(
-                id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
-                period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
-        }
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM budget WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
+            .map { row in
+                Budget(
+                    id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
+                    period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
+            }
     }
 }

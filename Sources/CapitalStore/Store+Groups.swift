@@ -32,7 +32,9 @@ extension Store {
         try write("removing group '\(reference)'") { db in
             let group = try Store.resolveGroup(db, reference)
             try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupId = ?").execute(arguments: [group.id])
-            try db.cachedStatement(sql: "UPDATE accountGroup SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), group.id])
+            try db.cachedStatement(sql: "UPDATE accountGroup SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                Timestamp.now(), group.id,
+            ])
             return group
         }
     }
@@ -61,24 +63,35 @@ extension Store {
                     throw StoreError.invalid(field: "account", value: account, reason: "it is not in group '\(group.name)'")
                 }
                 try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupId = ? AND accountId = ?").execute(arguments: [group.id, id])
-                try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), group.id])
+                try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                    Timestamp.now(), group.id,
+                ])
             }
         }
     }
 
     static func insertGroup(_ db: Database, _ group: AccountGroup) throws {
-        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM accountGroup WHERE deleted = 0 AND nameKey = ?"), arguments: [Store.nameKey(group.name)]) != nil {
+        if try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM accountGroup WHERE deleted = 0 AND nameKey = ?"), arguments: [Store.nameKey(group.name)]) != nil
+        {
             throw StoreError.duplicateName(what: "group", name: group.name)
         }
         let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM accountGroup")) ?? 1
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
-        try db.cachedStatement(sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, nameKey, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(arguments: [group.id, now, now, group.name, Store.nameKey(group.name), group.type.rawValue, position])
+        try db.cachedStatement(sql: "INSERT INTO accountGroup(id, createdAt, updatedAt, name, nameKey, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [group.id, now, now, group.name, Store.nameKey(group.name), group.type.rawValue, position])
     }
 
     static func addMember(_ db: Database, groupID: String, accountID: String) throws {
-        let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM groupMember WHERE groupId = ?"), arguments: [groupID]) ?? 1
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO groupMember(groupId, accountId, position) VALUES (?, ?, ?)").execute(arguments: [groupID, accountID, position])
-        try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), groupID])
+        let position =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM groupMember WHERE groupId = ?"), arguments: [groupID]) ?? 1
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO groupMember(groupId, accountId, position) VALUES (?, ?, ?)").execute(arguments: [
+            groupID, accountID, position,
+        ])
+        try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+            Timestamp.now(), groupID,
+        ])
     }
 
     static func fetchGroups(_ db: Database) throws -> [AccountGroup] {
@@ -86,10 +99,10 @@ extension Store {
         for row in try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                SELECT groupMember.groupId, groupMember.accountId FROM groupMember
-                JOIN account ON account.id = groupMember.accountId AND account.deleted = 0
-                ORDER BY groupMember.groupId, groupMember.position
-                """))
+                    SELECT groupMember.groupId, groupMember.accountId FROM groupMember
+                    JOIN account ON account.id = groupMember.accountId AND account.deleted = 0
+                    ORDER BY groupMember.groupId, groupMember.position
+                    """))
         {
             members[row["groupId"], default: []].append(row["accountId"])
         }
@@ -111,6 +124,8 @@ extension Store {
         if matches.count > 1 {
             throw StoreError.ambiguous(what: "group", reference: reference, candidates: matches.map { "\(shortID($0.id)) (\($0.name))" })
         }
-        throw StoreError.notFound(what: "group", reference: reference, hint: groups.isEmpty ? "there are no groups yet; add one with `capital group add`" : "see `capital group list`")
+        throw StoreError.notFound(
+            what: "group", reference: reference,
+            hint: groups.isEmpty ? "there are no groups yet; add one with `capital group add`" : "see `capital group list`")
     }
 }

@@ -78,14 +78,20 @@ extension Store {
             if let text = entry.valueChange {
                 let at = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".valueChange")
                 guard let since = entry.valueSince else { throw fail(at, "'\(text)' needs valueSince: the day the value was known") }
-                do { valueChange = try AssetRevaluation(parsing: text, since: since) } catch .invalid(_, _, let reason) { throw fail(at, "'\(text)': \(reason)") }
-                do { try Store.validateValueChange(valueChange, kind: entry.kind) } catch { throw fail(at, "'\(text)': only a fixed-asset account changes value") }
+                do { valueChange = try AssetRevaluation(parsing: text, since: since) } catch .invalid(_, _, let reason) {
+                    throw fail(at, "'\(text)': \(reason)")
+                }
+                do { try Store.validateValueChange(valueChange, kind: entry.kind) } catch {
+                    throw fail(at, "'\(text)': only a fixed-asset account changes value")
+                }
             }
             func style(_ text: String?, _ key: String, _ check: (String, String) throws(AccountStyleError) -> String) throws -> String? {
                 guard let text else { return nil }
                 let at = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + "." + key)
                 do { return try check(text, key) } catch {
-                    switch error { case .invalid(_, _, let reason): throw fail(at, "'\(text)': \(reason)") }
+                    switch error {
+                    case .invalid(_, _, let reason): throw fail(at, "'\(text)': \(reason)")
+                    }
                 }
             }
             let color = try style(entry.color, "color", Account.checkedColor)
@@ -98,7 +104,8 @@ extension Store {
                 guard existing.kind == entry.kind, existing.currency == currency else {
                     throw fail(
                         entry.location,
-                        "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)")
+                        "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)"
+                    )
                 }
                 if createdCapital && isCapital {
                     // Created by this import a moment ago: it takes the file's fields.
@@ -110,7 +117,8 @@ extension Store {
                     // (the categories `init` made get the file's look).
                     if existing.color == nil && color != nil || existing.icon == nil && icon != nil {
                         try db.cachedStatement(
-                            sql: "UPDATE account SET color = COALESCE(color, ?), icon = COALESCE(icon, ?), updatedAt = ?, version = version + 1 WHERE id = ?"
+                            sql:
+                                "UPDATE account SET color = COALESCE(color, ?), icon = COALESCE(icon, ?), updatedAt = ?, version = version + 1 WHERE id = ?"
                         ).execute(arguments: [color, icon, Timestamp.now(), existing.id])
                     }
                     summary.accountsMerged += 1
@@ -118,7 +126,10 @@ extension Store {
                 continue
             }
             try Store.insertAccount(
-                db, Account(id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden, note: entry.note,
+                db,
+                Account(
+                    id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden,
+                    note: entry.note,
                     valueChange: valueChange, color: color, icon: icon))
             summary.accountsAdded += 1
         }
@@ -143,7 +154,8 @@ extension Store {
             let group: AccountGroup
             if let existing = try Store.fetchGroups(db).first(where: { Store.nameKey($0.name) == Store.nameKey(entry.name) }) {
                 guard existing.type == entry.type else {
-                    throw fail(entry.location, "group '\(entry.name)' already exists as \(existing.type.rawValue), the file has \(entry.type.rawValue)")
+                    throw fail(
+                        entry.location, "group '\(entry.name)' already exists as \(existing.type.rawValue), the file has \(entry.type.rawValue)")
                 }
                 group = existing
                 summary.groupsMerged += 1
@@ -178,7 +190,8 @@ extension Store {
             do {
                 transaction = try Store.build(
                     accounts, id: "",
-                    TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs))
+                    TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs)
+                )
             } catch StoreError.ledger(let error) {
                 throw fail(entry.location, "\(error)")
             } catch StoreError.invalid(_, let value, let reason) {
@@ -213,7 +226,8 @@ extension Store {
                 guard let existing, existing == transaction else {
                     throw fail(
                         FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id"),
-                        deleted ? "transaction '\(id)' was deleted from the database; remove it from the file or give it a new id"
+                        deleted
+                            ? "transaction '\(id)' was deleted from the database; remove it from the file or give it a new id"
                             : "transaction '\(id)' already exists with different content")
                 }
                 summary.transactionsAlreadyPresent += 1
@@ -248,14 +262,17 @@ extension Store {
             for (days, kind) in [(entry.holidays, "holiday"), (entry.workingDays, "workday")] {
                 for (day, name) in days {
                     if let existing = try String.fetchOne(
-                        db.cachedStatement(sql: "SELECT kind FROM calendarDay WHERE calendar = ? AND day = ?"), arguments: [calendar.name, day.number])
+                        db.cachedStatement(sql: "SELECT kind FROM calendarDay WHERE calendar = ? AND day = ?"),
+                        arguments: [calendar.name, day.number])
                     {
                         guard existing == kind else {
                             throw fail(entry.location, "\(day) is a \(existing) of \(calendar.name) in the database, the file makes it a \(kind)")
                         }
                         continue
                     }
-                    try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)").execute(arguments: [calendar.name, day.number, kind, name])
+                    try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)").execute(arguments: [
+                        calendar.name, day.number, kind, name,
+                    ])
                 }
             }
         }
@@ -309,10 +326,12 @@ extension Store {
             try insertSchedule(db, schedule, handledThrough: handled, position: position)
             position += 1
             for (date, transaction, at) in entry.posted {
-                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM txn WHERE id = ?"), arguments: [transaction.lowercased()]) != nil else {
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM txn WHERE id = ?"), arguments: [transaction.lowercased()]) != nil
+                else {
                     throw fail(at, "transaction '\(transaction)' is not in the file or the database")
                 }
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)").execute(arguments: [id, date.number, transaction.lowercased()])
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)").execute(
+                    arguments: [id, date.number, transaction.lowercased()])
             }
             summary.schedulesAdded += 1
         }

@@ -85,7 +85,8 @@ extension Store {
 
     /// Adds an early repayment to a loan and checks the schedule still holds; with `dryRun` nothing
     /// is saved. Returns the loan before and after.
-    public func prepayLoan(_ reference: String, _ input: PrepaymentInput, dryRun: Bool) throws(StoreError) -> (before: LedgerLoan, after: LedgerLoan) {
+    public func prepayLoan(_ reference: String, _ input: PrepaymentInput, dryRun: Bool) throws(StoreError) -> (before: LedgerLoan, after: LedgerLoan)
+    {
         let body = { (db: Database) throws -> (LedgerLoan, LedgerLoan) in
             let before = try Store.resolveLoan(db, reference)
             let account = try Store.fetchAccounts(db, id: before.accountID)!
@@ -94,7 +95,9 @@ extension Store {
             _ = try Store.checkedSchedule(db, after, currency: account.currency, field: input.field)
             if !dryRun {
                 try Store.savePrepayments(db, after)
-                try db.cachedStatement(sql: "UPDATE loan SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), after.id])
+                try db.cachedStatement(sql: "UPDATE loan SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                    Timestamp.now(), after.id,
+                ])
             }
             return (before, after)
         }
@@ -105,7 +108,9 @@ extension Store {
     public func removeLoan(_ reference: String) throws(StoreError) -> LedgerLoan {
         try write("removing loan '\(reference)'") { db in
             let loan = try Store.resolveLoan(db, reference)
-            try db.cachedStatement(sql: "UPDATE loan SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), loan.id])
+            try db.cachedStatement(sql: "UPDATE loan SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                Timestamp.now(), loan.id,
+            ])
             return loan
         }
     }
@@ -144,8 +149,11 @@ extension Store {
             throw StoreError.invalid(field: input.field("amount"), value: "", reason: "give the amount to repay, or full to pay the loan off")
         }
         if let every = input.every {
-            guard !input.full else { throw StoreError.invalid(field: input.field("every"), value: every, reason: "a full payoff happens once; leave out every") }
-            let rule = try parseRule(every, calendar: loan.calendar, adjustment: loan.terms.adjustment == .none ? nil : loan.terms.adjustment, field: input.field("every"))
+            guard !input.full else {
+                throw StoreError.invalid(field: input.field("every"), value: every, reason: "a full payoff happens once; leave out every")
+            }
+            let rule = try parseRule(
+                every, calendar: loan.calendar, adjustment: loan.terms.adjustment == .none ? nil : loan.terms.adjustment, field: input.field("every"))
             if let until = input.until, until < input.day {
                 throw StoreError.invalid(field: input.field("until"), value: until.iso, reason: "it is before the first extra payment \(input.day)")
             }
@@ -184,7 +192,8 @@ extension Store {
         var account = try instrumentAccount(db, accounts, input.account, kind: .loan, table: "loan", id: id, field: f("account"))
         if let existing = account {
             guard existing.currency == payFrom.currency else {
-                throw StoreError.currencyMismatch(account: payFrom.name, accountCurrency: payFrom.currency.code, amountCurrency: existing.currency.code)
+                throw StoreError.currencyMismatch(
+                    account: payFrom.name, accountCurrency: payFrom.currency.code, amountCurrency: existing.currency.code)
             }
         }
         let currency = account?.currency ?? payFrom.currency
@@ -212,21 +221,24 @@ extension Store {
     static func insertLoan(_ db: Database, _ loan: LedgerLoan) throws {
         let now = Timestamp.now()
         let t = loan.terms
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO loan(id, createdAt, updatedAt, accountId, payFromId, categoryId, disburseToId, collateralId, principal, ratePerMillion,
                     term, start, firstPayment, method, dayCount, rounding, adjustment, calendar)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                loan.id, now, now, loan.accountID, loan.payFromID, loan.interestCategoryID, loan.disburseToID, loan.collateralID, t.principal,
-                t.rate.perMillion, t.term, t.start.number, t.firstPayment.number, t.method.rawValue, t.dayCount.rawValue, t.rounding.rawValue,
-                t.adjustment.rawValue, loan.calendar,
-            ])
+                """
+        ).execute(arguments: [
+            loan.id, now, now, loan.accountID, loan.payFromID, loan.interestCategoryID, loan.disburseToID, loan.collateralID, t.principal,
+            t.rate.perMillion, t.term, t.start.number, t.firstPayment.number, t.method.rawValue, t.dayCount.rawValue, t.rounding.rawValue,
+            t.adjustment.rawValue, loan.calendar,
+        ])
         try savePrepayments(db, loan)
     }
 
     static func savePrepayments(_ db: Database, _ loan: LedgerLoan) throws {
         try db.cachedStatement(sql: "DELETE FROM loanPrepayment WHERE loanId = ?").execute(arguments: [loan.id])
-        let insert = try db.cachedStatement(sql: "INSERT INTO loanPrepayment(loanId, position, day, amount, effect, full, rule, end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO loanPrepayment(loanId, position, day, amount, effect, full, rule, end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         var position = 0
         for p in loan.terms.prepayments {
             position += 1
@@ -234,7 +246,9 @@ extension Store {
         }
         for extra in loan.extras {
             position += 1
-            try insert.execute(arguments: [loan.id, position, extra.start.number, extra.amount, extra.effect.rawValue, false, extra.rule.recurrence.rrule, extra.end?.number])
+            try insert.execute(arguments: [
+                loan.id, position, extra.start.number, extra.amount, extra.effect.rawValue, false, extra.rule.recurrence.rrule, extra.end?.number,
+            ])
         }
     }
 
@@ -247,18 +261,22 @@ extension Store {
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loanPrepayment ORDER BY loanId, position")) {
             extras[row["loanId"], default: []].append(row)
         }
-        return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map { row in
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments
+        ).map { row in
             let calendar: String = row["calendar"]
             var terms = try Loan(
                 principal: row["principal"], rate: Rate(perMillion: row["ratePerMillion"]), term: row["term"], start: Day(row["start"]),
-                firstPayment: Day(row["firstPayment"]), method: value("method", LoanMethod.self, row), dayCount: value("dayCount", DayCount.self, row),
+                firstPayment: Day(row["firstPayment"]), method: value("method", LoanMethod.self, row),
+                dayCount: value("dayCount", DayCount.self, row),
                 rounding: value("rounding", Rounding.self, row), adjustment: value("adjustment", BusinessDayAdjustment.self, row))
             var loanExtras: [LoanExtra] = []
             for p in extras[row["id"]] ?? [] {
                 let effect = try value("effect", PrepaymentEffect.self, p)
                 if let rule: String = p["rule"] {
                     let parsed = try Rule(parsing: rule, calendar: calendar, adjustment: terms.adjustment == .none ? nil : terms.adjustment)
-                    loanExtras.append(LoanExtra(amount: p["amount"], rule: parsed, start: Day(p["day"]), end: (p["end"] as Int?).map(Day.init), effect: effect))
+                    loanExtras.append(
+                        LoanExtra(amount: p["amount"], rule: parsed, start: Day(p["day"]), end: (p["end"] as Int?).map(Day.init), effect: effect))
                 } else {
                     terms.prepayments.append(LoanPrepayment(day: Day(p["day"]), amount: p["amount"], effect: effect, full: p["full"]))
                 }
@@ -272,7 +290,9 @@ extension Store {
     /// A text column of `row` as an enum, or an error naming the column.
     static func value<T: RawRepresentable<String>>(_ column: String, _ type: T.Type, _ row: Row) throws -> T {
         let text: String = row[column]
-        guard let value = T(rawValue: text) else { throw StoreError.unreadable(path: nil, field: column, value: text, reason: "not a value capital knows") }
+        guard let value = T(rawValue: text) else {
+            throw StoreError.unreadable(path: nil, field: column, value: text, reason: "not a value capital knows")
+        }
         return value
     }
 }

@@ -52,9 +52,11 @@ extension Store {
             }
             let accounts = AccountIndex(try Store.fetchAccounts(db))
             for schedule in try Store.fetchSchedules(db) {
-                let handled = Day(try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0)
+                let handled = Day(
+                    try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0)
                 let posted = Set(
-                    try Int.fetchAll(db.cachedStatement(sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?"), arguments: [schedule.id]).map(Day.init))
+                    try Int.fetchAll(db.cachedStatement(sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?"), arguments: [schedule.id])
+                        .map(Day.init))
                 let calendar = try Store.workingDayCalendar(db, schedule.rule.calendar)
                 // The same occurrences the forecast counts as due: open ones falling on or before `until`.
                 let state = ScheduleState(handledThrough: handled, posted: posted)
@@ -99,7 +101,8 @@ extension Store {
                 if let unused = entries.first(where: { !$0.used }) {
                     throw StoreError.invalid(
                         field: "--approve", value: unused.0.field,
-                        reason: "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until)); see `capital post --dry-run`")
+                        reason:
+                            "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until)); see `capital post --dry-run`")
                 }
             }
             result.posted.sort { ($0.occurrence.day, $0.schedule.name) < ($1.occurrence.day, $1.schedule.name) }

@@ -116,13 +116,16 @@ extension Store {
             switch scope {
             case .one(let at):
                 let occurrence = try Store.occurrence(of: schedule, at: at, calendar: calendar)
-                let others = [changes.name, changes.note, changes.rule, changes.calendar, changes.expected].contains { $0 != nil }
+                let others =
+                    [changes.name, changes.note, changes.rule, changes.calendar, changes.expected].contains { $0 != nil }
                     || changes.adjustment != nil || changes.approval != nil || changes.end != nil
                 if others { throw StoreError.invalid(field: "--scope", value: "one", reason: "one occurrence takes only --amount and --move-to") }
                 var exception = schedule.exceptions.first { $0.original == occurrence.original } ?? .init(original: occurrence.original)
                 if let text = changes.amount {
                     let model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "--amount")
-                    guard model.isFixed else { throw StoreError.invalid(field: "--amount", value: text, reason: "one occurrence takes a single amount") }
+                    guard model.isFixed else {
+                        throw StoreError.invalid(field: "--amount", value: text, reason: "one occurrence takes a single amount")
+                    }
                     exception.amount = model.expected
                 }
                 if let to = changes.moveTo { exception.movedTo = to }
@@ -130,15 +133,21 @@ extension Store {
                 try Store.touchSchedule(db, schedule.id)
                 return try Store.resolveSchedule(db, schedule.id)
             case .all:
-                if let to = changes.moveTo { throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE") }
+                if let to = changes.moveTo {
+                    throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE")
+                }
                 let updated = try Store.apply(changes, to: schedule, db)
                 try Store.replaceSchedule(db, updated)
                 if movesDays {
-                    try db.cachedStatement(sql: "UPDATE schedule SET handledThrough = MAX(handledThrough, ?) WHERE id = ?").execute(arguments: [today.number - 1, schedule.id])
+                    try db.cachedStatement(sql: "UPDATE schedule SET handledThrough = MAX(handledThrough, ?) WHERE id = ?").execute(arguments: [
+                        today.number - 1, schedule.id,
+                    ])
                 }
                 return updated
             case .future(let at):
-                if let to = changes.moveTo { throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE") }
+                if let to = changes.moveTo {
+                    throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE")
+                }
                 let occurrence = try Store.occurrence(of: schedule, at: at, calendar: calendar)
                 var second = try Store.apply(changes, to: schedule, db)
                 second.id = Store.newID()
@@ -153,12 +162,15 @@ extension Store {
                 first.end = occurrence.original.advanced(by: -1)
                 first.exceptions = schedule.exceptions.filter { $0.original < occurrence.original }
                 try Store.replaceSchedule(db, first)
-                var handled = try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0
+                var handled =
+                    try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0
                 if movesDays { handled = max(handled, today.number - 1) }
                 try Store.insertSchedule(db, second, handledThrough: Day(handled))
                 // Occurrences from the split on that were already posted now belong to the second
                 // half, which must not post them again.
-                try db.cachedStatement(sql: "UPDATE postedOccurrence SET scheduleId = ? WHERE scheduleId = ? AND original >= ?").execute(arguments: [second.id, schedule.id, occurrence.original.number])
+                try db.cachedStatement(sql: "UPDATE postedOccurrence SET scheduleId = ? WHERE scheduleId = ? AND original >= ?").execute(arguments: [
+                    second.id, schedule.id, occurrence.original.number,
+                ])
                 return second
             }
         }
@@ -191,7 +203,9 @@ extension Store {
         case .all:
             try write("removing schedule '\(reference)'") { db in
                 let schedule = try Store.resolveSchedule(db, reference)
-                try db.cachedStatement(sql: "UPDATE schedule SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [Timestamp.now(), schedule.id])
+                try db.cachedStatement(sql: "UPDATE schedule SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
+                    Timestamp.now(), schedule.id,
+                ])
             }
         }
     }
@@ -208,7 +222,10 @@ extension Store {
     public func addCalendarDay(_ calendar: String, day: Day, holiday: Bool, name: String) throws(StoreError) {
         try write("changing calendar '\(calendar)'") { db in
             let base = try Store.workingDayCalendar(db, calendar)
-            try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?) ON CONFLICT(calendar, day) DO UPDATE SET kind = excluded.kind, name = excluded.name").execute(arguments: [base.name, day.number, holiday ? "holiday" : "workday", name])
+            try db.cachedStatement(
+                sql:
+                    "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?) ON CONFLICT(calendar, day) DO UPDATE SET kind = excluded.kind, name = excluded.name"
+            ).execute(arguments: [base.name, day.number, holiday ? "holiday" : "workday", name])
         }
     }
 
@@ -230,7 +247,9 @@ extension Store {
         }
         var holidays: [Day] = []
         var workdays: [Day] = []
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT day, kind FROM calendarDay WHERE calendar = ? COLLATE NOCASE"), arguments: [base.name]) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT day, kind FROM calendarDay WHERE calendar = ? COLLATE NOCASE"), arguments: [base.name])
+        {
             if (row["kind"] as String) == "holiday" { holidays.append(Day(row["day"])) } else { workdays.append(Day(row["day"])) }
         }
         return holidays.isEmpty && workdays.isEmpty ? base : base.adding(holidays: holidays, workingDays: workdays)
@@ -242,7 +261,8 @@ extension Store {
         } catch AmountModelError.expectedOutside(_, let low, let high) where expected != nil {
             // Name the expected value as the user wrote it, not the range in minor units.
             let expectedField = field.hasSuffix("amount") ? String(field.dropLast("amount".count)) + "expected" : field
-            let range = Money.format(minor: low, exponent: currency.exponent, grouping: nil) + ".."
+            let range =
+                Money.format(minor: low, exponent: currency.exponent, grouping: nil) + ".."
                 + Money.format(minor: high, exponent: currency.exponent, grouping: nil)
             throw StoreError.invalid(
                 field: expectedField, value: expected!,
@@ -270,7 +290,9 @@ extension Store {
 
     static func uniqueName(_ name: String, _ db: Database) -> String {
         var index = 2
-        while (try? String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey("\(name) (\(index))")])) != nil {
+        while (try? String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey("\(name) (\(index))")])) != nil
+        {
             index += 1
         }
         return "\(name) (\(index))"
@@ -282,11 +304,15 @@ extension Store {
         } catch .invalid(let part, let value, let reason) where part == "adjust" {
             throw StoreError.invalid(field: "adjust", value: value, reason: reason)
         } catch {
-            throw StoreError.invalid(field: field, value: text, reason: "\(error)".replacingOccurrences(of: "'\(text)' is not a rule capital reads; ", with: "not a rule capital reads; "))
+            throw StoreError.invalid(
+                field: field, value: text,
+                reason: "\(error)".replacingOccurrences(of: "'\(text)' is not a rule capital reads; ", with: "not a rule capital reads; "))
         }
     }
 
-    static func buildSchedule(_ db: Database, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (Schedule, Day) {
+    static func buildSchedule(_ db: Database, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (
+        Schedule, Day
+    ) {
         let p = input.fieldPrefix
         try validateName(input.name, field: "name")
         let calendarName = try input.calendar ?? setting(db, "calendar") ?? "none"
@@ -318,7 +344,8 @@ extension Store {
         var model: AmountModel?
         if let amountText = input.amount {
             guard input.postings.isEmpty, let fromRef = input.from, let toRef = input.to else {
-                throw StoreError.invalid(field: "\(p)amount", value: amountText, reason: "an amount goes with from and to accounts (or give postings instead)")
+                throw StoreError.invalid(
+                    field: "\(p)amount", value: amountText, reason: "an amount goes with from and to accounts (or give postings instead)")
             }
             let from = try accounts.resolve(fromRef)
             let to = try accounts.resolve(toRef)
@@ -331,7 +358,9 @@ extension Store {
                 Posting(accountID: to.id, amount: Money(minor: model!.expected, currency: to.currency)),
                 Posting(accountID: from.id, amount: Money(minor: -model!.expected, currency: from.currency)),
             ]
-            if model!.isFixed { model = nil } else if model!.expected == 0 && model!.high == 0 {
+            if model!.isFixed {
+                model = nil
+            } else if model!.expected == 0 && model!.high == 0 {
                 throw StoreError.invalid(field: "\(p)amount", value: amountText, reason: "a schedule must move some money")
             }
             if model == nil && postings[0].amount.minor == 0 {
@@ -380,7 +409,9 @@ extension Store {
         }
         if let text = changes.amount {
             guard updated.amount != nil || updated.postings.count == 2 else {
-                throw StoreError.invalid(field: "--amount", value: text, reason: "this schedule has split postings; change them with --scope one, or remove and add it again")
+                throw StoreError.invalid(
+                    field: "--amount", value: text,
+                    reason: "this schedule has split postings; change them with --scope one, or remove and add it again")
             }
             let model = try amountModel(text, expected: changes.expected, currency: schedule.currency, field: "--amount")
             updated.amount = model.isFixed ? nil : model
@@ -395,7 +426,9 @@ extension Store {
         }
         if let approval = changes.approval { updated.approval = approval }
         if let end = changes.end {
-            if let end, end < updated.start { throw StoreError.invalid(field: "--end", value: end.iso, reason: "it is before the start \(updated.start)") }
+            if let end, end < updated.start {
+                throw StoreError.invalid(field: "--end", value: end.iso, reason: "it is before the start \(updated.start)")
+            }
             updated.end = end
         }
         return updated
@@ -404,20 +437,24 @@ extension Store {
     /// - Parameter position: its place in listings; default after every other. (`MAX(position)`
     ///   reads the whole table: an import of many schedules finds it once and counts on.)
     static func insertSchedule(_ db: Database, _ schedule: Schedule, handledThrough: Day, position given: Int? = nil) throws {
-        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey(schedule.name)]) != nil {
+        if try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ?"), arguments: [nameKey(schedule.name)]) != nil
+        {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
         let position = try given ?? nextSchedulePosition(db)
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO schedule(id, createdAt, updatedAt, name, nameKey, note, rule, adjustment, calendar, start, "end", approval,
                 amountLow, amountHigh, amountExpected, handledThrough, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                schedule.id, now, now, schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule,
-                schedule.rule.adjustment.rawValue, schedule.rule.calendar, schedule.start.number, schedule.end?.number,
-                schedule.approval.rawValue, schedule.amount?.low, schedule.amount?.high, schedule.amount?.expected,
-                handledThrough.number, position,
-            ])
+                """
+        ).execute(arguments: [
+            schedule.id, now, now, schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule,
+            schedule.rule.adjustment.rawValue, schedule.rule.calendar, schedule.start.number, schedule.end?.number,
+            schedule.approval.rawValue, schedule.amount?.low, schedule.amount?.high, schedule.amount?.expected,
+            handledThrough.number, position,
+        ])
         try insertScheduleParts(db, schedule)
     }
 
@@ -428,35 +465,43 @@ extension Store {
 
     private static func insertScheduleParts(_ db: Database, _ schedule: Schedule) throws {
         for (position, posting) in schedule.postings.enumerated() {
-            try db.cachedStatement(sql: "INSERT INTO schedulePosting(scheduleId, position, accountId, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [schedule.id, position, posting.accountID, posting.amount.minor, posting.amount.currency.code, posting.note])
+            try db.cachedStatement(
+                sql: "INSERT INTO schedulePosting(scheduleId, position, accountId, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [schedule.id, position, posting.accountID, posting.amount.minor, posting.amount.currency.code, posting.note])
         }
         for exception in schedule.exceptions { try saveException(db, schedule.id, exception) }
     }
 
     /// Rewrites a schedule's fields, postings and exceptions (same id).
     static func replaceSchedule(_ db: Database, _ schedule: Schedule) throws {
-        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ? AND id != ?"), arguments: [nameKey(schedule.name), schedule.id]) != nil
+        if try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM schedule WHERE deleted = 0 AND nameKey = ? AND id != ?"),
+            arguments: [nameKey(schedule.name), schedule.id]) != nil
         {
             throw StoreError.duplicateName(what: "schedule", name: schedule.name)
         }
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 UPDATE schedule SET name = ?, nameKey = ?, note = ?, rule = ?, adjustment = ?, calendar = ?, start = ?, "end" = ?,
                 approval = ?, amountLow = ?, amountHigh = ?, amountExpected = ?, updatedAt = ?, version = version + 1 WHERE id = ?
-                """).execute(arguments: [
-                schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule, schedule.rule.adjustment.rawValue,
-                schedule.rule.calendar, schedule.start.number, schedule.end?.number, schedule.approval.rawValue, schedule.amount?.low,
-                schedule.amount?.high, schedule.amount?.expected, Timestamp.now(), schedule.id,
-            ])
+                """
+        ).execute(arguments: [
+            schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule, schedule.rule.adjustment.rawValue,
+            schedule.rule.calendar, schedule.start.number, schedule.end?.number, schedule.approval.rawValue, schedule.amount?.low,
+            schedule.amount?.high, schedule.amount?.expected, Timestamp.now(), schedule.id,
+        ])
         try db.cachedStatement(sql: "DELETE FROM schedulePosting WHERE scheduleId = ?").execute(arguments: [schedule.id])
         try db.cachedStatement(sql: "DELETE FROM scheduleException WHERE scheduleId = ?").execute(arguments: [schedule.id])
         try insertScheduleParts(db, schedule)
     }
 
     static func saveException(_ db: Database, _ scheduleID: String, _ exception: Schedule.Exception) throws {
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO scheduleException(scheduleId, original, skip, movedTo, amountMinor) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(scheduleId, original) DO UPDATE SET skip = excluded.skip, movedTo = excluded.movedTo, amountMinor = excluded.amountMinor
-                """).execute(arguments: [scheduleID, exception.original.number, exception.skip, exception.movedTo?.number, exception.amount])
+                """
+        ).execute(arguments: [scheduleID, exception.original.number, exception.skip, exception.movedTo?.number, exception.amount])
     }
 
     static func touchSchedule(_ db: Database, _ id: String) throws {
@@ -468,23 +513,33 @@ extension Store {
         let partFilter = ids.map { "WHERE scheduleId IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
         let partArguments = StatementArguments(ids ?? [])
         var postings: [String: [Posting]] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM schedulePosting \(partFilter) ORDER BY scheduleId, position"), arguments: partArguments) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM schedulePosting \(partFilter) ORDER BY scheduleId, position"), arguments: partArguments)
+        {
             postings[row["scheduleId"], default: []].append(
-                Posting(accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: try Currency(row["currency"] as String)), note: row["note"]))
+                Posting(
+                    accountID: row["accountId"], amount: Money(minor: row["amountMinor"], currency: try Currency(row["currency"] as String)),
+                    note: row["note"]))
         }
         var exceptions: [String: [Schedule.Exception]] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM scheduleException \(partFilter) ORDER BY scheduleId, original"), arguments: partArguments) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM scheduleException \(partFilter) ORDER BY scheduleId, original"), arguments: partArguments)
+        {
             exceptions[row["scheduleId"], default: []].append(
                 .init(original: Day(row["original"]), skip: row["skip"], movedTo: (row["movedTo"] as Int?).map(Day.init), amount: row["amountMinor"]))
         }
-        return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM schedule WHERE deleted = 0 \(filter) ORDER BY position"), arguments: StatementArguments(ids ?? [])).map {
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM schedule WHERE deleted = 0 \(filter) ORDER BY position"), arguments: StatementArguments(ids ?? [])
+        ).map {
             row in
             let id: String = row["id"]
             let ruleText: String = row["rule"]
             let adjustmentText: String = row["adjustment"]
             let approvalText: String = row["approval"]
             guard let adjustment = BusinessDayAdjustment(rawValue: adjustmentText), let approval = Schedule.Approval(rawValue: approvalText) else {
-                throw StoreError.unreadable(path: nil, field: "schedule \(id)", value: "\(adjustmentText)/\(approvalText)", reason: "an adjustment or approval capital does not know")
+                throw StoreError.unreadable(
+                    path: nil, field: "schedule \(id)", value: "\(adjustmentText)/\(approvalText)",
+                    reason: "an adjustment or approval capital does not know")
             }
             var model: AmountModel?
             if let low = row["amountLow"] as Int64?, let high = row["amountHigh"] as Int64? {

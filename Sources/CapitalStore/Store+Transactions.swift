@@ -86,7 +86,9 @@ extension Store {
             updated.tags = try changes.tags.map(Store.validateTags) ?? old.tags
             try db.execute(
                 sql: "UPDATE txn SET day = ?, payee = ?, note = ?, spender = ?, tags = ?, updatedAt = ?, version = version + 1 WHERE id = ?",
-                arguments: [updated.day.number, updated.payee, updated.note, updated.spender, updated.tags.joined(separator: ","), Timestamp.now(), old.id])
+                arguments: [
+                    updated.day.number, updated.payee, updated.note, updated.spender, updated.tags.joined(separator: ","), Timestamp.now(), old.id,
+                ])
             if changes.postings != nil {
                 try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [old.id])
                 try Store.insertPostings(db, updated)
@@ -101,7 +103,8 @@ extension Store {
     public func removeTransaction(_ reference: String) throws(StoreError) -> Transaction {
         try write("removing transaction '\(reference)'") { db in
             let transaction = try Store.resolveTransaction(db, reference)
-            try db.execute(sql: "UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), transaction.id])
+            try db.execute(
+                sql: "UPDATE txn SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), transaction.id])
             return transaction
         }
     }
@@ -206,15 +209,20 @@ extension Store {
                 throw StoreError.notFound(what: "account id", reference: posting.accountID, hint: "")
             }
             if account.currency != posting.amount.currency && account.kind != .equity {
-                throw StoreError.currencyMismatch(account: account.name, accountCurrency: account.currency.code, amountCurrency: posting.amount.currency.code)
+                throw StoreError.currencyMismatch(
+                    account: account.name, accountCurrency: account.currency.code, amountCurrency: posting.amount.currency.code)
             }
         }
         // Cached statements: an import inserts thousands of these.
         let seq = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn")) ?? 1
         let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
-        try db.cachedStatement(sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
-                transaction.tags.joined(separator: ",")])
+        try db.cachedStatement(
+            sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: [
+            transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
+            transaction.tags.joined(separator: ","),
+        ])
         try insertPostings(db, transaction)
     }
 
@@ -225,13 +233,13 @@ extension Store {
         for id in accountIDs.sorted() {
             do {
                 _ = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                        SELECT SUM(CASE WHEN amountMinor > 0 THEN amountMinor ELSE 0 END),
-                               SUM(CASE WHEN amountMinor < 0 THEN amountMinor ELSE 0 END)
-                        FROM posting JOIN txn ON txn.id = posting.txnId
-                        WHERE txn.deleted = 0 AND posting.accountId = ? GROUP BY posting.currency
-                        """), arguments: [id])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT SUM(CASE WHEN amountMinor > 0 THEN amountMinor ELSE 0 END),
+                                   SUM(CASE WHEN amountMinor < 0 THEN amountMinor ELSE 0 END)
+                            FROM posting JOIN txn ON txn.id = posting.txnId
+                            WHERE txn.deleted = 0 AND posting.accountId = ? GROUP BY posting.currency
+                            """), arguments: [id])
             } catch let error as DatabaseError where error.message?.contains("overflow") == true {
                 let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM account WHERE id = ?"), arguments: [id]) ?? id
                 throw StoreError.invalid(
@@ -243,8 +251,12 @@ extension Store {
 
     static func insertPostings(_ db: Database, _ transaction: Transaction) throws {
         for (position, posting) in transaction.postings.enumerated() {
-            try db.cachedStatement(sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [newID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note])
+            try db.cachedStatement(
+                sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
+            .execute(arguments: [
+                newID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note,
+            ])
         }
     }
 
@@ -272,10 +284,10 @@ extension Store {
         let cursor = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                SELECT txn.id, txn.day, txn.payee, txn.note, txn.spender, txn.tags,
-                    posting.accountId, posting.amountMinor, posting.currency, posting.note, posting.position
-                FROM txn JOIN posting ON posting.txnId = txn.id WHERE txn.deleted = 0 \(filter) ORDER BY txn.day, txn.seq
-                """), arguments: arguments)
+                    SELECT txn.id, txn.day, txn.payee, txn.note, txn.spender, txn.tags,
+                        posting.accountId, posting.amountMinor, posting.currency, posting.note, posting.position
+                    FROM txn JOIN posting ON posting.txnId = txn.id WHERE txn.deleted = 0 \(filter) ORDER BY txn.day, txn.seq
+                    """), arguments: arguments)
         while let row = try cursor.next() {
             let id: String = row[0]
             if current?.id != id {
@@ -304,7 +316,8 @@ extension Store {
         guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else {
             throw StoreError.invalid(field: "transaction id", value: reference, reason: "give at least 4 hex digits of an id from `capital tx list`")
         }
-        let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM txn WHERE deleted = 0 AND REPLACE(id, '-', '') LIKE ? || '%'"), arguments: [prefix])
+        let ids = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM txn WHERE deleted = 0 AND REPLACE(id, '-', '') LIKE ? || '%'"), arguments: [prefix])
         if ids.isEmpty {
             throw StoreError.notFound(what: "transaction", reference: reference, hint: "see `capital tx list`")
         }

@@ -51,15 +51,18 @@ public enum StoreError: Error, CustomStringConvertible {
         case .cannotOpen(let path, let reason):
             return "--db \(path): cannot open the database: \(reason)"
         case .newerSchema(let path, let unknown):
-            return "--db \(path): the database was written by a newer capital (unknown schema versions: \(unknown.joined(separator: ", "))); upgrade capital — the file was left untouched"
+            return
+                "--db \(path): the database was written by a newer capital (unknown schema versions: \(unknown.joined(separator: ", "))); upgrade capital — the file was left untouched"
         case .notCapitalDatabase(let path):
             return "--db \(path): this is not a capital database (it has tables but no capital schema); the file was left untouched"
         case .damaged(let path, let context, let reason):
-            return "--db \(path): the database is damaged (SQLite: \(reason), while \(context)); nothing was changed — run `capital check` to see what is damaged, and restore a backup if you have one"
+            return
+                "--db \(path): the database is damaged (SQLite: \(reason), while \(context)); nothing was changed — run `capital check` to see what is damaged, and restore a backup if you have one"
         case .cannotWriteBackup(let path, let reason):
             return "backup \(path): cannot write the backup: \(reason)"
         case .unreadable(let path, let field, let value, let reason):
-            return (path.map { "--db \($0): " } ?? "") + "\(field) '\(value)' in the database: \(reason); run `capital check` to see what else is wrong"
+            return (path.map { "--db \($0): " } ?? "")
+                + "\(field) '\(value)' in the database: \(reason); run `capital check` to see what else is wrong"
         case .notInitialized(let path):
             return "--db \(path): no ledger here yet; run `capital init` (or `capital import FILE`) first"
         case .alreadyInitialized(let path, let currency):
@@ -75,7 +78,8 @@ public enum StoreError: Error, CustomStringConvertible {
         case .capitalIsProtected(let action):
             return "account '\(Account.capitalName)': the equity account always exists and cannot be \(action)"
         case .accountHasPostings(let name, let count):
-            return "account '\(name)': it has \(count) posting\(count == 1 ? "" : "s"); choose --move-to ACCOUNT, --to-capital, --hide, or --cascade (deletes its transactions)"
+            return
+                "account '\(name)': it has \(count) posting\(count == 1 ? "" : "s"); choose --move-to ACCOUNT, --to-capital, --hide, or --cascade (deletes its transactions)"
         case .currencyMismatch(let account, let accountCurrency, let amountCurrency):
             return "account '\(account)': it holds \(accountCurrency), the amount is in \(amountCurrency)"
         case .conflict(let message):

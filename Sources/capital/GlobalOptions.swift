@@ -5,10 +5,16 @@ import Foundation
 
 /// Options every command takes, before or after its name.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The database (default: $CAPITAL_DB, else $XDG_DATA_HOME/capital/capital.sqlite, else ~/.local/share/capital/capital.sqlite).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The database (default: $CAPITAL_DB, else $XDG_DATA_HOME/capital/capital.sqlite, else ~/.local/share/capital/capital.sqlite).",
+            valueName: "path"))
     var db: String?
 
-    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Answer read-only queries from a YAML or JSON ledger file instead of the database.", valueName: "ledger"))
+    @Option(
+        name: [.customShort("f"), .customLong("file")],
+        help: ArgumentHelp("Answer read-only queries from a YAML or JSON ledger file instead of the database.", valueName: "ledger"))
     var file: String?
 
     @Option(name: .long, help: ArgumentHelp("Take this day as today (YYYY-MM-DD).", valueName: "date"))

@@ -1,4 +1,5 @@
 import CapitalCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -105,7 +105,9 @@ struct BadInputTests {
         BadCommand(testDescription: "unknown group", args: ["group", "show", "Nope"], mentions: ["group 'Nope'", "not found"]),
         BadCommand(
             testDescription: "unknown output format", args: ["balance", "--format", "xml"], mentions: ["--format", "'xml'", "table, json or csv"]),
-        BadCommand(testDescription: "unknown export format", args: ["export", "--format", "xml"], mentions: ["--format", "'xml'", "yaml, json, csv or journal"]),
+        BadCommand(
+            testDescription: "unknown export format", args: ["export", "--format", "xml"],
+            mentions: ["--format", "'xml'", "yaml, json, csv or journal"]),
         BadCommand(testDescription: "unknown tx kind filter", args: ["tx", "list", "--kind", "gift"], mentions: ["--kind", "'gift'"]),
         BadCommand(
             testDescription: "--to before --from", args: ["tx", "list", "--from", "2025-03-01", "--to", "2025-02-01"],
@@ -191,7 +193,8 @@ struct BadInputTests {
         // Only init and import create a database; other commands say there is none, and create nothing.
         let creates = ["init", "import"].contains(args[0])
         cli.fails(
-            ["--db", db] + args, mentioning: creates ? ["--db \(db)", "cannot create its folder", "not a folder"] : ["--db \(db)", "no database there"],
+            ["--db", db] + args,
+            mentioning: creates ? ["--db \(db)", "cannot create its folder", "not a folder"] : ["--db \(db)", "no database there"],
             db: db)
         #expect(FileManager.default.contents(atPath: blocker) == Data("not a folder\n".utf8))
     }
@@ -318,8 +321,11 @@ struct ReviewBadInputTests {
     @Test func aFailedImportIntoANewDatabaseLeavesNoFileBehind() throws {
         let cli = try CLI()
         let file = cli.path("bad.yaml")
-        try Data("currency: RUB\naccounts:\n  - name: A\n    kind: debit\ntransactions:\n  - date: 2025-01-01\n    amount: 5\n    from: A\n    to: Nope\n".utf8)
-            .write(to: URL(fileURLWithPath: file))
+        try Data(
+            "currency: RUB\naccounts:\n  - name: A\n    kind: debit\ntransactions:\n  - date: 2025-01-01\n    amount: 5\n    from: A\n    to: Nope\n"
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: file))
         cli.fails(["import", file], mentioning: ["bad.yaml:9", "transactions[0].to", "'Nope'"])
         #expect(!FileManager.default.fileExists(atPath: cli.db))
     }

@@ -20,10 +20,14 @@ struct BudgetCommandTests {
 
     @Test func setListReplaceAndRemove() throws {
         let cli = try CLITemplate.tracking.copy()
-        #expect(cli.ok(["budget", "set", "Groceries", "3000", "--from", "2025-03"] + Self.today) == "Set a budget for Groceries: 3 000.00 a month from 2025-03-01.\n")
+        #expect(
+            cli.ok(["budget", "set", "Groceries", "3000", "--from", "2025-03"] + Self.today)
+                == "Set a budget for Groceries: 3 000.00 a month from 2025-03-01.\n")
         // 1 April 2025 is a Tuesday: its week starts on Monday 31 March.
-        #expect(cli.ok(["budget", "set", "Entertainment", "700", "--weekly", "--from", "2025-04"] + Self.today).contains("700.00 a week from 2025-03-31"))
-        #expect(cli.ok(["budget", "set", "Gifts", "12000", "--yearly", "--from", "2025-06"] + Self.today).contains("12 000.00 a year from 2025-01-01"))
+        #expect(
+            cli.ok(["budget", "set", "Entertainment", "700", "--weekly", "--from", "2025-04"] + Self.today).contains("700.00 a week from 2025-03-31"))
+        #expect(
+            cli.ok(["budget", "set", "Gifts", "12000", "--yearly", "--from", "2025-06"] + Self.today).contains("12 000.00 a year from 2025-01-01"))
         // Without --from: the current period.
         #expect(cli.ok(["budget", "set", "Eating out", "5000", "--pay-from", "Cash"] + Self.today).contains("5 000.00 a month from 2025-03-01"))
 
@@ -35,7 +39,8 @@ struct BudgetCommandTests {
         #expect(budgets["Gifts"]?.string("period") == "yearly" && budgets["Gifts"]?.string("from") == "2025-01-01")
         #expect(budgets["Eating out"]?.string("payFrom") == "Cash")
 
-        #expect(cli.ok(["budget", "set", "Groceries", "4000", "--weekly"] + Self.today).hasPrefix("Replaced the budget for Groceries: 4 000.00 a week"))
+        #expect(
+            cli.ok(["budget", "set", "Groceries", "4000", "--weekly"] + Self.today).hasPrefix("Replaced the budget for Groceries: 4 000.00 a week"))
         budgets = Self.byCategory(try cli.rows(["budget", "list"]))
         #expect(budgets.count == 4 && budgets["Groceries"]?.string("amount") == "4000.00" && budgets["Groceries"]?.string("period") == "weekly")
         #expect(budgets["Groceries"]?.string("from") == "2025-03-10")
@@ -50,13 +55,15 @@ struct BudgetCommandTests {
     @Test func statusShowsLimitSpentLeftAndTheProjectionAtThePaceSoFar() throws {
         let cli = try CLITemplate.tracking.copy()
         for (category, amount, flags) in [
-            ("Groceries", "3000", ["--from", "2025-01"]), ("Eating out", "5000", []), ("Clothing", "1000", []), ("Entertainment", "700", ["--weekly"]),
+            ("Groceries", "3000", ["--from", "2025-01"]), ("Eating out", "5000", []), ("Clothing", "1000", []),
+            ("Entertainment", "700", ["--weekly"]),
             ("Gifts", "12000", ["--yearly", "--from", "2025-01"]), ("Health", "2000", []),
         ] {
             cli.ok(["budget", "set", category, amount] + flags + Self.today)
         }
         for (amount, category, day) in [
-            ("1000", "Groceries", "2025-03-02"), ("500", "Groceries", "2025-03-09"), ("200", "Groceries", "2025-03-11"), ("300", "Groceries", "2025-02-28"),
+            ("1000", "Groceries", "2025-03-02"), ("500", "Groceries", "2025-03-09"), ("200", "Groceries", "2025-03-11"),
+            ("300", "Groceries", "2025-02-28"),
             ("1000", "Eating out", "2025-03-05"), ("1200", "Clothing", "2025-03-01"), ("100", "Entertainment", "2025-03-10"),
             ("50", "Entertainment", "2025-03-09"), ("2000", "Gifts", "2025-02-14"),
         ] {
@@ -97,7 +104,9 @@ struct BudgetCommandTests {
         #expect(groceries.string("spent") == "300.00" && groceries.string("left") == "2700.00" && groceries.string("projected") == "300.00")
         // A month ahead: nothing spent yet.
         let april = try #require(Self.byCategory(try cli.rows(["budget", "status", "--month", "2025-04"] + Self.today))["Groceries"])
-        #expect(april.string("from") == "2025-04-01" && april.string("spent") == "0.00" && april.string("left") == "3000.00" && april.string("state") == "under")
+        #expect(
+            april.string("from") == "2025-04-01" && april.string("spent") == "0.00" && april.string("left") == "3000.00"
+                && april.string("state") == "under")
         // The current month named explicitly is today's view.
         let march = Self.byCategory(try cli.rows(["budget", "status", "--month", "2025-03"] + Self.today))
         #expect(march["Groceries"]?.string("spent") == "1500.00" && march["Groceries"]?.string("projected") == "4650.00")
@@ -149,7 +158,11 @@ struct BudgetCommandTests {
         cli.ok(["budget", "set", "Groceries", "3000"] + today)
         if scheduled > 0 {
             let amount = String(scheduled / 100)
-            cli.ok(["schedule", "add", "Market", "--rule", "monthly on 15", "--start", "2025-04-15", "--amount", amount, "--from", "VTB Debit", "--to", "Groceries"] + today)
+            cli.ok(
+                [
+                    "schedule", "add", "Market", "--rule", "monthly on 15", "--start", "2025-04-15", "--amount", amount, "--from", "VTB Debit",
+                    "--to", "Groceries",
+                ] + today)
         }
         let months = try cli.periods("VTB Debit", by: "month", until: "2025-07-31", today: today)
         for month in ["2025-04-10", "2025-05-01", "2025-06-01", "2025-07-01"] {
@@ -180,7 +193,10 @@ struct BudgetCommandTests {
         let cli = try CLITemplate.tracking.copy()
         let today = ["--today", "2025-04-15"]
         cli.ok(["budget", "set", "Groceries", "3000", "--from", "2025-04"] + today)
-        cli.ok(["schedule", "add", "Market", "--rule", "monthly on 15", "--start", "2025-04-15", "--amount", "1000", "--from", "VTB Debit", "--to", "Groceries", "--today", "2025-04-01"])
+        cli.ok([
+            "schedule", "add", "Market", "--rule", "monthly on 15", "--start", "2025-04-15", "--amount", "1000", "--from", "VTB Debit", "--to",
+            "Groceries", "--today", "2025-04-01",
+        ])
         let before = try cli.periods("VTB Debit", by: "month", until: "2025-05-31", today: today)
         #expect(before["2025-04-15"]?.outflow == -300_000 && before["2025-05-01"]?.outflow == -300_000)
         cli.ok(["post"] + today)
@@ -197,8 +213,11 @@ struct BudgetCommandTests {
         let today = ["--today", "2025-04-20"]
         cli.ok(["budget", "set", "Groceries", "3000", "--from", "2025-04"] + today)
         cli.ok(
-            ["schedule", "add", "Market", "--rule", "monthly on 15", "--start", "2025-04-15", "--amount", "1000", "--from", "VTB Debit", "--to", "Groceries",
-             "--approval", "confirm", "--today", "2025-04-01"])
+            [
+                "schedule", "add", "Market", "--rule", "monthly on 15", "--start", "2025-04-15", "--amount", "1000", "--from", "VTB Debit", "--to",
+                "Groceries",
+                "--approval", "confirm", "--today", "2025-04-01",
+            ])
         var months = try cli.periods("VTB Debit", by: "month", until: "2025-05-31", today: today)
         #expect(months["2025-04-20"]?.outflow == -300_000 && months["2025-05-01"]?.outflow == -300_000)
         // Approved, it was spent on the 15th: 2 000.00 is left for the rest of April.
@@ -233,7 +252,8 @@ struct BudgetCommandTests {
         let today = ["--today", "2026-01-01"]
         cli.ok(["budget", "set", "Gifts", "3650", "--yearly", "--pay-from", "Cash"] + today)
         let cash = try cli.periods("Cash", by: "month", until: "2026-12-31", today: today)
-        #expect(cash["2026-01-01"]?.outflow == -31 * 1_000 && cash["2026-02-01"]?.outflow == -28 * 1_000 && cash["2026-12-01"]?.outflow == -31 * 1_000)
+        #expect(
+            cash["2026-01-01"]?.outflow == -31 * 1_000 && cash["2026-02-01"]?.outflow == -28 * 1_000 && cash["2026-12-01"]?.outflow == -31 * 1_000)
         let vtb = try cli.periods("VTB Debit", by: "month", until: "2026-12-31", today: today)
         #expect(vtb.values.allSatisfy { $0.outflow == 0 })
     }

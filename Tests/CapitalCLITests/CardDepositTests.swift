@@ -50,7 +50,10 @@ struct CardDepositTests {
     @Test func paybacksFollowTheCaseOfTheSpending() throws {
         let cli = try Self.withMoney()
         cli.ok(["card", "add", "Tinkoff", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "VTB Debit"] + Self.today)
-        cli.ok(["schedule", "add", "Groceries", "--rule", "monthly on 10", "--start", "2025-04-10", "--amount", "3000..5000", "--from", "Tinkoff", "--to", "Groceries"])
+        cli.ok([
+            "schedule", "add", "Groceries", "--rule", "monthly on 10", "--start", "2025-04-10", "--amount", "3000..5000", "--from", "Tinkoff", "--to",
+            "Groceries",
+        ])
         // Statements on the 25th hold one shopping each; due 20 days later (15 May, 14 June, ...).
         #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == -500_000)
         #expect(try Self.day(cli, "VTB Debit", "2025-06-14").outflow == -500_000)
@@ -58,7 +61,8 @@ struct CardDepositTests {
         for day in ["2025-05-15", "2025-06-14", "2025-09-14", "2026-01-14"] {
             #expect(try Self.day(cli, "Tinkoff", day).closing == -500_000, "on \(day)")
         }
-        let expected = try Self.object(cli, ["forecast", "--account", "VTB Debit", "--by", "day", "--until", "2025-06-30", "--expected"] + Self.today)
+        let expected = try Self.object(
+            cli, ["forecast", "--account", "VTB Debit", "--by", "day", "--until", "2025-06-30", "--expected"] + Self.today)
         let may15 = try #require((expected["periods"] as? [[String: Any]])?.first { $0.string("start") == "2025-05-15" })
         #expect(may15.string("outflow") == "-4000.00")
     }
@@ -85,8 +89,10 @@ struct CardDepositTests {
     @Test func aMinimumPaybackCarriesTheRestWithInterest() throws {
         let cli = try Self.withMoney()
         cli.ok(
-            ["card", "add", "Alfa", "--limit", "100000", "--statement-day", "25", "--due-day", "15", "--payback", "minimum", "--minimum", "10",
-             "--minimum-floor", "1000", "--rate", "36.5", "--pay-from", "VTB Debit"] + Self.today)
+            [
+                "card", "add", "Alfa", "--limit", "100000", "--statement-day", "25", "--due-day", "15", "--payback", "minimum", "--minimum", "10",
+                "--minimum-floor", "1000", "--rate", "36.5", "--pay-from", "VTB Debit",
+            ] + Self.today)
         cli.ok(["spend", "20000", "Clothing", "--from", "Alfa", "--on", "2025-03-28"])
         // 25 Apr: 20 000.00 owed; 15 May: 10 % = 2 000.00 paid, 18 000.00 carried.
         #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == -200_000)
@@ -163,8 +169,11 @@ struct CardDepositTests {
     @Test func cardsDepositsAndAssetsSurviveALedgerFileRoundTrip() throws {
         let cli = try Self.withMoney()
         cli.ok(
-            ["card", "add", "Alfa", "--limit", "100000", "--statement-day", "31", "--due-day", "15", "--payback", "fixed", "--fixed", "5000", "--rate", "29.9",
-             "--grace", "lose", "--pay-from", "VTB Debit"])
+            [
+                "card", "add", "Alfa", "--limit", "100000", "--statement-day", "31", "--due-day", "15", "--payback", "fixed", "--fixed", "5000",
+                "--rate", "29.9",
+                "--grace", "lose", "--pay-from", "VTB Debit",
+            ])
         cli.ok(["deposit", "add", "Savings", "--rate", "8", "--capitalisation", "quarterly", "--opened", "2025-01-10"])
         cli.ok(["account", "add", "Flat", "--kind", "fixed-asset", "--value-change", "3.5", "--value-since", "2025-01-01"])
         let file = cli.path("ledger.yaml")
@@ -185,13 +194,19 @@ struct CardDepositTests {
         cli.fails(card + ["--statement-day", "5", "--due-day", "5"], mentioning: ["--due-day '5'", "differ from the statement day"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "28"], mentioning: ["--due-after '28'"])
         cli.fails(card + ["--statement-day", "5"], mentioning: ["--due-day", "--due-after"])
-        cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum", "--minimum", "101"], mentioning: ["--minimum '101%'", "100 %"])
+        cli.fails(
+            card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum", "--minimum", "101"],
+            mentioning: ["--minimum '101%'", "100 %"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum"], mentioning: ["--minimum", "percentage"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "fixed", "--fixed", "0"], mentioning: ["--fixed"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "sometimes"], mentioning: ["--payback 'sometimes'"])
-        cli.fails(["card", "add", "X", "--limit", "0", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"], mentioning: ["--limit"])
-        cli.fails(["card", "add", "X", "--limit", "1000", "--statement-day", "5", "--due-after", "20"], mentioning: ["--pay-from", "paybacks come from"])
-        cli.fails(["card", "add", "VTB Debit", "--limit", "1000", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"], mentioning: ["NAME 'VTB Debit'", "credit-card"])
+        cli.fails(
+            ["card", "add", "X", "--limit", "0", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"], mentioning: ["--limit"])
+        cli.fails(
+            ["card", "add", "X", "--limit", "1000", "--statement-day", "5", "--due-after", "20"], mentioning: ["--pay-from", "paybacks come from"])
+        cli.fails(
+            ["card", "add", "VTB Debit", "--limit", "1000", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"],
+            mentioning: ["NAME 'VTB Debit'", "credit-card"])
         cli.fails(["card", "show", "VTB Debit"], mentioning: ["card 'VTB Debit'", "no card terms"])
         let deposit = ["deposit", "add", "D", "--rate", "10", "--opened", "2025-01-10"]
         cli.fails(deposit + ["--maturity", "2025-01-10"], mentioning: ["--maturity '2025-01-10'", "after the opening day"])

@@ -46,11 +46,15 @@ extension CLI {
 
     /// The forecast of one account (or, with nil, level 4) by day or month: each period's start
     /// with its (inflow, outflow, closing) in minor units.
-    func periods(_ account: String?, by: String = "day", until: String, today: [String]) throws -> [String: (inflow: Int64, outflow: Int64, closing: Int64)] {
+    func periods(_ account: String?, by: String = "day", until: String, today: [String]) throws -> [String: (
+        inflow: Int64, outflow: Int64, closing: Int64
+    )] {
         let object = try object(["forecast", "--by", by, "--until", until] + (account.map { ["--account", $0] } ?? []) + today)
         var result: [String: (inflow: Int64, outflow: Int64, closing: Int64)] = [:]
         for period in try #require(object["periods"] as? [[String: Any]]) {
-            result[period.string("start")!] = (minorUnits(period.string("inflow")!)!, minorUnits(period.string("outflow")!)!, minorUnits(period.string("closing")!)!)
+            result[period.string("start")!] = (
+                minorUnits(period.string("inflow")!)!, minorUnits(period.string("outflow")!)!, minorUnits(period.string("closing")!)!
+            )
         }
         return result
     }
@@ -88,8 +92,11 @@ struct DueCommandTests {
     @Test func aBillTakesItsMandatoryAndOptionalFields() throws {
         let cli = try CLITemplate.tracking.copy()
         let added = cli.ok(
-            ["due", "add", "bill", "--total", "5400", "--paid", "2000", "--due", "2025-04-25", "--reason", "Electricity, March", "--iban", "DE89 3704 0044 0532 0130 00",
-             "--address", "1 Power Rd", "--institution", "Mosenergo", "--from", "Cash"] + Self.today)
+            [
+                "due", "add", "bill", "--total", "5400", "--paid", "2000", "--due", "2025-04-25", "--reason", "Electricity, March", "--iban",
+                "DE89 3704 0044 0532 0130 00",
+                "--address", "1 Power Rd", "--institution", "Mosenergo", "--from", "Cash",
+            ] + Self.today)
         #expect(added.contains("bill #1") && added.contains("3 400.00 left") && added.contains("in 24 days"))
         let bill = try cli.object(["due", "show", "1"] + Self.today)
         #expect(bill["id"] as? Int == 1 && bill.string("type") == "bill" && bill.string("reason") == "Electricity, March")
@@ -102,7 +109,8 @@ struct DueCommandTests {
         // Only the mandatory fields: paid is 0, the rest empty, the default account pays.
         cli.ok(["due", "add", "fine", "--total", "450", "--due", "2025-03-10", "--reason", "Speeding ticket"] + Self.today)
         let fine = try cli.object(["due", "show", "2"] + Self.today)
-        #expect(fine.string("type") == "fine" && fine.string("paid") == "0.00" && fine.string("left") == "450.00" && fine.string("status") == "unpaid")
+        #expect(
+            fine.string("type") == "fine" && fine.string("paid") == "0.00" && fine.string("left") == "450.00" && fine.string("status") == "unpaid")
         #expect(fine.string("iban") == "" && fine.string("address") == "" && fine.string("institution") == "")
         #expect(fine.string("payFrom") == "(the default account)" && fine.string("category") == "Fines")
         #expect(fine["daysLeft"] as? Int == -22 && fine.string("when") == "22 days overdue")
@@ -160,7 +168,10 @@ struct DueCommandTests {
         let urgent = try cli.rows(["due", "list"] + Self.today)
         #expect(urgent.map { $0["id"] as? Int } == [5, 2, 7, 4, 1, 3, 8])
         #expect(urgent.map { $0["daysLeft"] as? Int } == [-12, -7, 0, 9, 9, 9, 9])
-        #expect(urgent.map { $0.string("when") } == ["12 days overdue", "7 days overdue", "due today", "in 9 days", "in 9 days", "in 9 days", "in 9 days"])
+        #expect(
+            urgent.map { $0.string("when") } == [
+                "12 days overdue", "7 days overdue", "due today", "in 9 days", "in 9 days", "in 9 days", "in 9 days",
+            ])
         #expect(urgent.map { $0.string("left") } == ["80.00", "50.00", "20.00", "500.00", "100.00", "100.00", "100.00"])
 
         #expect(try Self.numbers(cli, ["--all"]) == [8, 7, 6, 5, 4, 3, 2, 1])
@@ -184,7 +195,8 @@ struct DueCommandTests {
 
     @Test func payingRecordsATransactionMovesTheBalanceAndRaisesPaid() throws {
         let cli = try CLITemplate.tracking.copy()
-        cli.ok(["due", "add", "bill", "--total", "5400", "--due", "2025-04-25", "--reason", "Electricity", "--institution", "Mosenergo"] + Self.today)
+        cli.ok(
+            ["due", "add", "bill", "--total", "5400", "--due", "2025-04-25", "--reason", "Electricity", "--institution", "Mosenergo"] + Self.today)
         let vtb = try cli.balance("VTB Debit", today: Self.today)
         let cash = try cli.balance("Cash", today: Self.today)
 
@@ -239,7 +251,8 @@ struct DueCommandTests {
         cli.ok(["due", "add", "bill", "--total", "1000", "--paid", "600", "--due", "2025-05-01", "--reason", "Water"] + Self.today)
         cli.refuses(["due", "edit", "1", "--paid", "1000.01"] + Self.today, mentioning: ["--paid '1000.01'", "more than the total 1000.00"])
         cli.refuses(["due", "edit", "1", "--paid=-1"] + Self.today, mentioning: ["--paid '-1.00'", "cannot be negative"])
-        cli.refuses(["due", "edit", "1", "--total", "800", "--paid", "900"] + Self.today, mentioning: ["--paid '900.00'", "more than the total 800.00"])
+        cli.refuses(
+            ["due", "edit", "1", "--total", "800", "--paid", "900"] + Self.today, mentioning: ["--paid '900.00'", "more than the total 800.00"])
         cli.refuses(["due", "edit", "1", "--total", "0"] + Self.today, mentioning: ["--total '0.00'", "more than 0"])
 
         let lowered = cli.ok(["due", "edit", "1", "--total", "500"] + Self.today)
@@ -257,8 +270,11 @@ struct DueCommandTests {
     @Test func mandatoryFieldsCannotBeEmptiedOptionalOnesCan() throws {
         let cli = try CLITemplate.tracking.copy()
         cli.ok(
-            ["due", "add", "bill", "--total", "1000", "--due", "2025-05-01", "--reason", "Water", "--iban", "DE89 3704 0044 0532 0130 00", "--address",
-             "2 Water St", "--institution", "Vodokanal", "--from", "Cash"] + Self.today)
+            [
+                "due", "add", "bill", "--total", "1000", "--due", "2025-05-01", "--reason", "Water", "--iban", "DE89 3704 0044 0532 0130 00",
+                "--address",
+                "2 Water St", "--institution", "Vodokanal", "--from", "Cash",
+            ] + Self.today)
         cli.refuses(["due", "edit", "1", "--reason", ""] + Self.today, mentioning: ["--reason", "cannot be empty"])
         cli.refuses(["due", "edit", "1", "--reason", "   "] + Self.today, mentioning: ["--reason", "cannot be empty"])
         cli.refuses(["due", "edit", "1", "--total", ""] + Self.today, mentioning: ["--total"])
@@ -270,7 +286,8 @@ struct DueCommandTests {
         var bill = try cli.object(["due", "show", "1"] + Self.today)
         #expect(bill.string("iban") == "" && bill.string("address") == "")
         #expect(bill.string("institution") == "Vodokanal" && bill.string("reason") == "Water" && bill.string("payFrom") == "Cash")
-        cli.ok(["due", "edit", "1", "--institution", "", "--from", "", "--reason", "Cold water", "--due", "2025-05-10", "--type", "fine"] + Self.today)
+        cli.ok(
+            ["due", "edit", "1", "--institution", "", "--from", "", "--reason", "Cold water", "--due", "2025-05-10", "--type", "fine"] + Self.today)
         bill = try cli.object(["due", "show", "1"] + Self.today)
         #expect(bill.string("institution") == "" && bill.string("payFrom") == "(the default account)")
         #expect(bill.string("reason") == "Cold water" && bill.string("dueDay") == "2025-05-10" && bill.string("type") == "fine")
@@ -371,7 +388,8 @@ struct DueCommandTests {
         cli.refuses(["due", "add", "bill", "--due", "2025-04-30", "--reason", "Gas"], mentioning: ["--total"])
         cli.refuses(["due", "add", "--total", "100", "--due", "2025-04-30", "--reason", "Gas"], mentioning: ["<type>"])
         cli.refuses(["due", "add", "invoice", "--total", "100", "--due", "2025-04-30", "--reason", "Gas"], mentioning: ["invoice"])
-        cli.refuses(["due", "add", "bill", "--total", "100", "--due", "2025-02-30", "--reason", "Gas"], mentioning: ["--due", "2025-02-30", "not a date"])
+        cli.refuses(
+            ["due", "add", "bill", "--total", "100", "--due", "2025-02-30", "--reason", "Gas"], mentioning: ["--due", "2025-02-30", "not a date"])
         cli.refuses(["due", "add", "bill", "--total", "100", "--due", "2025-13-01", "--reason", "Gas"], mentioning: ["--due", "2025-13-01"])
         cli.refuses(add + ["--total", "100", "--reason", "Gas", "--from", "Nowhere"], mentioning: ["Nowhere"])
         cli.refuses(["due", "edit", "1", "--due", "2025-02-30"], mentioning: ["--due", "2025-02-30"])

@@ -10,7 +10,11 @@ struct DueExportTests {
         let text = cli.ok(["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--what", "dues"])
         let records = try ExportCSVTests.Strict4180.parse(text)
         let header = try #require(records.first)
-        #expect(header == ["id", "type", "reason", "dueDay", "daysLeft", "total", "paid", "left", "currency", "status", "institution", "iban", "address", "payFrom", "category"])
+        #expect(
+            header == [
+                "id", "type", "reason", "dueDay", "daysLeft", "total", "paid", "left", "currency", "status", "institution", "iban", "address",
+                "payFrom", "category",
+            ])
         let sample = HouseholdSample(text: String(decoding: FileManager.default.contents(atPath: CLI.samplePath) ?? Data(), as: UTF8.self))
         let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
         #expect(rows.count == sample.dues.count)
@@ -20,7 +24,9 @@ struct DueExportTests {
             #expect(row["id"] == String(index + 1))
             #expect(row["type"] == due["type"] && row["reason"] == due["reason"] && row["dueDay"] == due["due"])
             #expect(row["daysLeft"] == String(HouseholdForecast.number(due["due"]!) - HouseholdForecast.number("2025-04-01")))
-            #expect(row["total"].flatMap(minorUnits) == total && row["paid"].flatMap(minorUnits) == paid && row["left"].flatMap(minorUnits) == total - paid)
+            #expect(
+                row["total"].flatMap(minorUnits) == total && row["paid"].flatMap(minorUnits) == paid
+                    && row["left"].flatMap(minorUnits) == total - paid)
             #expect(row["status"] == (paid == 0 ? "unpaid" : paid == total ? "fully paid" : "partially paid"))
             #expect(row["category"] == due["category"] ?? (due["type"] == "bill" ? "Bills" : "Fines"))
             #expect(row["iban"] == due["iban"] ?? "")

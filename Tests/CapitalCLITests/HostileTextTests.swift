@@ -261,7 +261,8 @@ struct HostileTextTests {
         var failures = 0
         for index in 0..<60 {
             var bytes = Array(hostile.mutateLines(seed).utf8)
-            if hostile.below(2) == 0, !bytes.isEmpty { bytes[hostile.below(bytes.count)] = UInt8(truncatingIfNeeded: hostile.below(256)) }  // maybe not UTF-8
+            // Maybe not UTF-8 afterwards.
+            if hostile.below(2) == 0, !bytes.isEmpty { bytes[hostile.below(bytes.count)] = UInt8(truncatingIfNeeded: hostile.below(256)) }
             let file = cli.path("cars-\(index).csv")
             try Data(bytes).write(to: URL(fileURLWithPath: file))
             let result = cli.run(["scenario", "eval", file, "--today", "2025-04-01"])
@@ -278,7 +279,9 @@ extension Hostile {
         "-9223372036854775808", "1e309", "NaN", "'; DROP TABLE account; --", "null", "yes", "2025-02-29", "9999-12-31", "FREQ=", ";COUNT=999999999",
     ]
 
-    static let scalarRanges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x01...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 1...0x10FFFF]
+    static let scalarRanges: [ClosedRange<UInt32>] = [
+        0x20...0x7E, 0x30...0x39, 0x01...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 1...0x10FFFF,
+    ]
 
     /// One to four edits.
     mutating func mutate(_ text: String) -> String {

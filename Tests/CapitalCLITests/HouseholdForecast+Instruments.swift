@@ -149,7 +149,9 @@ extension HouseholdForecast {
                 events.append(
                     Event(
                         date: day, label: "\(card.account) payback",
-                        legs: [Leg(account: card.account, expected: e, pessimistic: p), Leg(account: card["payFrom"]!, expected: -e, pessimistic: -p)]))
+                        legs: [
+                            Leg(account: card.account, expected: e, pessimistic: p), Leg(account: card["payFrom"]!, expected: -e, pessimistic: -p),
+                        ]))
             }
         }
         return events
@@ -197,7 +199,10 @@ extension HouseholdForecast {
                 if rest > 0 {
                     for (index, day) in days.enumerated() {
                         let amount = rest / Int64(days.count) + (Int64(index) < rest % Int64(days.count) ? 1 : 0)
-                        if amount > 0 { events.append(event(day, "Budget: \(category)", [(budget["payFrom"] ?? sample.defaultAccount, -amount), (category, amount)])) }
+                        if amount > 0 {
+                            events.append(
+                                event(day, "Budget: \(category)", [(budget["payFrom"] ?? sample.defaultAccount, -amount), (category, amount)]))
+                        }
                     }
                 }
                 first = Self.nextMonth(first)

@@ -232,7 +232,8 @@ struct HouseholdForecast: Sendable {
             if net != 0 { result.append((transaction.date, transaction.payee, net)) }
         }
         for event in generated(today: today) where event.date >= today && event.date <= last {
-            let net = event.legs.filter { accounts.contains($0.account) }.map { forecastCase == .expected ? $0.expected : $0.pessimistic }.reduce(0, +)
+            let net = event.legs.filter { accounts.contains($0.account) }.map { forecastCase == .expected ? $0.expected : $0.pessimistic }.reduce(
+                0, +)
             if net != 0 { result.append((event.date, event.label, net)) }
         }
         for event in occurrences where event.date <= last {

@@ -81,8 +81,11 @@ struct JournalExportTests {
     @Test func badOptionsAreRefused() throws {
         let cli = try CLI()
         cli.fails(Self.args + ["--by", "day"], mentioning: ["--by", "journal"])
-        cli.fails(["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "+3q"], mentioning: ["--to '+3q'"])
-        cli.fails(["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "2025-01-01"], mentioning: ["--to", "before today"])
+        cli.fails(
+            ["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "+3q"], mentioning: ["--to '+3q'"])
+        cli.fails(
+            ["-f", "samples/household.yaml", "--today", "2025-04-01", "export", "--format", "journal", "--to", "2025-01-01"],
+            mentioning: ["--to", "before today"])
         cli.fails(["-f", "samples/household.yaml", "export", "--format", "ledger"], mentioning: ["--format 'ledger'", "journal"])
     }
 
@@ -110,7 +113,9 @@ struct JournalExportTests {
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             theirs[fields[1]] = fields[6].replacingOccurrences(of: " RUB", with: "")
         }
-        let object = try cli.json(["-f", "samples/household.yaml", "--today", "2025-04-01", "forecast", "--by", "day", "--until", "2026-04-01", "--expected"])
+        let object = try cli.json([
+            "-f", "samples/household.yaml", "--today", "2025-04-01", "forecast", "--by", "day", "--until", "2026-04-01", "--expected",
+        ])
         let ours = try #require((object as? [String: Any])?["periods"] as? [[String: Any]])
         #expect(ours.count == 366)
         for row in ours {

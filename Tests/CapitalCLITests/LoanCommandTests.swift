@@ -31,7 +31,10 @@ struct LoanCommandTests {
     @Test func theTableStartsWithASummaryLine() throws {
         let output = try CLI().ok(Self.base)
         let lines = output.split(separator: "\n")
-        #expect(lines.first == "Annuity loan of 5 000 000.00 RUB at 12% over 240 months from 2025-02-15, 30/360: payment 55 054.31, total interest 8 213 031.04, paid off 2045-02-15")
+        #expect(
+            lines.first
+                == "Annuity loan of 5 000 000.00 RUB at 12% over 240 months from 2025-02-15, 30/360: payment 55 054.31, total interest 8 213 031.04, paid off 2045-02-15"
+        )
         #expect(lines.count == 1 + 2 + 240)
         #expect(lines.last?.contains("2045-02-15") == true && lines.last?.contains(" 0.00") == true)
     }
@@ -71,8 +74,10 @@ struct LoanCommandTests {
     @Test func linearAndActualDayCounts() throws {
         let object = try Self.object(
             try CLI(),
-            ["loan", "schedule", "--principal", "100000", "--rate", "12", "--term", "3", "--start", "2025-01-15", "--method", "linear",
-             "--day-count", "actual/365"])
+            [
+                "loan", "schedule", "--principal", "100000", "--rate", "12", "--term", "3", "--start", "2025-01-15", "--method", "linear",
+                "--day-count", "actual/365",
+            ])
         let rows = try #require(object["rows"] as? [[String: Any]])
         #expect(rows.map { $0["principal"] as? String } == ["33333.33", "33333.33", "33333.34"])
         // 100 000 × 12 % × 31/365 = 1 019.18; 66 666.67 × 12 % × 28/365 = 613.70; 33 333.34 × 12 % × 31/365 = 339.73.
@@ -101,7 +106,9 @@ struct LoanCommandTests {
         Bad(args: ["--calendar", "XX"], mentions: ["--calendar 'XX'", "unknown"]),
         Bad(args: ["--currency", "XYZ"], mentions: ["--currency 'XYZ'", "ISO 4217"]),
         // Prepayments: larger than what is left, before the start, after the payoff, malformed.
-        Bad(args: ["--prepay", "6000000@2025-06-01"], mentions: ["--prepay '6 000 000.00@2025-06-01'", "not less than the", "left", "full@2025-06-01"]),
+        Bad(
+            args: ["--prepay", "6000000@2025-06-01"],
+            mentions: ["--prepay '6 000 000.00@2025-06-01'", "not less than the", "left", "full@2025-06-01"]),
         Bad(args: ["--prepay", "1000@2025-02-01"], mentions: ["--prepay '2025-02-01'", "before the loan starts on 2025-02-15"]),
         Bad(args: ["--prepay", "1000@2046-01-01"], mentions: ["--prepay '2046-01-01'", "after the loan is paid off on 2045-02-15"]),
         Bad(args: ["--prepay", "1000"], mentions: ["--prepay '1000'", "AMOUNT@YYYY-MM-DD"]),

@@ -71,4 +71,3 @@ enum RawDatabase {
         return (start + contentStart)..<(start + tree.pageSize)
     }
 }
-

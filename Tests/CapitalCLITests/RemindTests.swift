@@ -18,13 +18,22 @@ struct RemindTests {
         cli.ok(["due", "add", "bill", "--total", "800", "--due", "2025-05-18", "--reason", "Water"] + added)
         cli.ok(["due", "add", "bill", "--total", "300", "--paid", "300", "--due", "2025-05-11", "--reason", "Gas"] + added)
         cli.ok(
-            ["schedule", "add", "Internet", "--rule", "monthly on 13", "--start", "2025-05-13", "--amount", "700", "--from", "VTB Debit", "--to", "Utilities",
-             "--approval", "confirm"] + added)
-        cli.ok(["schedule", "add", "Rent", "--rule", "monthly on 14", "--start", "2025-05-14", "--amount", "20000", "--from", "VTB Debit", "--to", "Housing"] + added)
+            [
+                "schedule", "add", "Internet", "--rule", "monthly on 13", "--start", "2025-05-13", "--amount", "700", "--from", "VTB Debit", "--to",
+                "Utilities",
+                "--approval", "confirm",
+            ] + added)
+        cli.ok(
+            [
+                "schedule", "add", "Rent", "--rule", "monthly on 14", "--start", "2025-05-14", "--amount", "20000", "--from", "VTB Debit", "--to",
+                "Housing",
+            ] + added)
         cli.ok(["card", "add", "Tinkoff", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "VTB Debit"] + added)
         cli.ok(["spend", "3000", "Groceries", "--from", "Tinkoff", "--on", "2025-04-20"])
         // 12 000.00 at 0 % over 12 months: 1 000.00 on the 16th of each month from February.
-        cli.ok(["loan", "add", "Zero loan", "--principal", "12000", "--rate", "0", "--term", "12", "--start", "2025-01-16", "--pay-from", "VTB Debit"] + added)
+        cli.ok(
+            ["loan", "add", "Zero loan", "--principal", "12000", "--rate", "0", "--term", "12", "--start", "2025-01-16", "--pay-from", "VTB Debit"]
+                + added)
         return cli
     }
 
@@ -54,7 +63,9 @@ struct RemindTests {
 
         let table = cli.run(["remind"] + Self.today)
         #expect(table.status == 0 && table.stderr.isEmpty)
-        #expect(table.stdout.contains("3 400.00") && table.stdout.contains("in 2 days") && !table.stdout.contains("Water") && !table.stdout.contains("Rent"))
+        #expect(
+            table.stdout.contains("3 400.00") && table.stdout.contains("in 2 days") && !table.stdout.contains("Water")
+                && !table.stdout.contains("Rent"))
     }
 
     @Test func exitsWithOneWhileSomethingIsOverdue() throws {
@@ -106,8 +117,11 @@ struct RemindTests {
     @Test func onlyOutflowsAndStatementsStillOpenCount() throws {
         let cli = try Self.household()
         cli.ok(
-            ["schedule", "add", "Bonus", "--rule", "monthly on 12", "--start", "2025-05-12", "--amount", "9000", "--from", "Salary", "--to", "VTB Debit",
-             "--approval", "confirm", "--today", "2025-04-01"])
+            [
+                "schedule", "add", "Bonus", "--rule", "monthly on 12", "--start", "2025-05-12", "--amount", "9000", "--from", "Salary", "--to",
+                "VTB Debit",
+                "--approval", "confirm", "--today", "2025-04-01",
+            ])
         let rows = try cli.rows(["remind"] + Self.today)
         #expect(!rows.contains { $0.string("what") == "Bonus" })
         // On 10 May with 40 days ahead: the 25 May statement (2 000.00 spent by card on 2 May) is due on 14 June.

@@ -46,31 +46,46 @@ struct ScenarioCommandTests {
 
     @Test func whySaysTheLowestDayAndItsDrivers() throws {
         let cli = try CLI()
-        let object = try Self.object(cli, ["scenario", "try", "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60", "--why"])
+        let object = try Self.object(
+            cli,
+            ["scenario", "try", "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60", "--why"])
         let why = try #require(object["why"] as? String)
         #expect(why.contains("lowest on \(object["worstDay"] as! String)") && why.contains("the purchase 300 000.00 on 06-01"))
         #expect((object["drivers"] as? [[String: Any]])?.first?.string("label") == "the purchase")
-        let table = cli.ok(Self.sample + ["scenario", "try", "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60"])
+        let table = cli.ok(
+            Self.sample + [
+                "scenario", "try", "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60",
+            ])
         #expect(table.hasPrefix("No: 1 500 000.00 on 2025-06-01 takes level 4"))
     }
 
     /// Every row of the sample's cars evaluates, in input order, and agrees with `scenario try`.
     @Test func evalAgreesWithTryRowByRow() throws {
         let cli = try CLI()
-        let rows = try #require(try cli.json(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--earliest"]) as? [[String: Any]])
+        let rows = try #require(
+            try cli.json(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--earliest"])
+                as? [[String: Any]])
         #expect(rows.count == 12)
         #expect(rows.map { $0["line"] as? Int ?? 0 } == Array(4...15))
         #expect(rows.allSatisfy { $0["error"] == nil })
         // Line 5: Lada Vesta on a 60-month loan; line 10: 12 instalments; line 8: a trade-in.
         let tries: [Int: [String]] = [
-            5: ["--price", "1450000", "--on", "2025-09-01", "--down", "300000", "--loan-rate", "15.9", "--loan-term", "60", "--monthly-cost", "6000", "--yearly-cost", "35000"],
+            5: [
+                "--price", "1450000", "--on", "2025-09-01", "--down", "300000", "--loan-rate", "15.9", "--loan-term", "60", "--monthly-cost", "6000",
+                "--yearly-cost", "35000",
+            ],
             9: ["--price", "2600000", "--on", "2026-03-01", "--instalments", "12", "--monthly-cost", "7500", "--yearly-cost", "48000"],
-            8: ["--price", "2300000", "--on", "2025-10-01", "--down", "400000", "--loan-rate", "15.5", "--loan-term", "48", "--monthly-cost", "7000", "--yearly-cost", "45000", "--sale", "1100000"],
+            8: [
+                "--price", "2300000", "--on", "2025-10-01", "--down", "400000", "--loan-rate", "15.5", "--loan-term", "48", "--monthly-cost", "7000",
+                "--yearly-cost", "45000", "--sale", "1100000",
+            ],
         ]
         for (line, args) in tries {
             let row = try #require(rows.first { $0["line"] as? Int == line })
             let single = try Self.object(cli, ["scenario", "try", "--earliest"] + args)
-            for key in ["feasible", "worstBalance", "worstDay", "shortfall", "maxPrice", "earliestDay", "loanInterest", "recurringCosts", "totalCost"] {
+            for key in [
+                "feasible", "worstBalance", "worstDay", "shortfall", "maxPrice", "earliestDay", "loanInterest", "recurringCosts", "totalCost",
+            ] {
                 #expect("\(row[key] ?? "nil")" == "\(single[key] ?? "nil")", "line \(line): \(key)")
             }
         }
@@ -79,7 +94,9 @@ struct ScenarioCommandTests {
     @Test(arguments: ["max-price", "worst-balance", "total-cost"])
     func sortingOrdersTheRows(_ key: String) throws {
         let cli = try CLI()
-        let rows = try #require(try cli.json(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--sort", key]) as? [[String: Any]])
+        let rows = try #require(
+            try cli.json(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--sort", key])
+                as? [[String: Any]])
         let field = ["max-price": "maxPrice", "worst-balance": "worstBalance", "total-cost": "totalCost"][key]!
         let values = rows.compactMap { Self.minor($0[field]) }
         #expect(values.count == 12)
@@ -89,7 +106,9 @@ struct ScenarioCommandTests {
     @Test func csvOutputDocumentsItsColumnsAndOutWritesAFile() throws {
         let cli = try CLI()
         let out = cli.path("results.csv")
-        #expect(cli.ok(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--format", "csv", "--out", out]) == "")
+        #expect(
+            cli.ok(Self.sample + ["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--format", "csv", "--out", out])
+                == "")
         let text = try String(contentsOfFile: out, encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(lines.first?.hasPrefix("# capital scenario eval") == true)
@@ -102,11 +121,13 @@ struct ScenarioCommandTests {
     @Test func aJSONFileWorksLikeACSVFile() throws {
         let cli = try CLI()
         let file = cli.path("plans.json")
-        try #"[{"name": "cash", "price": 100000, "date": "2025-06-01"}, {"name": "loan", "price": "900000", "date": "2025-07-01", "down": 100000, "loan_rate": 14.5, "loan_term": 36}]"#
+        try
+            #"[{"name": "cash", "price": 100000, "date": "2025-06-01"}, {"name": "loan", "price": "900000", "date": "2025-07-01", "down": 100000, "loan_rate": 14.5, "loan_term": 36}]"#
             .write(toFile: file, atomically: true, encoding: .utf8)
         let rows = try #require(try cli.json(Self.sample + ["scenario", "eval", file]) as? [[String: Any]])
         #expect(rows.map { $0.string("name") } == ["cash", "loan"])
-        let single = try Self.object(cli, ["scenario", "try", "--price", "900000", "--on", "2025-07-01", "--down", "100000", "--loan-rate", "14.5", "--loan-term", "36"])
+        let single = try Self.object(
+            cli, ["scenario", "try", "--price", "900000", "--on", "2025-07-01", "--down", "100000", "--loan-rate", "14.5", "--loan-term", "36"])
         #expect(rows[1].string("maxPrice") == single.string("maxPrice"))
     }
 
@@ -116,17 +137,17 @@ struct ScenarioCommandTests {
         let cli = try CLI()
         let file = cli.path("bad.csv")
         try """
-            name,price,date,down,loan_rate,loan_term
-            good,1000,2025-06-01,,,
-            negative,-5,2025-06-01,,,
-            no price,,2025-06-01,,,
-            down above price,1000,2025-06-01,2000,10,12
-            term 0,1000,2025-06-01,100,10,0
-            far,1000,2030-01-01,,,
-            "broken,1000,2025-06-01,,,
-            short,1000
+        name,price,date,down,loan_rate,loan_term
+        good,1000,2025-06-01,,,
+        negative,-5,2025-06-01,,,
+        no price,,2025-06-01,,,
+        down above price,1000,2025-06-01,2000,10,12
+        term 0,1000,2025-06-01,100,10,0
+        far,1000,2030-01-01,,,
+        "broken,1000,2025-06-01,,,
+        short,1000
 
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let result = cli.run(Self.sample + ["scenario", "eval", file, "--format", "json"])
         #expect(result.status == 65)
         #expect(result.stderrLines.count == 1 && result.stderr.contains("7 of 8 scenarios could not be evaluated"))
@@ -157,13 +178,15 @@ struct ScenarioCommandTests {
         let cars = CLI.root.appendingPathComponent("samples/cars.csv").path
         cli.fails(Self.sample + ["scenario", "eval", cars, "--sort", "cheapest"], mentioning: ["--sort 'cheapest'"])
         cli.fails(Self.sample + ["scenario", "eval", cars, "--level", "2"], mentioning: ["--level '2'", "4 to 6"])
-        let try_ = Self.sample + ["scenario", "try", "--on", "2025-06-01"]
-        cli.fails(try_ + ["--price", "-1000"], mentioning: ["--price '-1000'", "more than 0"])
-        cli.fails(try_ + ["--price", "1000", "--down", "2000", "--loan-rate", "10", "--loan-term", "12"], mentioning: ["--down '2000'", "above the price 1000"])
-        cli.fails(try_ + ["--price", "1000", "--loan-rate", "10", "--loan-term", "0"], mentioning: ["--loan-term '0'"])
-        cli.fails(try_ + ["--price", "1000", "--loan-rate", "10"], mentioning: ["--loan-term", "term"])
-        cli.fails(try_ + ["--price", "1000", "--instalments", "0"], mentioning: ["--instalments '0'"])
-        cli.fails(try_ + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
+        let tryCommand = Self.sample + ["scenario", "try", "--on", "2025-06-01"]
+        cli.fails(tryCommand + ["--price", "-1000"], mentioning: ["--price '-1000'", "more than 0"])
+        cli.fails(
+            tryCommand + ["--price", "1000", "--down", "2000", "--loan-rate", "10", "--loan-term", "12"],
+            mentioning: ["--down '2000'", "above the price 1000"])
+        cli.fails(tryCommand + ["--price", "1000", "--loan-rate", "10", "--loan-term", "0"], mentioning: ["--loan-term '0'"])
+        cli.fails(tryCommand + ["--price", "1000", "--loan-rate", "10"], mentioning: ["--loan-term", "term"])
+        cli.fails(tryCommand + ["--price", "1000", "--instalments", "0"], mentioning: ["--instalments '0'"])
+        cli.fails(tryCommand + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2030-01-01"], mentioning: ["--on '2030-01-01'", "horizon"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])
     }
@@ -298,7 +321,9 @@ struct ScenarioProgressTests {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let cli = try CLI()
         var csv = "name,price,date,monthly_cost\n"
-        for n in 0..<150_000 { csv += "p\(n),\(1_000 + n % 50_000),2025-\(5 + n % 7 < 10 ? "0" : "")\(5 + n % 7)-\(10 + n % 18),\(n % 3 == 0 ? "500" : "")\n" }
+        for n in 0..<150_000 {
+            csv += "p\(n),\(1_000 + n % 50_000),2025-\(5 + n % 7 < 10 ? "0" : "")\(5 + n % 7)-\(10 + n % 18),\(n % 3 == 0 ? "500" : "")\n"
+        }
         let file = cli.path("many.csv")
         try csv.write(toFile: file, atomically: true, encoding: .utf8)
         let args = ["-f", CLI.samplePath, "--today", "2025-04-01", "scenario", "eval", file, "--format", "csv", "--out", cli.path("out.csv")]
@@ -316,6 +341,8 @@ struct ScenarioProgressTests {
         script.waitUntilExit()
         let seen = String(decoding: FileManager.default.contents(atPath: typescript) ?? Data(), as: UTF8.self)
         #expect(seen.contains("150000 scenarios evaluated"), "\(seen.suffix(300))")
-        #expect(String(decoding: FileManager.default.contents(atPath: cli.path("out.csv")) ?? Data(), as: UTF8.self).split(separator: "\n").count == 150_005)
+        #expect(
+            String(decoding: FileManager.default.contents(atPath: cli.path("out.csv")) ?? Data(), as: UTF8.self).split(separator: "\n").count
+                == 150_005)
     }
 }

@@ -84,7 +84,10 @@ struct StoredLoanTests {
         let cli = try CLI.initialized()
         cli.ok(["account", "add", "Savings", "--kind", "debit"])
         cli.ok(
-            ["loan", "add", "Car loan", "--principal", "900000", "--rate", "14", "--term", "60", "--start", "2025-06-01", "--pay-from", "VTB Debit", "--to", "Savings"]
+            [
+                "loan", "add", "Car loan", "--principal", "900000", "--rate", "14", "--term", "60", "--start", "2025-06-01", "--pay-from",
+                "VTB Debit", "--to", "Savings",
+            ]
                 + Self.today)
         #expect(try Self.day(cli, account: "Savings", "2025-06-01").inflow == 90_000_000)
         #expect(try Self.day(cli, account: "Car loan", "2025-06-01").closing == -90_000_000)
@@ -95,7 +98,8 @@ struct StoredLoanTests {
     @Test func aDryRunPrintsTheNewScheduleAndSavesNothing() throws {
         let cli = try Self.withLoan()
         let before = cli.state()
-        let dry = try Self.object(cli, ["loan", "prepay", "Car loan", "300000", "--on", "2025-06-15", "--reduce", "payment", "--dry-run"] + Self.today)
+        let dry = try Self.object(
+            cli, ["loan", "prepay", "Car loan", "300000", "--on", "2025-06-15", "--reduce", "payment", "--dry-run"] + Self.today)
         #expect(cli.state() == before)
         let plain = try Self.object(cli, ["loan", "schedule"] + Self.terms)
         let prepaid = try Self.object(cli, ["loan", "schedule"] + Self.terms + ["--prepay", "300000@2025-06-15", "--reduce", "payment"])
@@ -132,8 +136,9 @@ struct StoredLoanTests {
         cli.ok(["loan", "prepay", "Car loan", "50000", "--on", "2025-08-01"] + Self.today)
         let file = cli.path("ledger.yaml")
         try cli.ok(["export"]).write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try Self.object(cli, ["-f", file, "loan", "show", "Car loan"] + Self.today).string("balance")
-            == (try Self.object(cli, ["loan", "show", "Car loan"] + Self.today)).string("balance"))
+        #expect(
+            try Self.object(cli, ["-f", file, "loan", "show", "Car loan"] + Self.today).string("balance")
+                == (try Self.object(cli, ["loan", "show", "Car loan"] + Self.today)).string("balance"))
         let copy = cli.path("copy.sqlite")
         #expect(cli.ok(["--db", copy, "import", file]).contains("1 loans, cards, deposits, dues and budgets added"))
         #expect(cli.ok(["--db", copy, "import", file]).contains("1 already present"))
@@ -163,7 +168,8 @@ struct StoredLoanTests {
         cli.fails(add + Self.terms + ["--pay-from", "Nowhere"], mentioning: ["account 'Nowhere'", "not found"])
         cli.fails(add + Self.terms + ["--pay-from", "Salary"], mentioning: ["--pay-from 'Salary'", "an income account"])
         cli.fails(add + Self.terms + ["--pay-from", "VTB Debit", "--category", "Salary"], mentioning: ["--category 'Salary'", "expense"])
-        cli.fails(["loan", "add", "VTB Debit"] + Self.terms + ["--pay-from", "VTB Debit"], mentioning: ["--account 'VTB Debit'", "a debit account"])
+        cli.fails(
+            ["loan", "add", "VTB Debit"] + Self.terms + ["--pay-from", "VTB Debit"], mentioning: ["--account 'VTB Debit'", "a debit account"])
         cli.fails(["loan", "add", "Car loan"] + Self.terms + ["--pay-from", "VTB Debit"], mentioning: ["'Car loan'", "already has loan terms"])
         cli.fails(add + Self.terms + ["--pay-from", "VTB Debit", "--first-payment", "2025-01-10"], mentioning: ["--first-payment '2025-01-10'"])
         let prepay = ["loan", "prepay", "Car loan"]

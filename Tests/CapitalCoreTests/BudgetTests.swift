@@ -98,7 +98,8 @@ struct BudgetTests {
     /// Monthly 3 000.00 on 10 March with 1 000.00 spent: 2 000.00 spread over the 22 days left
     /// (90.90 and 20 kopecks over, one each to the first 20 days); April in full over 30 days.
     @Test func theCurrentRestIsSpreadToThePeriodsEndAndLaterPeriodsInFull() {
-        let expected = Self.budget(.monthly).expectedSpending(today: Self.day("2025-03-10"), horizon: Self.day("2025-04-30"), spent: 100_000) { _ in 0 }
+        let expected = Self.budget(.monthly).expectedSpending(today: Self.day("2025-03-10"), horizon: Self.day("2025-04-30"), spent: 100_000) { _ in 0
+        }
         let march = expected.filter { $0.day < Self.day("2025-04-01") }
         #expect(march.count == 22 && march.first?.day == Self.day("2025-03-10"))
         #expect(march.map(\.amount) == Array(repeating: 9_091, count: 20) + [9_090, 9_090])
@@ -121,14 +122,16 @@ struct BudgetTests {
 
     @Test func aHorizonInsideAPeriodCountsOnlyItsDays() {
         // April's 3 000.00 is still spread over its 30 days; the 10 up to the horizon count.
-        let expected = Self.budget(.monthly).expectedSpending(today: Self.day("2025-03-31"), horizon: Self.day("2025-04-10"), spent: 300_000) { _ in 0 }
+        let expected = Self.budget(.monthly).expectedSpending(today: Self.day("2025-03-31"), horizon: Self.day("2025-04-10"), spent: 300_000) { _ in 0
+        }
         #expect(expected.map(\.day) == Array(Self.range("2025-04-01", "2025-04-11")))
         #expect(expected.allSatisfy { $0.amount == 10_000 })
     }
 
     @Test func nothingIsExpectedBeforeTheBudgetStartsOrPastTheHorizon() {
         let later = Self.budget(.weekly, amount: 70_000, start: "2025-03-20").expectedSpending(
-            today: Self.day("2025-03-10"), horizon: Self.day("2025-03-23"), spent: 5_000) { _ in 0 }
+            today: Self.day("2025-03-10"), horizon: Self.day("2025-03-23"), spent: 5_000
+        ) { _ in 0 }
         // The budget's first week starts Monday 17 March; what was spent this week is not its.
         #expect(later.map(\.day) == Array(Self.range("2025-03-17", "2025-03-24")))
         #expect(later.allSatisfy { $0.amount == 10_000 })
@@ -136,7 +139,8 @@ struct BudgetTests {
     }
 
     @Test func overspendingLeavesNothingForTheRestOfThePeriod() {
-        let expected = Self.budget(.monthly).expectedSpending(today: Self.day("2025-03-10"), horizon: Self.day("2025-04-02"), spent: 350_000) { _ in 0 }
+        let expected = Self.budget(.monthly).expectedSpending(today: Self.day("2025-03-10"), horizon: Self.day("2025-04-02"), spent: 350_000) { _ in 0
+        }
         #expect(expected.map(\.day) == [Self.day("2025-04-01"), Self.day("2025-04-02")])
     }
 
@@ -157,7 +161,8 @@ struct BudgetTests {
             let spent = Int64.random(in: -amount / 4...amount * 3 / 2, using: &random)
             var scheduled: [Int: Int64] = [:]
             for _ in 0..<Int.random(in: 0...40, using: &random) {
-                scheduled[today.number + Int.random(in: -30...900, using: &random), default: 0] += Int64.random(in: 1...max(1, amount / 3), using: &random)
+                scheduled[today.number + Int.random(in: -30...900, using: &random), default: 0] += Int64.random(
+                    in: 1...max(1, amount / 3), using: &random)
             }
             let budget = Budget(id: "b", categoryID: "c", amount: amount, period: period, start: start)
             let actual = budget.expectedSpending(today: today, horizon: horizon, spent: spent) { range in
@@ -189,7 +194,8 @@ struct BudgetTests {
             return (Day(day.number - offset), Day(day.number - offset + 7))
         case .monthly:
             let start = try! Day(year: civil.year, month: civil.month, day: 1)
-            let end = civil.month == 12 ? try! Day(year: civil.year + 1, month: 1, day: 1) : try! Day(year: civil.year, month: civil.month + 1, day: 1)
+            let end =
+                civil.month == 12 ? try! Day(year: civil.year + 1, month: 1, day: 1) : try! Day(year: civil.year, month: civil.month + 1, day: 1)
             return (start, end)
         case .yearly:
             return (try! Day(year: civil.year, month: 1, day: 1), try! Day(year: civil.year + 1, month: 1, day: 1))

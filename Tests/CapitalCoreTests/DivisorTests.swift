@@ -7,7 +7,9 @@ import Testing
 struct DivisorTests {
     /// The divisors loans use, powers of two, their neighbours, and the extremes of 64 bits.
     static let divisors: [UInt64] = {
-        var values: [UInt64] = [2, 3, 5, 7, 10, 360_000_000, 365_000_000, 133_590_000_000, 1 << 32, (1 << 32) + 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 1, .max - 1, .max]
+        var values: [UInt64] = [
+            2, 3, 5, 7, 10, 360_000_000, 365_000_000, 133_590_000_000, 1 << 32, (1 << 32) + 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 1, .max - 1, .max,
+        ]
         for bit in 1..<64 { values += [UInt64(1) << bit, (UInt64(1) << bit) - 1, (UInt64(1) << bit) + 1].filter { $0 > 1 } }
         var random = SplitMix64(seed: 64)
         for _ in 0..<200 { values.append(max(2, random.next() >> (random.next() % 63))) }

@@ -16,7 +16,8 @@ struct DueTests {
     // MARK: - The rules every due payment keeps
 
     @Test func paidDefaultsToZeroAndTheStatusIsUnpaid() throws {
-        let fine = try Due(id: "f", number: 1, type: .fine, total: 450_000, reason: "Speeding ticket", dueDay: Self.day("2025-03-10"), currency: Self.rub)
+        let fine = try Due(
+            id: "f", number: 1, type: .fine, total: 450_000, reason: "Speeding ticket", dueDay: Self.day("2025-03-10"), currency: Self.rub)
         #expect(fine.paid == 0)
         #expect(fine.status == .unpaid)
         #expect(fine.left == 450_000)
@@ -41,7 +42,9 @@ struct DueTests {
 
     @Test func paidOutsideZeroThroughTheTotalIsRefused() {
         #expect(throws: DueError.invalid(field: "paid", value: "-0.01", reason: "cannot be negative")) { try Self.due(1, total: 10_000, paid: -1) }
-        #expect(throws: DueError.invalid(field: "paid", value: "100.01", reason: "is more than the total 100.00")) { try Self.due(1, total: 10_000, paid: 10_001) }
+        #expect(throws: DueError.invalid(field: "paid", value: "100.01", reason: "is more than the total 100.00")) {
+            try Self.due(1, total: 10_000, paid: 10_001)
+        }
         #expect(throws: Never.self) { try Self.due(1, total: 10_000, paid: 10_000) }
     }
 
@@ -78,7 +81,9 @@ struct DueTests {
 
     @Test func payingMoreThanWhatIsLeftIsRefusedNamingWhatIsLeft() throws {
         let bill = try Self.due(1, total: 540_000, paid: 200_000)
-        #expect(throws: DueError.invalid(field: "amount", value: "3400.01", reason: "is more than what is left to pay, 3400.00")) { try bill.paying(340_001) }
+        #expect(throws: DueError.invalid(field: "amount", value: "3400.01", reason: "is more than what is left to pay, 3400.00")) {
+            try bill.paying(340_001)
+        }
         #expect(throws: DueError.invalid(field: "amount", value: "0.00", reason: "must be more than 0")) { try bill.paying(0) }
         #expect(throws: DueError.invalid(field: "amount", value: "-1.00", reason: "must be more than 0")) { try bill.paying(-100) }
     }

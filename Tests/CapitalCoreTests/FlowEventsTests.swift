@@ -59,7 +59,8 @@ struct FlowEventsTests {
                 let ids = Set(ledger.accounts.filter { _ in subset == 0 || generator.next(below: 2) == 0 }.map(\.id))
                 for forecastCase in ForecastCase.allCases {
                     for window in windows where window.count > 0 {
-                        let (inflow, outflow) = ledger.flowTotals(into: ids, in: window, today: random.today, calendars: random.calendars, forecastCase)
+                        let (inflow, outflow) = ledger.flowTotals(
+                            into: ids, in: window, today: random.today, calendars: random.calendars, forecastCase)
                         var expectedIn = [Int64](repeating: 0, count: window.count)
                         var expectedOut = expectedIn
                         for event in ledger.flows(into: ids, in: window, today: random.today, calendars: random.calendars, forecastCase) {

@@ -53,7 +53,10 @@ struct LedgerLoanTests {
         ledger.transactions = [
             Transaction(
                 id: "t", day: Self.day("2025-02-01"),
-                postings: [Posting(accountID: "loan", amount: Money(minor: 5_000, currency: Self.rub)), Posting(accountID: "capital", amount: Money(minor: -5_000, currency: Self.rub))])
+                postings: [
+                    Posting(accountID: "loan", amount: Money(minor: 5_000, currency: Self.rub)),
+                    Posting(accountID: "capital", amount: Money(minor: -5_000, currency: Self.rub)),
+                ])
         ]
         ledger.loans = [loan]
         let today = Self.day("2025-04-01")

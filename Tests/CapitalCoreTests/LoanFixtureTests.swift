@@ -1,6 +1,7 @@
-@testable import CapitalCore
 import Foundation
 import Testing
+
+@testable import CapitalCore
 
 /// Annuity loans against numpy-financial and an exact decimal reference, on the 600 loans of
 /// `Tests/Fixtures/loans-numpy.json` written by `Scripts/loan-fixtures.py` (principal 0.01 to
@@ -114,7 +115,11 @@ struct LoanFixtureTests {
         var cases: [(Int64, Rate, Int)] = try Self.loans.filter { $0.rate != "0" }.map { ($0.principal, try Rate(parsing: $0.rate), $0.term) }
         var random = SystemRandomNumberGenerator()
         for _ in 0..<3_000 {
-            cases.append((Int64.random(in: 1...10_000_000_000_000, using: &random), Rate(perMillion: Int64.random(in: 1...400_000, using: &random)), Int.random(in: 1...360, using: &random)))
+            cases.append(
+                (
+                    Int64.random(in: 1...10_000_000_000_000, using: &random), Rate(perMillion: Int64.random(in: 1...400_000, using: &random)),
+                    Int.random(in: 1...360, using: &random)
+                ))
         }
         for (principal, rate, term) in cases {
             let fast = try Loan.annuityPayment(principal: principal, rate: rate, count: term)

@@ -94,7 +94,9 @@ struct MinimumScanTests {
                     expected = series.isEmpty ? nil : 0
                 }
                 let got = scan.firstIndex(atLeast: amount)
-                if got != expected { Issue.record("\(series.count) values, amount \(amount): got \(String(describing: got)), expected \(String(describing: expected))") }
+                if got != expected {
+                    Issue.record("\(series.count) values, amount \(amount): got \(String(describing: got)), expected \(String(describing: expected))")
+                }
             }
         }
     }

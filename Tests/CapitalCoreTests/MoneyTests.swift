@@ -296,4 +296,3 @@ struct MoneyFormattingTests {
         }
     }
 }
-

@@ -21,7 +21,8 @@ struct ScenarioCSVTests {
 
     @Test func aLineBecomesTheSameScenarioAsItsFields() throws {
         let csv = try ScenarioCSV(header: Self.bytes("name, price ,date,down,loan_rate,loan_term,monthly_cost,yearly_cost,sale,sale_date"))
-        let (name, scenario) = try csv.scenario(Self.bytes("\"Octavia, 1.4\",2400000.50,2025-09-01,500000,14.9,60,6000,35000,900000,2025-10-01"), exponent: 2, line: 2)
+        let (name, scenario) = try csv.scenario(
+            Self.bytes("\"Octavia, 1.4\",2400000.50,2025-09-01,500000,14.9,60,6000,35000,900000,2025-10-01"), exponent: 2, line: 2)
         #expect(name == "Octavia, 1.4")
         let day = try Day(iso: "2025-09-01")
         let expected = try Scenario(
@@ -34,7 +35,11 @@ struct ScenarioCSVTests {
     }
 
     @Test func badHeadersAndLinesNameWhatIsWrong() throws {
-        #expect(throws: ScenarioFieldError(column: "header", value: "prize", reason: "not a scenario column; expected \(ScenarioColumn.allCases.map(\.rawValue).joined(separator: ", "))")) {
+        #expect(
+            throws: ScenarioFieldError(
+                column: "header", value: "prize",
+                reason: "not a scenario column; expected \(ScenarioColumn.allCases.map(\.rawValue).joined(separator: ", "))")
+        ) {
             try ScenarioCSV(header: Self.bytes("name,prize,date"))
         }
         #expect(throws: ScenarioFieldError.self) { try ScenarioCSV(header: Self.bytes("name,price")) }
@@ -73,7 +78,10 @@ struct ScenarioCSVTests {
             case 3: lines.append("Car \(index),1000,2025-09-0\(1 + Int.random(in: 0..<9, using: &random)),100,12,24\r")
             case 4: lines.append(",\(Int.random(in: 0..<99_999, using: &random)),2025-10-01,,,")
             case 5: lines.append("\"unclosed \(index),1,2025-01-01,,,")
-            default: lines.append("Car \(index),\(1 + Int.random(in: 0..<9_000_000, using: &random)).\(Int.random(in: 0..<10, using: &random)),2025-11-1\(Int.random(in: 0..<10, using: &random)),,,")
+            default:
+                lines.append(
+                    "Car \(index),\(1 + Int.random(in: 0..<9_000_000, using: &random)).\(Int.random(in: 0..<10, using: &random)),2025-11-1\(Int.random(in: 0..<10, using: &random)),,,"
+                )
             }
         }
         // Lines 5… of a file: the chunk's first line is line 5.
@@ -91,7 +99,12 @@ struct ScenarioCSVTests {
                 let (name, scenario) = try csv.scenario(bytes, exponent: 2, line: number)
                 expected.append((number, name, .success(scenario)))
             } catch {
-                expected.append((number, line.hasPrefix("\"unclosed") ? "line \(number)" : (ScenarioCSV.fields(bytes)?.first).map { String(decoding: $0, as: UTF8.self) } ?? "", .failure(error)))
+                expected.append(
+                    (
+                        number,
+                        line.hasPrefix("\"unclosed")
+                            ? "line \(number)" : (ScenarioCSV.fields(bytes)?.first).map { String(decoding: $0, as: UTF8.self) } ?? "", .failure(error)
+                    ))
             }
         }
         #expect(expected.count > 4_000)

@@ -27,7 +27,11 @@ struct TrackingFlowTests {
     @Test func aBillInABudgetedCategoryCountsFirst() throws {
         var ledger = Self.ledger()
         ledger.budgets = [Budget(id: "b", categoryID: "food", amount: 300_000, period: .monthly, start: Self.day("2025-01-01"))]
-        ledger.dues = [try Due(id: "d", number: 1, type: .bill, total: 100_000, reason: "Farm box", dueDay: Self.day("2025-04-20"), currency: Self.rub, categoryID: "food")]
+        ledger.dues = [
+            try Due(
+                id: "d", number: 1, type: .bill, total: 100_000, reason: "Farm box", dueDay: Self.day("2025-04-20"), currency: Self.rub,
+                categoryID: "food")
+        ]
         let flows = ledger.trackingTransactions(today: Self.day("2025-04-01"), horizon: Self.day("2025-05-31"), calendars: [:])
         // April: the bill's 1 000 and 2 000 more from the budget; May: the budget's 3 000.
         #expect(Self.total(flows, "food", DayRange(Self.day("2025-04-01"), Self.day("2025-05-01"))) == 300_000)
@@ -41,9 +45,15 @@ struct TrackingFlowTests {
     @Test func anOverdueRestIsPaidTodayFromTheDefaultAccountAndAPaidOneNotAtAll() throws {
         var ledger = Self.ledger()
         ledger.dues = [
-            try Due(id: "a", number: 1, type: .fine, total: 50_000, paid: 20_000, reason: "Speeding", dueDay: Self.day("2025-03-20"), currency: Self.rub, categoryID: "bills"),
-            try Due(id: "b", number: 2, type: .bill, total: 9_000, paid: 9_000, reason: "Paid", dueDay: Self.day("2025-04-05"), currency: Self.rub, categoryID: "bills"),
-            try Due(id: "c", number: 3, type: .bill, total: 7_000, reason: "Later", dueDay: Self.day("2025-06-05"), currency: Self.rub, categoryID: "bills"),
+            try Due(
+                id: "a", number: 1, type: .fine, total: 50_000, paid: 20_000, reason: "Speeding", dueDay: Self.day("2025-03-20"), currency: Self.rub,
+                categoryID: "bills"),
+            try Due(
+                id: "b", number: 2, type: .bill, total: 9_000, paid: 9_000, reason: "Paid", dueDay: Self.day("2025-04-05"), currency: Self.rub,
+                categoryID: "bills"),
+            try Due(
+                id: "c", number: 3, type: .bill, total: 7_000, reason: "Later", dueDay: Self.day("2025-06-05"), currency: Self.rub,
+                categoryID: "bills"),
         ]
         let flows = ledger.trackingTransactions(today: Self.day("2025-04-01"), horizon: Self.day("2025-05-31"), calendars: [:])
         #expect(flows.count == 1)  // the paid one adds nothing; the June one is past the horizon

@@ -1,7 +1,8 @@
 import CapitalCore
-@testable import CapitalStore
 import Foundation
 import Testing
+
+@testable import CapitalStore
 
 /// `YYYY-MM-DD` as a `Day`, for tables of cases.
 private func day(_ iso: String) -> Day { try! Day(iso: iso) }

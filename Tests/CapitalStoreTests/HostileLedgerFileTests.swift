@@ -347,7 +347,9 @@ extension Hostile {
         "every 1 days", "RUB", "XXX", "capital: 2",
     ]
 
-    static let scalarRanges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 0...0x10FFFF]
+    static let scalarRanges: [ClosedRange<UInt32>] = [
+        0x20...0x7E, 0x30...0x39, 0x00...0x1F, 0x80...0xFF, 0x400...0x4FF, 0x1F300...0x1FAFF, 0...0x10FFFF,
+    ]
 
     /// One to three edits (mostly one, so that a fair share still parses and reaches the store),
     /// by line or by character.
@@ -384,4 +386,3 @@ extension Hostile {
         return Self.string(s)
     }
 }
-

@@ -384,7 +384,9 @@ struct ReviewRegressionTests {
         try store.addTransaction(
             TransactionInput(
                 day: try Day(iso: "2025-01-01"),
-                postings: [PostingInput(account: "D", amount: "92233720368547758.07", field: "a"), PostingInput(account: "Capital", amount: nil, field: "b")]))
+                postings: [
+                    PostingInput(account: "D", amount: "92233720368547758.07", field: "a"), PostingInput(account: "Capital", amount: nil, field: "b"),
+                ]))
         let before = try store.export(format: .yaml)
         let error = #expect(throws: StoreError.self) {
             try store.addTransaction(

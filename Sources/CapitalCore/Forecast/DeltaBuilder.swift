@@ -153,7 +153,8 @@ struct DeltaBuilder {
         let firstDay = firstDay
         func lay(into values: inout [Int64]) -> Bool {
             values.withUnsafeMutableBufferPointer { all in
-                rule.addAmount(layer.minor, start: start, calendar: calendar, into: .init(rebasing: all[layer.base + 1...layer.base + last]), firstDay: firstDay)
+                rule.addAmount(
+                    layer.minor, start: start, calendar: calendar, into: .init(rebasing: all[layer.base + 1...layer.base + last]), firstDay: firstDay)
             }
         }
         let fits = layer.row == 0 ? lay(into: &expected) : layer.row == 1 ? lay(into: &pessimistic) : lay(into: &optimistic)

@@ -51,7 +51,9 @@ extension Ledger {
         var outflow = inflow
         func add(_ net: Int64, at day: Day) {
             let index = day.number - range.start.number
-            if net > 0 { inflow[index] = inflow[index].addingReportingOverflow(net).partialValue } else {
+            if net > 0 {
+                inflow[index] = inflow[index].addingReportingOverflow(net).partialValue
+            } else {
                 outflow[index] = outflow[index].addingReportingOverflow(net).partialValue
             }
         }
@@ -62,7 +64,8 @@ extension Ledger {
                 let net = setNet.net(schedule.amount ?? AmountModel(fixed: schedule.postings[0].amount.minor))
                 guard net != 0 else { return true }
                 // An end bounds the days when no adjustment moves occurrences across it.
-                let last = schedule.rule.adjustment == .none ? min(future.end.advanced(by: -1), schedule.end ?? future.end) : future.end.advanced(by: -1)
+                let last =
+                    schedule.rule.adjustment == .none ? min(future.end.advanced(by: -1), schedule.end ?? future.end) : future.end.advanced(by: -1)
                 guard last >= future.start else { return true }
                 if schedule.end == nil || schedule.rule.adjustment == .none {
                     let first = future.start.number - range.start.number
@@ -105,7 +108,9 @@ extension Ledger {
             for (position, posting) in transaction.postings.enumerated()
             where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
                 var amount = posting.amount.minor
-                if let cases, forecastCase != .expected { amount = forecastCase == .pessimistic ? cases.pessimistic[position] : cases.optimistic[position] }
+                if let cases, forecastCase != .expected {
+                    amount = forecastCase == .pessimistic ? cases.pessimistic[position] : cases.optimistic[position]
+                }
                 net = net.addingReportingOverflow(amount).partialValue
             }
             if net != 0 { body(day, net, transaction, nil) }

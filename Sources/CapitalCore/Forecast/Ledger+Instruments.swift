@@ -30,7 +30,8 @@ extension Ledger {
     ///   a day leave out what is only expected): the unpaid rest of each bill and fine, and the
     ///   spending budgets expect; before the cards, so what a card pays is paid back.
     /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards + budgets)).
-    public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], tracking withTracking: Bool = true) throws(InstrumentError)
+    public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], tracking withTracking: Bool = true)
+        throws(InstrumentError)
         -> Ledger
     {
         let revalued = accounts.filter { $0.valueChange != nil }
@@ -111,7 +112,9 @@ extension Ledger {
                 generated.append(
                     Transaction(
                         id: "\(loan.id)#balance\(index)", day: checkpoint.day, payee: "\(account.name): balance by its schedule",
-                        postings: [Posting(accountID: loan.accountID, amount: money(correction)), Posting(accountID: equityID, amount: money(-correction))]))
+                        postings: [
+                            Posting(accountID: loan.accountID, amount: money(correction)), Posting(accountID: equityID, amount: money(-correction)),
+                        ]))
             }
             if terms.start >= today && terms.start <= horizon {
                 generated.append(
@@ -194,7 +197,9 @@ extension Ledger {
             var touching = self
             touching.transactions = transactions.filter { $0.day >= today && $0.postings.contains { $0.accountID == accountID } }
             touching.schedules = schedules.filter { $0.postings.contains { $0.accountID == accountID } }
-            for event in touching.flows(into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars, forecastCase) {
+            for event in touching.flows(
+                into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars, forecastCase)
+            {
                 flows.append((event.day, event.amount))
             }
         }
@@ -215,13 +220,19 @@ extension Ledger {
                     generated.append(
                         Transaction(
                             id: "\(deposit.id)#\(index)", day: event.day, payee: "\(account.name) interest",
-                            postings: [Posting(accountID: deposit.accountID, amount: money(event.amount)), Posting(accountID: deposit.interestCategoryID, amount: money(-event.amount))]))
+                            postings: [
+                                Posting(accountID: deposit.accountID, amount: money(event.amount)),
+                                Posting(accountID: deposit.interestCategoryID, amount: money(-event.amount)),
+                            ]))
                 case .payout:
                     guard let payout = deposit.payoutID else { continue }
                     generated.append(
                         Transaction(
                             id: "\(deposit.id)#\(index)", day: event.day, payee: "\(account.name) paid out",
-                            postings: [Posting(accountID: payout, amount: money(event.amount)), Posting(accountID: deposit.accountID, amount: money(-event.amount))]))
+                            postings: [
+                                Posting(accountID: payout, amount: money(event.amount)),
+                                Posting(accountID: deposit.accountID, amount: money(-event.amount)),
+                            ]))
                 }
             }
         }
@@ -243,7 +254,9 @@ extension Ledger {
         for transaction in transactions where transaction.day < from {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }
-        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase).map { CardFlow(day: $0.day, amount: $0.amount) }
+        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase).map {
+            CardFlow(day: $0.day, amount: $0.amount)
+        }
         let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon)
         guard let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
         // Paid since the statement: the debt less what is still carried.
@@ -268,7 +281,9 @@ extension Ledger {
             generated.append(
                 Transaction(
                     id: "\(card.id)#overdue\(late.due.number)", day: today, payee: "\(account.name) payback (overdue since \(late.due))",
-                    postings: [Posting(accountID: card.accountID, amount: money(overdue)), Posting(accountID: card.payFromID, amount: money(-overdue))]))
+                    postings: [
+                        Posting(accountID: card.accountID, amount: money(overdue)), Posting(accountID: card.payFromID, amount: money(-overdue)),
+                    ]))
         }
         let pessimistic = cardCycles(card, today: today, horizon: horizon, calendars: calendars, .pessimistic).cycles
         let optimistic = cardCycles(card, today: today, horizon: horizon, calendars: calendars, .optimistic).cycles
@@ -276,7 +291,9 @@ extension Ledger {
         func add(_ id: String, _ day: Day, _ payee: String, to: String, from: String, _ amounts: (Int64, Int64, Int64)) {
             guard amounts.0 > 0 || amounts.1 > 0 || amounts.2 > 0 else { return }
             generated.append(
-                Transaction(id: id, day: day, payee: payee, postings: [Posting(accountID: to, amount: money(amounts.0)), Posting(accountID: from, amount: money(-amounts.0))]))
+                Transaction(
+                    id: id, day: day, payee: payee,
+                    postings: [Posting(accountID: to, amount: money(amounts.0)), Posting(accountID: from, amount: money(-amounts.0))]))
             if amounts.1 != amounts.0 || amounts.2 != amounts.0 {
                 cases[id] = CaseAmounts(pessimistic: [amounts.1, -amounts.1], optimistic: [amounts.2, -amounts.2])
             }
@@ -286,7 +303,8 @@ extension Ledger {
             let o = index < optimistic.count ? optimistic[index] : cycle
             if cycle.statement >= today && cycle.statement <= horizon {
                 add(
-                    "\(card.id)#interest\(cycle.statement.number)", cycle.statement, "\(account.name) interest", to: card.interestCategoryID, from: card.accountID,
+                    "\(card.id)#interest\(cycle.statement.number)", cycle.statement, "\(account.name) interest", to: card.interestCategoryID,
+                    from: card.accountID,
                     (cycle.interest, p.interest, o.interest))
             }
             if cycle.due >= today && cycle.due <= horizon {

@@ -23,7 +23,10 @@ extension Ledger {
             generated.append(
                 Transaction(
                     id: "due:\(due.id)", day: day, payee: "\(due.type == .bill ? "Bill" : "Fine") #\(due.number): \(due.reason)",
-                    postings: [Posting(accountID: from, amount: Money(minor: -due.left, currency: due.currency)), Posting(accountID: category, amount: amount)]))
+                    postings: [
+                        Posting(accountID: from, amount: Money(minor: -due.left, currency: due.currency)),
+                        Posting(accountID: category, amount: amount),
+                    ]))
         }
         guard !budgets.isEmpty else { return generated }
         let names = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

@@ -68,7 +68,8 @@ extension Loan {
         var n = 1
         while balance > 0 && n <= term {
             let (original, originalCivil, day) = days.next()
-            let end = dayCount == .thirty360 || day == original ? (day: dayCount == .thirty360 ? original : day, civil: originalCivil) : (day, day.civil)
+            let end =
+                dayCount == .thirty360 || day == original ? (day: dayCount == .thirty360 ? original : day, civil: originalCivil) : (day, day.civil)
             // Σ balance × days, segment by segment: prepayments split the period.
             var accrued = Wide(0)
             var from = previous
@@ -104,7 +105,9 @@ extension Loan {
                 guard extra.amount < balance else { throw .prepaymentTooLarge(day: extra.day, amount: extra.amount, remaining: balance) }
                 balance -= extra.amount
                 rows.append(
-                    LoanRow(kind: .prepayment, n: 0, original: extra.day, day: extra.day, payment: extra.amount, interest: 0, principal: extra.amount, balance: balance))
+                    LoanRow(
+                        kind: .prepayment, n: 0, original: extra.day, day: extra.day, payment: extra.amount, interest: 0, principal: extra.amount,
+                        balance: balance))
                 switch extra.effect {
                 case .payment:
                     let left = term - n + 1
@@ -138,7 +141,9 @@ extension Loan {
             if grew { throw .overflow }
             balance = left
             totalInterest += owed
-            rows.append(LoanRow(kind: .payment, n: n, original: original, day: day, payment: paid, interest: owed, principal: principalPart, balance: balance))
+            rows.append(
+                LoanRow(kind: .payment, n: n, original: original, day: day, payment: paid, interest: owed, principal: principalPart, balance: balance)
+            )
             previous = end
             n += 1
         }

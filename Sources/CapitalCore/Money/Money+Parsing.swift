@@ -35,9 +35,11 @@ extension Money {
                 lastWasGroupSeparator = false
             } else if scalar == "." || scalar == "," {
                 if let previous = separator {
-                    throw .notANumber(text, reason: previous == scalar
-                        ? "'\(scalar)' appears more than once"
-                        : "it mixes '\(previous)' and '\(scalar)'; use one decimal separator and spaces to group digits")
+                    throw .notANumber(
+                        text,
+                        reason: previous == scalar
+                            ? "'\(scalar)' appears more than once"
+                            : "it mixes '\(previous)' and '\(scalar)'; use one decimal separator and spaces to group digits")
                 }
                 if integerDigits.isEmpty { throw .notANumber(text, reason: "no digits before '\(scalar)'") }
                 if lastWasGroupSeparator { throw .notANumber(text, reason: "a digit group ends without digits") }

@@ -209,7 +209,9 @@ public enum ReadableRule {
             r.bySetPos = [-1]
         } else {
             if let late = days.first(where: { $0 > 28 }) {
-                throw .invalid(part: "day of month", value: String(late), reason: "a list of days may only hold 1 to 28; give a day past the 28th in a rule of its own")
+                throw .invalid(
+                    part: "day of month", value: String(late),
+                    reason: "a list of days may only hold 1 to 28; give a day past the 28th in a rule of its own")
             }
             r.byMonthDay = days.sorted()
         }

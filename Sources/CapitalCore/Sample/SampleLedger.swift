@@ -102,7 +102,10 @@ public enum SampleLedger {
             switch slot {
             case 0: text = "FREQ=DAILY"
             case 1: text = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
-            case 2, 3: text = ["FREQ=MONTHLY;BYMONTHDAY=10", "FREQ=MONTHLY;BYMONTHDAY=25", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=WEEKLY;BYDAY=FR"][random.below(4)]
+            case 2, 3:
+                text =
+                    ["FREQ=MONTHLY;BYMONTHDAY=10", "FREQ=MONTHLY;BYMONTHDAY=25", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=WEEKLY;BYDAY=FR"][
+                        random.below(4)]
             case 4...7: text = "FREQ=WEEKLY;BYDAY=\(["MO", "TU", "WE", "TH", "FR", "SA", "SU"][random.below(7)])"
             case 8, 9: text = "FREQ=WEEKLY;INTERVAL=2;BYDAY=\(["MO", "WE", "FR"][random.below(3)])"
             case 10...15: text = "FREQ=MONTHLY;BYMONTHDAY=\(1 + random.below(28))"
@@ -163,7 +166,8 @@ public enum SampleLedger {
                 let terms = try Loan(
                     principal: 600_000_000, rate: try Rate(parsing: "11.5"), term: min(360, 12 * years + 120), start: start.addingMonths(-24))
                 ledger.loans = [
-                    LedgerLoan(id: random.uuid(), accountID: loanAccount.id, payFromID: debits[0].id, interestCategoryID: expenses.last!.id, terms: terms)
+                    LedgerLoan(
+                        id: random.uuid(), accountID: loanAccount.id, payFromID: debits[0].id, interestCategoryID: expenses.last!.id, terms: terms)
                 ]
             } catch {
                 preconditionFailure("the sample mortgage: \(error)")
@@ -171,9 +175,11 @@ public enum SampleLedger {
         }
         if let cardAccount = sheet.first(where: { $0.kind == .creditCard }) {
             do {
-                let terms = try CreditCard(limit: 30_000_000, statementDay: 25, due: .daysAfterStatement(20), payback: .full, rate: try Rate(parsing: "0"))
+                let terms = try CreditCard(
+                    limit: 30_000_000, statementDay: 25, due: .daysAfterStatement(20), payback: .full, rate: try Rate(parsing: "0"))
                 ledger.cards = [
-                    LedgerCard(id: random.uuid(), accountID: cardAccount.id, payFromID: debits[0].id, interestCategoryID: expenses.last!.id, terms: terms)
+                    LedgerCard(
+                        id: random.uuid(), accountID: cardAccount.id, payFromID: debits[0].id, interestCategoryID: expenses.last!.id, terms: terms)
                 ]
             } catch {
                 preconditionFailure("the sample card: \(error)")

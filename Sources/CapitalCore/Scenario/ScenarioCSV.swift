@@ -27,7 +27,8 @@ public struct ScenarioCSV: Sendable {
             let name = String(decoding: field, as: UTF8.self)
             guard let column = ScenarioColumn(rawValue: name.lowercased()) else {
                 throw ScenarioFieldError(
-                    column: "header", value: name, reason: "not a scenario column; expected \(ScenarioColumn.allCases.map(\.rawValue).joined(separator: ", "))")
+                    column: "header", value: name,
+                    reason: "not a scenario column; expected \(ScenarioColumn.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard position[column.ordinal] < 0 else { throw ScenarioFieldError(column: "header", value: name, reason: "the column appears twice") }
             position[column.ordinal] = columns.count
@@ -45,7 +46,8 @@ public struct ScenarioCSV: Sendable {
     /// - Complexity: O(line); fields are read in place through pointers (a quoted field with `""`
     ///   is unescaped into scratch space on the stack), so a line costs no allocation but its name
     ///   and the scenario's own arrays.
-    public func scenario(_ line: ArraySlice<UInt8>, exponent: Int, line number: Int) throws(ScenarioFieldError) -> (name: String, scenario: Scenario) {
+    public func scenario(_ line: ArraySlice<UInt8>, exponent: Int, line number: Int) throws(ScenarioFieldError) -> (name: String, scenario: Scenario)
+    {
         let row = line.withUnsafeBufferPointer { read($0, number: number, exponent: exponent) }
         return (row.name.isEmpty ? "line \(number)" : row.name, try row.scenario.get())
     }
@@ -142,7 +144,8 @@ public struct ScenarioCSV: Sendable {
             guard count >= 0 else {
                 return Row(
                     line: number, name: "",
-                    scenario: .failure(ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed")))
+                    scenario: .failure(
+                        ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed")))
             }
             // The columns' positions through a pointer: the closure below then captures
             // nothing that needs reference counting.
@@ -154,7 +157,9 @@ public struct ScenarioCSV: Sendable {
                         scenario: .failure(
                             ScenarioFieldError(
                                 column: "line", value: String(decoding: line, as: UTF8.self),
-                                reason: "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)")))
+                                reason:
+                                    "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)")
+                        ))
                 }
                 do throws(ScenarioFieldError) {
                     let scenario = try Scenario.from(exponent: exponent) { column in
@@ -185,7 +190,8 @@ public struct ScenarioCSV: Sendable {
     /// Splits `line` into `fields`; unescaped quoted fields are written to `scratch` (never more
     /// bytes than the line). Returns the count, −1 for an unclosed quote, or `fields.count` when full.
     private static func split(
-        _ line: UnsafeBufferPointer<UInt8>, into fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, scratch: UnsafeMutableBufferPointer<UInt8>
+        _ line: UnsafeBufferPointer<UInt8>, into fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>,
+        scratch: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         var count = 0
         var used = 0

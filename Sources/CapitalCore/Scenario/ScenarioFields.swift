@@ -142,7 +142,9 @@ extension Scenario {
             guard instalments == nil else { throw fail(.instalments, "give a loan or instalments, not both") }
             var method = LoanMethod.annuity
             if let bytes = text(.loanMethod) {
-                guard let parsed = LoanMethod(rawValue: String(decoding: bytes, as: UTF8.self)) else { throw fail(.loanMethod, "expected annuity or linear") }
+                guard let parsed = LoanMethod(rawValue: String(decoding: bytes, as: UTF8.self)) else {
+                    throw fail(.loanMethod, "expected annuity or linear")
+                }
                 method = parsed
             }
             financing = .loan(ScenarioLoan(downPayment: down ?? 0, rate: rate, term: term, method: method))
@@ -151,7 +153,8 @@ extension Scenario {
         } else if let instalments {
             financing = .instalments(count: instalments)
         } else if let down {
-            throw ScenarioFieldError(column: ScenarioColumn.down.rawValue, value: "\(down)", reason: "a down payment goes with a loan (loan_rate and loan_term)")
+            throw ScenarioFieldError(
+                column: ScenarioColumn.down.rawValue, value: "\(down)", reason: "a down payment goes with a loan (loan_rate and loan_term)")
         }
         let costStart = try day(.costStart) ?? purchase
         let monthly = try amount(.monthlyCost)
@@ -184,7 +187,8 @@ extension Scenario {
             // Amounts in the reason are minor units: name the price as it was written instead.
             let price = field(.price).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let written = reason.hasPrefix("is above the price") ? "is above the price \(price)" : reason
-            throw ScenarioFieldError(column: column.rawValue, value: field(column).map { String(decoding: $0, as: UTF8.self) } ?? value, reason: written)
+            throw ScenarioFieldError(
+                column: column.rawValue, value: field(column).map { String(decoding: $0, as: UTF8.self) } ?? value, reason: written)
         } catch {
             throw fail(.price, "\(error)")
         }

@@ -93,7 +93,9 @@ public struct Due: Hashable, Sendable, Identifiable {
     /// - Throws: `DueError` for an amount of 0 or less, or more than what is left (the message
     ///   names what is left).
     public func paying(_ amount: Int64) throws(DueError) -> Due {
-        guard status != .fullyPaid else { throw .invalid(field: "amount", value: shown(amount), reason: "the \(type.rawValue) is already fully paid") }
+        guard status != .fullyPaid else {
+            throw .invalid(field: "amount", value: shown(amount), reason: "the \(type.rawValue) is already fully paid")
+        }
         guard amount > 0 else { throw .invalid(field: "amount", value: shown(amount), reason: "must be more than 0") }
         guard amount <= left else {
             throw .invalid(field: "amount", value: shown(amount), reason: "is more than what is left to pay, \(shown(left))")

@@ -49,7 +49,8 @@ extension Projection {
     /// one when none is given); at most one of the three.
     public func pool(account: String?, group: String?, level: Int?) throws -> Pool {
         if [account != nil, group != nil, level != nil].filter({ $0 }).count > 1 {
-            throw KitError.invalid(.level, value: level.map(String.init) ?? account ?? group ?? "", reason: "", remedy: .oneOf([.account, .group, .level]))
+            throw KitError.invalid(
+                .level, value: level.map(String.init) ?? account ?? group ?? "", reason: "", remedy: .oneOf([.account, .group, .level]))
         }
         if let account { return try pool(account: account, for: .forecast, field: .account) }
         if let group { return try pool(group: group) }
@@ -118,7 +119,8 @@ extension Projection {
         var low = 0
         for i in series.indices where series[i] < series[low] { low = i }
         return Outlook(
-            current: Money(minor: series[0], currency: pool.currency), low: Money(minor: series[low], currency: pool.currency), lowDay: timeline.day(low),
+            current: Money(minor: series[0], currency: pool.currency), low: Money(minor: series[low], currency: pool.currency),
+            lowDay: timeline.day(low),
             horizon: timeline.horizon, isDebt: series[0] < 0)
     }
 }

@@ -102,7 +102,8 @@ extension Projection {
         }
         guard found.currency == timeline.currency else {
             throw KitError.invalid(
-                field, value: reference, reason: "it holds \(found.currency.code); \(use == .forecast ? "forecasts" : "scenarios") are in \(timeline.currency.code)")
+                field, value: reference,
+                reason: "it holds \(found.currency.code); \(use == .forecast ? "forecasts" : "scenarios") are in \(timeline.currency.code)")
         }
         return Pool(kind: .account(id: found.id, name: found.name), indices: [index], floor: found.floor ?? 0, currency: found.currency)
     }

@@ -43,7 +43,8 @@ extension Ledger {
         for due in dues where due.status != .fullyPaid && due.dueDay <= last {
             items.append(
                 Reminder(
-                    day: due.dueDay, kind: .due(due.type.rawValue), what: "#\(due.number) \(due.reason)", amount: Money(minor: due.left, currency: due.currency),
+                    day: due.dueDay, kind: .due(due.type.rawValue), what: "#\(due.number) \(due.reason)",
+                    amount: Money(minor: due.left, currency: due.currency),
                     overdue: due.dueDay < today))
         }
         // Outflows only: a schedule that spends on an expense category or takes money out of the
@@ -57,7 +58,9 @@ extension Ledger {
             let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
             var seen: Set<Day> = []
             let open = schedule.openOccurrences(dueBy: today, state: state, calendar: calendar)
-            let ahead = schedule.occurrences(in: DayRange(today.advanced(by: 1), last.advanced(by: 1)), calendar: calendar).filter { state.isOpen($0.original) }
+            let ahead = schedule.occurrences(in: DayRange(today.advanced(by: 1), last.advanced(by: 1)), calendar: calendar).filter {
+                state.isOpen($0.original)
+            }
             for occurrence in open + ahead where seen.insert(occurrence.original).inserted {
                 let amount = occurrence.postings.first.map { Money(minor: abs($0.amount.minor), currency: $0.amount.currency) } ?? .zero(currency)
                 items.append(Reminder(day: occurrence.day, kind: .confirm, what: schedule.name, amount: amount, overdue: occurrence.day < today))
@@ -69,13 +72,16 @@ extension Ledger {
             let name = names[card.accountID] ?? "card"
             if let late, overdue > 0 {
                 items.append(
-                    Reminder(day: late.due, kind: .card, what: "\(name) statement of \(late.statement)", amount: Money(minor: overdue, currency: cardCurrency), overdue: true))
+                    Reminder(
+                        day: late.due, kind: .card, what: "\(name) statement of \(late.statement)",
+                        amount: Money(minor: overdue, currency: cardCurrency), overdue: true))
             }
             // Statements still to close count too: their payback as the forecast expects it.
             for cycle in cycles where cycle.due >= today && cycle.due <= last && cycle.payback > 0 {
                 items.append(
                     Reminder(
-                        day: cycle.due, kind: .card, what: "\(name) statement of \(cycle.statement)", amount: Money(minor: cycle.payback, currency: cardCurrency),
+                        day: cycle.due, kind: .card, what: "\(name) statement of \(cycle.statement)",
+                        amount: Money(minor: cycle.payback, currency: cardCurrency),
                         overdue: false))
             }
         }
@@ -83,7 +89,10 @@ extension Ledger {
             guard let schedule = try? loan.schedule(calendar: calendars[loan.calendar] ?? .none) else { continue }
             let loanCurrency = accounts.first { $0.id == loan.accountID }?.currency ?? currency
             for row in schedule.rows where row.day >= today && row.day <= last && row.payment > 0 {
-                items.append(Reminder(day: row.day, kind: .loan, what: names[loan.accountID] ?? "loan", amount: Money(minor: row.payment, currency: loanCurrency), overdue: false))
+                items.append(
+                    Reminder(
+                        day: row.day, kind: .loan, what: names[loan.accountID] ?? "loan", amount: Money(minor: row.payment, currency: loanCurrency),
+                        overdue: false))
             }
         }
         items.sort { ($0.overdue ? 0 : 1, $0.day) < ($1.overdue ? 0 : 1, $1.day) }

@@ -31,7 +31,8 @@ func balances(_ ledger: Ledger, on day: Day) throws -> [BalanceKey: Int64] {
 struct ValueChangeOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("For a fixed asset: its value's change a year in percent, e.g. -15 (a car) or 3.5 (a flat); \"\" clears it.", valueName: "percent"))
+        help: ArgumentHelp(
+            "For a fixed asset: its value's change a year in percent, e.g. -15 (a car) or 3.5 (a flat); \"\" clears it.", valueName: "percent"))
     var valueChange: String?
     @Option(help: ArgumentHelp("The day the asset's value was known, where the yearly change counts from (default today).", valueName: "date"))
     var valueSince: String?
@@ -73,13 +74,16 @@ struct StyleOptions: ParsableArguments {
 
 extension Capital.AccountCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", 
+        static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an account or a category.",
             discussion: "Example: capital account add \"VTB Debit\" --kind debit --floor 10000 --default")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The account's name (unique).") var name: String
-        @Option(help: ArgumentHelp("cash, debit, credit-card, deposit, receivable, fixed-asset, loan, payable, income, expense or equity.", valueName: "kind"))
+        @Option(
+            help: ArgumentHelp(
+                "cash, debit, credit-card, deposit, receivable, fixed-asset, loan, payable, income, expense or equity.", valueName: "kind"))
         var kind: AccountKind
         @Option(help: ArgumentHelp("ISO 4217 code (default: the ledger's).", valueName: "code")) var currency: String?
         @Option(help: ArgumentHelp("A reserve the balance must not go below.", valueName: "amount")) var floor: String?
@@ -106,7 +110,8 @@ extension Capital.AccountCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", 
+        static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List accounts with today's balances.", discussion: "Example: capital account list --kind debit --format json")
 
         @OptionGroup var global: GlobalOptions
@@ -127,7 +132,8 @@ extension Capital.AccountCommand {
                     Column("hidden", "Hidden"), Column("default", "Default"), Column("icon", "Icon", tableHidden: true),
                     Column("color", "Colour", tableHidden: true),
                 ])
-            for account in ledger.accounts where (all || !account.hidden) && (kind == nil || account.kind == kind)
+            for account in ledger.accounts
+            where (all || !account.hidden) && (kind == nil || account.kind == kind)
                 && (!categories || account.kind.isCategory)
             {
                 section.rows.append([
@@ -143,7 +149,8 @@ extension Capital.AccountCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", 
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one account: its fields, balance, postings and groups.", discussion: "Example: capital account show \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
@@ -162,8 +169,12 @@ extension Capital.AccountCommand {
                     [
                         (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .label(Label(found))),
                         (Column("kind", "Kind"), .text(found.kind.rawValue)),
-                        (Column("icon", "Icon"), found.icon.map { .text($0) } ?? .none), (Column("color", "Colour"), colorCell(found)), (Column("currency", "Currency"), .text(found.currency.code)),
-                        (Column("balance", "Balance"), .money(Money(minor: totals[BalanceKey(accountID: found.id, currency: found.currency)] ?? 0, currency: found.currency))),
+                        (Column("icon", "Icon"), found.icon.map { .text($0) } ?? .none), (Column("color", "Colour"), colorCell(found)),
+                        (Column("currency", "Currency"), .text(found.currency.code)),
+                        (
+                            Column("balance", "Balance"),
+                            .money(Money(minor: totals[BalanceKey(accountID: found.id, currency: found.currency)] ?? 0, currency: found.currency))
+                        ),
                         (Column("floor", "Floor"), found.floor.map { .money(Money(minor: $0, currency: found.currency)) } ?? .none),
                         (Column("level", "Level"), found.level.map { .int($0) } ?? .none), (Column("hidden", "Hidden"), .bool(found.hidden)),
                         (Column("default", "Default"), .bool(try store.defaultAccount()?.id == found.id)),
@@ -176,7 +187,8 @@ extension Capital.AccountCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "edit", 
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change an account's name, kind, floor, level, note, colour, icon or visibility.",
             discussion: "Example: capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
 
@@ -205,7 +217,9 @@ extension Capital.AccountCommand {
             changes.kind = kind
             changes.floor = try clearableMinor(floor, field: "--floor", currency: existing.currency)
             if let level {
-                if level.isEmpty { changes.level = .some(nil) } else {
+                if level.isEmpty {
+                    changes.level = .some(nil)
+                } else {
                     guard let value = Int(level) else { throw CLIError.invalid("--level", level, "expected a level 1 to 6") }
                     changes.level = .some(value)
                 }

@@ -5,7 +5,8 @@ import CapitalStore
 
 extension Capital {
     struct Balance: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "balance", 
+        static let configuration = CommandConfiguration(
+            commandName: "balance",
             abstract: "End-of-day balances per account and per group.",
             discussion: """
                 Amounts are signed as in double entry: what you have is positive, what you owe (loans, \
@@ -27,13 +28,17 @@ extension Capital {
             let totals = try balances(ledger, on: day)
             var accounts = Section(
                 name: "accounts", title: "Balances on \(day)",
-                columns: [Column("account", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
+                columns: [
+                    Column("account", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true), Column("currency", "Cur"),
+                ])
             for account in ledger.accounts where all || (!account.hidden && account.kind.isBalanceSheet) {
                 let keys = totals.keys.filter { $0.accountID == account.id }.sorted { $0.currency.code < $1.currency.code }
                 let currencies = keys.isEmpty ? [account.currency] : keys.map(\.currency)
                 for currency in currencies {
                     let minor = totals[BalanceKey(accountID: account.id, currency: currency)] ?? 0
-                    accounts.rows.append([.label(Label(account)), .text(account.kind.rawValue), .money(Money(minor: minor, currency: currency)), .text(currency.code)])
+                    accounts.rows.append([
+                        .label(Label(account)), .text(account.kind.rawValue), .money(Money(minor: minor, currency: currency)), .text(currency.code),
+                    ])
                 }
             }
             var groups = Section(
@@ -41,7 +46,9 @@ extension Capital {
                 columns: [Column("group", "Group"), Column("type", "Type"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
             for group in ledger.groups {
                 for (currency, minor) in try groupTotals(group, ledger, totals) {
-                    groups.rows.append([.text(group.name), .text(group.type.rawValue), .money(Money(minor: minor, currency: currency)), .text(currency.code)])
+                    groups.rows.append([
+                        .text(group.name), .text(group.type.rawValue), .money(Money(minor: minor, currency: currency)), .text(currency.code),
+                    ])
                 }
             }
             try global.print(Report([accounts, groups], keyed: true))

@@ -42,7 +42,8 @@ extension Capital.BudgetCommand {
         @Argument(help: "The limit per period.") var amount: String
         @Flag(help: "The period.") var period: BudgetPeriod = .monthly
         @Option(help: ArgumentHelp("The first month (YYYY-MM) or day.", valueName: "month")) var from: String?
-        @Option(help: ArgumentHelp("The account the expected spending comes from (default: the default account).", valueName: "account")) var payFrom: String?
+        @Option(help: ArgumentHelp("The account the expected spending comes from (default: the default account).", valueName: "account")) var payFrom:
+            String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)
@@ -132,7 +133,8 @@ extension Capital.BudgetCommand {
                 let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: category.currency)) }
                 let state = status.isOver ? "over" : status.willBeOver ? "over at this pace" : "under"
                 section.rows.append([
-                    .label(Label(category)), .day(period.start), .day(period.end.advanced(by: -1)), money(status.limit), money(status.spent), money(status.left),
+                    .label(Label(category)), .day(period.start), .day(period.end.advanced(by: -1)), money(status.limit), money(status.spent),
+                    money(status.left),
                     money(status.projected), .text(state),
                 ])
             }

@@ -12,7 +12,8 @@ extension Capital {
 
 extension Capital.CalendarCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", 
+        static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the calendars, the ledger's default, and the days you added.", discussion: "Example: capital calendar list")
 
         @OptionGroup var global: GlobalOptions
@@ -25,13 +26,16 @@ extension Capital.CalendarCommand {
             var days = Section(
                 name: "days", title: "Your days",
                 columns: [Column("calendar", "Calendar"), Column("date", "Date"), Column("kind", "Kind"), Column("name", "Name")])
-            days.rows = try store.calendarDays().map { [.text($0.calendar), .day($0.day), .text($0.holiday ? "holiday" : "workday"), .text($0.name)] }
+            days.rows = try store.calendarDays().map {
+                [.text($0.calendar), .day($0.day), .text($0.holiday ? "holiday" : "workday"), .text($0.name)]
+            }
             try global.print(Report([calendars, days], keyed: true))
         }
     }
 
     struct Use: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "use", 
+        static let configuration = CommandConfiguration(
+            commandName: "use",
             abstract: "Make a calendar the ledger's default for schedules.", discussion: "Example: capital calendar use RU")
 
         @OptionGroup var global: GlobalOptions

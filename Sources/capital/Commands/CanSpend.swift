@@ -38,7 +38,8 @@ extension Capital {
             let money = projection.money
             let columns = [
                 Column("level", "Level", numeric: true), Column("name", "Name"), Column("on", "On"), Column("amount", "Can spend", numeric: true),
-                Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true), Column("floor", "Floor", numeric: true),
+                Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true),
+                Column("floor", "Floor", numeric: true),
             ]
             var rows: [[Cell]] = []
             var objects: [JSON] = []
@@ -67,8 +68,12 @@ extension Capital {
             if try global.outputFormat() == .table, !allLevels, let item = answers.first {
                 let amounts = horizon.forecastCase == .expected ? "expected" : "pessimistic"
                 let shown = global.hideAmounts ? "***" : money(item.answer.amount).formatted()
-                console.line("You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon)).")
-                for line in explanations { console.line(line.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ")) }
+                console.line(
+                    "You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."
+                )
+                for line in explanations {
+                    console.line(line.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: "))
+                }
                 return
             }
             try global.print(report)
@@ -103,7 +108,8 @@ extension Capital {
     }
 
     struct When: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "when", 
+        static let configuration = CommandConfiguration(
+            commandName: "when",
             abstract: "The first day from which an amount can be spent and stays affordable to the horizon.",
             discussion: "Example: capital when 300000 --level 4")
 
@@ -125,7 +131,8 @@ extension Capital {
             let forecast = projection
             var report = Report([
                 Section(
-                    name: "when", columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
+                    name: "when",
+                    columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
                     rows: [[.money(money), .int(chosen), day.map { .day($0) } ?? .none]])
             ])
             report.json = .object([
@@ -135,9 +142,13 @@ extension Capital {
             if try global.outputFormat() == .table {
                 let shown = global.hideAmounts ? "***" : money.formatted()
                 if let day {
-                    Console.current.line("\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon).")
+                    Console.current.line(
+                        "\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon)."
+                    )
                 } else {
-                    Console.current.line("Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until.")
+                    Console.current.line(
+                        "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until."
+                    )
                 }
                 return
             }

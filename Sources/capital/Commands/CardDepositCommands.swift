@@ -79,17 +79,22 @@ extension Capital.CardCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The card's name: its credit-card account.") var name: String
         @Option(parsing: .unconditional, help: ArgumentHelp("The credit limit.", valueName: "amount")) var limit: String
-        @Option(parsing: .unconditional, help: ArgumentHelp("The day of the month statements are issued, 1 to 31.", valueName: "day")) var statementDay: Int
-        @Option(parsing: .unconditional, help: ArgumentHelp("The payment due day of the month after the statement, 1 to 31.", valueName: "day")) var dueDay: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The day of the month statements are issued, 1 to 31.", valueName: "day"))
+        var statementDay: Int
+        @Option(parsing: .unconditional, help: ArgumentHelp("The payment due day of the month after the statement, 1 to 31.", valueName: "day"))
+        var dueDay: Int?
         @Option(parsing: .unconditional, help: ArgumentHelp("Or: the payment is due this many days after the statement, 1 to 27.", valueName: "days"))
         var dueAfter: Int?
         @Option(help: ArgumentHelp("full, minimum or fixed.", valueName: "policy")) var payback = "full"
-        @Option(parsing: .unconditional, help: ArgumentHelp("The minimum payback's percentage of the statement.", valueName: "percent")) var minimum: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The minimum payback's percentage of the statement.", valueName: "percent")) var minimum:
+            String?
         @Option(parsing: .unconditional, help: ArgumentHelp("The least a minimum payback pays.", valueName: "amount")) var minimumFloor: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("The amount of a fixed payback.", valueName: "amount")) var fixed: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("Annual interest on the carried balance in percent (default 0).", valueName: "percent"))
         var rate = "0"
-        @Option(help: ArgumentHelp("keep (interest only on what is carried) or lose (an unpaid statement pays interest from its day).", valueName: "rule"))
+        @Option(
+            help: ArgumentHelp("keep (interest only on what is carried) or lose (an unpaid statement pays interest from its day).", valueName: "rule")
+        )
         var grace: CardGrace = .keep
         @Option(help: ArgumentHelp("The account paybacks come from (required).", valueName: "account")) var payFrom: String?
         @Option(help: ArgumentHelp("The expense category of the interest (default Card interest).", valueName: "category")) var category: String?
@@ -110,7 +115,8 @@ extension Capital.CardCommand {
             input.field = { $0 == "account" ? "NAME" : optionName($0) }
             let card = try store.addCard(input)
             let view = try CardView(card, store: store, global: global)
-            Console.current.line("Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
+            Console.current.line(
+                "Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
         }
     }
 
@@ -169,7 +175,8 @@ extension Capital.CardCommand {
                         (Column("nextStatement", "Next statement"), .day(view.nextStatement)),
                         (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
                         (Column("nextInterest", "  interest charged"), next.map { view.money($0.interest) } ?? .none),
-                        (Column("payback", "Payback"), .text(view.policy)), (Column("payFrom", "Paid from"), .text(try store.account(view.card.payFromID).name)),
+                        (Column("payback", "Payback"), .text(view.policy)),
+                        (Column("payFrom", "Paid from"), .text(try store.account(view.card.payFromID).name)),
                         (Column("rate", "Rate"), .text(terms.rate.description)), (Column("grace", "Grace"), .text(terms.grace.rawValue)),
                     ]))
         }
@@ -243,7 +250,8 @@ extension Capital.DepositCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List deposits with their balance, rate, maturity and ladder level.", discussion: "Example: capital deposit list")
+            commandName: "list", abstract: "List deposits with their balance, rate, maturity and ladder level.",
+            discussion: "Example: capital deposit list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -252,13 +260,15 @@ extension Capital.DepositCommand {
             var section = Section(
                 name: "deposits",
                 columns: [
-                    Column("name", "Deposit"), Column("balance", "Balance", numeric: true), Column("rate", "Rate"), Column("capitalisation", "Capitalised"),
+                    Column("name", "Deposit"), Column("balance", "Balance", numeric: true), Column("rate", "Rate"),
+                    Column("capitalisation", "Capitalised"),
                     Column("maturity", "Matures"), Column("level", "Level", numeric: true),
                 ])
             for deposit in try store.deposits() {
                 let view = try DepositView(deposit, store: store, global: global)
                 section.rows.append([
-                    .text(view.account.name), view.money(view.balance), .text(deposit.terms.rate.description), .text(deposit.terms.capitalisation.rawValue),
+                    .text(view.account.name), view.money(view.balance), .text(deposit.terms.rate.description),
+                    .text(deposit.terms.capitalisation.rawValue),
                     deposit.terms.maturity.map { .day($0) } ?? .none, .int(view.level),
                 ])
             }
@@ -284,12 +294,15 @@ extension Capital.DepositCommand {
                     "deposit",
                     [
                         (Column("name", "Deposit"), .text(view.account.name)), (Column("balance", "Balance today"), view.money(view.balance)),
-                        (Column("rate", "Rate"), .text(terms.rate.description)), (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
+                        (Column("rate", "Rate"), .text(terms.rate.description)),
+                        (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
                         (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
                         (Column("nextInterestDay", "Next interest on"), next.map { .day($0.day) } ?? .none),
                         (Column("nextInterest", "Next interest"), next.map { view.money(view.amount(of: $0)) } ?? .none),
-                        (Column("interestAhead", terms.maturity == nil ? "Interest in 12 months" : "Interest to maturity"),
-                         view.money(view.interest.reduce(0) { $0 + view.amount(of: $1) })),
+                        (
+                            Column("interestAhead", terms.maturity == nil ? "Interest in 12 months" : "Interest to maturity"),
+                            view.money(view.interest.reduce(0) { $0 + view.amount(of: $1) })
+                        ),
                         (Column("payout", "Paid out at maturity"), view.payout.map { view.money(-view.amount(of: $0)) } ?? .none),
                         (Column("payoutTo", "  into"), try view.deposit.payoutID.map { .text(try store.account($0).name) } ?? .none),
                         (Column("level", "Ladder level"), .int(view.level)),

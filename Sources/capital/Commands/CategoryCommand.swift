@@ -50,7 +50,8 @@ extension Capital.CategoryCommand {
                     "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'"
                 )
             }
-            Console.current.line("Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
+            Console.current.line(
+                "Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
         }
     }
 

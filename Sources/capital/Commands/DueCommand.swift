@@ -36,7 +36,8 @@ let dueColumns = [
 func dueRow(_ due: Due, today: Day) -> [Cell] {
     let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: due.currency)) }
     return [
-        .int(due.number), .text(due.type.rawValue), .text(due.reason), .day(due.dueDay), .int(due.daysLeft(today: today)), .text(dueWhen(due, today: today)),
+        .int(due.number), .text(due.type.rawValue), .text(due.reason), .day(due.dueDay), .int(due.daysLeft(today: today)),
+        .text(dueWhen(due, today: today)),
         money(due.total), money(due.paid), money(due.left), .text(due.status.rawValue), .text(due.institution),
     ]
 }
@@ -75,7 +76,8 @@ extension Capital.DueCommand {
         @Option(help: ArgumentHelp("The IBAN to pay to.", valueName: "iban")) var iban = ""
         @Option(help: ArgumentHelp("The payee's address.", valueName: "text")) var address = ""
         @Option(help: ArgumentHelp("Who is owed (a utility, a court, a police department).", valueName: "text")) var institution = ""
-        @Option(help: ArgumentHelp("The account the forecast pays the rest from (default: the default account).", valueName: "account")) var from: String?
+        @Option(help: ArgumentHelp("The account the forecast pays the rest from (default: the default account).", valueName: "account")) var from:
+            String?
         @Option(help: ArgumentHelp("The expense category of its payments (default Bills or Fines).", valueName: "category")) var category: String?
 
         func run() throws {
@@ -91,9 +93,13 @@ extension Capital.DueCommand {
             let added = try store.addDue(input)
             let today = try global.todayDay()
             if added.payFromID == nil, try store.defaultAccount() == nil {
-                Console.current.line("Note: there is no default account, so the forecast leaves it out; give one with `capital due edit \(added.number) --from ACCOUNT`.")
+                Console.current.line(
+                    "Note: there is no default account, so the forecast leaves it out; give one with `capital due edit \(added.number) --from ACCOUNT`."
+                )
             }
-            Console.current.line("Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay)).")
+            Console.current.line(
+                "Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay))."
+            )
         }
     }
 
@@ -146,10 +152,13 @@ extension Capital.DueCommand {
             ]
             var report = Report.record("due", fields)
             var payments = Section(
-                name: "payments", columns: [Column("day", "Date"), Column("amount", "Amount", numeric: true), Column("from", "From"), Column("id", "Transaction")])
+                name: "payments",
+                columns: [Column("day", "Date"), Column("amount", "Amount", numeric: true), Column("from", "From"), Column("id", "Transaction")])
             for transaction in try store.duePayments(due) {
                 guard let from = transaction.postings.first else { continue }
-                payments.rows.append([.day(transaction.day), .money(try from.amount.negated()), .text(try store.account(from.accountID).name), .id(transaction.id)])
+                payments.rows.append([
+                    .day(transaction.day), .money(try from.amount.negated()), .text(try store.account(from.accountID).name), .id(transaction.id),
+                ])
             }
             report.sections.append(payments)
             report.json = .object(
@@ -222,17 +231,21 @@ extension Capital.DueCommand {
             edit.institution = institution
             edit.payFrom = from
             edit.category = category
-            guard type != nil || total != nil || paid != nil || due != nil || reason != nil || iban != nil || address != nil || institution != nil
-                || from != nil || category != nil
+            guard
+                type != nil || total != nil || paid != nil || due != nil || reason != nil || iban != nil || address != nil || institution != nil
+                    || from != nil || category != nil
             else {
                 throw CLIError("due edit \(id): nothing to change; give at least one option (see `capital due edit --help`)", exitCode: 64)
             }
             let (edited, clamped) = try store.editDue(id, edit)
             let money = { (minor: Int64) in Money(minor: minor, currency: edited.currency).formatted() }
             if clamped {
-                Console.current.line("The total \(money(edited.total)) is below what was paid: paid is now \(money(edited.paid)), and the \(edited.type.rawValue) is fully paid.")
+                Console.current.line(
+                    "The total \(money(edited.total)) is below what was paid: paid is now \(money(edited.paid)), and the \(edited.type.rawValue) is fully paid."
+                )
             }
-            Console.current.line("Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue).")
+            Console.current.line(
+                "Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue).")
         }
     }
 

@@ -121,14 +121,16 @@ func transactionTable(_ store: Store, range: (from: Day?, to: Day?)) throws -> C
 func dueTable(_ store: Store, today: Day, range: (from: Day?, to: Day?)) throws -> CSVTable {
     let names = Dictionary(try store.accounts(includeHidden: true).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     var table = CSVTable(header: [
-        "id", "type", "reason", "dueDay", "daysLeft", "total", "paid", "left", "currency", "status", "institution", "iban", "address", "payFrom", "category",
+        "id", "type", "reason", "dueDay", "daysLeft", "total", "paid", "left", "currency", "status", "institution", "iban", "address", "payFrom",
+        "category",
     ])
     for due in try store.dues() {
         if let from = range.from, due.dueDay < from { continue }
         if let to = range.to, due.dueDay > to { continue }
         let money = { (minor: Int64) in CSVWriter.Field.value(Money(minor: minor, currency: due.currency).plain) }
         table.rows.append([
-            .value(String(due.number)), .value(due.type.rawValue), .text(due.reason), .value(due.dueDay.iso), .value(String(due.daysLeft(today: today))),
+            .value(String(due.number)), .value(due.type.rawValue), .text(due.reason), .value(due.dueDay.iso),
+            .value(String(due.daysLeft(today: today))),
             money(due.total), money(due.paid), money(due.left), .value(due.currency.code), .value(due.status.rawValue), .text(due.institution),
             .text(due.iban), .text(due.address), .text(due.payFromID.flatMap { names[$0] } ?? ""), .text(due.categoryID.flatMap { names[$0] } ?? ""),
         ])

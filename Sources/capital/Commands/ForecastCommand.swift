@@ -40,7 +40,8 @@ extension Capital {
             var section = Section(
                 name: "periods",
                 columns: [
-                    Column("start", "Start"), Column("end", "End"), Column("opening", "Opening", numeric: true), Column("inflow", "In", numeric: true),
+                    Column("start", "Start"), Column("end", "End"), Column("opening", "Opening", numeric: true),
+                    Column("inflow", "In", numeric: true),
                     Column("outflow", "Out", numeric: true), Column("closing", "Closing", numeric: true), Column("min", "Min", numeric: true),
                     Column("minDay", "Min day"),
                 ])
@@ -69,7 +70,8 @@ extension Capital {
                     console.line(
                         renderChart(
                             values: forecast.balances, firstDay: timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
-                            width: max(40, console.width - 2), height: 12, format: { global.hideAmounts ? "***" : money($0).formatted() }, color: console.color))
+                            width: max(40, console.width - 2), height: 12, format: { global.hideAmounts ? "***" : money($0).formatted() },
+                            color: console.color))
                 }
             }
             try global.print(report)

@@ -13,8 +13,10 @@ extension Capital {
 
 extension Capital.GroupCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", 
-            abstract: "Add a group.", discussion: "Example: capital group add \"Everyday money\" --type cash-flow --account \"VTB Debit\" --account Cash")
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a group.",
+            discussion: "Example: capital group add \"Everyday money\" --type cash-flow --account \"VTB Debit\" --account Cash")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The group's name (unique).") var name: String
@@ -23,12 +25,14 @@ extension Capital.GroupCommand {
 
         func run() throws {
             let group = try global.ledgerStore(writing: true).addGroup(name: name, type: type, accounts: account)
-            Console.current.line("Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count) accounts.")
+            Console.current.line(
+                "Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count) accounts.")
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List groups with their accounts.", discussion: "Example: capital group list")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List groups with their accounts.", discussion: "Example: capital group list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -37,16 +41,20 @@ extension Capital.GroupCommand {
             let ledger = try store.snapshot()
             let labels = AccountLabels(ledger.accounts)
             let known = Set(ledger.accounts.map(\.id))
-            var section = Section(name: "groups", columns: [Column("id", "ID"), Column("name", "Name"), Column("type", "Type"), Column("accounts", "Accounts")])
+            var section = Section(
+                name: "groups", columns: [Column("id", "ID"), Column("name", "Name"), Column("type", "Type"), Column("accounts", "Accounts")])
             for group in ledger.groups {
-                section.rows.append([.id(group.id), .text(group.name), .text(group.type.rawValue), .labels(group.accountIDs.filter(known.contains).map { labels[$0] })])
+                section.rows.append([
+                    .id(group.id), .text(group.name), .text(group.type.rawValue), .labels(group.accountIDs.filter(known.contains).map { labels[$0] }),
+                ])
             }
             try global.print(Report([section]))
         }
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", 
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a group's accounts with today's balances and their total.", discussion: "Example: capital group show \"Everyday money\"")
 
         @OptionGroup var global: GlobalOptions
@@ -67,7 +75,8 @@ extension Capital.GroupCommand {
                     .money(Money(minor: totals[BalanceKey(accountID: id, currency: account.currency)] ?? 0, currency: account.currency)),
                 ])
             }
-            var total = Section(name: "totals", title: "Total", columns: [Column("currency", "Currency"), Column("balance", "Balance", numeric: true)])
+            var total = Section(
+                name: "totals", title: "Total", columns: [Column("currency", "Currency"), Column("balance", "Balance", numeric: true)])
             for (currency, minor) in try groupTotals(found, ledger, totals) {
                 total.rows.append([.text(currency.code), .money(Money(minor: minor, currency: currency))])
             }
@@ -97,7 +106,8 @@ extension Capital.GroupCommand {
 
     struct AddAccount: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add-account", abstract: "Put accounts into a group.", discussion: "Example: capital group add-account \"Everyday money\" Cash")
+            commandName: "add-account", abstract: "Put accounts into a group.",
+            discussion: "Example: capital group add-account \"Everyday money\" Cash")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Group name or id prefix.") var group: String

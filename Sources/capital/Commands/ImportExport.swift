@@ -6,7 +6,8 @@ import Foundation
 
 extension Capital {
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "import", 
+        static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import a YAML or JSON ledger file, all or nothing (creates the database if needed).",
             discussion: """
                 Into a database with data it merges by name; see docs/ledger-format.md.
@@ -35,7 +36,8 @@ extension Capital {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "export",
+        static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the whole ledger as a YAML (default) or JSON ledger file, one table as CSV, or an hledger journal.",
             discussion: """
                 --format csv (or --what alone) writes one table: --what transactions (one row per posting, the default), \

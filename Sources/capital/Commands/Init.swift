@@ -4,7 +4,8 @@ import CapitalStore
 
 extension Capital {
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "init", 
+        static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Create a ledger: the Capital equity account and the default categories.",
             discussion: "Example: capital init --currency RUB")
 

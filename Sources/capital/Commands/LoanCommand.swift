@@ -11,29 +11,37 @@ extension PrepaymentEffect: ExpressibleByArgument {}
 extension Capital {
     struct LoanCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "loan", abstract: "Loans: stored loans in the forecast, amortisation schedules and early repayment.", subcommands: [Add.self, List.self, Show.self, Prepay.self, Remove.self, Schedule.self])
+            commandName: "loan", abstract: "Loans: stored loans in the forecast, amortisation schedules and early repayment.",
+            subcommands: [Add.self, List.self, Show.self, Prepay.self, Remove.self, Schedule.self])
     }
 }
 
 /// The terms of a loan as options, shared by the loan commands.
 struct LoanTermsOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The amount lent, e.g. 5000000 or 5000000.00.", valueName: "amount")) var principal: String
-    @Option(parsing: .unconditional, help: ArgumentHelp("The annual interest rate in percent, e.g. 12 or 7.75 (at most four decimals).", valueName: "percent"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The annual interest rate in percent, e.g. 12 or 7.75 (at most four decimals).", valueName: "percent"))
     var rate: String
     @Option(parsing: .unconditional, help: ArgumentHelp("The term in months: the number of monthly payments.", valueName: "months")) var term: Int
     @Option(help: ArgumentHelp("The day the money is lent, YYYY-MM-DD; interest runs from here.", valueName: "date")) var start: String
-    @Option(help: ArgumentHelp("The first payment's day (default one month after --start); later ones fall on the same day of the month.", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "The first payment's day (default one month after --start); later ones fall on the same day of the month.", valueName: "date"))
     var firstPayment: String?
     @Option(help: ArgumentHelp("annuity (equal payments) or linear (equal principal parts).", valueName: "method")) var method: LoanMethod = .annuity
     @Option(help: ArgumentHelp("30/360, actual/365 or actual/actual.", valueName: "convention")) var dayCount: DayCount = .thirty360
     @Option(help: ArgumentHelp("half-up or half-even rounding of each amount to minor units.", valueName: "rule")) var rounding: Rounding = .halfUp
     @Option(help: ArgumentHelp("Working-day calendar for payment days: RU, US or none.", valueName: "name")) var calendar = "none"
-    @Option(help: ArgumentHelp("How a payment due on a day off moves: none, following, preceding, modified-following or modified-preceding.", valueName: "adjustment"))
+    @Option(
+        help: ArgumentHelp(
+            "How a payment due on a day off moves: none, following, preceding, modified-following or modified-preceding.", valueName: "adjustment"))
     var adjust: BusinessDayAdjustment = .none
 
     /// The terms as a store input for `account`, paid from `payFrom`.
     func input(account: String = "", payFrom: String = "") throws -> LoanInput {
-        var input = LoanInput(account: account, payFrom: payFrom, principal: principal, rate: rate, term: term, start: try parseDay(start, field: "--start"))
+        var input = LoanInput(
+            account: account, payFrom: payFrom, principal: principal, rate: rate, term: term, start: try parseDay(start, field: "--start"))
         input.firstPayment = try firstPayment.map { try parseDay($0, field: "--first-payment") }
         input.method = method
         input.dayCount = dayCount
@@ -85,12 +93,16 @@ func loanScheduleReport(_ schedule: LoanSchedule, currency: Currency, extra: [(S
     var section = Section(
         name: "rows",
         columns: [
-            Column("n", "N", numeric: true), Column("day", "Day"), Column("payment", "Payment", numeric: true), Column("interest", "Interest", numeric: true),
+            Column("n", "N", numeric: true), Column("day", "Day"), Column("payment", "Payment", numeric: true),
+            Column("interest", "Interest", numeric: true),
             Column("principal", "Principal", numeric: true), Column("balance", "Balance", numeric: true), Column("kind", "Kind"),
         ])
     section.rows = schedule.rows.map { row in
-        [row.kind == .payment ? .int(row.n) : .none, .day(row.day), money(row.payment), money(row.interest), money(row.principal), money(row.balance),
-         .text(row.kind == .payment ? "" : row.balance == 0 ? "payoff" : "prepayment")]
+        [
+            row.kind == .payment ? .int(row.n) : .none, .day(row.day), money(row.payment), money(row.interest), money(row.principal),
+            money(row.balance),
+            .text(row.kind == .payment ? "" : row.balance == 0 ? "payoff" : "prepayment"),
+        ]
     }
     var report = Report([section])
     report.json = .object(
@@ -98,13 +110,18 @@ func loanScheduleReport(_ schedule: LoanSchedule, currency: Currency, extra: [(S
             ("currency", .string(currency.code)), ("payment", Report.jsonValue(money(schedule.payment))),
             ("totalInterest", Report.jsonValue(money(schedule.totalInterest))), ("payoff", .string(schedule.payoff.iso)),
         ] + extra + [
-            ("rows", .array(schedule.rows.map { row in
-                .object([
-                    ("n", row.kind == .payment ? .number(String(row.n)) : .null), ("kind", .string(row.kind.rawValue)), ("day", .string(row.day.iso)),
-                    ("payment", Report.jsonValue(money(row.payment))), ("interest", Report.jsonValue(money(row.interest))),
-                    ("principal", Report.jsonValue(money(row.principal))), ("balance", Report.jsonValue(money(row.balance))),
-                ])
-            }))
+            (
+                "rows",
+                .array(
+                    schedule.rows.map { row in
+                        .object([
+                            ("n", row.kind == .payment ? .number(String(row.n)) : .null), ("kind", .string(row.kind.rawValue)),
+                            ("day", .string(row.day.iso)),
+                            ("payment", Report.jsonValue(money(row.payment))), ("interest", Report.jsonValue(money(row.interest))),
+                            ("principal", Report.jsonValue(money(row.principal))), ("balance", Report.jsonValue(money(row.balance))),
+                        ])
+                    })
+            )
         ])
     return report
 }
@@ -125,7 +142,9 @@ extension Capital.LoanCommand {
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var terms: LoanTermsOptions
-        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("An early repayment, AMOUNT@YYYY-MM-DD or full@YYYY-MM-DD (repeatable).", valueName: "amount@date"))
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("An early repayment, AMOUNT@YYYY-MM-DD or full@YYYY-MM-DD (repeatable).", valueName: "amount@date"))
         var prepay: [String] = []
         @Option(help: ArgumentHelp("What prepayments shorten: term (the payment stays) or payment (the term stays).", valueName: "term|payment"))
         var reduce: PrepaymentEffect = .term

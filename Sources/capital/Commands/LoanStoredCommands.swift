@@ -70,12 +70,14 @@ extension Capital.LoanCommand {
                 name: "loans",
                 columns: [
                     Column("name", "Loan"), Column("balance", "Balance", numeric: true), Column("rate", "Rate"), Column("nextDay", "Next payment"),
-                    Column("nextPayment", "Amount", numeric: true), Column("payoff", "Paid off"), Column("interestLeft", "Interest left", numeric: true),
+                    Column("nextPayment", "Amount", numeric: true), Column("payoff", "Paid off"),
+                    Column("interestLeft", "Interest left", numeric: true),
                 ])
             for loan in try store.loans() {
                 let view = try LoanView(loan, store: store, today: today)
                 section.rows.append([
-                    .text(view.account.name), view.money(view.status.balance), .text(loan.terms.rate.description), view.status.next.map { .day($0.day) } ?? .none,
+                    .text(view.account.name), view.money(view.status.balance), .text(loan.terms.rate.description),
+                    view.status.next.map { .day($0.day) } ?? .none,
                     view.status.next.map { view.money($0.payment) } ?? .none, .day(view.status.payoff), view.money(view.status.interestLeft),
                 ])
             }
@@ -100,7 +102,8 @@ extension Capital.LoanCommand {
             func name(_ id: String?) throws -> Cell { try id.map { .text(try store.account($0).name) } ?? .none }
             var fields: [(Column, Cell)] = [
                 (Column("name", "Loan"), .text(view.account.name)), (Column("payFrom", "Paid from"), try name(view.loan.payFromID)),
-                (Column("category", "Interest to"), try name(view.loan.interestCategoryID)), (Column("principal", "Principal"), view.money(terms.principal)),
+                (Column("category", "Interest to"), try name(view.loan.interestCategoryID)),
+                (Column("principal", "Principal"), view.money(terms.principal)),
                 (Column("rate", "Rate"), .text(terms.rate.description)), (Column("term", "Term (months)"), .int(terms.term)),
                 (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
                 (Column("start", "Start"), .day(terms.start)), (Column("payment", "Payment"), view.money(view.schedule.payment)),
@@ -109,7 +112,8 @@ extension Capital.LoanCommand {
                 (Column("nextPayment", "Next payment"), view.status.next.map { view.money($0.payment) } ?? .none),
                 (Column("nextInterest", "  of it interest"), view.status.next.map { view.money($0.interest) } ?? .none),
                 (Column("nextPrincipal", "  of it principal"), view.status.next.map { view.money($0.principal) } ?? .none),
-                (Column("paymentsLeft", "Payments left"), .int(view.status.paymentsLeft)), (Column("payoff", "Paid off on"), .day(view.status.payoff)),
+                (Column("paymentsLeft", "Payments left"), .int(view.status.paymentsLeft)),
+                (Column("payoff", "Paid off on"), .day(view.status.payoff)),
                 (Column("interestLeft", "Interest left"), view.money(view.status.interestLeft)),
                 (Column("totalInterest", "Total interest"), view.money(view.schedule.totalInterest)),
             ]
@@ -117,7 +121,8 @@ extension Capital.LoanCommand {
                 let ledger = try global.instrumentLedger(store, through: today)
                 let value = try balances(ledger, on: today)[BalanceKey(accountID: collateral, currency: view.account.currency)] ?? 0
                 fields += [
-                    (Column("collateral", "Collateral"), try name(collateral)), (Column("collateralValue", "Collateral value today"), view.money(value)),
+                    (Column("collateral", "Collateral"), try name(collateral)),
+                    (Column("collateralValue", "Collateral value today"), view.money(value)),
                     (Column("equity", "Collateral minus debt"), view.money(value - view.status.balance)),
                 ]
             }

@@ -4,7 +4,8 @@ import CapitalStore
 
 extension Capital {
     struct Post: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "post", 
+        static let configuration = CommandConfiguration(
+            commandName: "post",
             abstract: "Turn due occurrences into real transactions, since the last run.",
             discussion: """
                 auto schedules are posted at once; confirm ones are listed until approved with \
@@ -18,7 +19,9 @@ extension Capital {
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Post what is due up to this day (default today).", valueName: "date")) var until: String?
         @Flag(name: .customLong("dry-run"), help: "Show what would be posted; change nothing.") var dryRun = false
-        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("SCHEDULE@DATE[=AMOUNT]: approve a confirm occurrence (repeatable).", valueName: "occurrence"))
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("SCHEDULE@DATE[=AMOUNT]: approve a confirm occurrence (repeatable).", valueName: "occurrence"))
         var approve: [String] = []
 
         func run() throws {
@@ -52,7 +55,8 @@ extension Capital {
                 }
             }
             let posted = Section(name: "posted", title: dryRun ? "Would post" : "Posted", columns: columns, rows: rows(result.posted))
-            let pending = Section(name: "pending", title: "Awaiting approval (--approve SCHEDULE@DATE[=AMOUNT])", columns: columns, rows: rows(result.pending))
+            let pending = Section(
+                name: "pending", title: "Awaiting approval (--approve SCHEDULE@DATE[=AMOUNT])", columns: columns, rows: rows(result.pending))
             try global.print(Report([posted, pending], keyed: true))
         }
     }

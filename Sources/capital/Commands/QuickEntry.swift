@@ -36,7 +36,8 @@ private func accountOrDefault(_ store: Store, _ reference: String?, option: Stri
 
 extension Capital {
     struct Spend: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "spend", 
+        static let configuration = CommandConfiguration(
+            commandName: "spend",
             abstract: "Record spending on a category, from the default account or --from.",
             discussion: "Example: capital spend 1500 Groceries --from Cash --note \"market\"")
 
@@ -50,16 +51,21 @@ extension Capital {
             let store = try global.ledgerStore(writing: true)
             let target = try store.account(category)
             guard target.kind == .expense else {
-                throw CLIError.invalid("CATEGORY", category, "it is \(target.kind.withArticle) account, not an expense category; use `capital transfer` between accounts")
+                throw CLIError.invalid(
+                    "CATEGORY", category, "it is \(target.kind.withArticle) account, not an expense category; use `capital transfer` between accounts"
+                )
             }
             let source = try accountOrDefault(store, from, option: "--from")
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
-            Console.current.line("Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id))).")
+            Console.current.line(
+                "Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id)))."
+            )
         }
     }
 
     struct Earn: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "earn", 
+        static let configuration = CommandConfiguration(
+            commandName: "earn",
             abstract: "Record income from a category, into the default account or --to.",
             discussion: "Example: capital earn 180000 Salary --to \"VTB Debit\"")
 
@@ -77,12 +83,15 @@ extension Capital {
             }
             let target = try accountOrDefault(store, to, option: "--to")
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
-            Console.current.line("Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id))).")
+            Console.current.line(
+                "Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
+            )
         }
     }
 
     struct Transfer: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "transfer", 
+        static let configuration = CommandConfiguration(
+            commandName: "transfer",
             abstract: "Move money between two accounts.", discussion: "Example: capital transfer 5000 --from \"VTB Debit\" --to Cash")
 
         @OptionGroup var global: GlobalOptions
@@ -97,7 +106,9 @@ extension Capital {
             let target = try store.account(to)
             if source.id == target.id { throw CLIError.invalid("--to", to, "it is the same account as --from") }
             let (_, t) = try move(global, fields, amount: amount, from: source, to: target)
-            Console.current.line("Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id))).")
+            Console.current.line(
+                "Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
+            )
         }
     }
 }

@@ -30,7 +30,8 @@ extension Capital {
             var section = Section(
                 name: "reminders",
                 columns: [
-                    Column("day", "Due"), Column("when", "When"), Column("kind", "Kind"), Column("what", "What"), Column("amount", "Amount", numeric: true),
+                    Column("day", "Due"), Column("when", "When"), Column("kind", "Kind"), Column("what", "What"),
+                    Column("amount", "Amount", numeric: true),
                     Column("overdue", "Overdue"),
                 ])
             section.rows = items.map { item in

@@ -25,12 +25,15 @@ func parseRule(_ text: String, calendar: String, adjustment: BusinessDayAdjustme
 
 /// A shipped calendar by name, or a one-line error listing the known ones.
 func shippedCalendar(_ name: String) throws -> WorkingDayCalendar {
-    do { return try Calendars.named(name) } catch { throw CLIError.invalid("--calendar", name, "unknown; capital ships \(Calendars.names.joined(separator: ", "))") }
+    do { return try Calendars.named(name) } catch {
+        throw CLIError.invalid("--calendar", name, "unknown; capital ships \(Calendars.names.joined(separator: ", "))")
+    }
 }
 
 extension Capital.RuleCommand {
     struct Expand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "expand", 
+        static let configuration = CommandConfiguration(
+            commandName: "expand",
             abstract: "Print the days a rule falls on between --start and --until (both included).",
             discussion: """
                 RULE is RRULE text (FREQ=MONTHLY;BYDAY=-1FR) or a readable rule: daily, every working day, \
@@ -63,7 +66,9 @@ extension Capital.RuleCommand {
             var report = Report([section])
             report.json = .object([("rule", .string(parsed.text)), ("dates", .array(dates.map { .string($0.iso) }))])
             if try global.outputFormat() == .table {
-                Console.current.line("\(parsed.text)  (\(parsed.recurrence.rrule)\(parsed.adjustment == .none ? "" : ", \(parsed.adjustment.rawValue) on \(calendar.name)"))")
+                Console.current.line(
+                    "\(parsed.text)  (\(parsed.recurrence.rrule)\(parsed.adjustment == .none ? "" : ", \(parsed.adjustment.rawValue) on \(calendar.name)"))"
+                )
             }
             try global.print(report)
         }

@@ -26,7 +26,8 @@ extension Capital.SampleCommand {
 
         @OptionGroup var global: GlobalOptions
         @Option(parsing: .unconditional, help: ArgumentHelp("How many schedules.", valueName: "n")) var rules: Int
-        @Option(parsing: .unconditional, help: ArgumentHelp("How many years the rules run (the forecast horizon to use).", valueName: "n")) var years: Int
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many years the rules run (the forecast horizon to use).", valueName: "n")) var years:
+            Int
         @Option(parsing: .unconditional, help: ArgumentHelp("How many balance-sheet accounts (default 8).", valueName: "n")) var accounts = 8
         @Option(parsing: .unconditional, help: ArgumentHelp("The random seed (default 1).", valueName: "n")) var seed: UInt64 = 1
         @Option(help: ArgumentHelp("The first day of the rules (default 2025-01-01).", valueName: "date")) var start: String?

@@ -120,7 +120,8 @@ extension Capital.ScenarioCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("A new monthly cost (fuel, parking).", valueName: "amount")) var monthlyCost: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("A new yearly cost (insurance).", valueName: "amount")) var yearlyCost: String?
         @Option(help: ArgumentHelp("When the new costs start (default --on).", valueName: "date")) var costStart: String?
-        @Option(parsing: .unconditional, help: ArgumentHelp("More (or, negative, less) income a month.", valueName: "amount")) var incomeChange: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("More (or, negative, less) income a month.", valueName: "amount")) var incomeChange:
+            String?
         @Option(help: ArgumentHelp("When the income change starts (default --on).", valueName: "date")) var incomeStart: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("An asset sold (the old car): the amount.", valueName: "amount")) var sale: String?
         @Option(help: ArgumentHelp("The day of the sale (default --on).", valueName: "date")) var saleDate: String?
@@ -145,7 +146,8 @@ extension Capital.ScenarioCommand {
             }
             let result: ScenarioResult
             do { result = try base.evaluator.evaluate(scenario, earliest: earliest) } catch {
-                throw scenarioError(error, ["price": "--price", "down payment": "--down", "loan term": "--loan-term", "loan rate": "--loan-rate", "day": "--on"])
+                throw scenarioError(
+                    error, ["price": "--price", "down payment": "--down", "loan term": "--loan-term", "loan rate": "--loan-rate", "day": "--on"])
             }
             var cells = base.cells(result, earliest: earliest)
             var whyText: String?
@@ -158,7 +160,15 @@ extension Capital.ScenarioCommand {
             if why {
                 var object = cells.map { ($0.0.key, Report.jsonValue($0.1)) }
                 object.append(
-                    ("drivers", .array(drivers.map { .object([("day", .string($0.day.iso)), ("label", .string($0.label)), ("amount", .string(base.money($0.amount).plain))]) })))
+                    (
+                        "drivers",
+                        .array(
+                            drivers.map {
+                                .object([
+                                    ("day", .string($0.day.iso)), ("label", .string($0.label)), ("amount", .string(base.money($0.amount).plain)),
+                                ])
+                            })
+                    ))
                 report.json = .object(object)
             }
             if try global.outputFormat() == .table {
@@ -238,7 +248,8 @@ struct ScenarioSource {
             number += lines
             for row in rows {
                 batch.append(
-                    ScenarioRow(line: row.line, name: row.name, scenario: row.scenario.mapError { CLIError("line \(row.line): \($0)", exitCode: 65) }))
+                    ScenarioRow(line: row.line, name: row.name, scenario: row.scenario.mapError { CLIError("line \(row.line): \($0)", exitCode: 65) })
+                )
             }
             if batch.count >= size {
                 try body(batch)
@@ -276,7 +287,8 @@ struct ScenarioSource {
             }
             let name = (fields["name"] as? String) ?? "item \(number)"
             if let unknown = fields.keys.first(where: { ScenarioColumn(rawValue: $0) == nil }) {
-                return ScenarioRow(line: number, name: name, scenario: .failure(CLIError("item \(number): '\(unknown)' is not a scenario field", exitCode: 65)))
+                return ScenarioRow(
+                    line: number, name: name, scenario: .failure(CLIError("item \(number): '\(unknown)' is not a scenario field", exitCode: 65)))
             }
             do {
                 let scenario = try Scenario.from(exponent: exponent) { column in
@@ -328,7 +340,8 @@ extension Capital.ScenarioCommand {
             let format = try global.outputFormat()
             let base = try ScenarioBase(global, horizon, level: level, from: from)
             let source = ScenarioSource(path: file, exponent: base.exponent)
-            var sink = try ResultSink(format: format, earliest: earliest, base: base, global: global, out: out, buffered: sort != nil || format == .table)
+            var sink = try ResultSink(
+                format: format, earliest: earliest, base: base, global: global, out: out, buffered: sort != nil || format == .table)
             let progress = Progress()
             var failed: [String] = []
             var total = 0
@@ -431,8 +444,11 @@ struct ResultSink {
     }
 
     private var columns: [Column] {
-        base.cells(ScenarioResult(feasible: true, worstHeadroom: 0, worstDay: base.evaluator.today, shortfall: 0, maxPrice: 0, earliestDay: nil,
-            loanInterest: 0, recurringCosts: 0, totalCost: 0), earliest: earliest).map(\.0)
+        base.cells(
+            ScenarioResult(
+                feasible: true, worstHeadroom: 0, worstDay: base.evaluator.today, shortfall: 0, maxPrice: 0, earliestDay: nil,
+                loanInterest: 0, recurringCosts: 0, totalCost: 0), earliest: earliest
+        ).map(\.0)
     }
 
     mutating func add(_ row: ScenarioRow, _ outcome: Outcome) {
@@ -498,7 +514,9 @@ struct ResultSink {
                 }.map(\.element)
             }
             if format == .table {
-                var section = Section(name: "scenarios", columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
+                var section = Section(
+                    name: "scenarios",
+                    columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
                 for (row, outcome) in kept {
                     var cells: [Cell] = [.int(row.line), .text(row.name)]
                     switch outcome {

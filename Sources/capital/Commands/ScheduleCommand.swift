@@ -56,7 +56,8 @@ private func amountCell(_ schedule: Schedule) -> Cell {
 
 extension Capital.ScheduleCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", 
+        static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a recurring transaction.",
             discussion: """
                 An amount (fixed, or a range LOW..HIGH with --expected) moves from --from to --to; or give the \
@@ -110,7 +111,8 @@ extension Capital.ScheduleCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", 
+        static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List schedules with their next day and monthly equivalent.", discussion: "Example: capital schedule list --format json")
 
         @OptionGroup var global: GlobalOptions
@@ -132,7 +134,8 @@ extension Capital.ScheduleCommand {
                 let next = schedule.occurrences(in: DayRange(today, today.advanced(by: 3700)), calendar: calendar).first
                 section.rows.append([
                     .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), next.map { .day($0.day) } ?? .none,
-                    amountCell(schedule), .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
+                    amountCell(schedule),
+                    .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
                     .text(schedule.currency.code),
                     .labels(schedule.postings.filter { $0.amount.minor < 0 }.map { labels[$0.accountID] }),
                     .labels(schedule.postings.filter { $0.amount.minor > 0 }.map { labels[$0.accountID] }),
@@ -144,7 +147,8 @@ extension Capital.ScheduleCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", 
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a schedule and its next occurrences with their amounts.", discussion: "Example: capital schedule show Lunch --next 5")
 
         @OptionGroup var global: GlobalOptions
@@ -213,7 +217,8 @@ extension Capital.ScheduleCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "edit", 
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change one occurrence, this and future ones (splits the schedule), or all.",
             discussion: """
                 Examples:
@@ -234,7 +239,8 @@ extension Capital.ScheduleCommand {
         @Option(help: ArgumentHelp("A new expected value of the range.", valueName: "amount")) var expected: String?
         @Option(help: ArgumentHelp("auto or confirm.", valueName: "mode")) var approval: Schedule.Approval?
         @Option(help: ArgumentHelp("A new last day; \"\" for none.", valueName: "date")) var end: String?
-        @Option(name: .customLong("move-to"), help: ArgumentHelp("Move the occurrence (--scope one) to this day.", valueName: "date")) var moveTo: String?
+        @Option(name: .customLong("move-to"), help: ArgumentHelp("Move the occurrence (--scope one) to this day.", valueName: "date")) var moveTo:
+            String?
         @Option(parsing: .unconditional, help: "A new note.") var note: String?
 
         func run() throws {
@@ -253,14 +259,16 @@ extension Capital.ScheduleCommand {
             let updated = try global.ledgerStore(writing: true).editSchedule(schedule, changes, scope: resolved, today: try global.todayDay())
             switch resolved {
             case .one(let day): Console.current.line("Changed the occurrence of \(day) of '\(updated.name)'.")
-            case .future(let day): Console.current.line("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")
+            case .future(let day):
+                Console.current.line("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")
             case .all: Console.current.line("Updated schedule '\(updated.name)'.")
             }
         }
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "skip", 
+        static let configuration = CommandConfiguration(
+            commandName: "skip",
             abstract: "Skip one occurrence.", discussion: "Example: capital schedule skip Gymnastics --at 2025-07-04")
 
         @OptionGroup var global: GlobalOptions

@@ -68,7 +68,8 @@ func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Sect
 
 extension Capital.TxCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", 
+        static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Record a transaction with two or more postings that balance.",
             discussion: """
                 One posting may leave out its amount: it takes what balances the others.
@@ -95,7 +96,8 @@ extension Capital.TxCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", 
+        static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List transactions, oldest first, with filters.",
             discussion: "Example: capital tx list --from 2025-03-01 --to 2025-03-31 --category Groceries --min 1000")
 
@@ -121,7 +123,9 @@ extension Capital.TxCommand {
             filter.categoryIDs = Set(
                 try category.map { name in
                     let found = try store.account(name)
-                    guard found.kind.isCategory else { throw CLIError.invalid("--category", name, "it is \(found.kind.withArticle) account, not an income or expense category") }
+                    guard found.kind.isCategory else {
+                        throw CLIError.invalid("--category", name, "it is \(found.kind.withArticle) account, not an income or expense category")
+                    }
                     return found.id
                 })
             filter.min = try min.map { try parseMoney($0, field: "--min", currency: ledger.currency).minor }
@@ -141,7 +145,8 @@ extension Capital.TxCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", 
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a transaction with its postings.", discussion: "Example: capital tx show 3f2a")
 
         @OptionGroup var global: GlobalOptions
@@ -192,7 +197,8 @@ extension Capital.TxCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "edit", 
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a transaction; --posting replaces all its postings.",
             discussion: "Example: capital tx edit 3f2a --payee \"Swimming pool\" --on 2025-03-06")
 

@@ -66,7 +66,10 @@ extension Report {
             let texts = section.rows.map { row in shown.map { tableText(row[$0], options) } }
             var widths = shown.map { section.columns[$0].title.count }
             for row in texts { for (i, text) in row.enumerated() { widths[i] = max(widths[i], text.displayWidth) } }
-            out += trimmed(shown.enumerated().map { pad(section.columns[$1].title, widths[$0], right: section.columns[$1].numeric) }.joined(separator: "  ")) + "\n"
+            out +=
+                trimmed(
+                    shown.enumerated().map { pad(section.columns[$1].title, widths[$0], right: section.columns[$1].numeric) }.joined(separator: "  "))
+                + "\n"
             out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
             for (rowIndex, row) in texts.enumerated() {
                 let line = row.enumerated().map { i, text in
@@ -88,7 +91,8 @@ extension Report {
         case .label(let label) where label.color != nil:
             return text.replacingFirst(label.plain, with: label.styled(color: true))
         case .labels(let labels) where labels.contains(where: { $0.color != nil }):
-            return text.replacingFirst(labels.map(\.plain).joined(separator: ", "), with: labels.map { $0.styled(color: true) }.joined(separator: ", "))
+            return text.replacingFirst(
+                labels.map(\.plain).joined(separator: ", "), with: labels.map { $0.styled(color: true) }.joined(separator: ", "))
         default:
             return text
         }

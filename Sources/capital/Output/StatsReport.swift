@@ -67,7 +67,8 @@ struct StatsReport {
             ])
         for row in breakdown.categories {
             section.rows.append([
-                .label(labels[row.accountID]), money(row.amount), shareCell(row.share, table: table), money(row.monthlyAverage), .int(row.transactions),
+                .label(labels[row.accountID]), money(row.amount), shareCell(row.share, table: table), money(row.monthlyAverage),
+                .int(row.transactions),
             ])
         }
         if table && !breakdown.categories.isEmpty {
@@ -162,7 +163,8 @@ struct StatsReport {
         func bars(_ rows: [(label: String, value: Int64)]) -> String { renderBars(rows, width: width, format: format, color: color) }
         switch view {
         case .category:
-            return "Spending by category\n" + bars(stats.expense.categories.map { (labels[$0.accountID].plain, $0.amount) }) + "\nIncome by category\n"
+            return "Spending by category\n" + bars(stats.expense.categories.map { (labels[$0.accountID].plain, $0.amount) })
+                + "\nIncome by category\n"
                 + bars(stats.income.categories.map { (labels[$0.accountID].plain, $0.amount) })
         case .month:
             var rows: [(label: String, value: Int64)] = []
