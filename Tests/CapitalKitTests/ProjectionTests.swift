@@ -1,0 +1,183 @@
+import CapitalCore
+import CapitalKit
+import CapitalStore
+import Foundation
+import Testing
+
+/// The use cases over the sample household, checked against brute force built from the
+/// timeline's per-account balances and the ledger's own accounts, not from `Pool` or
+/// `Availability`.
+@Suite("CapitalKit: projection, pools and answers")
+struct ProjectionTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let today = try! Day(iso: "2025-04-01")
+
+    /// The household opened over a year from 2025-04-01.
+    static let projection: Projection = {
+        let store = try! Store.load(try! LedgerFile.read(path: root.appendingPathComponent("samples/household.yaml").path))
+        return try! Projection(store: store, today: today, horizon: { try HorizonRequest(until: "2026-03").lastDay(today: $0) })
+    }()
+
+    /// A level's balance less its floor, day by day, summed by hand over the accounts the ladder includes.
+    static func bruteHeadroom(level: Int, _ forecastCase: ForecastCase) -> [Int64] {
+        let timeline = projection.timeline
+        var headroom = [Int64](repeating: 0, count: timeline.dayCount)
+        for (index, account) in timeline.accounts.enumerated() where account.currency == timeline.currency && Ladder.includes(account, in: level) {
+            for (day, balance) in timeline.balances(ofAccountAt: index, forecastCase).enumerated() { headroom[day] += balance }
+            for day in headroom.indices { headroom[day] -= account.floor ?? 0 }
+        }
+        return headroom
+    }
+
+    @Test(
+        "can-spend at every level and every tenth day is the brute-force minimum ahead (levels 4–6) or that day's headroom (1–3)",
+        arguments: [ForecastCase.pessimistic, .expected])
+    func canSpendIsTheBruteForceMinimum(forecastCase: ForecastCase) throws {
+        let projection = Self.projection
+        for level in Ladder.levels {
+            let headroom = Self.bruteHeadroom(level: level, forecastCase)
+            for offset in stride(from: 0, to: headroom.count, by: 10) {
+                let day = projection.today.advanced(by: offset)
+                let answers = try projection.canSpend(on: day, levels: [level], why: false, forecastCase)
+                let answer = try #require(answers.first).answer
+                let lowest = Ladder.isForecast(level) ? headroom[offset...].min()! : headroom[offset]
+                #expect(answer.amount == max(0, lowest), "level \(level) on \(day)")
+                #expect(answer.shortfall == max(0, -lowest), "level \(level) on \(day)")
+                let binding = answer.bindingDay.number - projection.today.number
+                #expect(headroom[binding] == lowest && binding >= offset, "level \(level) on \(day): binding day \(answer.bindingDay)")
+            }
+        }
+    }
+
+    @Test("the why's drivers are outflows up to the binding day, largest first, and the relief the first inflow after it")
+    func whyDriversAndRelief() throws {
+        let projection = Self.projection
+        let answer = try #require(try projection.canSpend(on: projection.today, levels: [4], why: true, .pessimistic).first)
+        let why = try #require(answer.why)
+        #expect(!why.countsThatDayOnly)
+        #expect(why.drivers.count <= 3 && !why.drivers.isEmpty)
+        #expect(why.drivers.allSatisfy { $0.amount < 0 && $0.day <= answer.answer.bindingDay && $0.day >= projection.today })
+        #expect(zip(why.drivers, why.drivers.dropFirst()).allSatisfy { $0.amount <= $1.amount })
+        if let relief = why.relief { #expect(relief.amount > 0 && relief.day > answer.answer.bindingDay) }
+        let cash = try #require(try projection.canSpend(on: projection.today, levels: [1], why: true, .pessimistic).first)
+        #expect(cash.why?.countsThatDayOnly == true && cash.why?.drivers == [])
+    }
+
+    @Test("when is the first day from which every later headroom covers the amount, by linear search")
+    func whenIsTheFirstDayThatStaysAffordable() throws {
+        let projection = Self.projection
+        let headroom = Self.bruteHeadroom(level: 4, .pessimistic)
+        for roubles: Int64 in [1, 100, 50_000, 300_000, 1_000_000, 100_000_000] {
+            let amount = roubles * 100
+            let answer = try projection.when(String(roubles), level: 4, .pessimistic)
+            let lastBelow = headroom.indices.last { headroom[$0] < amount }
+            let expected: Int? = lastBelow.map { $0 + 1 < headroom.count ? $0 + 1 : -1 } ?? 0
+            #expect(answer.day.map { $0.number - projection.today.number } ?? -1 == expected, "amount \(amount)")
+            if answer.day == nil { #expect(answer.shortfall == amount - headroom.last!) } else { #expect(answer.shortfall == 0) }
+        }
+    }
+
+    @Test("forecast periods chain opening to the last closing, and each minimum is the period's lowest day", arguments: ForecastPeriodLength.allCases)
+    func forecastPeriodsAgreeWithTheBalances(period: ForecastPeriodLength) throws {
+        let projection = Self.projection
+        let pool = try projection.pool(account: nil, group: "Everyday money", level: nil)
+        let report = try projection.forecast(pool, by: period, .pessimistic)
+        #expect(report.periods.first?.start == projection.today && report.periods.last?.end == projection.horizon)
+        for (previous, next) in zip(report.periods, report.periods.dropFirst()) {
+            #expect(next.opening == previous.closing && next.start == previous.end.advanced(by: 1))
+        }
+        for item in report.periods {
+            let range = (item.start.number - projection.today.number)...(item.end.number - projection.today.number)
+            #expect(item.closing == report.balances[range.upperBound])
+            #expect(item.minimum == report.balances[range].min() && report.balances[item.minimumDay.number - projection.today.number] == item.minimum)
+        }
+    }
+
+    @Test("a group pool is its balance-sheet members in the ledger's currency, with their floors")
+    func groupPoolHoldsItsMembers() throws {
+        let projection = Self.projection
+        let pool = try projection.pool(group: "Everyday money")
+        let names = Set(pool.indices.map { projection.timeline.accounts[$0].name })
+        #expect(names == ["VTB Debit", "Cash"])
+        let floors = projection.stored.accounts.filter { names.contains($0.name) }.compactMap(\.floor).reduce(0, +)
+        #expect(pool.floor == floors && pool.title == "group Everyday money")
+    }
+
+    @Test("refusals name the field by key, never a flag")
+    func refusalsNameTheField() throws {
+        let projection = Self.projection
+        #expect(throws: KitError.invalid(.level, value: "7", reason: "the answer ladder has levels 1 (cash) to 6 (net)")) {
+            try projection.pool(level: 7)
+        }
+        #expect(
+            throws: KitError.invalid(.account, value: "Groceries", reason: "it is an expense account; forecasts follow balance-sheet accounts")
+        ) { try projection.pool(account: "Groceries", for: .forecast, field: .account) }
+        #expect(
+            throws: KitError.invalid(.group, value: "Children", reason: "it is a profit-and-loss group; forecasts follow balance-sheet accounts")
+        ) { try projection.pool(group: "Children") }
+        #expect(throws: KitError.invalid(.level, value: "4", reason: "", remedy: .oneOf([.account, .group, .level]))) {
+            try projection.pool(account: "Cash", group: nil, level: 4)
+        }
+        #expect(throws: KitError.invalid(.on, value: "2026-04-01", reason: "is after the horizon 2026-03-31", remedy: .laterHorizon)) {
+            try projection.canSpend(on: try Day(iso: "2026-04-01"), levels: [4], why: false, .pessimistic)
+        }
+        #expect(throws: KitError.invalid(.amount, value: "-5", reason: "must be more than zero")) {
+            try projection.when("-5", level: 4, .pessimistic)
+        }
+    }
+
+    @Test("a horizon request: +N from today, a month for its last day, one of until and days, never before today")
+    func horizonRequests() throws {
+        let today = Self.today
+        #expect(try HorizonRequest().lastDay(today: today) == today.addingMonths(12))
+        #expect(try HorizonRequest(until: "+90d").lastDay(today: today) == today.advanced(by: 90))
+        #expect(try HorizonRequest(until: "+6w").lastDay(today: today) == today.advanced(by: 42))
+        #expect(try HorizonRequest(until: "+18m").lastDay(today: today) == today.addingMonths(18))
+        #expect(try HorizonRequest(until: "+30y").lastDay(today: today) == today.addingMonths(360))
+        #expect(try HorizonRequest(until: "2025-06").lastDay(today: today) == (try Day(iso: "2025-06-30")))
+        #expect(try HorizonRequest(days: 1).lastDay(today: today) == today.advanced(by: 1))
+        #expect(throws: KitError.invalid(.days, value: "5", reason: "", remedy: .oneOf([.until, .days]))) {
+            try HorizonRequest(until: "2025-06", days: 5).lastDay(today: today)
+        }
+        #expect(throws: KitError.invalid(.until, value: "2025-03-31", reason: "is before today 2025-04-01")) {
+            try HorizonRequest(until: "2025-03-31").lastDay(today: today)
+        }
+        #expect(throws: KitError.invalid(.until, value: "+101y", reason: "looks further than 100 years")) {
+            try HorizonRequest(until: "+101y").lastDay(today: today)
+        }
+        #expect(throws: KitError.invalid(.days, value: "0", reason: "must be at least 1")) { try HorizonRequest(days: 0).lastDay(today: today) }
+    }
+
+    @Test("reminders come overdue first, then by day, each within the window")
+    func remindersAreOrdered() throws {
+        let projection = Self.projection
+        let last = projection.today.advanced(by: 40)
+        let items = projection.stored.reminders(today: projection.today, through: last, calendars: projection.window.calendars)
+        #expect(!items.isEmpty)
+        #expect(items.allSatisfy { $0.day <= last && ($0.overdue == ($0.day < projection.today) || $0.kind == .card) })
+        let keys = items.map { ($0.overdue ? 0 : 1, $0.day.number) }
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(Set(items.map(\.kind.key)).isSuperset(of: ["loan"]))
+    }
+}
+
+/// Errors are data and words are the front end's: no flag and no command advice in CapitalKit.
+@Suite("CapitalKit: no front-end words")
+struct FrontEndWordsTests {
+    @Test("CapitalKit's sources name no flag (--until) and no command (`capital …`)")
+    func noFlagsOrCommandsInKit() throws {
+        let folder = ProjectionTests.root.appendingPathComponent("Sources/CapitalKit")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 5)
+        var found: [String] = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if line.contains("`capital ") || line.contains("\"capital ") || line.range(of: #"--[a-z]"#, options: .regularExpression) != nil {
+                    found.append("\(file):\(number + 1): \(line)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+}
