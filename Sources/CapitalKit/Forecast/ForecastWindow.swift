@@ -13,6 +13,7 @@ public struct ForecastWindow: Sendable {
     /// Pessimistic ends of ranged amounts, or their expected values.
     public var forecastCase: ForecastCase
 
+    /// A window from `today` through `horizon` (inclusive), in `forecastCase` unless a query asks otherwise.
     public init(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], forecastCase: ForecastCase = .pessimistic) {
         self.today = today
         self.horizon = horizon
@@ -30,6 +31,7 @@ public struct HorizonRequest: Sendable, Equatable {
     public var until: String?
     public var days: Int?
 
+    /// A request for `until` (as typed) or `days` ahead; neither asks for twelve months.
     public init(until: String? = nil, days: Int? = nil) {
         self.until = until
         self.days = days

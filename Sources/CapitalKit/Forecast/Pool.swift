@@ -7,6 +7,7 @@ import CapitalStore
 /// into indices before: which timeline accounts, the floor they must stay above, and the
 /// currency they are summed in.
 public struct Pool: Sendable, Equatable {
+    /// What the pool stands for.
     public enum Kind: Sendable, Equatable {
         case level(Int)
         case account(id: String, name: String)
@@ -31,6 +32,7 @@ public struct Pool: Sendable, Equatable {
     /// The currency the accounts are summed in.
     public let currency: Currency
 
+    /// A pool of the timeline accounts at `indices`, to stay above `floor`, summed in `currency`.
     public init(kind: Kind, indices: [Int], floor: Int64, currency: Currency) {
         self.kind = kind
         self.indices = indices

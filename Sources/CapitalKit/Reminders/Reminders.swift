@@ -4,6 +4,7 @@ import CapitalStore
 /// One thing to pay or confirm: a bill or fine, a schedule occurrence waiting for confirmation,
 /// a card payback, a loan payment.
 public struct Reminder: Sendable, Equatable {
+    /// What is to be paid or confirmed.
     public enum Kind: Sendable, Equatable {
         /// A bill or fine (its type: `bill`, `fine`…).
         case due(String)
