@@ -148,6 +148,19 @@ struct ProjectionTests {
         #expect(throws: KitError.invalid(.days, value: "0", reason: "must be at least 1")) { try HorizonRequest(days: 0).lastDay(today: today) }
     }
 
+    @Test("a budget month: today's period by default, a past month's last day, a later month's first day; YYYY-MM only")
+    func budgetRequests() throws {
+        let today = Self.today
+        #expect(try BudgetRequest().day(today: today) == today)
+        #expect(try BudgetRequest(month: "2025-02").day(today: today) == (try Day(iso: "2025-02-28")))
+        #expect(try BudgetRequest(month: "2025-04").day(today: today) == today)
+        #expect(try BudgetRequest(month: "2025-06").day(today: today) == (try Day(iso: "2025-06-01")))
+        #expect(throws: KitError.invalid(.month, value: "2025", reason: "expected a month, YYYY-MM")) {
+            try BudgetRequest(month: "2025").day(today: today)
+        }
+        #expect(throws: KitError.self) { try BudgetRequest(month: "2025-13").day(today: today) }
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection

@@ -32,6 +32,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case period
         /// How many days ahead reminders look.
         case reminderDays
+        /// A month, `YYYY-MM`.
+        case month
     }
 
     /// What would help, for the front end to put in its own words.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 extension Capital {
@@ -103,15 +104,8 @@ extension Capital.BudgetCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
-            // The day whose period is shown: today in the current month, a past month's last day,
-            // a later month's first day.
-            var day = today
-            if let month {
-                guard month.count == 7 else { throw CLIError.invalid("--month", month, "expected a month, YYYY-MM") }
-                let start = try parseDay(month, field: "--month", monthAs: .startOfMonth)
-                day = start > today ? start : min(today, start.endOfMonth)
-            }
-            let ledger = try store.snapshot()
+            let day = try kit { try BudgetRequest(month: month).day(today: today) }
+            let lines = try store.budgetReport(try store.snapshot(), on: day, today: today)
             var section = Section(
                 name: "budgets",
                 columns: [
@@ -119,23 +113,13 @@ extension Capital.BudgetCommand {
                     Column("spent", "Spent", numeric: true), Column("left", "Left", numeric: true), Column("projected", "Projected", numeric: true),
                     Column("state", "State"),
                 ])
-            for budget in ledger.budgets {
-                let category = try store.account(budget.categoryID)
-                guard let period = budget.period(containing: day) else { continue }
-                // What was spent: the category's postings from the period's start to its end, or to
-                // today in a period not over yet.
-                let asOf = max(min(period.end.advanced(by: -1), today), day)
-                var spent: Int64 = 0
-                for transaction in ledger.transactions where transaction.day >= period.start && transaction.day <= min(asOf, today) {
-                    for posting in transaction.postings where posting.accountID == category.id { spent += posting.amount.minor }
-                }
-                guard let status = budget.status(spent: spent, today: asOf) else { continue }
-                let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: category.currency)) }
+            for line in lines {
+                let status = line.status
+                let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: line.category.currency)) }
                 let state = status.isOver ? "over" : status.willBeOver ? "over at this pace" : "under"
                 section.rows.append([
-                    .label(Label(category)), .day(period.start), .day(period.end.advanced(by: -1)), money(status.limit), money(status.spent),
-                    money(status.left),
-                    money(status.projected), .text(state),
+                    .label(Label(line.category)), .day(line.period.start), .day(line.period.end.advanced(by: -1)), money(status.limit),
+                    money(status.spent), money(status.left), money(status.projected), .text(state),
                 ])
             }
             try global.print(Report([section]))

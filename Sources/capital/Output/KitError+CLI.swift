@@ -16,6 +16,7 @@ extension KitError.Field {
         case .amount: "AMOUNT"
         case .period: "--by"
         case .reminderDays: "--days"
+        case .month: "--month"
         }
     }
 }
