@@ -32,6 +32,21 @@ struct ScenarioCommandTests {
     }
 
     /// The maximum price with a loan: feasible at it, not one kopeck above.
+    /// A name with a bare CR, a comma or a quote comes back as one quoted CSV field (RFC 4180),
+    /// as every other CSV capital writes: a spreadsheet would otherwise start a new row at the CR.
+    @Test func csvQuotesNamesWithCarriageReturnsCommasAndQuotes() throws {
+        let cli = try CLI()
+        let file = cli.path("names.csv")
+        try Data("name,price,date\n\"car\rred\",1000,2025-06-01\n\"a, b\",1000,2025-06-01\n\"say \"\"hi\"\"\",1000,2025-06-01\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let lines = cli.ok(Self.sample + ["scenario", "eval", file, "--format", "csv"]).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines.count == 4, "\(lines)")
+        #expect(
+            lines.dropFirst().map { $0.split(separator: ",", maxSplits: 1)[1].prefix(while: { $0 != "t" }) } == [
+                "\"car\rred\",", "\"a, b\",", "\"say \"\"hi\"\"\",",
+            ])
+    }
+
     @Test func theMaximumPriceWithALoanIsExact() throws {
         let cli = try CLI()
         let plan = ["--on", "2025-09-01", "--down", "200000", "--loan-rate", "15.9", "--loan-term", "60", "--monthly-cost", "6000"]

@@ -484,9 +484,7 @@ struct ResultSink {
         }
     }
 
-    private func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-    }
+    private func csvField(_ text: String) -> String { CSVWriter.quoted(text) }
 
     mutating func flush() throws {
         guard !text.isEmpty else { return }

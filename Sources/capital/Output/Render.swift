@@ -124,10 +124,7 @@ extension Report {
         }
     }
 
-    private func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
-    }
+    private func csvField(_ text: String) -> String { CSVWriter.quoted(text) }
 
     private func renderCSV() -> String {
         var out = ""
