@@ -21,12 +21,15 @@ public enum Journal {
     /// - Parameters:
     ///   - ledger: the stored ledger (`Store.snapshot()`).
     ///   - horizon: the last day (inclusive) dated transactions are written for.
+    ///   - header: comment lines to open the journal with (without their `; `): how it was made
+    ///     and how to read it, in the front end's words.
     /// - Throws: `InstrumentError` when a loan cannot be laid out.
-    public static func write(_ ledger: Ledger, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> String {
+    public static func write(_ ledger: Ledger, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], header: [String] = [])
+        throws(InstrumentError) -> String
+    {
         let forecast = try ledger.forecastLedger(today: today, horizon: horizon, calendars: calendars)
         let names = accountNames(ledger.accounts)
-        var out = "; capital ledger as an hledger journal (capital export --format journal), seen from \(today) to \(horizon).\n"
-        out += "; Daily balances: hledger -f FILE register --forecast=\(today.iso)..\(horizon.advanced(by: 1).iso) -D --historical ACCOUNTS\n\n"
+        var out = header.map { "; \($0)\n" }.joined() + (header.isEmpty ? "" : "\n")
         let currencies = Set(ledger.accounts.map(\.currency) + [ledger.currency])
         for currency in currencies.sorted(by: { $0.code < $1.code }) {
             let sample = Money(minor: 1_000 * currency.minorPerMajor, currency: currency).plain

@@ -116,7 +116,7 @@ extension Store {
             existing: { try fetchBudgets(db, filter: "AND id = ?", arguments: [$0]).first }, build: { try buildBudget(db, id: $1, $0.input) },
             insert: { budget in
                 if let other = try fetchBudgets(db, filter: "AND categoryId = ?", arguments: [budget.categoryID]).first {
-                    throw StoreError.conflict("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))")
+                    throw StoreError.conflict(FieldKeys.literal("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))"))
                 }
                 try insertBudget(db, budget)
             })

@@ -64,8 +64,8 @@ extension Store {
         try Store.validateName(name, field: "name")
         try Store.validateLevel(level)
         try Store.validateValueChange(valueChange, kind: kind)
-        let color = try color.map { text throws(StoreError) in try Store.checkedColor(text, field: "--color") }
-        let icon = try icon.map { text throws(StoreError) in try Store.checkedIcon(text, field: "--icon") }
+        let color = try color.map { text throws(StoreError) in try Store.checkedColor(text, field: "{color}") }
+        let icon = try icon.map { text throws(StoreError) in try Store.checkedIcon(text, field: "{icon}") }
         return try write("adding account '\(name)'") { db in
             let currency = try currency ?? Store.ledgerCurrency(db, location: location)
             let account = Account(
@@ -84,13 +84,13 @@ extension Store {
     /// Changes an account's fields. `Capital` cannot be renamed.
     @discardableResult
     public func editAccount(_ reference: String, _ changes: AccountChanges, makeDefault: Bool = false) throws(StoreError) -> Account {
-        if let name = changes.name { try Store.validateName(name, field: "--name") }
+        if let name = changes.name { try Store.validateName(name, field: "{name}") }
         if let level = changes.level { try Store.validateLevel(level) }
         let color = try changes.color.map { text throws(StoreError) in
-            try text.map { t throws(StoreError) in try Store.checkedColor(t, field: "--color") }
+            try text.map { t throws(StoreError) in try Store.checkedColor(t, field: "{color}") }
         }
         let icon = try changes.icon.map { text throws(StoreError) in
-            try text.map { t throws(StoreError) in try Store.checkedIcon(t, field: "--icon") }
+            try text.map { t throws(StoreError) in try Store.checkedIcon(t, field: "{icon}") }
         }
         return try write("editing account '\(reference)'") { db in
             var account = try Store.resolveAccount(db, reference)
@@ -152,14 +152,14 @@ extension Store {
             if !schedules.isEmpty && (removal == .plain || removal == .cascade) {
                 throw StoreError.invalid(
                     field: "account", value: account.name,
-                    reason: "schedules use it (\(schedules.joined(separator: ", "))); remove them first, or use --move-to, --to-capital or --hide")
+                    reason: "schedules use it (\(schedules.joined(separator: ", "))); remove them first, or use {moveTo}, {toCapital} or {hide}")
             }
             // A loan, card, deposit, due payment or budget would be left naming a removed account.
             if !uses.records.isEmpty && removal != .hide {
                 throw StoreError.invalid(
                     field: "account", value: account.name,
                     reason:
-                        "\(uses.records.joined(separator: ", ")) use\(uses.records.count == 1 ? "s" : "") it; remove or change them first, or use --hide"
+                        "\(uses.records.joined(separator: ", ")) use\(uses.records.count == 1 ? "s" : "") it; remove or change them first, or use {hide}"
                 )
             }
             switch removal {
@@ -180,7 +180,7 @@ extension Store {
                     target = try Store.resolveAccount(db, Account.capitalName)
                 }
                 if target.id == account.id {
-                    throw StoreError.invalid(field: "--move-to", value: target.name, reason: "it is the account being removed")
+                    throw StoreError.invalid(field: "{moveTo}", value: target.name, reason: "it is the account being removed")
                 }
                 if target.currency != account.currency && target.kind != .equity {
                     throw StoreError.currencyMismatch(
@@ -223,7 +223,7 @@ extension Store {
     static func setDefault(_ db: Database, _ account: Account) throws {
         guard account.kind.isBalanceSheet else {
             throw StoreError.invalid(
-                field: "--default", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account")
+                field: "{default}", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account")
         }
         try setSetting(db, "defaultAccount", account.id)
     }
@@ -251,7 +251,7 @@ extension Store {
     static func validateValueChange(_ change: AssetRevaluation?, kind: AccountKind) throws(StoreError) {
         if let change, kind != .fixedAsset {
             throw .invalid(
-                field: "--value-change", value: change.description,
+                field: "{valueChange}", value: change.description,
                 reason: "only a fixed-asset account changes value at a yearly rate; this one is \(kind.withArticle)")
         }
     }
@@ -276,7 +276,7 @@ extension Store {
 
     static func validateLevel(_ level: Int??) throws(StoreError) {
         if case .some(.some(let value)) = level, !(1...6).contains(value) {
-            throw .invalid(field: "--level", value: String(value), reason: "the answer ladder has levels 1 to 6")
+            throw .invalid(field: "{level}", value: String(value), reason: "the answer ladder has levels 1 to 6")
         }
     }
 
@@ -386,6 +386,6 @@ struct AccountIndex {
         let similar = accounts.filter { $0.name.lowercased().contains(reference.lowercased()) }.map(\.name)
         throw StoreError.notFound(
             what: "account", reference: reference,
-            hint: similar.isEmpty ? "see `capital account list`" : "did you mean \(similar.prefix(5).map { "'\($0)'" }.joined(separator: ", "))?")
+            hint: similar.isEmpty ? .list("account") : .didYouMean(Array(similar.prefix(5))))
     }
 }

@@ -1,3 +1,4 @@
+import CapitalCore
 import Foundation
 import GRDB
 
@@ -43,7 +44,7 @@ extension Store {
 
         let temporary = destination + ".partial-\(UUID().uuidString.prefix(8).lowercased())"
         let fd = Foundation.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        if fd < 0 { throw .cannotWriteBackup(path: destination, reason: String(cString: strerror(errno))) }
+        if fd < 0 { throw .cannotWriteBackup(path: destination, reason: FieldKeys.literal(String(cString: strerror(errno)))) }
         close(fd)
         var moved = false
         defer {
@@ -63,18 +64,20 @@ extension Store {
         } catch let error as DatabaseError {
             if isDamage(error) { throw .damaged(path: source, context: "copying it to \(destination)", reason: describe(error)) }
             let reason = error.resultCode == .SQLITE_FULL ? "the disk is full" : "SQLite error \(error.resultCode.rawValue): \(describe(error))"
-            throw .cannotWriteBackup(path: destination, reason: reason)
+            throw .cannotWriteBackup(path: destination, reason: FieldKeys.literal(reason))
         } catch {
-            throw .cannotWriteBackup(path: destination, reason: "\(error)")
+            throw .cannotWriteBackup(path: destination, reason: FieldKeys.literal("\(error)"))
         }
         try sync(temporary, destination: destination)
         chmod(temporary, 0o600)
         if replacing {
-            if rename(temporary, destination) != 0 { throw .cannotWriteBackup(path: destination, reason: String(cString: strerror(errno))) }
+            if rename(temporary, destination) != 0 {
+                throw .cannotWriteBackup(path: destination, reason: FieldKeys.literal(String(cString: strerror(errno))))
+            }
         } else {
             // link() never replaces: a file that appeared since the check above is kept.
             if link(temporary, destination) != 0 {
-                let reason = errno == EEXIST ? "the file exists; give --force to replace it" : String(cString: strerror(errno))
+                let reason = errno == EEXIST ? "the file exists; give {force} to replace it" : FieldKeys.literal(String(cString: strerror(errno)))
                 throw .cannotWriteBackup(path: destination, reason: reason)
             }
             unlink(temporary)
@@ -92,9 +95,9 @@ extension Store {
         let folder = URL(fileURLWithPath: destination).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard manager.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw .cannotWriteBackup(path: destination, reason: "the folder \(folder) does not exist")
+            throw .cannotWriteBackup(path: destination, reason: "the folder \(FieldKeys.literal(folder)) does not exist")
         }
-        guard isFolder.boolValue else { throw .cannotWriteBackup(path: destination, reason: "\(folder) is a file, not a folder") }
+        guard isFolder.boolValue else { throw .cannotWriteBackup(path: destination, reason: "\(FieldKeys.literal(folder)) is a file, not a folder") }
         if manager.fileExists(atPath: destination, isDirectory: &isFolder) {
             if isFolder.boolValue { throw .cannotWriteBackup(path: destination, reason: "it is a folder; give the path of a file inside it") }
             var a = stat()
@@ -102,14 +105,14 @@ extension Store {
             if stat(source, &a) == 0 && stat(destination, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino {
                 throw .cannotWriteBackup(path: destination, reason: "it is the database itself")
             }
-            if !replacing { throw .cannotWriteBackup(path: destination, reason: "the file exists; give --force to replace it") }
+            if !replacing { throw .cannotWriteBackup(path: destination, reason: "the file exists; give {force} to replace it") }
         }
         // A journal left by a program that has (or had) the old file open would be played into the copy.
         for suffix in ["-wal", "-journal"] where manager.fileExists(atPath: destination + suffix) {
             throw .cannotWriteBackup(
                 path: destination,
                 reason:
-                    "\(destination + suffix) exists: a program has the old file open, or did not close it cleanly; close it or remove that file first"
+                    "\(FieldKeys.literal(destination + suffix)) exists: a program has the old file open, or did not close it cleanly; close it or remove that file first"
             )
         }
     }
@@ -117,8 +120,10 @@ extension Store {
     /// Flushes a file (or a folder's entries) to disk.
     private static func sync(_ path: String, destination: String) throws(StoreError) {
         let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw .cannotWriteBackup(path: destination, reason: "\(path): \(String(cString: strerror(errno)))") }
+        if fd < 0 { throw .cannotWriteBackup(path: destination, reason: FieldKeys.literal("\(path): \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
-        if fsync(fd) != 0 { throw .cannotWriteBackup(path: destination, reason: "flushing \(path): \(String(cString: strerror(errno)))") }
+        if fsync(fd) != 0 {
+            throw .cannotWriteBackup(path: destination, reason: FieldKeys.literal("flushing \(path): \(String(cString: strerror(errno)))"))
+        }
     }
 }

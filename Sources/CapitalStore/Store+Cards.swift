@@ -20,7 +20,7 @@ public struct CardInput: Sendable {
     public var fixed: String?
     public var rate = "0"
     public var grace: CardGrace = .keep
-    public var field: @Sendable (String) -> String = optionName
+    public var field: @Sendable (String) -> String = fieldKey
 
     public init(account: String, limit: String, statementDay: Int) {
         self.account = account
@@ -41,7 +41,7 @@ public struct DepositInput: Sendable {
     public var capitalisation: Capitalisation = .monthly
     public var opened: Day
     public var maturity: Day?
-    public var field: @Sendable (String) -> String = optionName
+    public var field: @Sendable (String) -> String = fieldKey
 
     public init(account: String, rate: String, opened: Day) {
         self.account = account
@@ -122,10 +122,9 @@ extension Store {
                 rate: try rate(input.rate, field: f("rate")),
                 grace: input.grace)
         } catch CardError.invalid(let option, let value, let reason) {
-            // The core names options; a ledger file names its fields.
-            let key = String(option.dropFirst(2)).split(separator: "-").enumerated().map {
-                $0.offset == 0 ? String($0.element) : $0.element.capitalized
-            }.joined()
+            // The core names fields by key in braces; the input says how to name them here (a
+            // ledger file names its fields by path).
+            let key = String(option.dropFirst().dropLast())
             let shown = ["limit", "fixed", "minimumFloor"].contains(key) ? Money(minor: Int64(value) ?? 0, currency: currency).plain : value
             throw StoreError.invalid(field: f(key), value: shown, reason: reason)
         }
@@ -222,7 +221,7 @@ extension Store {
             terms = try Deposit(
                 rate: try rate(input.rate, field: f("rate")), capitalisation: input.capitalisation, opened: input.opened, maturity: input.maturity)
         } catch DepositError.invalid(let option, let value, let reason) {
-            throw StoreError.invalid(field: f(String(option.dropFirst(2))), value: value, reason: reason)
+            throw StoreError.invalid(field: f(String(option.dropFirst().dropLast())), value: value, reason: reason)
         }
         let category = try category(db, accounts, input.category, default: "Interest", kind: .income, currency: currency, field: f("category"))
         let account = try existing ?? created(db, Account(id: newID(), name: input.account, kind: .deposit, currency: currency))
@@ -280,11 +279,11 @@ extension Store {
     static func resolveInstrument<T>(_ db: Database, _ reference: String, what: String, onAccount fetch: (String) throws -> [T]) throws -> T {
         let account: Account
         do { account = try resolveAccount(db, reference) } catch StoreError.notFound {
-            throw StoreError.notFound(what: what, reference: reference, hint: "see `capital \(what) list`")
+            throw StoreError.notFound(what: what, reference: reference, hint: .list(what))
         }
         guard let found = try fetch(account.id).first else {
             throw StoreError.notFound(
-                what: what, reference: reference, hint: "account '\(account.name)' has no \(what) terms; see `capital \(what) list`")
+                what: what, reference: reference, hint: .noTerms(account: account.name, kind: what))
         }
         return found
     }

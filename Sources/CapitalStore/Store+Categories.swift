@@ -57,11 +57,9 @@ extension Store {
             let category = try Store.resolveCategory(db, reference)
             let uses = try Store.uses(db, accountID: category.id)
             guard uses.isEmpty else {
-                let hint =
-                    uses.records.isEmpty
-                    ? "move them to another category with `capital account rm '\(category.name)' --move-to OTHER`, or hide it with `capital account rm '\(category.name)' --hide`"
-                    : "change or remove those first, or hide it with `capital account rm '\(category.name)' --hide`"
-                throw StoreError.invalid(field: "category", value: category.name, reason: "it is in use (\(uses.description)); \(hint)")
+                throw StoreError.refused(
+                    field: "category", value: category.name, reason: "it is in use (\(uses.description))",
+                    remedy: uses.records.isEmpty ? .moveOrHideCategory(category.name) : .changeOrHideCategory(category.name))
             }
             let now = Timestamp.now()
             try db.cachedStatement(sql: "DELETE FROM groupMember WHERE accountId = ?").execute(arguments: [category.id])
@@ -77,10 +75,10 @@ extension Store {
     static func resolveCategory(_ db: Database, _ reference: String) throws -> Account {
         let account = try resolveAccount(db, reference)
         guard account.kind.isCategory else {
-            throw StoreError.invalid(
+            throw StoreError.refused(
                 field: "category", value: reference,
-                reason:
-                    "'\(account.name)' is \(account.kind.withArticle) account, not a category (an income or expense account); see `capital account`")
+                reason: "'\(account.name)' is \(account.kind.withArticle) account, not a category (an income or expense account)",
+                remedy: .seeAccounts)
         }
         return account
     }

@@ -15,7 +15,7 @@ public struct DueInput: Sendable {
     public var payFrom: String?
     /// The expense category; `Bills` or `Fines` (created on first use) when nil.
     public var category: String?
-    public var field: @Sendable (String) -> String = optionName
+    public var field: @Sendable (String) -> String = fieldKey
 
     public init(type: DueType, total: String, reason: String, dueDay: Day) {
         self.type = type
@@ -48,7 +48,7 @@ public struct BudgetInput: Sendable {
     public var period: BudgetPeriod = .monthly
     public var start: Day
     public var payFrom: String?
-    public var field: @Sendable (String) -> String = optionName
+    public var field: @Sendable (String) -> String = fieldKey
 
     public init(category: String, amount: String, start: Day) {
         self.category = category
@@ -97,15 +97,11 @@ extension Store {
             }
             let account: Account
             if let from {
-                account = try Store.balanceAccount(accounts, from, field: "--from")
+                account = try Store.balanceAccount(accounts, from, field: "{from}")
             } else if let id = try due.payFromID ?? Store.setting(db, "defaultAccount"), let found = accounts[id: id] {
                 account = found
             } else {
-                throw StoreError.invalid(
-                    field: "--from", value: "",
-                    reason:
-                        "no account to pay from: give --from ACCOUNT, or set one with `due edit \(due.number) --from` or `account edit ACCOUNT --default`"
-                )
+                throw StoreError.refused(field: "{from}", value: "", reason: "no account to pay from", remedy: .setPayFrom(due: due.number))
             }
             guard let categoryID = due.categoryID, accounts[id: categoryID] != nil else {
                 throw StoreError.invalid(field: "category", value: "", reason: "the \(due.type.rawValue) has no category")
@@ -136,7 +132,7 @@ extension Store {
                 // A default category follows the type: Bills ↔ Fines.
                 if edit.category == nil, type != due.type, let current = due.categoryID, accounts[id: current]?.name == Store.dueCategory(due.type) {
                     due.categoryID = try Store.category(
-                        db, accounts, nil, default: Store.dueCategory(type), kind: .expense, currency: due.currency, field: "--category"
+                        db, accounts, nil, default: Store.dueCategory(type), kind: .expense, currency: due.currency, field: "{category}"
                     ).id
                 }
                 due.type = type
@@ -146,18 +142,18 @@ extension Store {
             if let iban = edit.iban { due.iban = try Store.iban(iban) }
             if let address = edit.address { due.address = address }
             if let institution = edit.institution { due.institution = institution }
-            if let from = edit.payFrom { due.payFromID = from.isEmpty ? nil : try Store.balanceAccount(accounts, from, field: "--from").id }
+            if let from = edit.payFrom { due.payFromID = from.isEmpty ? nil : try Store.balanceAccount(accounts, from, field: "{from}").id }
             if let name = edit.category {
                 due.categoryID = try Store.category(
                     db, accounts, name.isEmpty ? nil : name, default: Store.dueCategory(due.type), kind: .expense, currency: due.currency,
-                    field: "--category"
+                    field: "{category}"
                 ).id
             }
-            if let paid = edit.paid { due.paid = try Store.minor(paid, currency: due.currency, field: "--paid") }
+            if let paid = edit.paid { due.paid = try Store.minor(paid, currency: due.currency, field: "{paid}") }
             var clamped = false
             do {
                 if let total = edit.total {
-                    let minor = try Store.minor(total, currency: due.currency, field: "--total")
+                    let minor = try Store.minor(total, currency: due.currency, field: "{total}")
                     if edit.paid == nil {
                         (due, clamped) = try due.withTotal(minor)
                     } else {
@@ -165,7 +161,7 @@ extension Store {
                     }
                 }
                 try due.validate()
-            } catch let error as DueError { throw Store.invalid(error, field: optionName) }
+            } catch let error as DueError { throw Store.invalid(error, field: fieldKey) }
             try Store.updateDue(db, due)
             return (due, clamped)
         }
@@ -215,7 +211,7 @@ extension Store {
         try write("removing the budget of '\(category)'") { db in
             let account = try AccountIndex(try Store.fetchAccounts(db)).resolve(category)
             guard let budget = try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [account.id]).first else {
-                throw StoreError.notFound(what: "budget of", reference: account.name, hint: "`capital budget list` shows the budgets")
+                throw StoreError.notFound(what: "budget of", reference: account.name, hint: .listBudgets)
             }
             try db.execute(
                 sql: "UPDATE budget SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?", arguments: [Timestamp.now(), budget.id])
@@ -239,7 +235,7 @@ extension Store {
     }
 
     /// An IBAN checked and in its electronic form; empty stays empty.
-    static func iban(_ text: String, field: String = "--iban") throws -> String {
+    static func iban(_ text: String, field: String = "{iban}") throws -> String {
         guard text.contains(where: { !$0.isWhitespace }) else { return "" }
         do { return try IBAN(validating: text).electronic } catch { throw StoreError.invalid(field: field, value: text, reason: "\(error)") }
     }
@@ -304,10 +300,10 @@ extension Store {
     static func resolveDue(_ db: Database, _ reference: String) throws -> Due {
         let digits = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
         guard let number = Int(digits), number > 0 else {
-            throw StoreError.invalid(field: "ID", value: reference, reason: "not a due payment number; `capital due list --all` shows them")
+            throw StoreError.refused(field: "ID", value: reference, reason: "not a due payment number", remedy: .listAllDues)
         }
         guard let due = try fetchDues(db, filter: "AND number = ?", arguments: [number]).first else {
-            throw StoreError.notFound(what: "due payment", reference: reference, hint: "`capital due list --all` shows them")
+            throw StoreError.notFound(what: "due payment", reference: reference, hint: .listAllDues)
         }
         return due
     }

@@ -126,6 +126,6 @@ extension Store {
         }
         throw StoreError.notFound(
             what: "group", reference: reference,
-            hint: groups.isEmpty ? "there are no groups yet; add one with `capital group add`" : "see `capital group list`")
+            hint: groups.isEmpty ? .noGroupsYet : .list("group"))
     }
 }

@@ -23,7 +23,7 @@ public struct LoanInput: Sendable {
     public var adjustment: BusinessDayAdjustment = .none
     public var prepayments: [PrepaymentInput] = []
     /// Names a field in errors: `--first-payment`, or `household.yaml:40: loans[0].firstPayment`.
-    public var field: @Sendable (String) -> String = optionName
+    public var field: @Sendable (String) -> String = fieldKey
 
     public init(account: String, payFrom: String, principal: String, rate: String, term: Int, start: Day) {
         self.account = account
@@ -45,7 +45,7 @@ public struct PrepaymentInput: Sendable {
     /// A rule (readable or RRULE) for a recurring extra payment.
     public var every: String?
     public var until: Day?
-    public var field: @Sendable (String) -> String = optionName
+    public var field: @Sendable (String) -> String = fieldKey
 
     public init(day: Day, amount: String?) {
         self.day = day
@@ -53,10 +53,8 @@ public struct PrepaymentInput: Sendable {
     }
 }
 
-/// `firstPayment` → `--first-payment`: how a command line names a field.
-@Sendable public func optionName(_ key: String) -> String {
-    "--" + key.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
-}
+/// `firstPayment` → `{firstPayment}`: a field named by key, for the front end to spell (`FieldKeys`).
+@Sendable public func fieldKey(_ key: String) -> String { "{\(key)}" }
 
 extension Store {
     // MARK: Reading
@@ -175,7 +173,7 @@ extension Store {
         } catch .prepaymentTooLarge(let day, let amount, let remaining) {
             throw StoreError.invalid(
                 field: field("amount"), value: money(amount),
-                reason: "not less than the \(money(remaining)) left on \(day); pay the loan off in full instead (--full)")
+                reason: "not less than the \(money(remaining)) left on \(day); pay the loan off in full instead ({full})")
         } catch .prepaymentBeforeStart(let day, let start) {
             throw StoreError.invalid(field: field("on"), value: day.iso, reason: "the loan starts on \(start); a prepayment must come after")
         } catch .prepaymentAfterPayoff(let day, let payoff) {

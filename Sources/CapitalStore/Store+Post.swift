@@ -46,7 +46,7 @@ extension Store {
                 let schedule = try Store.resolveSchedule(db, approval.schedule)
                 if schedule.approval == .auto {
                     throw StoreError.invalid(
-                        field: "--approve", value: approval.field, reason: "'\(schedule.name)' posts by itself (approval auto): nothing to approve")
+                        field: "{approve}", value: approval.field, reason: "'\(schedule.name)' posts by itself (approval auto): nothing to approve")
                 }
                 approvalsBySchedule[schedule.id, default: []].append((approval, false))
             }
@@ -73,13 +73,13 @@ extension Store {
                         if let text = approval.amount {
                             let model: AmountModel
                             do {
-                                model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "--approve")
+                                model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "{approve}")
                             } catch StoreError.invalid(_, _, let reason) {
-                                throw StoreError.invalid(field: "--approve", value: approval.field, reason: reason)
+                                throw StoreError.invalid(field: "{approve}", value: approval.field, reason: reason)
                             }
                             guard model.isFixed else {
                                 throw StoreError.invalid(
-                                    field: "--approve", value: approval.field, reason: "approve with one amount, not the range '\(text)'")
+                                    field: "{approve}", value: approval.field, reason: "approve with one amount, not the range '\(text)'")
                             }
                             amount = model.expected
                         }
@@ -99,10 +99,9 @@ extension Store {
             }
             for (_, entries) in approvalsBySchedule {
                 if let unused = entries.first(where: { !$0.used }) {
-                    throw StoreError.invalid(
-                        field: "--approve", value: unused.0.field,
-                        reason:
-                            "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until)); see `capital post --dry-run`")
+                    throw StoreError.refused(
+                        field: "{approve}", value: unused.0.field,
+                        reason: "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until))", remedy: .dryRunPost)
                 }
             }
             result.posted.sort { ($0.occurrence.day, $0.schedule.name) < ($1.occurrence.day, $1.schedule.name) }

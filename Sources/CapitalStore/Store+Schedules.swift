@@ -119,12 +119,12 @@ extension Store {
                 let others =
                     [changes.name, changes.note, changes.rule, changes.calendar, changes.expected].contains { $0 != nil }
                     || changes.adjustment != nil || changes.approval != nil || changes.end != nil
-                if others { throw StoreError.invalid(field: "--scope", value: "one", reason: "one occurrence takes only --amount and --move-to") }
+                if others { throw StoreError.invalid(field: "{scope}", value: "one", reason: "one occurrence takes only {amount} and {moveTo}") }
                 var exception = schedule.exceptions.first { $0.original == occurrence.original } ?? .init(original: occurrence.original)
                 if let text = changes.amount {
-                    let model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "--amount")
+                    let model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "{amount}")
                     guard model.isFixed else {
-                        throw StoreError.invalid(field: "--amount", value: text, reason: "one occurrence takes a single amount")
+                        throw StoreError.invalid(field: "{amount}", value: text, reason: "one occurrence takes a single amount")
                     }
                     exception.amount = model.expected
                 }
@@ -134,7 +134,7 @@ extension Store {
                 return try Store.resolveSchedule(db, schedule.id)
             case .all:
                 if let to = changes.moveTo {
-                    throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE")
+                    throw StoreError.invalid(field: "{moveTo}", value: to.iso, reason: "moves one occurrence: use {scope} one {at} DATE")
                 }
                 let updated = try Store.apply(changes, to: schedule, db)
                 try Store.replaceSchedule(db, updated)
@@ -146,7 +146,7 @@ extension Store {
                 return updated
             case .future(let at):
                 if let to = changes.moveTo {
-                    throw StoreError.invalid(field: "--move-to", value: to.iso, reason: "moves one occurrence: use --scope one --at DATE")
+                    throw StoreError.invalid(field: "{moveTo}", value: to.iso, reason: "moves one occurrence: use {scope} one {at} DATE")
                 }
                 let occurrence = try Store.occurrence(of: schedule, at: at, calendar: calendar)
                 var second = try Store.apply(changes, to: schedule, db)
@@ -278,7 +278,7 @@ extension Store {
         if let found = near.first(where: { $0.day == day }) ?? near.first(where: { $0.original == day }) { return found }
         let nearest = near.min { abs($0.day.number - day.number) < abs($1.day.number - day.number) }
         throw StoreError.invalid(
-            field: "--at", value: day.iso,
+            field: "{at}", value: day.iso,
             reason: "'\(schedule.name)' has no occurrence that day\(nearest.map { "; the nearest is \($0.day)" } ?? "")")
     }
 
@@ -374,7 +374,7 @@ extension Store {
                 throw StoreError.invalid(field: "\(p)expected", value: input.expected!, reason: "an expected value goes with a ranged amount")
             }
             guard input.postings.count >= 2 else {
-                throw StoreError.invalid(field: "\(p)posting", value: "", reason: "give --amount with --from and --to, or at least 2 postings")
+                throw StoreError.invalid(field: "\(p)posting", value: "", reason: "give {amount} with {from} and {to}, or at least 2 postings")
             }
             do {
                 postings = try build(accounts, id: id, TransactionInput(day: input.start, postings: input.postings)).postings
@@ -391,12 +391,12 @@ extension Store {
 
     static func apply(_ changes: ScheduleChanges, to schedule: Schedule, _ db: Database) throws -> Schedule {
         var updated = schedule
-        if let name = changes.name { try validateName(name, field: "--name"); updated.name = name }
+        if let name = changes.name { try validateName(name, field: "{name}"); updated.name = name }
         if let note = changes.note { updated.note = note }
         if changes.rule != nil || changes.calendar != nil || changes.adjustment != nil {
             let calendar = try changes.calendar.map { try workingDayCalendar(db, $0).name } ?? schedule.rule.calendar
             if let text = changes.rule {
-                var rule = try parseRule(text, calendar: calendar, adjustment: changes.adjustment, field: "--rule")
+                var rule = try parseRule(text, calendar: calendar, adjustment: changes.adjustment, field: "{rule}")
                 if rule.recurrence.count == nil { rule.recurrence.count = schedule.rule.recurrence.count }
                 updated.rule = rule
             } else {
@@ -404,30 +404,30 @@ extension Store {
                 if let adjustment = changes.adjustment { updated.rule.adjustment = adjustment }
             }
             do { try updated.rule.recurrence.validate(start: updated.start) } catch {
-                throw StoreError.invalid(field: "--rule", value: changes.rule ?? updated.rule.text, reason: "\(error)")
+                throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: "\(error)")
             }
         }
         if let text = changes.amount {
             guard updated.amount != nil || updated.postings.count == 2 else {
                 throw StoreError.invalid(
-                    field: "--amount", value: text,
-                    reason: "this schedule has split postings; change them with --scope one, or remove and add it again")
+                    field: "{amount}", value: text,
+                    reason: "this schedule has split postings; change them with {scope} one, or remove and add it again")
             }
-            let model = try amountModel(text, expected: changes.expected, currency: schedule.currency, field: "--amount")
+            let model = try amountModel(text, expected: changes.expected, currency: schedule.currency, field: "{amount}")
             updated.amount = model.isFixed ? nil : model
             updated.postings[0].amount.minor = model.expected
             updated.postings[1].amount.minor = -model.expected
         } else if let expected = changes.expected {
             guard let current = updated.amount else {
-                throw StoreError.invalid(field: "--expected", value: expected, reason: "an expected value goes with a ranged amount")
+                throw StoreError.invalid(field: "{expected}", value: expected, reason: "an expected value goes with a ranged amount")
             }
             let text = current.text(exponent: schedule.currency.exponent)
-            updated.amount = try amountModel(text, expected: expected, currency: schedule.currency, field: "--expected")
+            updated.amount = try amountModel(text, expected: expected, currency: schedule.currency, field: "{expected}")
         }
         if let approval = changes.approval { updated.approval = approval }
         if let end = changes.end {
             if let end, end < updated.start {
-                throw StoreError.invalid(field: "--end", value: end.iso, reason: "it is before the start \(updated.start)")
+                throw StoreError.invalid(field: "{end}", value: end.iso, reason: "it is before the start \(updated.start)")
             }
             updated.end = end
         }
@@ -560,6 +560,6 @@ extension Store {
         if matches.count > 1 {
             throw StoreError.ambiguous(what: "schedule", reference: reference, candidates: matches.map { "\(shortID($0.id)) (\($0.name))" })
         }
-        throw StoreError.notFound(what: "schedule", reference: reference, hint: "see `capital schedule list`")
+        throw StoreError.notFound(what: "schedule", reference: reference, hint: .list("schedule"))
     }
 }

@@ -196,7 +196,7 @@ extension Store {
 
     static func validateTags(_ tags: [String]) throws -> [String] {
         for tag in tags where tag.isEmpty || tag.contains(",") || tag.contains(where: \.isNewline) {
-            throw StoreError.invalid(field: "--tag", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
+            throw StoreError.invalid(field: "{tag}", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
         }
         return tags
     }
@@ -206,7 +206,7 @@ extension Store {
         do { try transaction.validate() } catch { throw StoreError.ledger(error) }
         for posting in transaction.postings {
             guard let account = accounts[id: posting.accountID] else {
-                throw StoreError.notFound(what: "account id", reference: posting.accountID, hint: "")
+                throw StoreError.notFound(what: "account id", reference: posting.accountID, hint: nil)
             }
             if account.currency != posting.amount.currency && account.kind != .equity {
                 throw StoreError.currencyMismatch(
@@ -314,12 +314,12 @@ extension Store {
     static func resolveTransaction(_ db: Database, _ reference: String) throws -> Transaction {
         let prefix = reference.lowercased().replacingOccurrences(of: "-", with: "")
         guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else {
-            throw StoreError.invalid(field: "transaction id", value: reference, reason: "give at least 4 hex digits of an id from `capital tx list`")
+            throw StoreError.refused(field: "transaction id", value: reference, reason: "give at least 4 hex digits", remedy: .listTransactions)
         }
         let ids = try String.fetchAll(
             db.cachedStatement(sql: "SELECT id FROM txn WHERE deleted = 0 AND REPLACE(id, '-', '') LIKE ? || '%'"), arguments: [prefix])
         if ids.isEmpty {
-            throw StoreError.notFound(what: "transaction", reference: reference, hint: "see `capital tx list`")
+            throw StoreError.notFound(what: "transaction", reference: reference, hint: .list("tx"))
         }
         if ids.count > 1 {
             let candidates = try fetchTransactions(db, ids: Array(ids.prefix(10))).map { "\(shortID($0.id)) (\($0.day) \($0.payee))" }

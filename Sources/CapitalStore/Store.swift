@@ -277,7 +277,7 @@ public struct Store: Sendable {
             if Store.isDamage(error) { throw .damaged(path: location, context: context, reason: Store.describe(error)) }
             throw .database(context: context, error)
         } catch {
-            throw .conflict("--db \(location): \(context): \(error)")
+            throw .conflict("{database} \(FieldKeys.literal(location)): \(FieldKeys.literal(context)): \(FieldKeys.literal("\(error)"))")
         }
     }
 
@@ -293,8 +293,7 @@ public struct Store: Sendable {
         } catch {
             // A value the program cannot take in (a currency code that is not one, a rule that does
             // not parse): the file was changed behind capital's back, or damaged.
-            if isReadOnly { throw .conflict("\(location): \(context): \(error)") }
-            throw .conflict("--db \(location): \(context): \(error); run `capital check` to see what else is wrong")
+            throw .unexpected(path: location, context: context, reason: "\(error)", readOnly: isReadOnly)
         }
     }
 
@@ -307,7 +306,7 @@ public struct Store: Sendable {
         } catch let error as DatabaseError {
             throw .database(context: "loading \(location)", error)
         } catch {
-            throw .conflict("\(location): \(error)")
+            throw .conflict(FieldKeys.literal("\(location): \(error)"))
         }
     }
 

@@ -2,27 +2,38 @@ import CapitalCore
 import GRDB
 
 /// Why a store operation failed. Messages name the field, the value and the reason, on one line.
-public enum StoreError: Error, CustomStringConvertible {
+///
+/// Fields are named by key in braces (`{moveTo}`, `{database}`) and what would help is a
+/// `Remedy`: the front end spells both (`message(remedy:)`); `description` writes keys as
+/// themselves and remedies in plain words, without commands.
+public enum StoreError: KeyedError {
     case cannotCreateFolder(path: String, reason: String)
     case cannotOpen(path: String, reason: String)
     case newerSchema(path: String, unknown: [String])
     case notCapitalDatabase(path: String)
     /// SQLite found the file damaged (a malformed page, a truncated file) while `context`.
     case damaged(path: String, context: String, reason: String)
+    /// `reason` is a template: what it quotes goes through `FieldKeys.literal`.
     case cannotWriteBackup(path: String, reason: String)
     /// A stored value the program cannot take in (an account kind that is not one): the file was
     /// changed behind capital's back, or damaged. Thrown with `path` nil; the store fills it in.
     case unreadable(path: String?, field: String, value: String, reason: String)
     case notInitialized(path: String)
     case alreadyInitialized(path: String, currency: String)
-    case notFound(what: String, reference: String, hint: String)
+    case notFound(what: String, reference: String, hint: Remedy?)
     case ambiguous(what: String, reference: String, candidates: [String])
     case duplicateName(what: String, name: String)
     case invalid(field: String, value: String, reason: String)
+    /// `field` was given `value`, which cannot be used: `reason`; `remedy` says what would help.
+    case refused(field: String, value: String, reason: String, remedy: Remedy)
     case capitalIsProtected(action: String)
     case accountHasPostings(name: String, count: Int)
     case currencyMismatch(account: String, accountCurrency: String, amountCurrency: String)
+    /// A message template (keys in braces; what it quotes through `FieldKeys.literal`).
     case conflict(String)
+    /// A value read back from the database (a currency code, a rule) that the program cannot
+    /// take in while `context`: the file was changed behind capital's back, or damaged.
+    case unexpected(path: String, context: String, reason: String, readOnly: Bool)
     case ledger(LedgerError)
     case money(field: String, MoneyError)
     case database(context: String, DatabaseError)
@@ -41,63 +52,139 @@ public enum StoreError: Error, CustomStringConvertible {
         return self
     }
 
-    /// One line: a line break in a quoted value (a rule written as a YAML block scalar) is escaped.
-    public var description: String { message.singleLine }
+    /// What would help, for the front end to put in its own words (commands, links, buttons).
+    public enum Remedy: Sendable, Equatable {
+        /// The listing of these records shows them (`tx`, `schedule`, `account`, `group`, `loan`, `card`, `deposit`).
+        case list(String)
+        /// Names that look like the one given.
+        case didYouMean([String])
+        /// There are no groups yet: add one.
+        case noGroupsYet
+        /// The account exists but has no terms of this kind (`loan`, `card`, `deposit`).
+        case noTerms(account: String, kind: String)
+        /// Every due payment, paid ones included, is listed with its number.
+        case listAllDues
+        /// The budgets are listed by category.
+        case listBudgets
+        /// Transaction ids are listed with the transactions.
+        case listTransactions
+        /// The accounts, categories among them, are listed.
+        case seeAccounts
+        /// A category with transactions: move them to another category, or hide it.
+        case moveOrHideCategory(String)
+        /// A category that schedules or budgets use: change or remove those, or hide it.
+        case changeOrHideCategory(String)
+        /// What is awaiting approval is shown by a dry run of posting.
+        case dryRunPost
+        /// A due payment without an account to pay from: name one, set one on the due or a default account.
+        case setPayFrom(due: Int)
+        /// A check of the database says what else is wrong.
+        case check
+        /// A check of the database says what is damaged.
+        case checkDamage
+        /// A ledger must be created (or imported) first.
+        case initialize
+        /// A ledger file is read-only: import it into a database to change it.
+        case importFile(String)
 
-    private var message: String {
+        /// The remedy in plain words, naming no command.
+        public var plain: String {
+            switch self {
+            case .list(let what): "the \(what) listing shows them"
+            case .didYouMean(let names): "did you mean \(names.map { "'\($0)'" }.joined(separator: ", "))?"
+            case .noGroupsYet: "there are no groups yet"
+            case .noTerms(let account, let kind): "account '\(account)' has no \(kind) terms"
+            case .listAllDues: "the listing of all due payments shows them"
+            case .listBudgets: "the budget listing shows the budgets"
+            case .listTransactions: "of an id from the transaction listing"
+            case .seeAccounts: "the account listing shows the categories"
+            case .moveOrHideCategory: "move them to another category, or hide it"
+            case .changeOrHideCategory: "change or remove those first, or hide it"
+            case .dryRunPost: "a dry run of posting shows what awaits approval"
+            case .setPayFrom: "name an account to pay from, or set one on the due payment or a default account"
+            case .check: "check the database to see what else is wrong"
+            case .checkDamage: "check the database to see what is damaged"
+            case .initialize: "create or import a ledger first"
+            case .importFile: "import it into a database to change it"
+            }
+        }
+    }
+
+    /// The message with its field keys in braces and remedies in plain words.
+    public var template: String { message(remedy: \.plain) }
+
+    /// One line, keys as themselves: a line break in a quoted value (a rule written as a YAML
+    /// block scalar) is escaped.
+    public var description: String { FieldKeys.spell(template) { $0 }.singleLine }
+
+    /// The message with its field keys in braces and each remedy in `remedy`'s words.
+    public func message(remedy: (Remedy) -> String) -> String {
+        func literalRemedy(_ help: Remedy) -> String { FieldKeys.literal(remedy(help)) }
         switch self {
         case .cannotCreateFolder(let path, let reason):
-            return "--db \(path): cannot create its folder: \(reason)"
+            return "{database} \(FieldKeys.literal(path)): cannot create its folder: \(FieldKeys.literal(reason))"
         case .cannotOpen(let path, let reason):
-            return "--db \(path): cannot open the database: \(reason)"
+            return "{database} \(FieldKeys.literal(path)): cannot open the database: \(FieldKeys.literal(reason))"
         case .newerSchema(let path, let unknown):
             return
-                "--db \(path): the database was written by a newer capital (unknown schema versions: \(unknown.joined(separator: ", "))); upgrade capital — the file was left untouched"
+                "{database} \(FieldKeys.literal(path)): the database was written by a newer capital (unknown schema versions: \(FieldKeys.literal(unknown.joined(separator: ", ")))); upgrade capital — the file was left untouched"
         case .notCapitalDatabase(let path):
-            return "--db \(path): this is not a capital database (it has tables but no capital schema); the file was left untouched"
+            return
+                "{database} \(FieldKeys.literal(path)): this is not a capital database (it has tables but no capital schema); the file was left untouched"
         case .damaged(let path, let context, let reason):
             return
-                "--db \(path): the database is damaged (SQLite: \(reason), while \(context)); nothing was changed — run `capital check` to see what is damaged, and restore a backup if you have one"
+                "{database} \(FieldKeys.literal(path)): the database is damaged (SQLite: \(FieldKeys.literal(reason)), while \(FieldKeys.literal(context))); nothing was changed — \(literalRemedy(.checkDamage)), and restore a backup if you have one"
         case .cannotWriteBackup(let path, let reason):
-            return "backup \(path): cannot write the backup: \(reason)"
+            return "backup \(FieldKeys.literal(path)): cannot write the backup: \(reason)"
         case .unreadable(let path, let field, let value, let reason):
-            return (path.map { "--db \($0): " } ?? "")
-                + "\(field) '\(value)' in the database: \(reason); run `capital check` to see what else is wrong"
+            return (path.map { "{database} \(FieldKeys.literal($0)): " } ?? "")
+                + "\(field) '\(FieldKeys.literal(value))' in the database: \(FieldKeys.literal(reason)); \(literalRemedy(.check))"
         case .notInitialized(let path):
-            return "--db \(path): no ledger here yet; run `capital init` (or `capital import FILE`) first"
+            return "{database} \(FieldKeys.literal(path)): no ledger here yet; \(literalRemedy(.initialize))"
         case .alreadyInitialized(let path, let currency):
-            return "--db \(path): already initialized (currency \(currency)); nothing was changed"
+            return "{database} \(FieldKeys.literal(path)): already initialized (currency \(FieldKeys.literal(currency))); nothing was changed"
         case .notFound(let what, let reference, let hint):
-            return "\(what) '\(reference)': not found\(hint.isEmpty ? "" : "; \(hint)")"
+            return "\(what) '\(FieldKeys.literal(reference))': not found\(hint.map { "; " + literalRemedy($0) } ?? "")"
         case .ambiguous(let what, let reference, let candidates):
-            return "\(what) '\(reference)': ambiguous, it matches \(candidates.joined(separator: ", "))"
+            return "\(what) '\(FieldKeys.literal(reference))': ambiguous, it matches \(FieldKeys.literal(candidates.joined(separator: ", ")))"
         case .duplicateName(let what, let name):
-            return "\(what) '\(name)': the name is already taken"
+            return "\(what) '\(FieldKeys.literal(name))': the name is already taken"
         case .invalid(let field, let value, let reason):
-            return "\(field) '\(value)': \(reason)"
+            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
+        case .refused(let field, let value, let reason, let help):
+            return
+                "\(field) '\(FieldKeys.literal(value))': \(reason.isEmpty ? "" : reason + (help == .listTransactions ? " " : "; "))\(literalRemedy(help))"
         case .capitalIsProtected(let action):
-            return "account '\(Account.capitalName)': the equity account always exists and cannot be \(action)"
+            return "account '\(Account.capitalName)': the equity account always exists and cannot be \(FieldKeys.literal(action))"
         case .accountHasPostings(let name, let count):
             return
-                "account '\(name)': it has \(count) posting\(count == 1 ? "" : "s"); choose --move-to ACCOUNT, --to-capital, --hide, or --cascade (deletes its transactions)"
+                "account '\(FieldKeys.literal(name))': it has \(count) posting\(count == 1 ? "" : "s"); choose {moveTo} ACCOUNT, {toCapital}, {hide}, or {cascade} (deletes its transactions)"
         case .currencyMismatch(let account, let accountCurrency, let amountCurrency):
-            return "account '\(account)': it holds \(accountCurrency), the amount is in \(amountCurrency)"
+            return
+                "account '\(FieldKeys.literal(account))': it holds \(FieldKeys.literal(accountCurrency)), the amount is in \(FieldKeys.literal(amountCurrency))"
         case .conflict(let message):
             return message
+        case .unexpected(let path, let context, let reason, let readOnly):
+            return readOnly
+                ? "\(FieldKeys.literal(path)): \(FieldKeys.literal(context)): \(FieldKeys.literal(reason))"
+                : "{database} \(FieldKeys.literal(path)): \(FieldKeys.literal(context)): \(FieldKeys.literal(reason)); \(literalRemedy(.check))"
         case .ledger(let error):
-            return "transaction: \(error)"
+            return "transaction: \(FieldKeys.literal("\(error)"))"
         case .money(let field, let error):
-            return "\(field): \(error)"
+            return "\(field): \(FieldKeys.literal("\(error)"))"
         case .database(let context, let error):
-            return "\(context): SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
+            return
+                "\(FieldKeys.literal(context)): SQLite error \(error.resultCode.rawValue): \(FieldKeys.literal(error.message ?? "\(error.resultCode)"))"
         case .readOnly(let path):
-            return "\(path) is a ledger file opened with -f: it is read-only; import it with `capital import \(path)` to change it"
+            return "\(FieldKeys.literal(path)) is a ledger file opened with {file}: it is read-only; \(literalRemedy(.importFile(path)))"
         case .diskFull(let path, let context, let reason):
-            return "disk full while \(context): cannot write \(path) (\(reason)); nothing was changed"
+            return
+                "disk full while \(FieldKeys.literal(context)): cannot write \(FieldKeys.literal(path)) (\(FieldKeys.literal(reason))); nothing was changed"
         case .ioError(let path, let context, let reason):
-            return "could not write \(path) while \(context): I/O error (\(reason)); the change was rolled back — check the disk"
+            return
+                "could not write \(FieldKeys.literal(path)) while \(FieldKeys.literal(context)): I/O error (\(FieldKeys.literal(reason))); the change was rolled back — check the disk"
         case .file(let error):
-            return error.description
+            return FieldKeys.literal(error.description)
         }
     }
 }

@@ -52,7 +52,10 @@ struct Capital: ParsableCommand {
         } catch let error as CLIError {
             return fail(error.description, code: error.exitCode)
         } catch let error as StoreError {
-            return fail(error.description, code: 1)
+            return fail(spelled(error), code: 1)
+        } catch let error as any KeyedError {
+            // As argument-parser would exit for any other error: a usage error, 64.
+            return fail(spelled(error), code: 64)
         } catch let error as LedgerFileError {
             return fail(error.description, code: 1)
         } catch {

@@ -96,7 +96,7 @@ func parseDay(_ text: String, field: String, monthAs form: Day.MonthForm? = nil)
         if let form { return try Day(parsing: text, monthAs: form) }
         return try Day(iso: text)
     } catch {
-        throw CLIError("\(field): \(error)", exitCode: 64)
+        throw CLIError("\(field): \(spelled(error))", exitCode: 64)
     }
 }
 
@@ -105,6 +105,6 @@ func parseMoney(_ text: String, field: String, currency: Currency) throws -> Mon
     do {
         return try Money(parsing: text, currency: currency)
     } catch {
-        throw CLIError("\(field): \(error)", exitCode: 64)
+        throw CLIError("\(field): \(spelled(error))", exitCode: 64)
     }
 }

@@ -159,7 +159,7 @@ struct AssetValueTests {
         (" 5", "expected a percentage a year such as -15 or +3.5"),
     ])
     func badChangesAreRefused(text: String, reason: String) {
-        #expect(throws: AssetValueError.invalid(field: "--value-change", value: text, reason: reason)) {
+        #expect(throws: AssetValueError.invalid(field: "{valueChange}", value: text, reason: reason)) {
             try AssetRevaluation(parsing: text, since: Self.day("2025-01-01"))
         }
     }
@@ -168,13 +168,13 @@ struct AssetValueTests {
         let since = Self.day("2025-01-01")
         #expect(
             throws: AssetValueError.invalid(
-                field: "--value-change", value: "-100.0001%", reason: "below -100 %: an asset cannot lose more than its whole value")
+                field: "{valueChange}", value: "-100.0001%", reason: "below -100 %: an asset cannot lose more than its whole value")
         ) {
             try AssetRevaluation(annualChange: -1_000_001, since: since)
         }
         #expect(throws: AssetValueError.self) { try AssetRevaluation(annualChange: 10_000_001, since: since) }
         #expect(throws: AssetValueError.self) { try AssetRevaluation(annualChange: .min, since: since) }
-        #expect(AssetValueError.invalid(field: "--value-change", value: "-101", reason: "x").description == "--value-change '-101': x")
+        #expect(AssetValueError.invalid(field: "{valueChange}", value: "-101", reason: "x").description == "valueChange '-101': x")
         #expect(try AssetRevaluation(parsing: "-15.50", since: since).description == "-15.5%")
         #expect(try AssetRevaluation(parsing: "3.5", since: since).description == "+3.5%")
         #expect(try AssetRevaluation(parsing: "-0", since: since).description == "0%")

@@ -281,23 +281,23 @@ struct CardTests {
     }
 
     @Test(arguments: [
-        Terms(statementDay: 0, field: "--statement-day", value: "0"),
-        Terms(statementDay: 32, field: "--statement-day", value: "32"),
-        Terms(due: .dayOfMonth(0), field: "--due-day", value: "0"),
-        Terms(due: .dayOfMonth(32), field: "--due-day", value: "32"),
-        Terms(due: .dayOfMonth(25), field: "--due-day", value: "25"),
-        Terms(due: .daysAfterStatement(0), field: "--due-after", value: "0"),
-        Terms(due: .daysAfterStatement(28), field: "--due-after", value: "28"),
-        Terms(payback: .minimum(percent: Rate(perMillion: 0), floor: 0), field: "--minimum", value: "0%"),
-        Terms(payback: .minimum(percent: Rate(perMillion: 1_000_001), floor: 0), field: "--minimum", value: "100.0001%"),
-        Terms(payback: .minimum(percent: Rate(perMillion: -10_000), floor: 0), field: "--minimum", value: "-1%"),
-        Terms(payback: .minimum(percent: Rate(perMillion: 50_000), floor: -1), field: "--minimum-floor", value: "-1"),
-        Terms(payback: .fixed(0), field: "--fixed", value: "0"),
-        Terms(payback: .fixed(-100), field: "--fixed", value: "-100"),
-        Terms(limit: 0, field: "--limit", value: "0"),
-        Terms(limit: 1_000_000_000_000_001, field: "--limit", value: "1000000000000001"),
-        Terms(rate: Rate(perMillion: -1), field: "--rate", value: "-0.0001%"),
-        Terms(rate: Rate(perMillion: 10_000_001), field: "--rate", value: "1000.0001%"),
+        Terms(statementDay: 0, field: "{statementDay}", value: "0"),
+        Terms(statementDay: 32, field: "{statementDay}", value: "32"),
+        Terms(due: .dayOfMonth(0), field: "{dueDay}", value: "0"),
+        Terms(due: .dayOfMonth(32), field: "{dueDay}", value: "32"),
+        Terms(due: .dayOfMonth(25), field: "{dueDay}", value: "25"),
+        Terms(due: .daysAfterStatement(0), field: "{dueAfter}", value: "0"),
+        Terms(due: .daysAfterStatement(28), field: "{dueAfter}", value: "28"),
+        Terms(payback: .minimum(percent: Rate(perMillion: 0), floor: 0), field: "{minimum}", value: "0%"),
+        Terms(payback: .minimum(percent: Rate(perMillion: 1_000_001), floor: 0), field: "{minimum}", value: "100.0001%"),
+        Terms(payback: .minimum(percent: Rate(perMillion: -10_000), floor: 0), field: "{minimum}", value: "-1%"),
+        Terms(payback: .minimum(percent: Rate(perMillion: 50_000), floor: -1), field: "{minimumFloor}", value: "-1"),
+        Terms(payback: .fixed(0), field: "{fixed}", value: "0"),
+        Terms(payback: .fixed(-100), field: "{fixed}", value: "-100"),
+        Terms(limit: 0, field: "{limit}", value: "0"),
+        Terms(limit: 1_000_000_000_000_001, field: "{limit}", value: "1000000000000001"),
+        Terms(rate: Rate(perMillion: -1), field: "{rate}", value: "-0.0001%"),
+        Terms(rate: Rate(perMillion: 10_000_001), field: "{rate}", value: "1000.0001%"),
     ])
     func badTermsAreRefusedNamingTheOption(terms: Terms) {
         let error = #expect(throws: CardError.self) {
@@ -322,10 +322,12 @@ struct CardTests {
         let error = #expect(throws: CardError.self) {
             try CreditCard(limit: 1, statementDay: 0, due: .dayOfMonth(2), payback: .full, rate: Rate(perMillion: 0))
         }
-        #expect(error?.description == "--statement-day '0': a statement day is 1 to 31 (29–31 fall on the last day of shorter months)")
+        // The field by key: in braces in the template, for a front end to spell; as itself in the description.
+        #expect(error?.template == "{statementDay} '0': a statement day is 1 to 31 (29–31 fall on the last day of shorter months)")
+        #expect(error?.description == "statementDay '0': a statement day is 1 to 31 (29–31 fall on the last day of shorter months)")
         #expect(
-            CardError.invalid(field: "--due-day", value: "25", reason: "must differ from the statement day 25").description
-                == "--due-day '25': must differ from the statement day 25")
+            CardError.invalid(field: "{dueDay}", value: "25", reason: "must differ from the statement day 25").description
+                == "dueDay '25': must differ from the statement day 25")
     }
 
     // MARK: - Against a naive reference

@@ -183,7 +183,7 @@ struct DepositTests {
     @Test func badTermsAreRefused() throws {
         let rate = try Rate(parsing: "5")
         let opened = Self.day("2025-01-10")
-        #expect(throws: DepositError.invalid(field: "--maturity", value: "2025-01-09", reason: "must be after the opening day 2025-01-10")) {
+        #expect(throws: DepositError.invalid(field: "{maturity}", value: "2025-01-09", reason: "must be after the opening day 2025-01-10")) {
             try Deposit(rate: rate, capitalisation: .monthly, opened: opened, maturity: Self.day("2025-01-09"))
         }
         #expect(throws: DepositError.self) { try Deposit(rate: rate, capitalisation: .atMaturity, opened: opened, maturity: opened) }
@@ -196,11 +196,11 @@ struct DepositTests {
         #expect(throws: DepositError.self) { try Deposit(rate: Rate(perMillion: -1), capitalisation: .monthly, opened: opened) }
         #expect(throws: DepositError.self) { try Deposit(rate: Rate(perMillion: 10_000_001), capitalisation: .monthly, opened: opened) }
         let needsMaturity = DepositError.invalid(
-            field: "--capitalisation", value: "at-maturity", reason: "needs a maturity day; an open-ended account capitalises monthly or quarterly")
+            field: "{capitalisation}", value: "at-maturity", reason: "needs a maturity day; an open-ended account capitalises monthly or quarterly")
         #expect(throws: needsMaturity) { try Deposit(rate: rate, capitalisation: .atMaturity, opened: opened) }
         #expect(
             needsMaturity.description
-                == "--capitalisation 'at-maturity': needs a maturity day; an open-ended account capitalises monthly or quarterly")
+                == "capitalisation 'at-maturity': needs a maturity day; an open-ended account capitalises monthly or quarterly")
         // The longest accepted: exactly 100 years, at the largest rate.
         _ = try Deposit(rate: .maximum, capitalisation: .atMaturity, opened: opened, maturity: Self.day("2125-01-10"))
     }

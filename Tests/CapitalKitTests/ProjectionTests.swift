@@ -174,21 +174,23 @@ struct ProjectionTests {
     }
 }
 
-/// Errors are data and words are the front end's: no flag and no command advice in CapitalKit.
-@Suite("CapitalKit: no front-end words")
+/// Errors are data and words are the front end's: no flag and no command advice in a string
+/// below the command line (comments may name them).
+@Suite("Below the front ends: no front-end words")
 struct FrontEndWordsTests {
-    @Test("CapitalKit's sources name no flag (--until) and no command (`capital …`)")
-    func noFlagsOrCommandsInKit() throws {
-        let folder = ProjectionTests.root.appendingPathComponent("Sources/CapitalKit")
+    @Test(
+        "no string in CapitalCore, CapitalStore or CapitalKit names a flag (--until) or a command (`capital …`)",
+        arguments: ["CapitalCore", "CapitalStore", "CapitalKit"])
+    func noFlagsOrCommandsInStrings(module: String) throws {
+        let folder = ProjectionTests.root.appendingPathComponent("Sources/\(module)")
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count >= 5)
         var found: [String] = []
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if line.contains("`capital ") || line.contains("\"capital ") || line.range(of: #"--[a-z]"#, options: .regularExpression) != nil {
-                    found.append("\(file):\(number + 1): \(line)")
-                }
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.range(of: #""[^"]*(--[a-z]|`capital )"#, options: .regularExpression) != nil {
+                found.append("\(file):\(number + 1): \(line)")
             }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")

@@ -312,9 +312,9 @@ struct StoreAccountTests {
             try store.removeAccount("VTB Debit", .plain)
         } throws: { error in
             guard case StoreError.accountHasPostings(let name, let count) = error else { return false }
-            let text = "\(error)"
+            let text = (error as? StoreError)?.template ?? ""
             return name == "VTB Debit" && count == 2
-                && ["--move-to", "--to-capital", "--hide", "--cascade"].allSatisfy(text.contains)
+                && ["{moveTo}", "{toCapital}", "{hide}", "{cascade}"].allSatisfy(text.contains)
         }
         #expect(try store.export(format: .yaml) == before)
     }

@@ -1,10 +1,11 @@
 /// Why a ledger's instruments could not be laid into a forecast.
-public enum InstrumentError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum InstrumentError: KeyedError, Equatable, Sendable {
     case loan(name: String, LoanError)
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
-        case .loan(let name, let error): return "loan '\(name)': \(error)"
+        case .loan(let name, let error): return "loan '\(FieldKeys.literal(name))': \(error.template)"
         }
     }
 }

@@ -48,9 +48,9 @@ public struct AssetRevaluation: Hashable, Sendable, CustomStringConvertible {
         let digits = { (part: Substring) in part.allSatisfy { $0.isASCII && $0.isNumber } }
         let fraction = parts.count == 2 ? parts[1] : ""
         guard let whole = parts.first, !whole.isEmpty, digits(whole), digits(fraction), parts.count == 1 || !fraction.isEmpty else {
-            throw .invalid(field: "--value-change", value: text, reason: "expected a percentage a year such as -15 or +3.5")
+            throw .invalid(field: "{valueChange}", value: text, reason: "expected a percentage a year such as -15 or +3.5")
         }
-        guard fraction.count <= 4 else { throw .invalid(field: "--value-change", value: text, reason: "at most four decimals (0.0001 %)") }
+        guard fraction.count <= 4 else { throw .invalid(field: "{valueChange}", value: text, reason: "at most four decimals (0.0001 %)") }
         // Too many digits for Int64 is out of range too; the error quotes the text as typed.
         guard let wholeValue = Int64(whole), wholeValue <= 1_000 else { throw AssetRevaluation.outOfRange(text, negative: negative) }
         var fractionValue = Int64(fraction) ?? 0
@@ -64,7 +64,7 @@ public struct AssetRevaluation: Hashable, Sendable, CustomStringConvertible {
 
     private static func outOfRange(_ value: String, negative: Bool) -> AssetValueError {
         .invalid(
-            field: "--value-change", value: value,
+            field: "{valueChange}", value: value,
             reason: negative ? "below -100 %: an asset cannot lose more than its whole value" : "over +1000 % a year")
     }
 
@@ -137,13 +137,14 @@ public struct AssetRevaluation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why an asset's change of value is not accepted.
-public enum AssetValueError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum AssetValueError: KeyedError, Equatable, Sendable {
     case invalid(field: String, value: String, reason: String)
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
         case .invalid(let field, let value, let reason):
-            return "\(field) '\(value)': \(reason)"
+            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
         }
     }
 }

@@ -71,27 +71,27 @@ public struct CreditCard: Hashable, Sendable {
     public init(
         limit: Int64, statementDay: Int, due: CardDue, payback: CardPayback, rate: Rate, grace: CardGrace = .keep
     ) throws(CardError) {
-        guard limit > 0 else { throw .invalid(field: "--limit", value: "\(limit)", reason: "must be more than 0") }
+        guard limit > 0 else { throw .invalid(field: "{limit}", value: "\(limit)", reason: "must be more than 0") }
         guard limit <= CreditCard.maximumLimit else {
-            throw .invalid(field: "--limit", value: "\(limit)", reason: "is over 10^15 minor units")
+            throw .invalid(field: "{limit}", value: "\(limit)", reason: "is over 10^15 minor units")
         }
         guard (1...31).contains(statementDay) else {
             throw .invalid(
-                field: "--statement-day", value: "\(statementDay)",
+                field: "{statementDay}", value: "\(statementDay)",
                 reason: "a statement day is 1 to 31 (29–31 fall on the last day of shorter months)")
         }
         switch due {
         case .dayOfMonth(let day):
             guard (1...31).contains(day) else {
-                throw .invalid(field: "--due-day", value: "\(day)", reason: "a due day is 1 to 31 (29–31 fall on the last day of shorter months)")
+                throw .invalid(field: "{dueDay}", value: "\(day)", reason: "a due day is 1 to 31 (29–31 fall on the last day of shorter months)")
             }
             guard day != statementDay else {
-                throw .invalid(field: "--due-day", value: "\(day)", reason: "must differ from the statement day \(statementDay)")
+                throw .invalid(field: "{dueDay}", value: "\(day)", reason: "must differ from the statement day \(statementDay)")
             }
         case .daysAfterStatement(let days):
             guard (1...27).contains(days) else {
                 throw .invalid(
-                    field: "--due-after", value: "\(days)", reason: "must be 1 to 27 days, so the due day comes before the next statement")
+                    field: "{dueAfter}", value: "\(days)", reason: "must be 1 to 27 days, so the due day comes before the next statement")
             }
         }
         switch payback {
@@ -99,14 +99,14 @@ public struct CreditCard: Hashable, Sendable {
             break
         case .minimum(let percent, let floor):
             guard percent.perMillion > 0, percent.perMillion <= 1_000_000 else {
-                throw .invalid(field: "--minimum", value: CreditCard.percentText(percent), reason: "must be more than 0 and at most 100 %")
+                throw .invalid(field: "{minimum}", value: CreditCard.percentText(percent), reason: "must be more than 0 and at most 100 %")
             }
-            guard floor >= 0 else { throw .invalid(field: "--minimum-floor", value: "\(floor)", reason: "cannot be negative") }
+            guard floor >= 0 else { throw .invalid(field: "{minimumFloor}", value: "\(floor)", reason: "cannot be negative") }
         case .fixed(let amount):
-            guard amount > 0 else { throw .invalid(field: "--fixed", value: "\(amount)", reason: "must be more than 0") }
+            guard amount > 0 else { throw .invalid(field: "{fixed}", value: "\(amount)", reason: "must be more than 0") }
         }
         guard rate.perMillion >= 0, rate <= Rate.maximum else {
-            throw .invalid(field: "--rate", value: CreditCard.percentText(rate), reason: "must be from 0 to 1000 %")
+            throw .invalid(field: "{rate}", value: CreditCard.percentText(rate), reason: "must be from 0 to 1000 %")
         }
         self.limit = limit
         self.statementDay = statementDay
@@ -286,14 +286,15 @@ public struct CardCycle: Hashable, Sendable {
 }
 
 /// Why a card's terms are refused.
-public enum CardError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum CardError: KeyedError, Equatable, Sendable {
     /// `field` is the command-line option, `value` the input as given.
     case invalid(field: String, value: String, reason: String)
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
         case .invalid(let field, let value, let reason):
-            return "\(field) '\(value)': \(reason)"
+            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
         }
     }
 }

@@ -70,18 +70,18 @@ public struct Deposit: Hashable, Sendable {
         guard rate.perMillion >= 0, rate <= Rate.maximum else {
             // `Rate(parsing:)` never gives a negative rate, and `description` expects none.
             let value = rate.perMillion < 0 ? "\(rate.perMillion) per million" : rate.description
-            throw .invalid(field: "--rate", value: value, reason: "must be from 0 to 1000 %")
+            throw .invalid(field: "{rate}", value: value, reason: "must be from 0 to 1000 %")
         }
         if let maturity {
             guard maturity > opened else {
-                throw .invalid(field: "--maturity", value: maturity.iso, reason: "must be after the opening day \(opened)")
+                throw .invalid(field: "{maturity}", value: maturity.iso, reason: "must be after the opening day \(opened)")
             }
             guard maturity <= opened.addingMonths(12 * Deposit.maximumYears) else {
-                throw .invalid(field: "--maturity", value: maturity.iso, reason: "is more than 100 years after the opening day \(opened)")
+                throw .invalid(field: "{maturity}", value: maturity.iso, reason: "is more than 100 years after the opening day \(opened)")
             }
         } else if capitalisation == .atMaturity {
             throw .invalid(
-                field: "--capitalisation", value: capitalisation.rawValue,
+                field: "{capitalisation}", value: capitalisation.rawValue,
                 reason: "needs a maturity day; an open-ended account capitalises monthly or quarterly")
         }
         self.rate = rate
@@ -193,13 +193,14 @@ public struct Deposit: Hashable, Sendable {
 }
 
 /// Why a deposit's terms are not accepted.
-public enum DepositError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum DepositError: KeyedError, Equatable, Sendable {
     case invalid(field: String, value: String, reason: String)
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
         case .invalid(let field, let value, let reason):
-            return "\(field) '\(value)': \(reason)"
+            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
         }
     }
 }

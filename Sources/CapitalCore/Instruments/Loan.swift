@@ -140,7 +140,7 @@ struct PaymentDays {
 }
 
 /// Why a loan cannot be amortised.
-public enum LoanError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum LoanError: KeyedError, Equatable, Sendable {
     case invalid(field: String, value: String, reason: String)
     case invalidRate(String, reason: String)
     /// A prepayment at least as large as what is left: pay it off in full instead.
@@ -149,14 +149,15 @@ public enum LoanError: Error, Equatable, Sendable, CustomStringConvertible {
     case prepaymentAfterPayoff(day: Day, payoff: Day)
     case overflow
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
         case .invalid(let field, let value, let reason):
-            return "\(field) '\(value)': \(reason)"
+            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
         case .invalidRate(let text, let reason):
-            return "rate '\(text)': \(reason)"
+            return "rate '\(FieldKeys.literal(text))': \(reason)"
         case .prepaymentTooLarge(let day, let amount, let remaining):
-            return "prepayment of \(amount) minor units on \(day) is not less than the \(remaining) left; pay the loan off in full instead (--full)"
+            return "prepayment of \(amount) minor units on \(day) is not less than the \(remaining) left; pay the loan off in full instead ({full})"
         case .prepaymentBeforeStart(let day, let start):
             return "prepayment on \(day) is not after the loan's start \(start)"
         case .prepaymentAfterPayoff(let day, let payoff):

@@ -13,7 +13,7 @@ public enum AccountColor: Hashable, Sendable, CustomStringConvertible {
     /// Reads a colour name (case-insensitive, `bright-red` or `brightred`) or `#RRGGBB`
     /// (hexadecimal, either case).
     /// - Throws: `AccountStyleError` naming `field`, the text and what a colour looks like.
-    public init(parsing text: String, field: String = "--color") throws(AccountStyleError) {
+    public init(parsing text: String, field: String = "{color}") throws(AccountStyleError) {
         let lower = text.lowercased()
         if lower.hasPrefix("#") {
             let digits = lower.dropFirst()
@@ -61,12 +61,13 @@ public enum TerminalColor: String, CaseIterable, Sendable {
 }
 
 /// Why a colour or an icon was refused.
-public enum AccountStyleError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum AccountStyleError: KeyedError, Equatable, Sendable {
     case invalid(field: String, value: String, reason: String)
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
-        case .invalid(let field, let value, let reason): return "\(field) '\(value)': \(reason)"
+        case .invalid(let field, let value, let reason): return "\(field) '\(FieldKeys.literal(value))': \(reason)"
         }
     }
 }
@@ -81,7 +82,7 @@ extension Account {
 
     /// Checks a colour and returns its canonical spelling (`#FF8800` → `#ff8800`).
     /// - Throws: `AccountStyleError` for anything but a terminal colour name or `#RRGGBB`.
-    public static func checkedColor(_ text: String, field: String = "--color") throws(AccountStyleError) -> String {
+    public static func checkedColor(_ text: String, field: String = "{color}") throws(AccountStyleError) -> String {
         try AccountColor(parsing: text, field: field).description
     }
 
@@ -90,7 +91,7 @@ extension Account {
     /// not a space, a control or format character, or a mark standing alone.
     /// - Returns: the icon as given.
     /// - Throws: `AccountStyleError` naming `field`, the text and why.
-    public static func checkedIcon(_ text: String, field: String = "--icon") throws(AccountStyleError) -> String {
+    public static func checkedIcon(_ text: String, field: String = "{icon}") throws(AccountStyleError) -> String {
         guard text.count == 1, let scalar = text.unicodeScalars.first else {
             throw .invalid(field: field, value: text, reason: "an icon is exactly one character (an emoji); this is \(text.count)")
         }

@@ -30,9 +30,9 @@ public enum SampleLedger {
     public static func generate(
         rules: Int, years: Int, accounts accountCount: Int = 8, seed: UInt64 = 1, start: Day = defaultStart, currency: Currency
     ) throws(SampleLedgerError) -> Ledger {
-        guard rulesRange.contains(rules) else { throw .outOfRange(field: "--rules", value: rules, range: rulesRange) }
-        guard yearsRange.contains(years) else { throw .outOfRange(field: "--years", value: years, range: yearsRange) }
-        guard accountsRange.contains(accountCount) else { throw .outOfRange(field: "--accounts", value: accountCount, range: accountsRange) }
+        guard rulesRange.contains(rules) else { throw .outOfRange(field: "{rules}", value: rules, range: rulesRange) }
+        guard yearsRange.contains(years) else { throw .outOfRange(field: "{years}", value: years, range: yearsRange) }
+        guard accountsRange.contains(accountCount) else { throw .outOfRange(field: "{accounts}", value: accountCount, range: accountsRange) }
         var random = SplitMix64(seed: seed)
         func money(_ minor: Int64) -> Money { Money(minor: minor, currency: currency) }
         func posting(_ account: Account, _ minor: Int64) -> Posting { Posting(accountID: account.id, amount: money(minor)) }
@@ -190,10 +190,11 @@ public enum SampleLedger {
 }
 
 /// Why a sample ledger was not generated.
-public enum SampleLedgerError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SampleLedgerError: KeyedError, Equatable, Sendable {
     case outOfRange(field: String, value: Int, range: ClosedRange<Int>)
 
-    public var description: String {
+    /// The message, its field keys in braces.
+    public var template: String {
         switch self {
         case .outOfRange(let field, let value, let range): "\(field) '\(value)': must be \(range.lowerBound) to \(range.upperBound)"
         }

@@ -24,7 +24,7 @@ func clearableMinor(_ text: String?, field: String, currency: Currency) throws -
 
 /// Balances of every account today (end of day), in minor units, for listings.
 func balances(_ ledger: Ledger, on day: Day) throws -> [BalanceKey: Int64] {
-    do { return try ledger.balances(on: day) } catch { throw CLIError("balance: \(error)") }
+    do { return try ledger.balances(on: day) } catch { throw CLIError("balance: \(spelled(error))") }
 }
 
 /// `--value-change` and `--value-since`: a fixed asset whose value changes at a yearly rate.
@@ -47,7 +47,7 @@ struct ValueChangeOptions: ParsableArguments {
         if valueChange.isEmpty { return .some(nil) }
         let since = try valueSince.map { try parseDay($0, field: "--value-since") } ?? current?.since ?? today
         do { return .some(try AssetRevaluation(parsing: valueChange, since: since)) } catch .invalid(let field, let value, let reason) {
-            throw CLIError.invalid(field, value, reason)
+            throw CLIError.invalid(Flags.spell(field), value, reason)
         }
     }
 }

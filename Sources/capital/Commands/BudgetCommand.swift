@@ -52,7 +52,7 @@ extension Capital.BudgetCommand {
             var input = BudgetInput(category: category, amount: amount, start: start)
             input.period = period
             input.payFrom = payFrom
-            input.field = { $0 == "category" ? "CATEGORY" : $0 == "amount" ? "AMOUNT" : optionName($0) }
+            input.field = { $0 == "category" ? "CATEGORY" : $0 == "amount" ? "AMOUNT" : fieldKey($0) }
             let (budget, replaced) = try store.setBudget(input)
             let name = try store.account(budget.categoryID).name
             let money = Money(minor: budget.amount, currency: try store.account(budget.categoryID).currency).formatted()

@@ -112,7 +112,7 @@ extension Capital.CardCommand {
             input.fixed = fixed
             input.rate = rate
             input.grace = grace
-            input.field = { $0 == "account" ? "NAME" : optionName($0) }
+            input.field = { $0 == "account" ? "NAME" : fieldKey($0) }
             let card = try store.addCard(input)
             let view = try CardView(card, store: store, global: global)
             Console.current.line(
@@ -242,7 +242,7 @@ extension Capital.DepositCommand {
             input.maturity = try maturity.map { try parseDay($0, field: "--maturity") }
             input.payout = payout
             input.category = category
-            input.field = { $0 == "account" ? "NAME" : optionName($0) }
+            input.field = { $0 == "account" ? "NAME" : fieldKey($0) }
             let deposit = try store.addDeposit(input)
             Console.current.line("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
         }

@@ -89,7 +89,7 @@ extension Capital.DueCommand {
             input.institution = institution
             input.payFrom = from
             input.category = category
-            input.field = { $0 == "payFrom" ? "--from" : $0 == "dueDay" ? "--due" : optionName($0) }
+            input.field = { $0 == "payFrom" ? "--from" : $0 == "dueDay" ? "--due" : fieldKey($0) }
             let added = try store.addDue(input)
             let today = try global.todayDay()
             if added.payFromID == nil, try store.defaultAccount() == nil {

@@ -84,9 +84,13 @@ extension Capital {
             let last: Day
             do { last = try HorizonRequest(until: csv.to).lastDay(today: today) } catch { throw CLIError(error, flags: [.until: "--to"]) }
             do {
-                return try Journal.write(ledger, today: today, horizon: last, calendars: try store.calendars(for: ledger))
+                let header = [
+                    "capital ledger as an hledger journal (capital export --format journal), seen from \(today) to \(last).",
+                    "Daily balances: hledger -f FILE register --forecast=\(today.iso)..\(last.advanced(by: 1).iso) -D --historical ACCOUNTS",
+                ]
+                return try Journal.write(ledger, today: today, horizon: last, calendars: try store.calendars(for: ledger), header: header)
             } catch let error as InstrumentError {
-                throw CLIError("export: \(error)")
+                throw CLIError("export: \(Flags.spell(error.template))")
             }
         }
 

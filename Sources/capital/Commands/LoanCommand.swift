@@ -72,7 +72,7 @@ func loanError(_ error: LoanError, currency: Currency) -> CLIError {
     case .prepaymentAfterPayoff(let day, let payoff):
         return CLIError("--prepay '\(day)': after the loan is paid off on \(payoff)", exitCode: 64)
     case .invalid, .invalidRate, .overflow:
-        return CLIError("loan: \(error)")
+        return CLIError("loan: \(spelled(error))")
     }
 }
 

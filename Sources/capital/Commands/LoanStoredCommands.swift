@@ -14,7 +14,7 @@ struct LoanView {
         self.loan = loan
         account = try store.account(loan.accountID)
         do { schedule = try loan.schedule(calendar: try store.calendar(loan.calendar)) } catch {
-            throw CLIError("loan '\(account.name)': \(error)")
+            throw CLIError("loan '\(account.name)': \(spelled(error))")
         }
         status = LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today)
     }
@@ -167,7 +167,7 @@ extension Capital.LoanCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: !dryRun)
             var input = PrepaymentInput(day: try parseDay(on, field: "--on"), amount: amount)
-            input.field = { $0 == "amount" ? "AMOUNT" : optionName($0) }
+            input.field = { $0 == "amount" ? "AMOUNT" : fieldKey($0) }
             input.full = full
             input.effect = reduce
             input.every = every

@@ -19,7 +19,7 @@ func parseRule(_ text: String, calendar: String, adjustment: BusinessDayAdjustme
     } catch .invalid(let part, let value, let reason) where part == "adjust" {
         throw CLIError.invalid("--adjust", value, reason)
     } catch {
-        throw CLIError("RULE '\(text)': \(error)".replacingOccurrences(of: ": '\(text)' is", with: ": it is"), exitCode: 64)
+        throw CLIError("RULE '\(text)': \(spelled(error))".replacingOccurrences(of: ": '\(text)' is", with: ": it is"), exitCode: 64)
     }
 }
 
@@ -57,7 +57,7 @@ extension Capital.RuleCommand {
             guard last >= first else { throw CLIError.invalid("--until", until, "it is before --start \(start)") }
             let calendar = try shippedCalendar(self.calendar)
             let parsed = try parseRule(rule, calendar: calendar.name, adjustment: adjust)
-            do { try parsed.recurrence.validate(start: first) } catch { throw CLIError("RULE '\(rule)': \(error)", exitCode: 64) }
+            do { try parsed.recurrence.validate(start: first) } catch { throw CLIError("RULE '\(rule)': \(spelled(error))", exitCode: 64) }
             var dates: [Day] = []
             parsed.forEachOccurrence(start: first, in: DayRange(first, last.advanced(by: 1)), calendar: calendar) { _, day in dates.append(day) }
             var section = Section(name: "dates", columns: [Column("date", "Date"), Column("weekday", "Weekday")])

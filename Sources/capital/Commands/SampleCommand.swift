@@ -41,12 +41,12 @@ extension Capital.SampleCommand {
             }
             let first = try start.map { try parseDay($0, field: "--start") } ?? SampleLedger.defaultStart
             let code: Currency
-            do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "\(error)") }
+            do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "\(spelled(error))") }
             let ledger: Ledger
             do {
                 ledger = try SampleLedger.generate(rules: rules, years: years, accounts: accounts, seed: seed, start: first, currency: code)
             } catch {
-                throw CLIError(error.description, exitCode: 64)
+                throw CLIError(Flags.spell(error.template), exitCode: 64)
             }
             var extras = LedgerExtras()
             for (id, state) in ledger.scheduleStates { extras.handledThrough[id] = state.handledThrough }

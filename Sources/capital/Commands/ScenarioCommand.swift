@@ -88,7 +88,7 @@ func scenarioError(_ error: ScenarioError, _ names: [String: String] = [:]) -> C
     case .invalid(let field, let value, let reason):
         return CLIError.invalid(names[field] ?? field, value, reason)
     case .overflow:
-        return CLIError("scenario: \(error)", exitCode: 64)
+        return CLIError("scenario: \(spelled(error))", exitCode: 64)
     }
 }
 
@@ -240,7 +240,7 @@ struct ScenarioSource {
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 if ScenarioCSV.isSkipped(line) { continue }
                 do { header = try ScenarioCSV(header: line) } catch {
-                    throw CLIError("\(path):\(number): \(error)", exitCode: 64)
+                    throw CLIError("\(path):\(number): \(spelled(error))", exitCode: 64)
                 }
             }
             guard let csv = header, start < end else { return }
@@ -297,7 +297,7 @@ struct ScenarioSource {
                 }
                 return ScenarioRow(line: number, name: name, scenario: .success(scenario))
             } catch {
-                return ScenarioRow(line: number, name: name, scenario: .failure(CLIError("item \(number): \(error)", exitCode: 65)))
+                return ScenarioRow(line: number, name: name, scenario: .failure(CLIError("item \(number): \(spelled(error))", exitCode: 65)))
             }
         }
     }

@@ -64,7 +64,7 @@ extension Capital {
                     range: DayRange(through: toDay, from: first),
                     today: today, accountID: filter?.id)
             } catch {
-                throw CLIError("stats: \(error)")
+                throw CLIError("stats: \(spelled(error))")
             }
             var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
             report.labels = AccountLabels(ledger.accounts)
@@ -93,7 +93,7 @@ private func accountOption(_ reference: String, _ store: Store) throws -> Accoun
     case .success(let account):
         return account
     case .failure(.notFound(_, _, let hint)):
-        throw CLIError.invalid("--account", reference, "no such account" + (hint.isEmpty ? "" : "; \(hint)"))
+        throw CLIError.invalid("--account", reference, "no such account" + (hint.map { "; " + Flags.remedy($0) } ?? ""))
     case .failure(.ambiguous(_, _, let candidates)):
         throw CLIError.invalid("--account", reference, "matches several accounts: \(candidates.joined(separator: ", "))")
     case .failure(let error):
