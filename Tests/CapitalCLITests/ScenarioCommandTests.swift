@@ -342,7 +342,8 @@ struct ScenarioProgressTests {
         let file = cli.path("many.csv")
         try csv.write(toFile: file, atomically: true, encoding: .utf8)
         let args = ["-f", CLI.samplePath, "--today", "2025-04-01", "scenario", "eval", file, "--format", "csv", "--out", cli.path("out.csv")]
-        let plain = cli.run(args)
+        // The binary, so that its standard error is really not a terminal (in-process it never is).
+        let plain = cli.runProcess(args)
         #expect(plain.status == 0 && plain.stderr == "", "no progress when stderr is not a terminal: \(plain.stderr)")
         let typescript = cli.path("typescript")
         let command = ([CLI.executable] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")

@@ -106,55 +106,6 @@ extension Capital {
 
         private func md(_ day: Day) -> String { String(day.iso.dropFirst(5)) }
     }
-
-    struct When: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "when",
-            abstract: "The first day from which an amount can be spent and stays affordable to the horizon.",
-            discussion: "Example: capital when 300000 --level 4")
-
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var horizon: HorizonOptions
-        @Option(help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
-        // Taken raw so that a negative amount reaches the check below instead of reading as an option.
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The amount.", valueName: "amount")) var amount: [String] = []
-
-        func run() throws {
-            guard amount.count == 1 else {
-                throw CLIError.invalid("AMOUNT", amount.joined(separator: " "), amount.isEmpty ? "give the amount to spend" : "give one amount")
-            }
-            let text = amount[0]
-            let chosen = try checkedLevel(level)
-            let projection = try global.projection(horizon)
-            let answer = try kit { try projection.when(text, level: chosen, horizon.forecastCase) }
-            let (money, day, shortfall) = (answer.amount, answer.day, answer.shortfall)
-            let forecast = projection
-            var report = Report([
-                Section(
-                    name: "when",
-                    columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
-                    rows: [[.money(money), .int(chosen), day.map { .day($0) } ?? .none]])
-            ])
-            report.json = .object([
-                ("amount", .string(money.plain)), ("level", .number(String(chosen))), ("day", day.map { .string($0.iso) } ?? .null),
-                ("shortfall", .string(forecast.money(shortfall).plain)), ("horizon", .string(forecast.horizon.iso)),
-            ])
-            if try global.outputFormat() == .table {
-                let shown = global.hideAmounts ? "***" : money.formatted()
-                if let day {
-                    Console.current.line(
-                        "\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon)."
-                    )
-                } else {
-                    Console.current.line(
-                        "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until."
-                    )
-                }
-                return
-            }
-            try global.print(report)
-        }
-    }
 }
 
 extension Cell {

@@ -1,0 +1,142 @@
+import ArgumentParser
+import CapitalCore
+import CapitalKit
+import CapitalStore
+
+extension Capitalisation: ExpressibleByArgument {}
+
+extension Capital {
+    struct DepositCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "deposit", abstract: "Deposits: interest, capitalisation and payout at maturity in the forecast.",
+            subcommands: [Add.self, List.self, Show.self])
+    }
+}
+
+/// A stored deposit with what the forecast makes of it: today's balance and the events ahead.
+struct DepositView {
+    let deposit: LedgerDeposit
+    let account: Account
+    let balance: Int64
+    /// Interest and payout from today to the maturity (or a year ahead for an open-ended account).
+    let ahead: [Transaction]
+
+    init(_ deposit: LedgerDeposit, store: Store, global: GlobalOptions) throws {
+        self.deposit = deposit
+        account = try store.account(deposit.accountID)
+        let today = try global.todayDay()
+        let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
+        let ledger = try global.instrumentLedger(store, through: last)
+        balance = try balances(ledger, on: today)[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0
+        ahead = ledger.transactions.filter { $0.id.hasPrefix("\(deposit.id)#") && $0.day >= today }
+        level = Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6
+    }
+
+    let level: Int
+
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+
+    func amount(of transaction: Transaction) -> Int64 {
+        transaction.postings.first { $0.accountID == deposit.accountID }?.amount.minor ?? 0
+    }
+
+    var interest: [Transaction] { ahead.filter { amount(of: $0) > 0 } }
+    var payout: Transaction? { ahead.first { amount(of: $0) < 0 } }
+}
+
+extension Capital.DepositCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a deposit: its interest and payout join the forecast.",
+            discussion: """
+                The deposit goes by NAME, a deposit account (created if there is none); put money in with \
+                `capital transfer`. Interest accrues daily on the end-of-day balance (actual/actual) and is credited \
+                monthly, quarterly or at maturity; at maturity the balance moves to --payout. Until then it counts at \
+                ladder level 5 when it matures within a year, else 6.
+                Example: capital deposit add "Sber deposit" --rate 16 --capitalisation monthly --opened 2025-01-10 --maturity 2025-07-10 --payout "Sber Debit"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The deposit's name: its deposit account.") var name: String
+        @Option(parsing: .unconditional, help: ArgumentHelp("The annual interest rate in percent.", valueName: "percent")) var rate: String
+        @Option(help: ArgumentHelp("monthly, quarterly or at-maturity.", valueName: "period")) var capitalisation: Capitalisation = .monthly
+        @Option(help: ArgumentHelp("The day the deposit was opened, YYYY-MM-DD.", valueName: "date")) var opened: String
+        @Option(help: ArgumentHelp("The day it matures and pays out (none: an open-ended savings account).", valueName: "date")) var maturity: String?
+        @Option(help: ArgumentHelp("Where the balance goes at maturity.", valueName: "account")) var payout: String?
+        @Option(help: ArgumentHelp("The income category of the interest (default Interest).", valueName: "category")) var category: String?
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: true)
+            var input = DepositInput(account: name, rate: rate, opened: try parseDay(opened, field: "--opened"))
+            input.capitalisation = capitalisation
+            input.maturity = try maturity.map { try parseDay($0, field: "--maturity") }
+            input.payout = payout
+            input.category = category
+            input.field = { $0 == "account" ? "NAME" : fieldKey($0) }
+            let deposit = try store.addDeposit(input)
+            Console.current.line("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List deposits with their balance, rate, maturity and ladder level.",
+            discussion: "Example: capital deposit list")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            var section = Section(
+                name: "deposits",
+                columns: [
+                    Column("name", "Deposit"), Column("balance", "Balance", numeric: true), Column("rate", "Rate"),
+                    Column("capitalisation", "Capitalised"),
+                    Column("maturity", "Matures"), Column("level", "Level", numeric: true),
+                ])
+            for deposit in try store.deposits() {
+                let view = try DepositView(deposit, store: store, global: global)
+                section.rows.append([
+                    .text(view.account.name), view.money(view.balance), .text(deposit.terms.rate.description),
+                    .text(deposit.terms.capitalisation.rawValue),
+                    deposit.terms.maturity.map { .day($0) } ?? .none, .int(view.level),
+                ])
+            }
+            try global.print(Report([section]))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a deposit: balance today, the next interest, what it pays out at maturity.",
+            discussion: "Example: capital deposit show \"Sber deposit\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The deposit's name (its account) or id prefix.") var deposit: String
+
+        func run() throws {
+            let store = try global.ledgerStore(writing: false)
+            let view = try DepositView(try store.deposit(deposit), store: store, global: global)
+            let terms = view.deposit.terms
+            let next = view.interest.first
+            try global.print(
+                Report.record(
+                    "deposit",
+                    [
+                        (Column("name", "Deposit"), .text(view.account.name)), (Column("balance", "Balance today"), view.money(view.balance)),
+                        (Column("rate", "Rate"), .text(terms.rate.description)),
+                        (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
+                        (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
+                        (Column("nextInterestDay", "Next interest on"), next.map { .day($0.day) } ?? .none),
+                        (Column("nextInterest", "Next interest"), next.map { view.money(view.amount(of: $0)) } ?? .none),
+                        (
+                            Column("interestAhead", terms.maturity == nil ? "Interest in 12 months" : "Interest to maturity"),
+                            view.money(view.interest.reduce(0) { $0 + view.amount(of: $1) })
+                        ),
+                        (Column("payout", "Paid out at maturity"), view.payout.map { view.money(-view.amount(of: $0)) } ?? .none),
+                        (Column("payoutTo", "  into"), try view.deposit.payoutID.map { .text(try store.account($0).name) } ?? .none),
+                        (Column("level", "Ladder level"), .int(view.level)),
+                    ]))
+        }
+    }
+}
