@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import capital
+
 /// `capital export --format csv`: tables for spreadsheets, read back with a parser of the test's own.
 @Suite("CLI: export --format csv")
 struct ExportCSVTests {
@@ -166,6 +168,18 @@ struct ExportCSVTests {
         }
         let (_, raw) = try table(cli.ok(["export", "--format", "csv", "--raw"]))
         #expect(raw.allSatisfy { $0["payee"] == typed })
+    }
+
+    /// Listings (`--format csv` of any command) go through the same writer: quoted as RFC 4180
+    /// says, formulas made inert, amounts never guarded; lines end in LF.
+    @Test(arguments: awkward)
+    func listingsQuoteAndGuardTheSameWay(typed: String, guarded: String) throws {
+        let cli = try CLITemplate.initialized.copy()
+        cli.ok(["spend", "12.34", "Groceries", "--on", "2025-01-15", "--payee", typed, "--note", typed])
+        let text = cli.ok(["tx", "list", "--format", "csv"])
+        #expect(text.hasPrefix("id,date,payee,amount,currency,from,to,spender,note\n"))
+        let field = CSVWriter.quoted(guarded)
+        #expect(text.hasSuffix(",2025-01-15,\(field),12.34,RUB,VTB Debit,Groceries,,\(field)\n"), "\(text)")
     }
 
     @Test func aNameStartingWithMinusIsGuardedButNegativeAmountsAreNot() throws {

@@ -27,16 +27,21 @@ struct CSVWriter {
 
     var bom = false
     var guardFormulas = true
+    /// CRLF for files (RFC 4180); listings on a terminal end lines in LF.
+    var lineEnd = "\r\n"
 
     /// The whole file: the header, then one record per row.
     func write(header: [String], rows: [[Field]]) -> String {
         var out = bom ? "\u{FEFF}" : ""
-        out += header.map(CSVWriter.quoted).joined(separator: ",") + "\r\n"
+        out += header.map(CSVWriter.quoted).joined(separator: ",") + lineEnd
         for row in rows {
-            out += row.map { CSVWriter.quoted(cell($0)) }.joined(separator: ",") + "\r\n"
+            out += row.map { CSVWriter.quoted(cell($0)) }.joined(separator: ",") + lineEnd
         }
         return out
     }
+
+    /// One field as written: formulas made inert (for `.text`), then quoted.
+    static func written(_ field: Field) -> String { quoted(CSVWriter().cell(field)) }
 
     private func cell(_ field: Field) -> String {
         switch field {

@@ -16,6 +16,17 @@ enum OutputFormat: String, CaseIterable {
 struct RenderOptions {
     var hideAmounts = false
     var color = false
+
+    /// What stands for an amount with `--hide-amounts`.
+    static let hidden = "***"
+
+    /// An amount as a table or a sentence shows it: grouped, or hidden.
+    func shown(_ money: Money) -> String { hideAmounts ? RenderOptions.hidden : money.formatted() }
+}
+
+extension GlobalOptions {
+    /// An amount as a table or a sentence shows it: grouped, or hidden with `--hide-amounts`.
+    func shown(_ money: Money) -> String { RenderOptions(hideAmounts: hideAmounts).shown(money) }
 }
 
 extension Report {
@@ -33,8 +44,8 @@ extension Report {
         switch cell {
         case .text(let s): return s.contains(where: \.isNewline) ? s.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ") : s
         case .id(let s): return Store.shortID(s)
-        case .money(let m): return options.hideAmounts ? "***" : m.formatted()
-        case .range(let low, let high): return options.hideAmounts ? "***" : low.formatted() + ".." + high.formatted()
+        case .money(let m): return options.shown(m)
+        case .range(let low, let high): return options.hideAmounts ? RenderOptions.hidden : low.formatted() + ".." + high.formatted()
         case .int(let i): return String(i)
         case .day(let d): return d.iso
         case .bool(let b): return b ? "yes" : "no"
@@ -111,39 +122,36 @@ extension Report {
 
     // MARK: CSV
 
-    private func csvText(_ cell: Cell) -> String {
+    /// A cell as a CSV field: what a person typed (texts, names, lists) is text a spreadsheet
+    /// must not run as a formula; amounts, days, ids and flags are values capital wrote.
+    private func csvField(_ cell: Cell) -> CSVWriter.Field {
         switch cell {
-        case .money(let m): return m.plain
-        case .range(let low, let high): return low.plain + ".." + high.plain
-        case .id(let s): return s
-        case .bool(let b): return b ? "true" : "false"
-        case .list(let items): return items.joined(separator: ";")
-        case .label(let label): return label.name
-        case .labels(let labels): return labels.map(\.name).joined(separator: ";")
-        default: return tableText(cell, RenderOptions())
+        case .text(let s): return .text(s)
+        case .money(let m): return .value(m.plain)
+        case .range(let low, let high): return .value(low.plain + ".." + high.plain)
+        case .id(let s): return .value(s)
+        case .bool(let b): return .value(b ? "true" : "false")
+        case .list(let items): return .text(items.joined(separator: ";"))
+        case .label(let label): return .text(label.name)
+        case .labels(let labels): return .text(labels.map(\.name).joined(separator: ";"))
+        default: return .value(tableText(cell, RenderOptions()))
         }
     }
 
-    private func csvField(_ text: String) -> String { CSVWriter.quoted(text) }
-
+    /// One table of every section's columns (with a `section` column when there are several),
+    /// through the one CSV writer: RFC 4180 quoting, formulas made inert, LF line ends.
     private func renderCSV() -> String {
-        var out = ""
         let multi = sections.count > 1
-        var header: [String] = multi ? ["section"] : []
         var keys: [String] = []
         for section in sections { for column in section.columns where !keys.contains(column.key) { keys.append(column.key) } }
-        header += keys
-        out += header.map(csvField).joined(separator: ",") + "\n"
+        var rows: [[CSVWriter.Field]] = []
         for section in sections {
+            let indices = keys.map { key in section.columns.firstIndex { $0.key == key } }
             for row in section.rows {
-                var fields: [String] = multi ? [section.name] : []
-                for key in keys {
-                    if let i = section.columns.firstIndex(where: { $0.key == key }) { fields.append(csvText(row[i])) } else { fields.append("") }
-                }
-                out += fields.map(csvField).joined(separator: ",") + "\n"
+                rows.append((multi ? [.value(section.name)] : []) + indices.map { $0.map { csvField(row[$0]) } ?? .value("") })
             }
         }
-        return out
+        return CSVWriter(lineEnd: "\n").write(header: (multi ? ["section"] : []) + keys, rows: rows)
     }
 
     // MARK: JSON

@@ -159,7 +159,7 @@ struct StatsReport {
 
     /// Bar charts of the view, for `--chart` above the table.
     func chart(width: Int, hideAmounts: Bool, color: Bool) -> String {
-        let format: (Int64) -> String = { hideAmounts ? "***" : Money(minor: $0, currency: self.stats.currency).formatted() }
+        let format: (Int64) -> String = { RenderOptions(hideAmounts: hideAmounts).shown(Money(minor: $0, currency: self.stats.currency)) }
         func bars(_ rows: [(label: String, value: Int64)]) -> String { renderBars(rows, width: width, format: format, color: color) }
         switch view {
         case .category:

@@ -67,7 +67,7 @@ extension Capital {
             let console = Console.current
             if try global.outputFormat() == .table, !allLevels, let item = answers.first {
                 let amounts = horizon.forecastCase == .expected ? "expected" : "pessimistic"
-                let shown = global.hideAmounts ? "***" : money(item.answer.amount).formatted()
+                let shown = global.shown(money(item.answer.amount))
                 console.line(
                     "You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."
                 )
@@ -86,7 +86,7 @@ extension Capital {
 
         /// The why in words: the binding day, its drivers, and what lifts it.
         private func sentence(_ item: CanSpendAnswer, _ why: CanSpendAnswer.Why, _ money: @escaping (Int64) -> Money) -> String {
-            let shown = { (minor: Int64) in global.hideAmounts ? "***" : money(minor).formatted() }
+            let shown = { (minor: Int64) in global.shown(money(minor)) }
             let answer = item.answer
             var text = "binding on \(answer.bindingDay) (balance \(shown(answer.bindingBalance))"
             if item.floor != 0 { text += ", floor \(shown(item.floor))" }

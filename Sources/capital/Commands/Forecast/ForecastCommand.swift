@@ -70,7 +70,7 @@ extension Capital {
                     console.line(
                         renderChart(
                             values: forecast.balances, firstDay: timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
-                            width: max(40, console.width - 2), height: 12, format: { global.hideAmounts ? "***" : money($0).formatted() },
+                            width: max(40, console.width - 2), height: 12, format: { global.shown(money($0)) },
                             color: console.color))
                 }
             }

@@ -37,14 +37,14 @@ extension Capital {
                 ("shortfall", .string(forecast.money(shortfall).plain)), ("horizon", .string(forecast.horizon.iso)),
             ])
             if try global.outputFormat() == .table {
-                let shown = global.hideAmounts ? "***" : money.formatted()
+                let shown = global.shown(money)
                 if let day {
                     Console.current.line(
                         "\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon)."
                     )
                 } else {
                     Console.current.line(
-                        "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.hideAmounts ? "***" : forecast.money(shortfall).formatted()) short. Look further with --until."
+                        "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.shown(forecast.money(shortfall))) short. Look further with --until."
                     )
                 }
                 return

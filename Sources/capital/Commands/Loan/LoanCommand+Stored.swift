@@ -51,7 +51,7 @@ extension Capital.LoanCommand {
             input.collateral = collateral
             let loan = try store.addLoan(input)
             let view = try LoanView(loan, store: store, today: try global.todayDay())
-            let shown = global.hideAmounts ? "***" : Money(minor: view.schedule.payment, currency: view.account.currency).formatted()
+            let shown = global.shown(Money(minor: view.schedule.payment, currency: view.account.currency))
             Console.current.line("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).")
         }
     }
@@ -177,7 +177,7 @@ extension Capital.LoanCommand {
             let old = try LoanView(before, store: store, today: today)
             let new = try LoanView(after, store: store, today: today)
             let saved = old.schedule.totalInterest - new.schedule.totalInterest
-            let money = { (minor: Int64) in global.hideAmounts ? "***" : Money(minor: minor, currency: new.account.currency).formatted() }
+            let money = { (minor: Int64) in global.shown(Money(minor: minor, currency: new.account.currency)) }
             let firstAfter = new.schedule.rows.first { $0.kind == .payment && $0.day > input.day }
             var shownRows = new.schedule
             shownRows.payment = firstAfter?.payment ?? 0

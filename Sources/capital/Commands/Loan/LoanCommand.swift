@@ -169,7 +169,7 @@ extension Capital.LoanCommand {
             let report = loanScheduleReport(
                 schedule, currency: currency, extra: saved.map { [("interestSaved", Report.jsonValue(.money(money($0))))] } ?? [])
             if try global.outputFormat() == .table {
-                let shown = { (minor: Int64) in global.hideAmounts ? "***" : money(minor).formatted() }
+                let shown = { (minor: Int64) in global.shown(money(minor)) }
                 Console.current.line(
                     "\(loan.method == .annuity ? "Annuity" : "Linear") loan of \(shown(loan.principal)) \(currency.code) at \(loan.rate) over \(loan.term) months "
                         + "from \(loan.start), \(loan.dayCount.rawValue): payment \(shown(schedule.payment)), total interest \(shown(schedule.totalInterest)), "

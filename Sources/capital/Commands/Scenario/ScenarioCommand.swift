@@ -172,7 +172,7 @@ extension Capital.ScenarioCommand {
                 report.json = .object(object)
             }
             if try global.outputFormat() == .table {
-                let shown = { (minor: Int64) in global.hideAmounts ? "***" : base.money(minor).formatted() }
+                let shown = { (minor: Int64) in global.shown(base.money(minor)) }
                 Console.current.line(
                     result.feasible
                         ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(base.pool) at or above its floor to \(base.evaluator.horizon)."
@@ -185,7 +185,7 @@ extension Capital.ScenarioCommand {
         /// The lowest day, the largest outflows from the purchase to it (the plan's own and the
         /// forecast's), and the next inflow after it.
         private func explain(_ base: ScenarioBase, _ scenario: Scenario, _ result: ScenarioResult) -> (String, [FlowEvent]) {
-            let money = { (minor: Int64) in global.hideAmounts ? "***" : base.money(minor).formatted() }
+            let money = { (minor: Int64) in global.shown(base.money(minor)) }
             let first = max(scenario.firstDay, base.forecast.today)
             let events = base.forecast.flows(into: base.paidFrom, from: first, through: base.forecast.horizon, base.forecastCase)
             var text = "lowest on \(result.worstDay) (balance \(money(saturatingAdd(result.worstHeadroom, base.floor)))"
@@ -484,7 +484,8 @@ struct ResultSink {
         }
     }
 
-    private func csvField(_ text: String) -> String { CSVWriter.quoted(text) }
+    /// Typed text (a name, an error quoting it) as a CSV field: quoted, formulas made inert.
+    private func csvField(_ text: String) -> String { CSVWriter.written(.text(text)) }
 
     mutating func flush() throws {
         guard !text.isEmpty else { return }

@@ -80,7 +80,7 @@ extension Capital {
             try global.print(report.report(forTable: format == .table))
             if format == .table && view == .category {
                 let net = Money(minor: stats.net, currency: stats.currency)
-                Console.current.line("\nNet (income − spending): \(global.hideAmounts ? "***" : net.formatted())")
+                Console.current.line("\nNet (income − spending): \(global.shown(net))")
             }
         }
     }
