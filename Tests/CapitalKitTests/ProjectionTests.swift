@@ -93,6 +93,31 @@ struct ProjectionTests {
         }
     }
 
+    @Test("every transaction the forecast generated has a typed origin naming an instrument of the ledger; recorded ones have none")
+    func generatedFlowsHaveTypedOrigins() throws {
+        let projection = Self.projection
+        let stored = projection.stored
+        let recorded = Set(stored.transactions.map(\.id))
+        var kinds: Set<String> = []
+        for transaction in projection.ledger.transactions {
+            let origin = projection.ledger.origin(of: transaction)
+            if recorded.contains(transaction.id) {
+                #expect(origin == nil, "\(transaction.id)")
+                continue
+            }
+            switch try #require(origin, "\(transaction.id) \(transaction.payee)") {
+            case .loan(let id): #expect(stored.loans.contains { $0.id == id }); kinds.insert("loan")
+            case .valueChange(let id): #expect(stored.accounts.contains { $0.id == id && $0.valueChange != nil }); kinds.insert("value")
+            case .deposit(let id): #expect(stored.deposits.contains { $0.id == id }); kinds.insert("deposit")
+            case .card(let id): #expect(stored.cards.contains { $0.id == id }); kinds.insert("card")
+            case .due(let id): #expect(stored.dues.contains { $0.id == id }); kinds.insert("due")
+            case .budget(let id): #expect(stored.budgets.contains { $0.id == id }); kinds.insert("budget")
+            }
+        }
+        // The sample household has every kind but budgets.
+        #expect(kinds.isSuperset(of: ["loan", "value", "deposit", "card", "due"]), "\(kinds)")
+    }
+
     @Test("a group pool is its balance-sheet members in the ledger's currency, with their floors")
     func groupPoolHoldsItsMembers() throws {
         let projection = Self.projection

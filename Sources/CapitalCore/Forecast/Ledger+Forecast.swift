@@ -36,12 +36,19 @@ extension Ledger {
         -> Ledger
     {
         let revalued = accounts.filter { $0.valueChange != nil }
-        let tracking = withTracking ? trackingTransactions(today: today, horizon: horizon, calendars: calendars) : []
-        guard !loans.isEmpty || !cards.isEmpty || !deposits.isEmpty || !revalued.isEmpty else { return adding(tracking) }
+        var origins: [String: FlowOrigin] = [:]
+        let tracking = withTracking ? trackingTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins) : []
+        guard !loans.isEmpty || !cards.isEmpty || !deposits.isEmpty || !revalued.isEmpty else {
+            var result = adding(tracking)
+            result.origins.merge(origins) { _, new in new }
+            return result
+        }
         var result = self
-        result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars)
-        if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon)) }
-        if !deposits.isEmpty { result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars)) }
+        result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins)
+        if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon, origins: &origins)) }
+        if !deposits.isEmpty {
+            result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins))
+        }
         // Before the cards: a bill or budget paid by card is paid back with the rest.
         result = result.adding(tracking)
         if !cards.isEmpty {
@@ -49,12 +56,14 @@ extension Ledger {
             var cases: [String: CaseAmounts] = [:]
             for card in cards {
                 let made = result.cardTransactions(card, today: today, horizon: horizon, calendars: calendars)
+                for transaction in made.transactions { origins[transaction.id] = .card(id: card.id) }
                 generated += made.transactions
                 cases.merge(made.cases) { a, _ in a }
             }
             result = result.adding(generated)
             result.caseAmounts.merge(cases) { a, _ in a }
         }
+        result.origins.merge(origins) { _, new in new }
         for index in result.accounts.indices {
             let id = result.accounts[index].id
             if let card = cards.first(where: { $0.accountID == id }), result.accounts[index].floor == nil {
@@ -68,7 +77,9 @@ extension Ledger {
     }
 
     /// The transactions, with each loan's correction, payout and payments merged in.
-    private func loanTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> [Transaction] {
+    private func loanTransactions(
+        today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], origins: inout [String: FlowOrigin]
+    ) throws(InstrumentError) -> [Transaction] {
         guard !loans.isEmpty else { return transactions }
         var generated: [Transaction] = []
         let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -82,6 +93,8 @@ extension Ledger {
         }
         for loan in loans {
             guard let account = byID[loan.accountID] else { continue }
+            let first = generated.count
+            defer { for transaction in generated[first...] { origins[transaction.id] = .loan(id: loan.id) } }
             let schedule: LoanSchedule
             do { schedule = try loan.schedule(calendar: calendars[loan.calendar] ?? .none) } catch { throw .loan(name: account.name, error) }
             func money(_ minor: Int64) -> Money { Money(minor: minor, currency: account.currency) }
@@ -143,9 +156,11 @@ extension Ledger {
     private var equityID: String { accounts.first { $0.kind == .equity }?.id ?? Account.capitalName }
 
     /// Each revalued asset's monthly value changes through the horizon.
-    private func assetTransactions(_ assets: [Account], horizon: Day) -> [Transaction] {
+    private func assetTransactions(_ assets: [Account], horizon: Day, origins: inout [String: FlowOrigin]) -> [Transaction] {
         var generated: [Transaction] = []
         for account in assets {
+            let first = generated.count
+            defer { for transaction in generated[first...] { origins[transaction.id] = .valueChange(accountID: account.id) } }
             guard let change = account.valueChange else { continue }
             // The value from real postings at the end of a day: running sums by day.
             var days: [Day] = []
@@ -207,11 +222,15 @@ extension Ledger {
         return flows
     }
 
-    private func depositTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
+    private func depositTransactions(
+        today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], origins: inout [String: FlowOrigin]
+    ) -> [Transaction] {
         var generated: [Transaction] = []
         let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for deposit in deposits {
             guard let account = byID[deposit.accountID] else { continue }
+            let first = generated.count
+            defer { for transaction in generated[first...] { origins[transaction.id] = .deposit(id: deposit.id) } }
             let flows = accountFlows(deposit.accountID, from: Day(Int.min / 4), today: today, horizon: horizon, calendars: calendars)
             let events = deposit.terms.events(flows: flows.map { DepositFlow(day: $0.day, amount: $0.amount) }, through: horizon)
             for (index, event) in events.enumerated() {

@@ -14,15 +14,24 @@ extension Ledger {
     /// - Complexity: O(dues + budgets × (transactions + days to the horizon + occurrences of their
     ///   schedules + periods × transactions after today)).
     public func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> [Transaction] {
+        var origins: [String: FlowOrigin] = [:]
+        return trackingTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins)
+    }
+
+    /// The same, with what made each transaction recorded in `origins`.
+    func trackingTransactions(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], origins: inout [String: FlowOrigin]) -> [Transaction]
+    {
         var generated: [Transaction] = []
         for due in dues where due.status != .fullyPaid {
             guard let from = due.payFromID ?? defaultAccountID, let category = due.categoryID else { continue }
             let day = max(due.dueDay, today)
             guard day <= horizon else { continue }
             let amount = Money(minor: due.left, currency: due.currency)
+            let id = "due:\(due.id)"
+            origins[id] = .due(id: due.id)
             generated.append(
                 Transaction(
-                    id: "due:\(due.id)", day: day, payee: "\(due.type == .bill ? "Bill" : "Fine") #\(due.number): \(due.reason)",
+                    id: id, day: day, payee: "\(due.type == .bill ? "Bill" : "Fine") #\(due.number): \(due.reason)",
                     postings: [
                         Posting(accountID: from, amount: Money(minor: -due.left, currency: due.currency)),
                         Posting(accountID: category, amount: amount),
@@ -70,9 +79,11 @@ extension Ledger {
                 return sum
             }
             for (day, amount) in expected {
+                let id = "budget:\(budget.id):\(day.number)"
+                origins[id] = .budget(id: budget.id)
                 generated.append(
                     Transaction(
-                        id: "budget:\(budget.id):\(day.number)", day: day, payee: "Budget: \(category.name)",
+                        id: id, day: day, payee: "Budget: \(category.name)",
                         postings: [
                             Posting(accountID: from, amount: Money(minor: -amount, currency: category.currency)),
                             Posting(accountID: category.id, amount: Money(minor: amount, currency: category.currency)),

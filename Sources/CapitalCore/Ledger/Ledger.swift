@@ -24,6 +24,9 @@ public struct Ledger: Hashable, Sendable {
     /// that differs from their postings (the expected case): a card's payback follows the case of
     /// the spending it pays back.
     public var caseAmounts: [String: CaseAmounts] = [:]
+    /// What made each transaction the forecast generated, by transaction id (`forecastLedger`):
+    /// a loan, a value change, a deposit, a card, a due payment or a budget.
+    public var origins: [String: FlowOrigin] = [:]
 
     public init(
         currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],
@@ -91,4 +94,25 @@ public struct ScheduleState: Hashable, Sendable {
     public func isOpen(_ original: Day) -> Bool {
         original > handledThrough && !posted.contains(original)
     }
+}
+
+/// What made a transaction the forecast generated: which instrument or tracked item, by id.
+public enum FlowOrigin: Hashable, Sendable {
+    /// A loan's payout, payment or correction to its schedule's balance.
+    case loan(id: String)
+    /// A change in an asset account's value.
+    case valueChange(accountID: String)
+    /// A deposit's interest or payout.
+    case deposit(id: String)
+    /// A card's interest, payback or overdue payback.
+    case card(id: String)
+    /// The unpaid rest of a bill or fine.
+    case due(id: String)
+    /// What a budget expects still to be spent.
+    case budget(id: String)
+}
+
+extension Ledger {
+    /// What made `transaction`, when the forecast generated it; nil for a recorded one.
+    public func origin(of transaction: Transaction) -> FlowOrigin? { origins[transaction.id] }
 }

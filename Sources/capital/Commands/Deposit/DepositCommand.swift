@@ -28,7 +28,7 @@ struct DepositView {
         let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
         let ledger = try global.instrumentLedger(store, through: last)
         balance = try balances(ledger, on: today)[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0
-        ahead = ledger.transactions.filter { $0.id.hasPrefix("\(deposit.id)#") && $0.day >= today }
+        ahead = ledger.transactions.filter { $0.day >= today && ledger.origin(of: $0) == .deposit(id: deposit.id) }
         level = Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6
     }
 
