@@ -82,11 +82,18 @@ extension Store {
     /// What balances as of a day are read from.
     public func instrumentLedger(today: Day, through day: Day) throws -> Ledger {
         let stored = try snapshot()
+        return try instrumentLedger(stored, today: today, through: day, calendars: nil)
+    }
+
+    /// `stored` with what its instruments make up to `day` (at least `today`); `calendars` are
+    /// read when not given.
+    func instrumentLedger(_ stored: Ledger, today: Day, through day: Day, calendars: [String: WorkingDayCalendar]?) throws -> Ledger {
         if stored.loans.isEmpty && stored.cards.isEmpty && stored.deposits.isEmpty && !stored.accounts.contains(where: { $0.valueChange != nil }) {
             return stored
         }
         do {
-            return try stored.forecastLedger(today: today, horizon: max(day, today), calendars: try calendars(for: stored), tracking: false)
+            return try stored.forecastLedger(
+                today: today, horizon: max(day, today), calendars: try calendars ?? self.calendars(for: stored), tracking: false)
         } catch let error as InstrumentError { throw KitError.engine(context: "balance", reason: "\(error)") }
     }
 }

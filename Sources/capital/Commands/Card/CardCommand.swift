@@ -13,37 +13,10 @@ extension Capital {
     }
 }
 
-/// A stored card with where it stands today: its balance and its statement cycles.
-struct CardView {
-    let card: LedgerCard
-    let account: Account
-    let today: Day
-    /// Today's balance, with what the instruments make up to today (negative: owed).
-    let balance: Int64
-    let cycles: [CardCycle]
-    /// The last statement due before today, when part of what it asked is unpaid, and that part.
-    let late: CardCycle?
-    let overdue: Int64
-
-    init(_ card: LedgerCard, store: Store, global: GlobalOptions) throws {
-        self.card = card
-        account = try store.account(card.accountID)
-        today = try global.todayDay()
-        let ledger = try global.instrumentLedger(store, through: today)
-        balance = try balances(ledger, on: today)[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0
-        let stored = try store.snapshot()
-        // Two statements ahead is enough to know the next statement and its due day.
-        (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: try store.calendars(for: stored))
-    }
-
-    var debt: Int64 { max(0, -balance) }
-    var available: Int64 { max(0, card.terms.limit + balance) }
-    /// The statement issued on or before today whose due day is still ahead (or today).
-    var open: CardCycle? { cycles.last { $0.statement <= today && $0.due >= today } }
-    var nextStatement: Day { card.terms.statement(after: today) }
-
+extension CardStatus {
     func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
 
+    /// The payback policy in words.
     var policy: String {
         switch card.terms.payback {
         case .full: return "full statement balance"
@@ -107,7 +80,7 @@ extension Capital.CardCommand {
             input.grace = grace
             input.field = { $0 == "account" ? "NAME" : fieldKey($0) }
             let card = try store.addCard(input)
-            let view = try CardView(card, store: store, global: global)
+            let view = try kit { try store.cardStatuses(today: try global.todayDay(), of: [card])[0] }
             Console.current.line(
                 "Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
         }
@@ -128,8 +101,8 @@ extension Capital.CardCommand {
                     Column("limit", "Limit", numeric: true), Column("dueDay", "Due on"), Column("amountDue", "Amount due", numeric: true),
                     Column("nextStatement", "Next statement"), Column("overdue", "Overdue", numeric: true),
                 ])
-            for card in try store.cards() {
-                let view = try CardView(card, store: store, global: global)
+            for view in try kit({ try store.cardStatuses(today: try global.todayDay()) }) {
+                let card = view.card
                 section.rows.append([
                     .text(view.account.name), view.money(view.debt), view.money(view.available), view.money(card.terms.limit),
                     view.open.map { .day($0.due) } ?? .none, view.money(view.open?.payback ?? 0), .day(view.nextStatement), view.money(view.overdue),
@@ -149,7 +122,8 @@ extension Capital.CardCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
-            let view = try CardView(try store.card(card), store: store, global: global)
+            let found = try store.card(card)
+            let view = try kit { try store.cardStatuses(today: try global.todayDay(), of: [found])[0] }
             let terms = view.card.terms
             let last = view.cycles.last { $0.statement <= view.today }
             let next = view.cycles.first { $0.statement > view.today }

@@ -1,0 +1,47 @@
+import CapitalCore
+import CapitalStore
+
+/// Where a stored card stands today: its balance and its statement cycles.
+public struct CardStatus: Sendable {
+    public let card: LedgerCard
+    public let account: Account
+    public let today: Day
+    /// Today's balance, with what the instruments make up to today (negative: owed).
+    public let balance: Int64
+    /// From the statement before today, two statements ahead (enough for the next statement and its due day).
+    public let cycles: [CardCycle]
+    /// The last statement due before today, when part of what it asked is unpaid, and that part.
+    public let late: CardCycle?
+    public let overdue: Int64
+
+    /// What is owed today (never below zero).
+    public var debt: Int64 { max(0, -balance) }
+    /// The credit left today (never below zero).
+    public var available: Int64 { max(0, card.terms.limit + balance) }
+    /// The statement issued on or before today whose due day is still ahead (or today).
+    public var open: CardCycle? { cycles.last { $0.statement <= today && $0.due >= today } }
+    /// The first statement after today.
+    public var nextStatement: Day { card.terms.statement(after: today) }
+}
+
+extension Store {
+    /// The status of `cards` (every card when nil) from one read of the ledger.
+    /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when its instruments
+    ///   cannot be laid out to today.
+    public func cardStatuses(today: Day, of cards: [LedgerCard]? = nil) throws -> [CardStatus] {
+        let stored = try snapshot()
+        let calendars = try calendars(for: stored)
+        let ledger = try instrumentLedger(stored, today: today, through: today, calendars: calendars)
+        let balances: [BalanceKey: Int64]
+        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: "\(error)") }
+        return try (cards ?? stored.cards).map { card in
+            guard let account = stored.accounts.first(where: { $0.id == card.accountID }) else {
+                throw StoreError.notFound(what: "card account", reference: card.accountID, hint: nil)
+            }
+            let (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: calendars)
+            return CardStatus(
+                card: card, account: account, today: today, balance: balances[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0,
+                cycles: cycles, late: late, overdue: overdue)
+        }
+    }
+}
