@@ -13,35 +13,8 @@ extension Capital {
     }
 }
 
-/// A stored deposit with what the forecast makes of it: today's balance and the events ahead.
-struct DepositView {
-    let deposit: LedgerDeposit
-    let account: Account
-    let balance: Int64
-    /// Interest and payout from today to the maturity (or a year ahead for an open-ended account).
-    let ahead: [Transaction]
-
-    init(_ deposit: LedgerDeposit, store: Store, global: GlobalOptions) throws {
-        self.deposit = deposit
-        account = try store.account(deposit.accountID)
-        let today = try global.todayDay()
-        let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
-        let ledger = try global.instrumentLedger(store, through: last)
-        balance = try balances(ledger, on: today)[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0
-        ahead = ledger.transactions.filter { $0.day >= today && ledger.origin(of: $0) == .deposit(id: deposit.id) }
-        level = Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6
-    }
-
-    let level: Int
-
+extension DepositStatus {
     func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
-
-    func amount(of transaction: Transaction) -> Int64 {
-        transaction.postings.first { $0.accountID == deposit.accountID }?.amount.minor ?? 0
-    }
-
-    var interest: [Transaction] { ahead.filter { amount(of: $0) > 0 } }
-    var payout: Transaction? { ahead.first { amount(of: $0) < 0 } }
 }
 
 extension Capital.DepositCommand {
@@ -95,7 +68,7 @@ extension Capital.DepositCommand {
                     Column("maturity", "Matures"), Column("level", "Level", numeric: true),
                 ])
             for deposit in try store.deposits() {
-                let view = try DepositView(deposit, store: store, global: global)
+                let view = try kit { try store.depositStatus(deposit, today: try global.todayDay()) }
                 section.rows.append([
                     .text(view.account.name), view.money(view.balance), .text(deposit.terms.rate.description),
                     .text(deposit.terms.capitalisation.rawValue),
@@ -116,7 +89,8 @@ extension Capital.DepositCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
-            let view = try DepositView(try store.deposit(deposit), store: store, global: global)
+            let found = try store.deposit(deposit)
+            let view = try kit { try store.depositStatus(found, today: try global.todayDay()) }
             let terms = view.deposit.terms
             let next = view.interest.first
             try global.print(

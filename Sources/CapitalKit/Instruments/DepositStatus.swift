@@ -1,0 +1,42 @@
+import CapitalCore
+import CapitalStore
+
+/// What the forecast makes of a stored deposit: today's balance, its ladder level, and the
+/// interest and payout from today to its maturity (or a year ahead for an open-ended account).
+public struct DepositStatus: Sendable {
+    public let deposit: LedgerDeposit
+    public let account: Account
+    public let balance: Int64
+    /// The level the deposit counts at: its own, else 5 when it matures within a year, else 6.
+    public let level: Int
+    /// The forecast's transactions of this deposit from today on.
+    public let ahead: [Transaction]
+
+    /// What a transaction of the deposit moves into (positive) or out of its account.
+    public func amount(of transaction: Transaction) -> Int64 {
+        transaction.postings.first { $0.accountID == deposit.accountID }?.amount.minor ?? 0
+    }
+
+    /// Interest credited ahead.
+    public var interest: [Transaction] { ahead.filter { amount(of: $0) > 0 } }
+    /// The payout at maturity, when the deposit pays out to another account.
+    public var payout: Transaction? { ahead.first { amount(of: $0) < 0 } }
+}
+
+extension Store {
+    /// The status of one stored deposit seen from `today`.
+    public func depositStatus(_ deposit: LedgerDeposit, today: Day) throws -> DepositStatus {
+        let stored = try snapshot()
+        guard let account = stored.accounts.first(where: { $0.id == deposit.accountID }) else {
+            throw StoreError.notFound(what: "deposit account", reference: deposit.accountID, hint: nil)
+        }
+        let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
+        let ledger = try instrumentLedger(stored, today: today, through: last, calendars: nil)
+        let balances: [BalanceKey: Int64]
+        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: "\(error)") }
+        return DepositStatus(
+            deposit: deposit, account: account, balance: balances[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0,
+            level: Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6,
+            ahead: ledger.transactions.filter { $0.day >= today && ledger.origin(of: $0) == .deposit(id: deposit.id) })
+    }
+}
