@@ -54,8 +54,10 @@ public struct DayRange: Hashable, Sendable, Sequence, CustomStringConvertible {
 
     public var count: Int { end.number - start.number }
     public var isEmpty: Bool { start == end }
+    /// Whether `day` is in the range (the start included, the end not).
     public func contains(_ day: Day) -> Bool { day >= start && day < end }
 
+    /// The days of the range in order.
     public func makeIterator() -> StrideTo<Day>.Iterator { stride(from: start, to: end, by: 1).makeIterator() }
 
     public var description: String { "[\(start), \(end))" }

@@ -12,6 +12,7 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
     /// Days since 1970-01-01.
     public var number: Int
 
+    /// The day `number` days after 1970-01-01 (before it when negative).
     public init(_ number: Int) { self.number = number }
 
     /// The day of a valid civil date.
@@ -50,10 +51,12 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
         return era * 146_097 + doe - 719_468
     }
 
+    /// Whether `year` is a leap year of the proleptic Gregorian calendar.
     public static func isLeap(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
+    /// The number of days of `month` (1–12) in `year`.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
@@ -68,8 +71,11 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
         return Weekday(rawValue: index + 1)!
     }
 
+    /// Earlier days come first.
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.number < rhs.number }
+    /// The number of days from this day to `other` (negative when `other` is earlier).
     public func distance(to other: Day) -> Int { other.number - number }
+    /// The day `n` days later (earlier when `n` is negative).
     public func advanced(by n: Int) -> Day { Day(number + n) }
 
     /// ISO 8601 text, `YYYY-MM-DD`.
@@ -83,6 +89,7 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
     public var month: Int
     public var day: Int
 
+    /// A civil date as given; nothing checks that it exists (`Day(year:month:day:)` does).
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month

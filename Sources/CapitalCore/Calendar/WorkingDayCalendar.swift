@@ -127,10 +127,12 @@ public struct WorkingDayCalendar: Hashable, Sendable {
         }
     }
 
+    /// Two calendars are equal when they have the same name and the same days off and on.
     public static func == (lhs: WorkingDayCalendar, rhs: WorkingDayCalendar) -> Bool {
         lhs.name == rhs.name && lhs.weekendMask == rhs.weekendMask && lhs.exceptions == rhs.exceptions
     }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(weekendMask)

@@ -27,6 +27,9 @@ public struct Availability: Sendable {
         public var bindingBalance: Int64
     }
 
+    /// The availability of ladder `level` over `timeline`: its accounts' summed balance less their floors.
+    /// - Throws: `TimelineError.overflow` when a sum leaves Int64.
+    /// - Complexity: O(accounts × days).
     public init(_ timeline: Timeline, level: Int, _ forecastCase: ForecastCase = .pessimistic) throws(TimelineError) {
         let (indices, floor) = timeline.levelAccounts(level)
         let balances = try timeline.sum(accountsAt: indices, forecastCase)

@@ -8,6 +8,7 @@ public struct FlowEvent: Hashable, Sendable {
     /// The schedule it comes from, if any.
     public var scheduleID: String?
 
+    /// A flow of `amount` on `day`, labelled as a person reads it, from a schedule when `scheduleID` is set.
     public init(day: Day, label: String, amount: Int64, scheduleID: String? = nil) {
         self.day = day
         self.label = label

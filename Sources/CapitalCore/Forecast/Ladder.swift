@@ -13,6 +13,7 @@ public enum Ladder {
     /// The level answers use unless told otherwise.
     public static let defaultLevel = 4
 
+    /// The name of a level (1–6): cash, debit, credit, forecast, liquid, net.
     public static func name(_ level: Int) -> String {
         ["cash", "debit", "credit", "forecast", "liquid", "net"][level - 1]
     }

@@ -9,6 +9,8 @@ public struct SuffixMinimum: Sendable {
     /// The first day index at which `values[d]` is reached, from `d` on.
     public let days: [Int32]
 
+    /// The suffix minima of `series`, by one backward pass.
+    /// - Complexity: O(days).
     public init(_ series: [Int64]) {
         var values = series
         var days = [Int32](repeating: 0, count: series.count)
@@ -50,6 +52,8 @@ public struct RangeMinimum: Sendable {
     private let table: [[Int32]]
     public let series: [Int64]
 
+    /// The sparse table of `series`.
+    /// - Complexity: O(days log days).
     public init(_ series: [Int64]) {
         self.series = series
         var table: [[Int32]] = [(0..<series.count).map { Int32($0) }]

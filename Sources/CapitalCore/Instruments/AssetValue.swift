@@ -4,6 +4,7 @@ public struct AssetChange: Hashable, Sendable {
     /// Minor units, signed: negative when the asset loses value.
     public var amount: Int64
 
+    /// A change of `amount` in the asset's value on `day`.
     public init(day: Day, amount: Int64) {
         self.day = day
         self.amount = amount

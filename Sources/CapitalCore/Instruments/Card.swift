@@ -263,6 +263,7 @@ public struct CardFlow: Hashable, Sendable {
     /// Minor units.
     public var amount: Int64
 
+    /// A flow of `amount` into the card account on `day` (negative: spending on the card).
     public init(day: Day, amount: Int64) {
         self.day = day
         self.amount = amount

@@ -14,6 +14,7 @@ public struct DepositFlow: Hashable, Sendable {
     /// Minor units, positive into the deposit.
     public var amount: Int64
 
+    /// A flow of `amount` into the deposit account on `day`.
     public init(day: Day, amount: Int64) {
         self.day = day
         self.amount = amount
@@ -22,6 +23,7 @@ public struct DepositFlow: Hashable, Sendable {
 
 /// Something a deposit does by itself: credit interest, or pay everything out at maturity.
 public struct DepositEvent: Hashable, Sendable {
+    /// Interest credited, or the balance paid out at maturity.
     public enum Kind: String, Hashable, Sendable {
         /// Interest credited to the deposit.
         case interest
@@ -34,6 +36,7 @@ public struct DepositEvent: Hashable, Sendable {
     /// Minor units, always positive: credited for `interest`, moved out for `payout`.
     public var amount: Int64
 
+    /// An event of `kind` on `day` moving `amount`.
     public init(kind: Kind, day: Day, amount: Int64) {
         self.kind = kind
         self.day = day

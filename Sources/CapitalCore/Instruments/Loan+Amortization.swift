@@ -1,5 +1,6 @@
 /// One line of a loan's schedule: a regular payment or an extra repayment.
 public struct LoanRow: Hashable, Sendable {
+    /// A scheduled payment, or a prepayment.
     public enum Kind: String, Hashable, Sendable {
         case payment
         /// An extra repayment of principal (or the full payoff) between payments.

@@ -23,6 +23,7 @@ public struct LoanPrepayment: Hashable, Sendable {
     /// Pays off everything: the balance and the interest accrued since the last payment.
     public var full: Bool
 
+    /// A prepayment of `amount` on `day` that shortens the term or lowers the payment; `full` pays the loan off.
     public init(day: Day, amount: Int64, effect: PrepaymentEffect = .term, full: Bool = false) {
         self.day = day
         self.amount = amount

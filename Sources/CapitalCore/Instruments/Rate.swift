@@ -11,6 +11,7 @@ public struct Rate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The largest rate capital accepts: 1 000 % a year. Anything above is a typo, not a loan.
     public static let maximum = Rate(perMillion: 10_000_000)
 
+    /// A rate of `perMillion` millionths a year (12 % is 120 000).
     public init(perMillion: Int64) { self.perMillion = perMillion }
 
     /// Reads a percentage: `12`, `7.75`, `0.0001`, optionally followed by `%`; at most four
@@ -45,5 +46,6 @@ public struct Rate: Hashable, Comparable, Sendable, CustomStringConvertible {
         return fraction.isEmpty ? "\(whole)%" : "\(whole).\(fraction)%"
     }
 
+    /// Lower rates come first.
     public static func < (lhs: Rate, rhs: Rate) -> Bool { lhs.perMillion < rhs.perMillion }
 }

@@ -48,6 +48,7 @@ public struct Account: Hashable, Sendable, Identifiable {
     /// One emoji shown before the name, checked by `Account.checkedIcon`. Mostly for categories.
     public var icon: String?
 
+    /// An account with every field given; `Store` checks names, kinds and currencies before one is kept.
     public init(
         id: String, name: String, kind: AccountKind, currency: Currency,
         floor: Int64? = nil, level: Int? = nil, hidden: Bool = false, note: String = "", valueChange: AssetRevaluation? = nil,
@@ -91,6 +92,7 @@ public struct AccountGroup: Hashable, Sendable, Identifiable {
     public var type: GroupType
     public var accountIDs: [String]
 
+    /// A group of `type` holding the accounts with `accountIDs`.
     public init(id: String, name: String, type: GroupType, accountIDs: [String] = []) {
         self.id = id
         self.name = name

@@ -28,6 +28,7 @@ public struct Ledger: Hashable, Sendable {
     /// a loan, a value change, a deposit, a card, a due payment or a budget.
     public var origins: [String: FlowOrigin] = [:]
 
+    /// A ledger of these records in `currency`; instruments, dues and budgets are set after.
     public init(
         currency: Currency, accounts: [Account] = [], groups: [AccountGroup] = [], transactions: [Transaction] = [],
         schedules: [Schedule] = []
@@ -62,6 +63,7 @@ public struct CaseAmounts: Hashable, Sendable {
     public var pessimistic: [Int64]
     public var optimistic: [Int64]
 
+    /// Amounts of a generated transaction's postings in the pessimistic and the optimistic case.
     public init(pessimistic: [Int64], optimistic: [Int64]) {
         self.pessimistic = pessimistic
         self.optimistic = optimistic
@@ -73,6 +75,7 @@ public struct BalanceKey: Hashable, Sendable {
     public var accountID: String
     public var currency: Currency
 
+    /// The key of the balance of `accountID` in `currency`.
     public init(accountID: String, currency: Currency) {
         self.accountID = accountID
         self.currency = currency
@@ -85,6 +88,7 @@ public struct ScheduleState: Hashable, Sendable {
     public var handledThrough: Day
     public var posted: Set<Day>
 
+    /// A schedule handled through `handledThrough`, with the occurrences already posted.
     public init(handledThrough: Day, posted: Set<Day> = []) {
         self.handledThrough = handledThrough
         self.posted = posted

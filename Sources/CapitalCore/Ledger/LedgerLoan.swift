@@ -22,6 +22,7 @@ public struct LedgerLoan: Hashable, Sendable, Identifiable {
     /// Recurring extra payments, expanded into prepayments until the loan is paid off.
     public var extras: [LoanExtra]
 
+    /// A loan with its terms on `accountID`, paid from `payFromID`, its interest to `interestCategoryID`.
     public init(
         id: String, accountID: String, payFromID: String, interestCategoryID: String, disburseToID: String? = nil,
         collateralID: String? = nil, calendar: String = "none", terms: Loan, extras: [LoanExtra] = []
@@ -84,6 +85,7 @@ public struct LoanExtra: Hashable, Sendable {
     public var end: Day?
     public var effect: PrepaymentEffect
 
+    /// A prepayment of `amount` on each day of `rule` from `start` (to `end`, inclusive, when given).
     public init(amount: Int64, rule: Rule, start: Day, end: Day? = nil, effect: PrepaymentEffect = .term) {
         self.amount = amount
         self.rule = rule

@@ -4,6 +4,7 @@ public struct Posting: Hashable, Sendable {
     public var amount: Money
     public var note: String
 
+    /// `amount` posted to `accountID` (positive: into the account).
     public init(accountID: String, amount: Money, note: String = "") {
         self.accountID = accountID
         self.amount = amount
@@ -24,6 +25,7 @@ public struct Transaction: Hashable, Sendable, Identifiable {
     public var tags: [String]
     public var postings: [Posting]
 
+    /// A transaction with every field given; `validate()` checks that its postings balance.
     public init(
         id: String, day: Day, payee: String = "", note: String = "", spender: String = "",
         tags: [String] = [], postings: [Posting]

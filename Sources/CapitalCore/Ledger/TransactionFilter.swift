@@ -16,6 +16,7 @@ public struct TransactionFilter: Sendable {
     public var spender: String?
     public var kind: TransactionKind?
 
+    /// A filter that keeps every transaction.
     public init() {}
 
     /// Whether `transaction` passes every criterion.

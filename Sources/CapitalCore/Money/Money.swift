@@ -12,11 +12,13 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     public var minor: Int64
     public var currency: Currency
 
+    /// `minor` units (kopecks, cents) of `currency`.
     public init(minor: Int64, currency: Currency) {
         self.minor = minor
         self.currency = currency
     }
 
+    /// Nothing, in `currency`.
     public static func zero(_ currency: Currency) -> Money { Money(minor: 0, currency: currency) }
 
     public var isZero: Bool { minor == 0 }

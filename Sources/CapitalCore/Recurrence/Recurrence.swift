@@ -8,6 +8,7 @@
 /// lastFriday.occurrences(start: try Day(iso: "2025-01-01"), in: range)
 /// ```
 public struct Recurrence: Hashable, Sendable {
+    /// How often a rule repeats (RFC 5545 FREQ).
     public enum Frequency: String, Sendable, CaseIterable {
         case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
     }
@@ -18,6 +19,7 @@ public struct Recurrence: Hashable, Sendable {
         /// nil for every such weekday in the period; ±1…±53 for the n-th (from the end if negative).
         public var ordinal: Int?
 
+        /// A weekday, or its `ordinal`th in the period (`-1`: the last).
         public init(_ weekday: Weekday, _ ordinal: Int? = nil) {
             self.weekday = weekday
             self.ordinal = ordinal
@@ -38,6 +40,7 @@ public struct Recurrence: Hashable, Sendable {
     public var bySetPos: [Int] = []
     public var weekStart: Weekday = .monday
 
+    /// A rule of `frequency` with no other part: every period from the start.
     public init(frequency: Frequency) {
         self.frequency = frequency
     }

@@ -9,6 +9,7 @@ public struct Rule: Hashable, Sendable {
     /// The calendar's name (`RU`, `US`, `none`); the calendar itself is looked up when expanding.
     public var calendar: String
 
+    /// A recurrence moved off non-working days of `calendar` by `adjustment`.
     public init(recurrence: Recurrence, adjustment: BusinessDayAdjustment = .none, calendar: String = "none") {
         self.recurrence = recurrence
         self.adjustment = adjustment

@@ -5,6 +5,7 @@
 /// occurrence moves the amount from `from` to `to`. A schedule without one (a split such as a
 /// mortgage payment, 60 000 interest + 10 000 principal) posts its template's fixed amounts.
 public struct Schedule: Hashable, Sendable, Identifiable {
+    /// Whether a due occurrence is posted by itself or waits for confirmation.
     public enum Approval: String, Sendable, CaseIterable {
         /// Posted by `capital post` when due.
         case auto
@@ -20,6 +21,7 @@ public struct Schedule: Hashable, Sendable, Identifiable {
         /// A new amount (minor units) for this occurrence.
         public var amount: Int64?
 
+        /// What happens to the occurrence of `original`: skipped, moved, or another amount.
         public init(original: Day, skip: Bool = false, movedTo: Day? = nil, amount: Int64? = nil) {
             self.original = original
             self.skip = skip
@@ -41,6 +43,7 @@ public struct Schedule: Hashable, Sendable, Identifiable {
     public var approval: Approval
     public var exceptions: [Exception]
 
+    /// A schedule with every field given; `Store` checks its rule and postings before one is kept.
     public init(
         id: String, name: String, note: String = "", postings: [Posting], amount: AmountModel? = nil, rule: Rule, start: Day,
         end: Day? = nil, approval: Approval = .auto, exceptions: [Exception] = []

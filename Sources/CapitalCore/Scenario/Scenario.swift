@@ -185,6 +185,7 @@ public struct RecurringChange: Hashable, Sendable {
     /// The last day an occurrence may fall on.
     public var end: Day?
 
+    /// A cost of `amount` each `period` from `start` (to `end`, when given).
     public init(amount: Int64, period: RecurrencePeriod, start: Day, end: Day? = nil) {
         self.amount = amount
         self.period = period
@@ -202,6 +203,7 @@ public struct AssetSale: Hashable, Sendable {
     public var day: Day
     public var amount: Int64
 
+    /// An asset sold for `amount` on `day`.
     public init(day: Day, amount: Int64) {
         self.day = day
         self.amount = amount

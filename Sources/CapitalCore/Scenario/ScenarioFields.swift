@@ -56,6 +56,7 @@ public struct ScenarioFieldError: Error, Equatable, Sendable, CustomStringConver
     public var value: String
     public var reason: String
 
+    /// A scenario field `column` whose `value` cannot be used, and why.
     public init(column: String, value: String, reason: String) {
         self.column = column
         self.value = value

@@ -29,6 +29,7 @@ public struct ScenarioResult: Hashable, Sendable {
     /// nothing; the whole price counts even when part of it is paid after the horizon.
     public var totalCost: Int64
 
+    /// A result with every figure given.
     public init(
         feasible: Bool, worstHeadroom: Int64, worstDay: Day, shortfall: Int64, maxPrice: Int64, earliestDay: Day?,
         loanInterest: Int64, recurringCosts: Int64, totalCost: Int64

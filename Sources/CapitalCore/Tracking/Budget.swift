@@ -25,6 +25,7 @@ public struct Budget: Hashable, Sendable, Identifiable {
     /// The budget counts from the period containing this day.
     public var start: Day
 
+    /// A budget of `amount` per `period` for `categoryID` from `start`, paid from `payFromID` (or the default account).
     public init(id: String, categoryID: String, payFromID: String? = nil, amount: Int64, period: BudgetPeriod, start: Day) {
         self.id = id
         self.categoryID = categoryID

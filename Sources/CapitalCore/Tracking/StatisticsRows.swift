@@ -12,6 +12,7 @@ public struct CategoryTotal: Hashable, Sendable {
     /// `amount` over the months of the range (partial months count whole), rounded half up.
     public var monthlyAverage: Int64
 
+    /// A category's figures over the range.
     public init(accountID: String, name: String, amount: Int64, share: Int64?, transactions: Int, monthlyAverage: Int64) {
         self.accountID = accountID
         self.name = name
@@ -33,6 +34,7 @@ public struct CategoryBreakdown: Hashable, Sendable {
     /// `total` over the months of the range, rounded half up.
     public var monthlyAverage: Int64
 
+    /// The figures of a kind (income or expense) and its categories.
     public init(kind: AccountKind, categories: [CategoryTotal], total: Int64, transactions: Int, monthlyAverage: Int64) {
         self.kind = kind
         self.categories = categories
@@ -56,6 +58,7 @@ public struct MonthFlows: Hashable, Sendable {
     /// Transactions with a category posting in the month.
     public var transactions: Int
 
+    /// A month's figures over the part of it in the range.
     public init(month: Day, first: Day, last: Day, income: Int64, expense: Int64, net: Int64, transactions: Int) {
         self.month = month
         self.first = first
@@ -78,6 +81,7 @@ public struct SpenderFlows: Hashable, Sendable {
     public var expenseShare: Int64?
     public var transactions: Int
 
+    /// A spender's figures over the range.
     public init(spender: String, expense: Int64, income: Int64, net: Int64, expenseShare: Int64?, transactions: Int) {
         self.spender = spender
         self.expense = expense
@@ -126,6 +130,7 @@ public struct CategoryComparison: Hashable, Sendable {
     public var name: String
     public var figures: ComparisonFigures
 
+    /// A category's figures this month and the last.
     public init(accountID: String, name: String, figures: ComparisonFigures) {
         self.accountID = accountID
         self.name = name
@@ -148,6 +153,7 @@ public struct MonthComparison: Hashable, Sendable {
     public var categories: [CategoryComparison]
     public var total: ComparisonFigures
 
+    /// The comparison with every figure given.
     public init(
         month: Day, through: Day, lastMonth: Day, averaged: DayRange, averagedMonths: Int, categories: [CategoryComparison], total: ComparisonFigures
     ) {
