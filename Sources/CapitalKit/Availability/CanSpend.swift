@@ -37,7 +37,7 @@ extension Projection {
     public func availability(level: Int, _ forecastCase: ForecastCase) throws(KitError) -> Availability {
         try Pool.check(level: level)
         do { return try Availability(timeline, level: level, forecastCase) } catch {
-            throw .engine(context: "level \(level)", reason: "\(error)")
+            throw .engine(context: "level \(level)", reason: KitError.template(error))
         }
     }
 

@@ -13,7 +13,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `field`'s text could not be read; `reason` quotes it.
     case unreadable(Field, reason: String)
     /// The engine could not build the answer (a balance past the range of Int64 over the horizon,
-    /// an instrument that cannot be laid out); `context` is what was being built.
+    /// an instrument that cannot be laid out); `context` is what was being built. Both are
+    /// message templates (`FieldKeys`): an engine error's keys stay in braces.
     case engine(context: String, reason: String)
 
     /// What a request is made of, by key.
@@ -58,7 +59,15 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let field, let reason):
             return "\(field.rawValue): \(reason)"
         case .engine(let context, let reason):
-            return "\(context): \(reason)"
+            return FieldKeys.spell("\(context): \(reason)") { $0 }
         }
+    }
+}
+
+extension KitError {
+    /// An error below as a message template: an engine or store error's own template, anything
+    /// else as text that stands for itself.
+    static func template(_ error: any Error) -> String {
+        (error as? any KeyedError)?.template ?? FieldKeys.literal("\(error)")
     }
 }

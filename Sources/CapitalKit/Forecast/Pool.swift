@@ -69,7 +69,9 @@ public struct Pool: Sendable, Equatable {
     /// - Complexity: O(accounts × days).
     public func balances(in timeline: Timeline, _ forecastCase: ForecastCase) throws(KitError) -> [Int64] {
         if indices.count == 1 { return Array(timeline.balances(ofAccountAt: indices[0], forecastCase)) }
-        do { return try timeline.sum(accountsAt: indices, forecastCase) } catch { throw .engine(context: "forecast", reason: "\(error)") }
+        do { return try timeline.sum(accountsAt: indices, forecastCase) } catch {
+            throw .engine(context: "forecast", reason: KitError.template(error))
+        }
     }
 
     /// Balance less floor, day by day.
@@ -77,7 +79,7 @@ public struct Pool: Sendable, Equatable {
         var headroom = try balances(in: timeline, forecastCase)
         for i in headroom.indices {
             let (value, overflow) = headroom[i].subtractingReportingOverflow(floor)
-            if overflow { throw .engine(context: "forecast", reason: "\(title) overflows") }
+            if overflow { throw .engine(context: "forecast", reason: "\(FieldKeys.literal(title)) overflows") }
             headroom[i] = value
         }
         return headroom

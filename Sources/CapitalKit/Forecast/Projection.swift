@@ -35,7 +35,7 @@ public struct Projection: Sendable {
             ledger = try stored.forecastLedger(today: window.today, horizon: window.horizon, calendars: window.calendars)
             timeline = try Timeline.build(ledger, today: window.today, horizon: window.horizon, calendars: window.calendars)
         } catch {
-            throw .engine(context: "forecast", reason: "\(error)")
+            throw .engine(context: "forecast", reason: KitError.template(error))
         }
     }
 
@@ -94,6 +94,6 @@ extension Store {
         do {
             return try stored.forecastLedger(
                 today: today, horizon: max(day, today), calendars: try calendars ?? self.calendars(for: stored), tracking: false)
-        } catch let error as InstrumentError { throw KitError.engine(context: "balance", reason: "\(error)") }
+        } catch let error as InstrumentError { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
     }
 }

@@ -33,7 +33,7 @@ extension Store {
         let calendars = try calendars(for: stored)
         let ledger = try instrumentLedger(stored, today: today, through: today, calendars: calendars)
         let balances: [BalanceKey: Int64]
-        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: "\(error)") }
+        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
         return try (cards ?? stored.cards).map { card in
             guard let account = stored.accounts.first(where: { $0.id == card.accountID }) else {
                 throw StoreError.notFound(what: "card account", reference: card.accountID, hint: nil)

@@ -33,7 +33,7 @@ extension Store {
         let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
         let ledger = try instrumentLedger(stored, today: today, through: last, calendars: nil)
         let balances: [BalanceKey: Int64]
-        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: "\(error)") }
+        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
         return DepositStatus(
             deposit: deposit, account: account, balance: balances[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0,
             level: Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6,

@@ -45,7 +45,7 @@ extension CLIError {
         case .unreadable(let field, let reason):
             self.init("\(flag(field)): \(reason)", exitCode: 64)
         case .engine(let context, let reason):
-            self.init("\(context): \(reason)")
+            self.init(Flags.spell("\(context): \(reason)"))
         }
     }
 }

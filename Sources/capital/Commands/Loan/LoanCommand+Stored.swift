@@ -3,22 +3,7 @@ import CapitalCore
 import CapitalKit
 import CapitalStore
 
-/// A stored loan with what `show` and `list` print about it today.
-struct LoanView {
-    let loan: LedgerLoan
-    let account: Account
-    let schedule: LoanSchedule
-    let status: LoanStatus
-
-    init(_ loan: LedgerLoan, store: Store, today: Day) throws {
-        self.loan = loan
-        account = try store.account(loan.accountID)
-        do { schedule = try loan.schedule(calendar: try store.calendar(loan.calendar)) } catch {
-            throw CLIError("loan '\(account.name)': \(spelled(error))")
-        }
-        status = LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today)
-    }
-
+extension LoanStanding {
     func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
 }
 
@@ -50,7 +35,7 @@ extension Capital.LoanCommand {
             input.disburseTo = to
             input.collateral = collateral
             let loan = try store.addLoan(input)
-            let view = try LoanView(loan, store: store, today: try global.todayDay())
+            let view = try kit { try store.loanStanding(loan, today: try global.todayDay()) }
             let shown = global.shown(Money(minor: view.schedule.payment, currency: view.account.currency))
             Console.current.line("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).")
         }
@@ -74,7 +59,7 @@ extension Capital.LoanCommand {
                     Column("interestLeft", "Interest left", numeric: true),
                 ])
             for loan in try store.loans() {
-                let view = try LoanView(loan, store: store, today: today)
+                let view = try kit { try store.loanStanding(loan, today: today) }
                 section.rows.append([
                     .text(view.account.name), view.money(view.status.balance), .text(loan.terms.rate.description),
                     view.status.next.map { .day($0.day) } ?? .none,
@@ -97,7 +82,7 @@ extension Capital.LoanCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
-            let view = try LoanView(try store.loan(loan), store: store, today: today)
+            let view = try kit { try store.loanStanding(try store.loan(loan), today: today) }
             let terms = view.loan.terms
             func name(_ id: String?) throws -> Cell { try id.map { .text(try store.account($0).name) } ?? .none }
             var fields: [(Column, Cell)] = [
@@ -174,8 +159,8 @@ extension Capital.LoanCommand {
             input.until = try until.map { try parseDay($0, field: "--until") }
             let (before, after) = try store.prepayLoan(loan, input, dryRun: dryRun)
             let today = try global.todayDay()
-            let old = try LoanView(before, store: store, today: today)
-            let new = try LoanView(after, store: store, today: today)
+            let old = try kit { try store.loanStanding(before, today: today) }
+            let new = try kit { try store.loanStanding(after, today: today) }
             let saved = old.schedule.totalInterest - new.schedule.totalInterest
             let money = { (minor: Int64) in global.shown(Money(minor: minor, currency: new.account.currency)) }
             let firstAfter = new.schedule.rows.first { $0.kind == .payment && $0.day > input.day }
