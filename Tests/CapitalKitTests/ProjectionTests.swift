@@ -186,6 +186,20 @@ struct ProjectionTests {
         #expect(throws: KitError.self) { try BudgetRequest(month: "2025-13").day(today: today) }
     }
 
+    @Test("statistics: a year of whole months to today by default; a month for its first or last day; never from after to")
+    func statisticsRequests() throws {
+        let today = Self.today  // 2025-04-01
+        #expect(try StatisticsRequest().range(today: today) == DayRange(through: today, from: try Day(iso: "2024-05-01")))
+        #expect(
+            try StatisticsRequest(from: "2025-01", to: "2025-03").range(today: today)
+                == DayRange(through: try Day(iso: "2025-03-31"), from: try Day(iso: "2025-01-01")))
+        #expect(throws: KitError.invalid(.from, value: "2025-05", reason: "is after {to} 2025-04-01 (today)")) {
+            try StatisticsRequest(from: "2025-05").range(today: today)
+        }
+        #expect(KitError.invalid(.from, value: "2025-05", reason: "is after {to} 2025-04-01").description == "from '2025-05': is after to 2025-04-01")
+        #expect(throws: KitError.self) { try StatisticsRequest(to: "2025-13").range(today: today) }
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection

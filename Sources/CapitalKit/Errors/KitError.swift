@@ -25,8 +25,12 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case level, allLevels
         /// The day an answer is for.
         case on
-        /// An account or a group to follow; the account a purchase is paid from.
-        case account, group, from
+        /// An account or a group to follow.
+        case account, group
+        /// The account a purchase is paid from; the first day of a range.
+        case from
+        /// The last day of a range.
+        case to
         /// An amount to spend.
         case amount
         /// The length of a forecast's periods.
@@ -55,7 +59,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
                 case .laterHorizon?: "give a later until"
                 case nil: nil
                 }
-            return "\(field.rawValue) '\(value)': " + [reason.isEmpty ? nil : reason, help].compactMap { $0 }.joined(separator: "; ")
+            return "\(field.rawValue) '\(value)': "
+                + [reason.isEmpty ? nil : FieldKeys.spell(reason) { $0 }, help].compactMap { $0 }.joined(separator: "; ")
         case .unreadable(let field, let reason):
             return "\(field.rawValue): \(reason)"
         case .engine(let context, let reason):

@@ -1,3 +1,4 @@
+import CapitalCore
 import CapitalKit
 
 /// The one table from a use case's field keys to the command line's words.
@@ -13,6 +14,7 @@ extension KitError.Field {
         case .account: "--account"
         case .group: "--group"
         case .from: "--from"
+        case .to: "--to"
         case .amount: "AMOUNT"
         case .period: "--by"
         case .reminderDays: "--days"
@@ -41,6 +43,8 @@ extension CLIError {
             case nil:
                 help = nil
             }
+            // A reason may name another field by key (`is after {to} 2025-03-31`).
+            let reason = FieldKeys.spell(reason) { key in KitError.Field(rawValue: key).map(flag) ?? Flags.flag(key) }
             self = .invalid(flag(field), value, [reason.isEmpty ? nil : reason, help].compactMap { $0 }.joined(separator: "; "))
         case .unreadable(let field, let reason):
             self.init("\(flag(field)): \(reason)", exitCode: 64)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 
@@ -48,24 +49,11 @@ extension Capital {
             guard let view = StatsView(rawValue: by) else { throw CLIError.invalid("--by", by, "expected category, month or spender") }
             let format = try global.outputFormat()
             let today = try global.todayDay()
-            let fromDay = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
-            let toDay = try to.map { try parseDay($0, field: "--to", monthAs: .endOfMonth) } ?? today
-            let first = fromDay ?? toDay.startOfMonth.addingMonths(-11)
-            if first > toDay {
-                throw CLIError.invalid("--from", from ?? first.iso, "is after --to \(toDay)\(to == nil ? " (today)" : "")")
-            }
+            let range = try kit { try StatisticsRequest(from: from, to: to).range(today: today) }
             let store = try global.ledgerStore(writing: false)
             let filter = try account.map { try accountOption($0, store) }
             let ledger = try store.snapshot()
-            let stats: Statistics
-            do {
-                stats = try Statistics(
-                    transactions: ledger.transactions, accounts: ledger.accounts, currency: ledger.currency,
-                    range: DayRange(through: toDay, from: first),
-                    today: today, accountID: filter?.id)
-            } catch {
-                throw CLIError("stats: \(spelled(error))")
-            }
+            let stats = try kit { try ledger.statistics(range, today: today, accountID: filter?.id) }
             var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
             report.labels = AccountLabels(ledger.accounts)
             if format == .table {
