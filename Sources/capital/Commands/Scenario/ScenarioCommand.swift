@@ -19,41 +19,23 @@ private let tryOptions: [ScenarioColumn: String] = [
     .costStart: "--cost-start", .incomeChange: "--income-change", .incomeStart: "--income-start", .sale: "--sale", .saleDate: "--sale-date",
 ]
 
-/// The pool a scenario is paid from (a ladder level's accounts, or one account) and the
-/// scenario evaluator over its headroom.
+/// The basis scenarios are evaluated against (CapitalKit's `ScenarioBasis`), with what the
+/// command line shows of it.
 struct ScenarioBase {
-    let forecast: Projection
-    let evaluator: ScenarioEvaluator
-    let exponent: Int
-    /// The pool's accounts, its floor and its forecast case.
-    let paidFrom: Pool
-    let forecastCase: ForecastCase
-    var floor: Int64 { paidFrom.floor }
+    let basis: ScenarioBasis
+    var forecast: Projection { basis.projection }
+    var evaluator: ScenarioEvaluator { basis.evaluator }
+    var exponent: Int { forecast.currency.exponent }
+    var floor: Int64 { basis.floor }
     /// "level 4" or "account 'VTB Debit'".
     var pool: String {
-        if case .account(_, let name) = paidFrom.kind { return "account '\(name)'" }
-        return "level \(paidFrom.level ?? Ladder.defaultLevel)"
+        if case .account(_, let name) = basis.paidFrom.kind { return "account '\(name)'" }
+        return "level \(basis.paidFrom.level ?? Ladder.defaultLevel)"
     }
 
     init(_ global: GlobalOptions, _ horizon: HorizonOptions, level: Int?, from account: String?) throws {
-        if let account, level != nil { throw CLIError.invalid("--from", account, "give --from or --level, not both") }
-        if account == nil {
-            let chosen = try checkedLevel(level)
-            guard Ladder.isForecast(chosen) else {
-                throw CLIError.invalid("--level", String(chosen), "scenarios look ahead: use a forecast level, 4 to 6")
-            }
-        }
-        forecast = try global.projection(horizon)
-        forecastCase = horizon.forecastCase
-        exponent = forecast.ledger.currency.exponent
-        let projection = forecast
-        let pool = try kit {
-            if let account { return try projection.pool(account: account, for: .payment, field: .from) }
-            return try projection.pool(level: level ?? Ladder.defaultLevel)
-        }
-        paidFrom = pool
-        let headroom = try kit { try pool.headroom(in: projection.timeline, horizon.forecastCase) }
-        evaluator = ScenarioEvaluator(headroom: headroom, today: forecast.today)
+        let projection = try global.projection(horizon)
+        basis = try kit { try projection.scenarioBasis(level: level, from: account, horizon.forecastCase) }
     }
 
     func money(_ minor: Int64) -> Money { forecast.money(minor) }
@@ -62,7 +44,7 @@ struct ScenarioBase {
     func cells(_ result: ScenarioResult, earliest: Bool) -> [(Column, Cell)] {
         var cells: [(Column, Cell)] = [
             (Column("feasible", "Feasible"), .bool(result.feasible)),
-            (Column("worstBalance", "Lowest balance", numeric: true), .money(money(saturatingAdd(result.worstHeadroom, floor)))),
+            (Column("worstBalance", "Lowest balance", numeric: true), .money(money(basis.worstBalance(result)))),
             (Column("worstDay", "Lowest on"), .day(result.worstDay)),
             (Column("shortfall", "Shortfall", numeric: true), .money(money(result.shortfall))),
             (Column("maxPrice", "Max price", numeric: true), .money(money(result.maxPrice))),
@@ -75,11 +57,6 @@ struct ScenarioBase {
         ]
         return cells
     }
-}
-
-private func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
-    let (sum, overflow) = a.addingReportingOverflow(b)
-    return overflow ? (b > 0 ? .max : .min) : sum
 }
 
 /// A core scenario error as a one-line CLI error naming the option (or column).
@@ -186,22 +163,16 @@ extension Capital.ScenarioCommand {
         /// forecast's), and the next inflow after it.
         private func explain(_ base: ScenarioBase, _ scenario: Scenario, _ result: ScenarioResult) -> (String, [FlowEvent]) {
             let money = { (minor: Int64) in global.shown(base.money(minor)) }
-            let first = max(scenario.firstDay, base.forecast.today)
-            let events = base.forecast.flows(into: base.paidFrom, from: first, through: base.forecast.horizon, base.forecastCase)
-            var text = "lowest on \(result.worstDay) (balance \(money(saturatingAdd(result.worstHeadroom, base.floor)))"
+            let why = base.basis.why(scenario, result)
+            var text = "lowest on \(result.worstDay) (balance \(money(base.basis.worstBalance(result)))"
             if base.floor != 0 { text += ", floor \(money(base.floor))" }
             text += ")"
-            var upfront = scenario.price
-            if case .loan(let loan) = scenario.financing { upfront = loan.downPayment }
-            if case .instalments(let count, _) = scenario.financing { upfront = scenario.price / Int64(count) }
-            var drivers = [FlowEvent(day: max(scenario.day, base.forecast.today), label: "the purchase", amount: -upfront)]
-            drivers += events.filter { $0.day <= result.worstDay && $0.amount < 0 }.sorted { $0.amount < $1.amount }.prefix(3)
-            text += ": " + drivers.map { "\($0.label) \(money(-$0.amount)) on \(String($0.day.iso.dropFirst(5)))" }.joined(separator: ", ")
+            text += ": " + why.drivers.map { "\($0.label) \(money(-$0.amount)) on \(String($0.day.iso.dropFirst(5)))" }.joined(separator: ", ")
             if result.loanInterest > 0 || scenario.financing != .cash { text += ", and the plan's payments to then" }
-            if let relief = events.first(where: { $0.day > result.worstDay && $0.amount > 0 }) {
+            if let relief = why.relief {
                 text += "; \(relief.label) \(money(relief.amount)) on \(String(relief.day.iso.dropFirst(5))) lifts it"
             }
-            return (text, drivers)
+            return (text, why.drivers)
         }
     }
 }
