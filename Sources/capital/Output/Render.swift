@@ -56,7 +56,12 @@ extension Report {
         }
     }
 
+    /// The headline, the sections (unless the headline says it all), then the footer.
     private func renderTable(_ options: RenderOptions) -> String {
+        headline.map { $0 + "\n" }.joined() + (headlineOnly ? "" : renderSections(options)) + footer.map { $0 + "\n" }.joined()
+    }
+
+    private func renderSections(_ options: RenderOptions) -> String {
         var out = ""
         for (index, section) in sections.enumerated() {
             if index > 0 { out += "\n" }

@@ -66,4 +66,10 @@ struct Report {
     var isRecord = false
     /// A JSON shape of its own, for nested records (a transaction with its postings).
     var json: JSON?
+    /// Lines before the table, in table format only: the answer in words, a title, a chart.
+    var headline: [String] = []
+    /// Lines after the table, in table format only.
+    var footer: [String] = []
+    /// In table format the headline says it all: no table follows it.
+    var headlineOnly = false
 }

@@ -64,20 +64,19 @@ extension Capital {
             }
             var report = Report([Section(name: "levels", columns: columns, rows: rows)])
             report.json = allLevels ? .array(objects) : objects.first ?? .null
-            let console = Console.current
-            if try global.outputFormat() == .table, !allLevels, let item = answers.first {
+            if !allLevels, let item = answers.first {
                 let amounts = horizon.forecastCase == .expected ? "expected" : "pessimistic"
                 let shown = global.shown(money(item.answer.amount))
-                console.line(
-                    "You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."
-                )
-                for line in explanations {
-                    console.line(line.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: "))
-                }
-                return
+                report.headline =
+                    [
+                        "You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."
+                    ]
+                    + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
+                report.headlineOnly = true
+            } else {
+                report.footer = explanations
             }
             try global.print(report)
-            if try global.outputFormat() == .table { for line in explanations { console.line(line) } }
         }
 
         private func event(_ event: FlowEvent, _ money: (Int64) -> Money) -> JSON {

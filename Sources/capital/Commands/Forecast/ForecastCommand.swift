@@ -62,17 +62,14 @@ extension Capital {
                 ("case", .string(forecast.forecastCase == .expected ? "expected" : "pessimistic")),
                 ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)), ("periods", .array(json)),
             ])
-            if try global.outputFormat() == .table {
+            let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
+            report.headline = ["Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(timeline.currency.code)"]
+            if chart, try global.outputFormat() == .table {
                 let console = Console.current
-                let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
-                console.line("Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(timeline.currency.code)")
-                if chart {
-                    console.line(
-                        renderChart(
-                            values: forecast.balances, firstDay: timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
-                            width: max(40, console.width - 2), height: 12, format: { global.shown(money($0)) },
-                            color: console.color))
-                }
+                report.headline.append(
+                    renderChart(
+                        values: forecast.balances, firstDay: timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
+                        width: max(40, console.width - 2), height: 12, format: { global.shown(money($0)) }, color: console.color))
             }
             try global.print(report)
         }

@@ -36,19 +36,14 @@ extension Capital {
                 ("amount", .string(money.plain)), ("level", .number(String(chosen))), ("day", day.map { .string($0.iso) } ?? .null),
                 ("shortfall", .string(forecast.money(shortfall).plain)), ("horizon", .string(forecast.horizon.iso)),
             ])
-            if try global.outputFormat() == .table {
-                let shown = global.shown(money)
-                if let day {
-                    Console.current.line(
-                        "\(shown) \(money.currency.code) can be spent from \(day) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon)."
-                    )
-                } else {
-                    Console.current.line(
-                        "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.shown(forecast.money(shortfall))) short. Look further with --until."
-                    )
+            let shown = global.shown(money)
+            report.headline = [
+                day.map {
+                    "\(shown) \(money.currency.code) can be spent from \($0) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon)."
                 }
-                return
-            }
+                    ?? "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.shown(forecast.money(shortfall))) short. Look further with --until."
+            ]
+            report.headlineOnly = true
             try global.print(report)
         }
     }

@@ -39,11 +39,12 @@ extension Capital {
                 let when = days == 0 ? "today" : days > 0 ? "in \(days) day\(days == 1 ? "" : "s")" : "\(-days) day\(days == -1 ? "" : "s") overdue"
                 return [.day(item.day), .text(when), .text(item.kind.key), .text(item.what), .money(item.amount), .bool(item.overdue)]
             }
-            if try items.isEmpty && global.outputFormat() == .table {
-                Console.current.line(days == 0 ? "Nothing due today." : "Nothing due in the next \(days) day\(days == 1 ? "" : "s").")
-            } else {
-                try global.print(Report([section]))
+            var report = Report([section])
+            if items.isEmpty {
+                report.headline = [days == 0 ? "Nothing due today." : "Nothing due in the next \(days) day\(days == 1 ? "" : "s")."]
+                report.headlineOnly = true
             }
+            try global.print(report)
             if items.contains(where: \.overdue) { throw ExitCode(1) }
         }
     }

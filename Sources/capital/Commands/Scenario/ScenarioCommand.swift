@@ -148,14 +148,12 @@ extension Capital.ScenarioCommand {
                     ))
                 report.json = .object(object)
             }
-            if try global.outputFormat() == .table {
-                let shown = { (minor: Int64) in global.shown(base.money(minor)) }
-                Console.current.line(
-                    result.feasible
-                        ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(base.pool) at or above its floor to \(base.evaluator.horizon)."
-                        : "No: \(shown(scenario.price)) on \(scenario.day) takes \(base.pool) \(shown(result.shortfall)) below its floor on \(result.worstDay)."
-                )
-            }
+            let shown = { (minor: Int64) in global.shown(base.money(minor)) }
+            report.headline = [
+                result.feasible
+                    ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(base.pool) at or above its floor to \(base.evaluator.horizon)."
+                    : "No: \(shown(scenario.price)) on \(scenario.day) takes \(base.pool) \(shown(result.shortfall)) below its floor on \(result.worstDay)."
+            ]
             try global.print(report)
         }
 

@@ -56,20 +56,14 @@ extension Capital {
             let stats = try kit { try ledger.statistics(range, today: today, accountID: filter?.id) }
             var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
             report.labels = AccountLabels(ledger.accounts)
-            if format == .table {
-                Console.current.line(report.heading)
-                if let note = report.leftOutNote { Console.current.line(note) }
-                Console.current.line()
-                if chart {
-                    let color = Console.current.color
-                    Console.current.line(report.chart(width: max(40, Console.current.width - 2), hideAmounts: global.hideAmounts, color: color))
-                }
+            var output = report.report(forTable: format == .table)
+            output.headline = [report.heading] + (report.leftOutNote.map { [$0] } ?? []) + [""]
+            if chart, format == .table {
+                let console = Console.current
+                output.headline.append(report.chart(width: max(40, console.width - 2), hideAmounts: global.hideAmounts, color: console.color))
             }
-            try global.print(report.report(forTable: format == .table))
-            if format == .table && view == .category {
-                let net = Money(minor: stats.net, currency: stats.currency)
-                Console.current.line("\nNet (income − spending): \(global.shown(net))")
-            }
+            if view == .category { output.footer = ["\nNet (income − spending): \(global.shown(Money(minor: stats.net, currency: stats.currency)))"] }
+            try global.print(output)
         }
     }
 }
