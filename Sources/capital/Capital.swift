@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 
@@ -51,6 +52,9 @@ struct Capital: ParsableCommand {
             return 0
         } catch let error as CLIError {
             return fail(error.description, code: error.exitCode)
+        } catch let error as KitError {
+            let spelled = CLIError(error)
+            return fail(spelled.description, code: spelled.exitCode)
         } catch let error as StoreError {
             return fail(spelled(error), code: 1)
         } catch let error as any KeyedError {

@@ -1,4 +1,5 @@
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Testing
 
@@ -15,6 +16,16 @@ struct FieldKeysCLITests {
         ])
     func flags(key: String, flag: String) {
         #expect(Flags.flag(key) == flag)
+    }
+
+    @Test("a use case's fields are the flags of their keys, but for the ones a command names its own way")
+    func kitFields() {
+        let expected: [KitError.Field: String] = [
+            .until: "--until", .days: "--days", .level: "--level", .allLevels: "--all-levels", .on: "--on", .account: "--account", .group: "--group",
+            .from: "--from", .to: "--to", .amount: "AMOUNT", .period: "--by", .reminderDays: "--days", .month: "--month",
+        ]
+        #expect(Set(expected.keys) == Set(KitError.Field.allCases))
+        for (field, flag) in expected { #expect(field.flag == flag, "\(field)") }
     }
 
     @Test("a store error's keys become flags and its remedy a command")

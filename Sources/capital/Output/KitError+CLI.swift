@@ -1,24 +1,16 @@
 import CapitalCore
 import CapitalKit
 
-/// The one table from a use case's field keys to the command line's words.
+/// A use case's field keys as the command line names them: the flag of the key (`Flags`), but
+/// for the few a command names its own way.
 extension KitError.Field {
     /// The flag (or argument) a field is given by on the command line.
     var flag: String {
         switch self {
-        case .until: "--until"
-        case .days: "--days"
-        case .level: "--level"
-        case .allLevels: "--all-levels"
-        case .on: "--on"
-        case .account: "--account"
-        case .group: "--group"
-        case .from: "--from"
-        case .to: "--to"
         case .amount: "AMOUNT"
         case .period: "--by"
         case .reminderDays: "--days"
-        case .month: "--month"
+        default: Flags.flag(rawValue)
         }
     }
 }
