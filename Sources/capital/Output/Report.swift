@@ -73,3 +73,10 @@ struct Report {
     /// In table format the headline says it all: no table follows it.
     var headlineOnly = false
 }
+
+extension Report {
+    /// A flow as JSON, as every "why" writes it: `{"day", "label", "amount"}`.
+    static func json(_ event: FlowEvent, _ money: (Int64) -> Money) -> JSON {
+        .object([("day", .string(event.day.iso)), ("label", .string(event.label)), ("amount", .string(money(event.amount).plain))])
+    }
+}

@@ -56,8 +56,8 @@ extension Capital {
                 if let why = item.why {
                     let text = sentence(item, why, money)
                     explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
-                    fields.append(("drivers", .array(why.drivers.map { event($0, money) })))
-                    fields.append(("relief", why.relief.map { event($0, money) } ?? .null))
+                    fields.append(("drivers", .array(why.drivers.map { Report.json($0, money) })))
+                    fields.append(("relief", why.relief.map { Report.json($0, money) } ?? .null))
                     fields.append(("why", .string(text)))
                 }
                 objects.append(.object(fields))
@@ -77,10 +77,6 @@ extension Capital {
                 report.footer = explanations
             }
             try global.print(report)
-        }
-
-        private func event(_ event: FlowEvent, _ money: (Int64) -> Money) -> JSON {
-            .object([("day", .string(event.day.iso)), ("label", .string(event.label)), ("amount", .string(money(event.amount).plain))])
         }
 
         /// The why in words: the binding day, its drivers, and what lifts it.

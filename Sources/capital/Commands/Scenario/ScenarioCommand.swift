@@ -136,16 +136,7 @@ extension Capital.ScenarioCommand {
             var report = Report.record("scenario", cells)
             if why {
                 var object = cells.map { ($0.0.key, Report.jsonValue($0.1)) }
-                object.append(
-                    (
-                        "drivers",
-                        .array(
-                            drivers.map {
-                                .object([
-                                    ("day", .string($0.day.iso)), ("label", .string($0.label)), ("amount", .string(base.money($0.amount).plain)),
-                                ])
-                            })
-                    ))
+                object.append(("drivers", .array(drivers.map { Report.json($0, base.money) })))
                 report.json = .object(object)
             }
             let shown = { (minor: Int64) in global.shown(base.money(minor)) }
