@@ -200,6 +200,20 @@ struct ProjectionTests {
         #expect(throws: KitError.self) { try StatisticsRequest(to: "2025-13").range(today: today) }
     }
 
+    @Test("a scenario file is read in batches in file order, every row with its line; a missing file names the file")
+    func scenarioFilesAreReadInOrder() throws {
+        let path = Self.root.appendingPathComponent("samples/cars.csv").path
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.dropFirst()
+        var rows: [ScenarioRow] = []
+        try ScenarioSource(path: path, exponent: 2).forEachBatch(size: 2) { batch in rows += batch }
+        #expect(rows.count == lines.count)
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.line < $1.line })
+        #expect(rows.allSatisfy { (try? $0.scenario.get()) != nil })
+        #expect(throws: KitError.invalid(.scenarioFile, value: "/nowhere.csv", reason: "no such file")) {
+            try ScenarioSource(path: "/nowhere.csv", exponent: 2).forEachBatch(size: 10) { _ in }
+        }
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection

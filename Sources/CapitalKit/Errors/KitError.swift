@@ -12,6 +12,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(Field, value: String, reason: String, remedy: Remedy? = nil)
     /// `field`'s text could not be read; `reason` quotes it.
     case unreadable(Field, reason: String)
+    /// Line `line` of the file at `path` cannot be read: `reason` (a template).
+    case fileLine(path: String, line: Int, reason: String)
     /// The engine could not build the answer (a balance past the range of Int64 over the horizon,
     /// an instrument that cannot be laid out); `context` is what was being built. Both are
     /// message templates (`FieldKeys`): an engine error's keys stay in braces.
@@ -39,6 +41,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case reminderDays
         /// A month, `YYYY-MM`.
         case month
+        /// A file of purchase scenarios.
+        case scenarioFile
     }
 
     /// What would help, for the front end to put in its own words.
@@ -63,6 +67,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
                 + [reason.isEmpty ? nil : FieldKeys.spell(reason) { $0 }, help].compactMap { $0 }.joined(separator: "; ")
         case .unreadable(let field, let reason):
             return "\(field.rawValue): \(reason)"
+        case .fileLine(let path, let line, let reason):
+            return FieldKeys.spell("\(FieldKeys.literal(path)):\(line): \(reason)") { $0 }
         case .engine(let context, let reason):
             return FieldKeys.spell("\(context): \(reason)") { $0 }
         }

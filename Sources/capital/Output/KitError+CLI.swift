@@ -10,6 +10,7 @@ extension KitError.Field {
         case .amount: "AMOUNT"
         case .period: "--by"
         case .reminderDays: "--days"
+        case .scenarioFile: "FILE"
         default: Flags.flag(rawValue)
         }
     }
@@ -40,6 +41,8 @@ extension CLIError {
             self = .invalid(flag(field), value, [reason.isEmpty ? nil : reason, help].compactMap { $0 }.joined(separator: "; "))
         case .unreadable(let field, let reason):
             self.init("\(flag(field)): \(reason)", exitCode: 64)
+        case .fileLine(let path, let line, let reason):
+            self.init(Flags.spell("\(FieldKeys.literal(path)):\(line): \(reason)"), exitCode: 64)
         case .engine(let context, let reason):
             self.init(Flags.spell("\(context): \(reason)"))
         }

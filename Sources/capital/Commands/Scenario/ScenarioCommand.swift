@@ -166,103 +166,6 @@ extension Capital.ScenarioCommand {
     }
 }
 
-/// One scenario of a file, read: its line (or item number), its name, and the scenario or why not.
-struct ScenarioRow {
-    var line: Int
-    var name: String
-    var scenario: Result<Scenario, CLIError>
-}
-
-/// Reads scenario files: CSV streamed in chunks (memory stays flat), JSON at once.
-struct ScenarioSource {
-    let path: String
-    let exponent: Int
-
-    /// Calls `body` with batches of rows, in file order.
-    func forEachBatch(size: Int, _ body: ([ScenarioRow]) throws -> Void) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw CLIError.invalid("FILE", path, "no such file") }
-        if path.lowercased().hasSuffix(".json") { return try body(try jsonRows()) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError.invalid("FILE", path, "cannot be read") }
-        defer { try? handle.close() }
-        var pending: [UInt8] = []
-        var header: ScenarioCSV?
-        var number = 0  // lines before `pending`
-        var batch: [ScenarioRow] = []
-        batch.reserveCapacity(size)
-        /// Reads the complete lines in `pending[..<end]`: the header first, then rows on both cores.
-        func take(upTo end: Int) throws {
-            var start = 0
-            while header == nil && start < end {
-                let lineEnd = pending[start..<end].firstIndex(of: UInt8(ascii: "\n")) ?? end
-                var line = pending[start..<lineEnd]
-                number += 1
-                start = min(lineEnd + 1, end)
-                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                if ScenarioCSV.isSkipped(line) { continue }
-                do { header = try ScenarioCSV(header: line) } catch {
-                    throw CLIError("\(path):\(number): \(spelled(error))", exitCode: 64)
-                }
-            }
-            guard let csv = header, start < end else { return }
-            let (rows, lines) = csv.rows(pending[start..<end], firstLine: number + 1, exponent: exponent)
-            number += lines
-            for row in rows {
-                batch.append(
-                    ScenarioRow(line: row.line, name: row.name, scenario: row.scenario.mapError { CLIError("line \(row.line): \($0)", exitCode: 65) })
-                )
-            }
-            if batch.count >= size {
-                try body(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        while true {
-            let data = handle.readData(ofLength: 1 << 22)
-            if data.isEmpty { break }
-            pending.append(contentsOf: data)
-            guard let lastBreak = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            try take(upTo: lastBreak + 1)
-            pending.removeSubrange(0...lastBreak)
-        }
-        if !pending.isEmpty { try take(upTo: pending.count) }
-        guard header != nil else { throw CLIError.invalid("FILE", path, "the file is empty: expected a header line and a scenario per line") }
-        if !batch.isEmpty { try body(batch) }
-    }
-
-    /// A JSON file: an array of objects with the CSV's column names as keys.
-    private func jsonRows() throws -> [ScenarioRow] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
-            throw CLIError.invalid("FILE", path, "the file is empty: expected an array of scenarios")
-        }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw CLIError.invalid("FILE", path, "not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)")
-        }
-        guard let items = object as? [Any] else { throw CLIError.invalid("FILE", path, "expected an array of scenario objects") }
-        return items.enumerated().map { index, item in
-            let number = index + 1
-            guard let fields = item as? [String: Any] else {
-                return ScenarioRow(line: number, name: "item \(number)", scenario: .failure(CLIError("item \(number): not an object", exitCode: 65)))
-            }
-            let name = (fields["name"] as? String) ?? "item \(number)"
-            if let unknown = fields.keys.first(where: { ScenarioColumn(rawValue: $0) == nil }) {
-                return ScenarioRow(
-                    line: number, name: name, scenario: .failure(CLIError("item \(number): '\(unknown)' is not a scenario field", exitCode: 65)))
-            }
-            do {
-                let scenario = try Scenario.from(exponent: exponent) { column in
-                    guard let value = fields[column.rawValue], !(value is NSNull) else { return nil }
-                    return Array("\(value)".utf8)[...]
-                }
-                return ScenarioRow(line: number, name: name, scenario: .success(scenario))
-            } catch {
-                return ScenarioRow(line: number, name: name, scenario: .failure(CLIError("item \(number): \(spelled(error))", exitCode: 65)))
-            }
-        }
-    }
-}
-
 extension Capital.ScenarioCommand {
     struct Eval: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -305,27 +208,29 @@ extension Capital.ScenarioCommand {
             let progress = Progress()
             var failed: [String] = []
             var total = 0
-            try source.forEachBatch(size: 1 << 16) { rows in
-                let valid = rows.compactMap { try? $0.scenario.get() }
-                var results = base.evaluator.evaluate(valid, earliest: earliest, threads: 2)[...]
-                for row in rows {
-                    total += 1
-                    switch row.scenario {
-                    case .failure(let error):
-                        failed.append(error.description)
-                        sink.add(row, .failed(error.description))
-                    case .success:
-                        switch results.removeFirst() {
-                        case .success(let result): sink.add(row, .result(result))
+            try kit {
+                try source.forEachBatch(size: 1 << 16) { rows in
+                    let valid = rows.compactMap { try? $0.scenario.get() }
+                    var results = base.evaluator.evaluate(valid, earliest: earliest, threads: 2)[...]
+                    for row in rows {
+                        total += 1
+                        switch row.scenario {
                         case .failure(let error):
-                            let text = "line \(row.line): \(scenarioError(error, Self.columns).description)"
-                            failed.append(text)
-                            sink.add(row, .failed(text))
+                            failed.append(error.description)
+                            sink.add(row, .failed(error.description))
+                        case .success:
+                            switch results.removeFirst() {
+                            case .success(let result): sink.add(row, .result(result))
+                            case .failure(let error):
+                                let text = "line \(row.line): \(scenarioError(error, Self.columns).description)"
+                                failed.append(text)
+                                sink.add(row, .failed(text))
+                            }
                         }
                     }
+                    try sink.flush()
+                    progress.update(total)
                 }
-                try sink.flush()
-                progress.update(total)
             }
             progress.finish()
             try sink.finish(sortedBy: sort)

@@ -1,0 +1,123 @@
+import CapitalCore
+import Foundation
+
+/// One scenario of a file, read: its line (or item number), its name, and the scenario or why not.
+public struct ScenarioRow: Sendable {
+    /// Why a row has no scenario, in words (`line 3: price '-5': …`).
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public var line: Int
+    public var name: String
+    public var scenario: Result<Scenario, Failure>
+}
+
+/// Reads scenario files: CSV streamed in chunks (memory stays flat), JSON at once.
+public struct ScenarioSource: Sendable {
+    public let path: String
+    /// The decimals of the ledger's currency, which amounts are read in.
+    public let exponent: Int
+
+    /// A source reading `path` with amounts in a currency of `exponent` decimals.
+    public init(path: String, exponent: Int) {
+        self.path = path
+        self.exponent = exponent
+    }
+
+    /// Calls `body` with batches of rows in file order: at least `size` rows each (the last may
+    /// hold fewer), as the file is read in large blocks.
+    /// - Throws: `KitError` naming the file when it is missing, unreadable or empty, or its header is not one.
+    public func forEachBatch(size: Int, _ body: ([ScenarioRow]) throws -> Void) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw KitError.invalid(.scenarioFile, value: path, reason: "no such file") }
+        if path.lowercased().hasSuffix(".json") { return try body(try jsonRows()) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw KitError.invalid(.scenarioFile, value: path, reason: "cannot be read") }
+        defer { try? handle.close() }
+        var pending: [UInt8] = []
+        var header: ScenarioCSV?
+        var number = 0  // lines before `pending`
+        var batch: [ScenarioRow] = []
+        batch.reserveCapacity(size)
+        /// Reads the complete lines in `pending[..<end]`: the header first, then rows on both cores.
+        func take(upTo end: Int) throws {
+            var start = 0
+            while header == nil && start < end {
+                let lineEnd = pending[start..<end].firstIndex(of: UInt8(ascii: "\n")) ?? end
+                var line = pending[start..<lineEnd]
+                number += 1
+                start = min(lineEnd + 1, end)
+                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                if ScenarioCSV.isSkipped(line) { continue }
+                do { header = try ScenarioCSV(header: line) } catch {
+                    throw KitError.fileLine(path: path, line: number, reason: KitError.template(error))
+                }
+            }
+            guard let csv = header, start < end else { return }
+            let (rows, lines) = csv.rows(pending[start..<end], firstLine: number + 1, exponent: exponent)
+            number += lines
+            for row in rows {
+                batch.append(
+                    ScenarioRow(
+                        line: row.line, name: row.name,
+                        scenario: row.scenario.mapError { ScenarioRow.Failure(description: "line \(row.line): \($0)") })
+                )
+            }
+            if batch.count >= size {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        while true {
+            let data = handle.readData(ofLength: 1 << 22)
+            if data.isEmpty { break }
+            pending.append(contentsOf: data)
+            guard let lastBreak = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            try take(upTo: lastBreak + 1)
+            pending.removeSubrange(0...lastBreak)
+        }
+        if !pending.isEmpty { try take(upTo: pending.count) }
+        guard header != nil else {
+            throw KitError.invalid(.scenarioFile, value: path, reason: "the file is empty: expected a header line and a scenario per line")
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// A JSON file: an array of objects with the CSV's column names as keys.
+    private func jsonRows() throws -> [ScenarioRow] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
+            throw KitError.invalid(.scenarioFile, value: path, reason: "the file is empty: expected an array of scenarios")
+        }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw KitError.invalid(
+                .scenarioFile, value: path,
+                reason: FieldKeys.literal("not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)"))
+        }
+        guard let items = object as? [Any] else {
+            throw KitError.invalid(.scenarioFile, value: path, reason: "expected an array of scenario objects")
+        }
+        return items.enumerated().map { index, item in
+            let number = index + 1
+            guard let fields = item as? [String: Any] else {
+                return ScenarioRow(
+                    line: number, name: "item \(number)", scenario: .failure(ScenarioRow.Failure(description: "item \(number): not an object")))
+            }
+            let name = (fields["name"] as? String) ?? "item \(number)"
+            if let unknown = fields.keys.first(where: { ScenarioColumn(rawValue: $0) == nil }) {
+                return ScenarioRow(
+                    line: number, name: name,
+                    scenario: .failure(ScenarioRow.Failure(description: "item \(number): '\(unknown)' is not a scenario field")))
+            }
+            do {
+                let scenario = try Scenario.from(exponent: exponent) { column in
+                    guard let value = fields[column.rawValue], !(value is NSNull) else { return nil }
+                    return Array("\(value)".utf8)[...]
+                }
+                return ScenarioRow(line: number, name: name, scenario: .success(scenario))
+            } catch {
+                return ScenarioRow(line: number, name: name, scenario: .failure(ScenarioRow.Failure(description: "item \(number): \(error)")))
+            }
+        }
+    }
+}
