@@ -104,15 +104,6 @@ extension LedgerFile {
     }
 }
 
-extension Store {
-    static func mergeLoans(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
-        try mergeInstruments(
-            db, document.loans, kind: "loan", summary: &summary, id: \.id, account: \.input.account, location: \.location,
-            existing: { try fetchLoans(db, filter: "AND id = ?", arguments: [$0]).first },
-            build: { try buildLoan(db, id: $1, $0.input, accounts: AccountIndex(try fetchAccounts(db))) }, insert: { try insertLoan(db, $0) })
-    }
-}
-
 extension LedgerDocument {
     public struct CardEntry: Sendable {
         public var id: String?
@@ -218,47 +209,5 @@ extension LedgerFile {
         ]
         if let maturity = t.maturity { fields.append(("maturity", .text(maturity.iso))) }
         return .map(fields)
-    }
-}
-
-extension Store {
-    /// Adds a file's instruments by id (derived from the account's name when the file gives none);
-    /// one already there must have the same terms.
-    static func mergeInstruments<Entry, Value: Equatable>(
-        _ db: Database, _ entries: [Entry], kind: String, summary: inout ImportSummary, id: (Entry) -> String?, account: (Entry) -> String,
-        location: (Entry) -> FileLocation, existing: (String) throws -> Value?, build: (Entry, String) throws -> Value, insert: (Value) throws -> Void
-    ) throws {
-        for entry in entries {
-            if let given = id(entry), !StableID.isUUID(given) {
-                throw StoreError.file(
-                    LedgerFileError(location(entry), "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
-            }
-            let identifier = id(entry)?.lowercased() ?? StableID.make("\(kind)\u{1F}\(nameKey(account(entry)))")
-            let built = try build(entry, identifier)
-            if let present = try existing(identifier) {
-                guard present == built else {
-                    throw StoreError.file(
-                        LedgerFileError(location(entry), "\(kind) '\(account(entry))' (\(identifier)) already exists with different terms"))
-                }
-                summary.instrumentsAlreadyPresent += 1
-                continue
-            }
-            try insert(built)
-            summary.instrumentsAdded += 1
-        }
-    }
-
-    static func mergeCards(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
-        try mergeInstruments(
-            db, document.cards, kind: "card", summary: &summary, id: \.id, account: \.input.account, location: \.location,
-            existing: { try fetchCards(db, filter: "AND id = ?", arguments: [$0]).first }, build: { try buildCard(db, id: $1, $0.input) },
-            insert: { try insertCard(db, $0) })
-    }
-
-    static func mergeDeposits(_ db: Database, _ document: LedgerDocument, summary: inout ImportSummary) throws {
-        try mergeInstruments(
-            db, document.deposits, kind: "deposit", summary: &summary, id: \.id, account: \.input.account, location: \.location,
-            existing: { try fetchDeposits(db, filter: "AND id = ?", arguments: [$0]).first }, build: { try buildDeposit(db, id: $1, $0.input) },
-            insert: { try insertDeposit(db, $0) })
     }
 }

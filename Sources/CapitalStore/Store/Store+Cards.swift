@@ -52,14 +52,14 @@ extension Store {
         }
     }
 
-    static func buildCard(_ db: Database, id: String, _ input: CardInput) throws -> LedgerCard {
+    static func buildCard(_ db: some LedgerContext, id: String, _ input: CardInput) throws -> LedgerCard {
         let f = input.field
         try validateName(input.account, field: f("account"))
         guard let payFromName = input.payFrom else {
             throw StoreError.invalid(
                 field: f("payFrom"), value: "", reason: "a card needs the account its paybacks come from: every statement comes due")
         }
-        let accounts = AccountIndex(try fetchAccounts(db))
+        let accounts = try db.accountIndex()
         let payFrom = try balanceAccount(accounts, payFromName, field: f("payFrom"))
         let existing = try instrumentAccount(db, accounts, input.account, kind: .creditCard, table: "card", id: id, field: f("account"))
         let currency = existing?.currency ?? payFrom.currency
@@ -167,7 +167,7 @@ extension Store {
     /// The existing account an instrument is added to (nil: it will be created): it must be of
     /// `kind` and carry no other live instrument of `table`.
     static func instrumentAccount(
-        _ db: Database, _ accounts: AccountIndex, _ name: String, kind: AccountKind, table: String, id: String, field: String
+        _ db: some LedgerContext, _ accounts: AccountIndex, _ name: String, kind: AccountKind, table: String, id: String, field: String
     ) throws -> Account? {
         guard let existing = accounts[name: name] else { return nil }
         guard existing.kind == kind else {
@@ -175,9 +175,7 @@ extension Store {
                 field: field, value: name,
                 reason: "it is \(existing.kind.withArticle) account; a \(table) needs \(kind.withArticle) account (or a new name)")
         }
-        if try String.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM \(table) WHERE deleted = 0 AND accountId = ? AND id <> ?"), arguments: [existing.id, id]) != nil
-        {
+        if try db.instrumentExists(in: table, onAccount: existing.id, except: id) {
             throw StoreError.invalid(field: field, value: name, reason: "it already has \(table) terms; remove them first")
         }
         return existing
@@ -214,7 +212,7 @@ extension Store {
 
     /// The category `name` (or `defaultName`, created when missing) of `kind`.
     static func category(
-        _ db: Database, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency, field: String
+        _ db: some LedgerContext, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency, field: String
     ) throws -> Account {
         let found = try name.map { try accounts.resolve($0) } ?? accounts[name: defaultName]
         if let found {
@@ -227,8 +225,8 @@ extension Store {
         return try created(db, Account(id: newID(), name: defaultName, kind: kind, currency: currency))
     }
 
-    static func created(_ db: Database, _ account: Account) throws -> Account {
-        try insertAccount(db, account)
+    static func created(_ db: some LedgerContext, _ account: Account) throws -> Account {
+        try db.addAccount(account)
         return account
     }
 }

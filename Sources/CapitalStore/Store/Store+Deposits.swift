@@ -44,10 +44,10 @@ extension Store {
         }
     }
 
-    static func buildDeposit(_ db: Database, id: String, _ input: DepositInput) throws -> LedgerDeposit {
+    static func buildDeposit(_ db: some LedgerContext, id: String, _ input: DepositInput) throws -> LedgerDeposit {
         let f = input.field
         try validateName(input.account, field: f("account"))
-        let accounts = AccountIndex(try fetchAccounts(db))
+        let accounts = try db.accountIndex()
         let existing = try instrumentAccount(db, accounts, input.account, kind: .deposit, table: "deposit", id: id, field: f("account"))
         let payout = try input.payout.map { try balanceAccount(accounts, $0, field: f("payout")) }
         let ledgerCurrency = try ledgerCurrency(db, location: "")

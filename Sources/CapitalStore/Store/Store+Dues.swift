@@ -190,9 +190,9 @@ extension Store {
         do { return try IBAN(validating: text).electronic } catch { throw StoreError.invalid(field: field, value: text, reason: "\(error)") }
     }
 
-    static func buildDue(_ db: Database, id: String, number: Int, _ input: DueInput) throws -> Due {
+    static func buildDue(_ db: some LedgerContext, id: String, number: Int, _ input: DueInput) throws -> Due {
         let f = input.field
-        let accounts = AccountIndex(try fetchAccounts(db))
+        let accounts = try db.accountIndex()
         let currency = try ledgerCurrency(db, location: "")
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }
         let category = try category(
@@ -258,9 +258,9 @@ extension Store {
         return due
     }
 
-    static func buildBudget(_ db: Database, id: String, _ input: BudgetInput) throws -> Budget {
+    static func buildBudget(_ db: some LedgerContext, id: String, _ input: BudgetInput) throws -> Budget {
         let f = input.field
-        let accounts = AccountIndex(try fetchAccounts(db))
+        let accounts = try db.accountIndex()
         let category = try accounts.resolve(input.category)
         guard category.kind == .expense else {
             throw StoreError.invalid(

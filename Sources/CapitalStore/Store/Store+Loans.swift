@@ -165,7 +165,7 @@ extension Store {
     }
 
     /// The loan's schedule, or a one-line error naming the prepayment that does not fit.
-    static func checkedSchedule(_ db: Database, _ loan: LedgerLoan, currency: Currency, field: (String) -> String) throws -> LoanSchedule {
+    static func checkedSchedule(_ db: some LedgerContext, _ loan: LedgerLoan, currency: Currency, field: (String) -> String) throws -> LoanSchedule {
         let calendar = try workingDayCalendar(db, loan.calendar)
         func money(_ minor: Int64) -> String { Money(minor: minor, currency: currency).formatted() }
         do {
@@ -183,7 +183,7 @@ extension Store {
         }
     }
 
-    static func buildLoan(_ db: Database, id: String, _ input: LoanInput, accounts: AccountIndex) throws -> LedgerLoan {
+    static func buildLoan(_ db: some LedgerContext, id: String, _ input: LoanInput, accounts: AccountIndex) throws -> LedgerLoan {
         let f = input.field
         try validateName(input.account, field: f("account"))
         let payFrom = try balanceAccount(accounts, input.payFrom, field: f("payFrom"))

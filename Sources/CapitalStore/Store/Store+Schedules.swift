@@ -81,12 +81,14 @@ extension Store {
 
     /// The working-day calendar `name` with the ledger's own holidays and working days added.
     public func calendar(_ name: String) throws(StoreError) -> WorkingDayCalendar {
-        try read("reading calendars") { db in try Store.workingDayCalendar(db, name) }
+        if let file = resolvedFile { return try file.calendar(name) }
+        return try read("reading calendars") { db in try Store.workingDayCalendar(db, name) }
     }
 
     /// The calendar schedules use unless they name one (`none` until set).
     public func defaultCalendar() throws(StoreError) -> String {
-        try read("reading settings") { db in try Store.setting(db, "calendar") ?? "none" }
+        if let file = resolvedFile { return file.defaultCalendar }
+        return try read("reading settings") { db in try Store.setting(db, "calendar") ?? "none" }
     }
 
     // MARK: Writing
@@ -240,18 +242,12 @@ extension Store {
 
     // MARK: Helpers
 
-    static func workingDayCalendar(_ db: Database, _ name: String) throws -> WorkingDayCalendar {
+    static func workingDayCalendar(_ db: some LedgerContext, _ name: String) throws -> WorkingDayCalendar {
         let base: WorkingDayCalendar
         do { base = try Calendars.named(name) } catch {
             throw StoreError.invalid(field: "calendar", value: name, reason: "unknown; capital ships \(Calendars.names.joined(separator: ", "))")
         }
-        var holidays: [Day] = []
-        var workdays: [Day] = []
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT day, kind FROM calendarDay WHERE calendar = ? COLLATE NOCASE"), arguments: [base.name])
-        {
-            if (row["kind"] as String) == "holiday" { holidays.append(Day(row["day"])) } else { workdays.append(Day(row["day"])) }
-        }
+        let (holidays, workdays) = try db.calendarDays(of: base.name)
         return holidays.isEmpty && workdays.isEmpty ? base : base.adding(holidays: holidays, workingDays: workdays)
     }
 
@@ -310,12 +306,12 @@ extension Store {
         }
     }
 
-    static func buildSchedule(_ db: Database, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (
+    static func buildSchedule(_ db: some LedgerContext, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (
         Schedule, Day
     ) {
         let p = input.fieldPrefix
         try validateName(input.name, field: "name")
-        let calendarName = try input.calendar ?? setting(db, "calendar") ?? "none"
+        let calendarName = try input.calendar ?? db.recordSetting("calendar") ?? "none"
         let calendar: WorkingDayCalendar
         do {
             calendar = try workingDayCalendar(db, calendarName)
@@ -339,7 +335,7 @@ extension Store {
         if let end = input.end, end < input.start {
             throw StoreError.invalid(field: "\(p)end", value: end.iso, reason: "it is before the start \(input.start)")
         }
-        let accounts = try index ?? AccountIndex(try fetchAccounts(db))
+        let accounts = try index ?? db.accountIndex()
         var postings: [Posting]
         var model: AmountModel?
         if let amountText = input.amount {

@@ -5,12 +5,14 @@ import GRDB
 extension Store {
     /// Whether `init` (or an import) has set this ledger up.
     public func isInitialized() throws(StoreError) -> Bool {
-        try read("reading settings") { db in try Store.setting(db, "currency") != nil }
+        if let file = resolvedFile { return file.settings["currency"] != nil }
+        return try read("reading settings") { db in try Store.setting(db, "currency") != nil }
     }
 
     /// The ledger's main currency.
     public func currency() throws(StoreError) -> Currency {
-        try read("reading settings") { db in try Store.ledgerCurrency(db, location: location) }
+        if let file = fileLedger { return try file.get().currency }
+        return try read("reading settings") { db in try Store.ledgerCurrency(db, location: location) }
     }
 
     /// Sets the ledger up: its currency, the `Capital` equity account and, unless `categories` is
@@ -47,8 +49,8 @@ extension Store {
         }
     }
 
-    static func ledgerCurrency(_ db: Database, location: String) throws -> Currency {
-        guard let code = try setting(db, "currency") else { throw StoreError.notInitialized(path: location) }
+    static func ledgerCurrency(_ db: some LedgerContext, location: String) throws -> Currency {
+        guard let code = try db.recordSetting("currency") else { throw StoreError.notInitialized(path: location) }
         return try Currency(code)
     }
 }

@@ -111,7 +111,8 @@ extension Store {
 
     /// Everything in the ledger, as one consistent snapshot.
     public func snapshot() throws(StoreError) -> Ledger {
-        try read("reading the ledger") { db in
+        if let file = fileLedger { return try file.get() }
+        return try read("reading the ledger") { db in
             var ledger = Ledger(
                 currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
                 groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db), schedules: try Store.fetchSchedules(db))

@@ -6,16 +6,48 @@ import GRDBSQLite
 /// The ledger's persistent home: SQLite through GRDB, in WAL mode, with foreign keys and a busy
 /// timeout. Every method is one transaction: it changes everything it should or nothing.
 public struct Store: Sendable {
-    private let writer: any DatabaseWriter
+    private let backing: Backing
     /// The database path, or the ledger file's path for a read-only in-memory store.
     public let location: String
     /// True for a store loaded from a ledger file with `-f`: writes are refused.
     public let isReadOnly: Bool
 
+    /// A database, or a ledger file resolved in memory (given a database only when a query needs one).
+    private enum Backing: Sendable {
+        case database(any DatabaseWriter)
+        case file(LoadedFile)
+    }
+
     private init(writer: any DatabaseWriter, location: String, isReadOnly: Bool) {
-        self.writer = writer
+        self.backing = .database(writer)
         self.location = location
         self.isReadOnly = isReadOnly
+    }
+
+    init(file: ResolvedLedger) {
+        self.backing = .file(LoadedFile(file))
+        self.location = file.file
+        self.isReadOnly = true
+    }
+
+    /// The ledger file this store was loaded from, resolved; nil for a database.
+    public var resolvedFile: ResolvedLedger? {
+        if case .file(let loaded) = backing { return loaded.resolved }
+        return nil
+    }
+
+    /// The ledger of the file this store was loaded from; nil for a database.
+    var fileLedger: Result<Ledger, StoreError>? {
+        if case .file(let loaded) = backing { return loaded.ledger }
+        return nil
+    }
+
+    /// The database: the store's own, or for a ledger file an in-memory one filled from it (once).
+    private func writer() throws(StoreError) -> any DatabaseWriter {
+        switch backing {
+        case .database(let writer): return writer
+        case .file(let loaded): return try loaded.database(location: location)
+        }
     }
 
     /// Opens (creating if needed, with mode 0600 and missing folders) the database at `path`.
@@ -85,7 +117,7 @@ public struct Store: Sendable {
         }
     }
 
-    private static func configuration() -> Configuration {
+    static func configuration() -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
@@ -258,7 +290,7 @@ public struct Store: Sendable {
     func write<T>(_ context: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         if isReadOnly { throw .readOnly(path: location) }
         do {
-            return try writer.writeWithoutTransaction { db in
+            return try writer().writeWithoutTransaction { db in
                 do {
                     var result: T?
                     try db.inTransaction(.immediate) {
@@ -284,7 +316,7 @@ public struct Store: Sendable {
     /// Runs `body` in one read transaction.
     func read<T>(_ context: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.read(body)
+            return try writer().read(body)
         } catch let error as StoreError {
             throw error.at(location)
         } catch let error as DatabaseError {
@@ -297,10 +329,33 @@ public struct Store: Sendable {
         }
     }
 
-    /// Writes to a store loaded from a ledger file: used only to fill it.
-    func load<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    static func newID() -> String { UUID().uuidString.lowercased() }
+}
+
+/// A ledger file resolved in memory, and the in-memory database a query may ask of it.
+private final class LoadedFile: @unchecked Sendable {
+    let resolved: ResolvedLedger
+    /// The file's ledger, made once.
+    let ledger: Result<Ledger, StoreError>
+    private let lock = NSLock()
+    private var queue: DatabaseQueue?
+
+    init(_ resolved: ResolvedLedger) {
+        self.resolved = resolved
+        ledger = Result { () throws(StoreError) in try resolved.ledger }
+    }
+
+    /// The in-memory database holding the file, filled on first use as an import fills one.
+    func database(location: String) throws(StoreError) -> DatabaseQueue {
+        lock.lock()
+        defer { lock.unlock() }
+        if let queue { return queue }
         do {
-            return try writer.write(body)
+            let made = try DatabaseQueue(configuration: Store.configuration())
+            try Migrations.migrator.migrate(made)
+            try made.write { db in try Store.insert(resolved, db) }
+            queue = made
+            return made
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -309,6 +364,4 @@ public struct Store: Sendable {
             throw .conflict(FieldKeys.literal("\(location): \(error)"))
         }
     }
-
-    static func newID() -> String { UUID().uuidString.lowercased() }
 }

@@ -1,0 +1,460 @@
+import CapitalCore
+
+extension LedgerDocument {
+    /// The ledger this file describes, checked as an import into an empty database checks it.
+    /// What `-f` answers from; no database is involved.
+    /// - Throws: `StoreError.file` naming the line and path of what is wrong, or the error a
+    ///   record's check gives (`household.yaml:40: cards[0].limit …`).
+    public func resolve() throws(StoreError) -> ResolvedLedger {
+        let draft = LedgerDraft(ResolvedLedger(file: file))
+        try Store.resolving(file) { try Store.resolve(self, onto: draft) }
+        return draft.content
+    }
+}
+
+extension Store {
+    /// Runs a resolution, giving its errors the shape loading a file always gave them.
+    static func resolving(_ file: String, _ body: () throws -> Void) throws(StoreError) {
+        do { try body() } catch let error as StoreError { throw error } catch {
+            throw .conflict(FieldKeys.literal("\(file): \(error)"))
+        }
+    }
+
+    /// Resolves a ledger file onto `draft` (an empty ledger, or a database's for an import).
+    /// An account or group of the same name must have the same kind (type) and currency, and is
+    /// then shared; group memberships are joined; a transaction whose `id` is already present
+    /// must be identical and is skipped. Anything else that disagrees is an error.
+    static func resolve(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        func at(_ location: FileLocation, _ key: String) -> FileLocation {
+            FileLocation(file: location.file, line: location.line, path: location.path + "." + key)
+        }
+        var createdCapital = false
+        if let code = draft.recordSetting("currency") {
+            if code != document.currency.code {
+                throw fail(
+                    FileLocation(file: document.file, line: nil, path: "currency"),
+                    "the file's currency \(document.currency.code) differs from the database's \(code); nothing was imported")
+            }
+        } else {
+            draft.setSetting("currency", document.currency.code)
+            try draft.addAccount(Account(id: newID(), name: Account.capitalName, kind: .equity, currency: document.currency))
+            createdCapital = true
+        }
+
+        var seen: [String: FileLocation] = [:]
+        for entry in document.accounts {
+            if let first = seen[nameKey(entry.name)] {
+                throw fail(entry.location, "duplicate account name '\(entry.name)' (first defined at line \(first.line ?? 0))")
+            }
+            seen[nameKey(entry.name)] = entry.location
+            do { try validateName(entry.name, field: "name") } catch { throw fail(entry.location, "\(error)") }
+            let currency = entry.currency ?? document.currency
+            var floor: Int64?
+            if let text = entry.floor {
+                do { floor = try Money.parseMinor(text, exponent: currency.exponent, code: currency.code) } catch {
+                    throw fail(at(entry.location, "floor"), "\(error)")
+                }
+            }
+            var valueChange: AssetRevaluation?
+            if let text = entry.valueChange {
+                let location = at(entry.location, "valueChange")
+                guard let since = entry.valueSince else { throw fail(location, "'\(text)' needs valueSince: the day the value was known") }
+                do { valueChange = try AssetRevaluation(parsing: text, since: since) } catch .invalid(_, _, let reason) {
+                    throw fail(location, "'\(text)': \(reason)")
+                }
+                do { try validateValueChange(valueChange, kind: entry.kind) } catch {
+                    throw fail(location, "'\(text)': only a fixed-asset account changes value")
+                }
+            }
+            func style(_ text: String?, _ key: String, _ check: (String, String) throws(AccountStyleError) -> String) throws -> String? {
+                guard let text else { return nil }
+                do { return try check(text, key) } catch {
+                    switch error {
+                    case .invalid(_, _, let reason): throw fail(at(entry.location, key), "'\(text)': \(reason)")
+                    }
+                }
+            }
+            let color = try style(entry.color, "color", Account.checkedColor)
+            let icon = try style(entry.icon, "icon", Account.checkedIcon)
+            let isCapital = nameKey(entry.name) == nameKey(Account.capitalName) && entry.kind == .equity
+            if isCapital && entry.hidden {
+                throw fail(entry.location, "account '\(Account.capitalName)': the equity account cannot be hidden")
+            }
+            if var existing = draft.accountIndex()[name: entry.name] {
+                guard existing.kind == entry.kind, existing.currency == currency else {
+                    throw fail(
+                        entry.location,
+                        "account '\(entry.name)' already exists as \(existing.kind.rawValue) in \(existing.currency.code), the file has \(entry.kind.rawValue) in \(currency.code)"
+                    )
+                }
+                if createdCapital && isCapital {
+                    // Created a moment ago: it takes the file's fields.
+                    (existing.floor, existing.level, existing.note, existing.color, existing.icon) = (floor, entry.level, entry.note, color, icon)
+                    draft.updateAccount(existing)
+                    draft.content.summary.accountsAdded += 1
+                } else {
+                    // A merged account keeps its fields; a colour or an icon it lacks comes from the file
+                    // (the categories `init` made get the file's look).
+                    if existing.color == nil && color != nil || existing.icon == nil && icon != nil {
+                        existing.color = existing.color ?? color
+                        existing.icon = existing.icon ?? icon
+                        draft.updateAccount(existing)
+                        if !draft.content.addedAccounts.contains(existing.id) { draft.content.restyled.append(existing.id) }
+                    }
+                    draft.content.summary.accountsMerged += 1
+                }
+                continue
+            }
+            try draft.addAccount(
+                Account(
+                    id: newID(), name: entry.name, kind: entry.kind, currency: currency, floor: floor, level: entry.level, hidden: entry.hidden,
+                    note: entry.note, valueChange: valueChange, color: color, icon: icon))
+            draft.content.summary.accountsAdded += 1
+        }
+
+        let accounts = draft.accountIndex()
+        func accountID(_ name: String, _ at: FileLocation) throws -> String {
+            guard let account = accounts[name: name] else {
+                throw fail(at, "'\(name)' is not an account defined in the file (or the database)")
+            }
+            return account.id
+        }
+
+        seen = [:]
+        for entry in document.groups {
+            if let first = seen[nameKey(entry.name)] {
+                throw fail(entry.location, "duplicate group name '\(entry.name)' (first defined at line \(first.line ?? 0))")
+            }
+            seen[nameKey(entry.name)] = entry.location
+            do { try validateName(entry.name, field: "name") } catch { throw fail(entry.location, "\(error)") }
+            let position: Int
+            if let found = draft.content.groups.firstIndex(where: { nameKey($0.name) == nameKey(entry.name) }) {
+                let existing = draft.content.groups[found]
+                guard existing.type == entry.type else {
+                    throw fail(
+                        entry.location, "group '\(entry.name)' already exists as \(existing.type.rawValue), the file has \(entry.type.rawValue)")
+                }
+                position = found
+                draft.content.summary.groupsMerged += 1
+            } else {
+                let group = AccountGroup(id: newID(), name: entry.name, type: entry.type)
+                draft.content.groups.append(group)
+                draft.content.addedGroups.insert(group.id)
+                position = draft.content.groups.count - 1
+                draft.content.summary.groupsAdded += 1
+            }
+            for (name, location) in entry.accounts {
+                let id = try accountID(name, location)
+                if !draft.content.groups[position].accountIDs.contains(id) {
+                    draft.content.groups[position].accountIDs.append(id)
+                    draft.content.addedMembers.append((draft.content.groups[position].id, id))
+                }
+            }
+        }
+
+        if let (name, location) = document.defaultAccount {
+            let id = try accountID(name, location)
+            if draft.recordSetting("defaultAccount") == nil {
+                let account = accounts[id: id]!
+                guard account.kind.isBalanceSheet else {
+                    throw fail(
+                        location,
+                        "\(StoreError.invalid(field: "{default}", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account"))"
+                    )
+                }
+                draft.setSetting("defaultAccount", id)
+            }
+        }
+
+        try resolveTransactions(document, onto: draft, accounts: accounts, accountID: accountID)
+        try resolveCalendars(document, onto: draft)
+        try resolveSchedules(document, onto: draft, accounts: accounts)
+        try resolveInstruments(
+            document.loans, onto: draft, kind: "loan", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.loan,
+            added: \.loans, valueID: \.id, build: { entry, id in try buildLoan(draft, id: id, entry.input, accounts: draft.accountIndex()) })
+        try resolveInstruments(
+            document.cards, onto: draft, kind: "card", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.card,
+            added: \.cards, valueID: \.id, build: { entry, id in try buildCard(draft, id: id, entry.input) })
+        try resolveInstruments(
+            document.deposits, onto: draft, kind: "deposit", id: \.id, account: \.input.account, location: \.location,
+            existing: draft.lookup.deposit, added: \.deposits, valueID: \.id, build: { entry, id in try buildDeposit(draft, id: id, entry.input) })
+        try resolveDues(document, onto: draft)
+        try resolveInstruments(
+            document.budgets, onto: draft, kind: "budget", id: \.id, account: \.input.category, location: \.location,
+            existing: { try draft.lookup.budget($0) }, added: \.budgets, valueID: \.id,
+            build: { entry, id in
+                let budget = try buildBudget(draft, id: id, entry.input)
+                let other = try draft.content.budgets.first { $0.categoryID == budget.categoryID } ?? draft.lookup.budget(onCategory: budget.categoryID)
+                if let other, other.id != id {
+                    throw StoreError.conflict(FieldKeys.literal("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))"))
+                }
+                return budget
+            })
+    }
+
+    static func resolveTransactions(
+        _ document: LedgerDocument, onto draft: LedgerDraft, accounts: AccountIndex, accountID: (String, FileLocation) throws -> String
+    ) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        var touched = Set<String>()
+        var ids: [String: FileLocation] = [:]
+        var occurrences: [String: Int] = [:]
+        for entry in document.transactions {
+            let inputs = try entry.postings.map { posting in
+                PostingInput(
+                    account: try accountID(posting.account, posting.location), amount: posting.amount, currency: posting.currency, note: posting.note,
+                    field: "\(posting.amountLocation)")
+            }
+            var transaction: Transaction
+            do {
+                transaction = try build(
+                    accounts, id: "",
+                    TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs)
+                )
+            } catch StoreError.ledger(let error) {
+                throw fail(entry.location, "\(error)")
+            } catch StoreError.invalid(_, let value, let reason) {
+                throw fail(entry.location, "'\(value)': \(reason)")
+            }
+            let idLocation = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id")
+            if let given = entry.id {
+                guard StableID.isUUID(given) else {
+                    throw fail(idLocation, "'\(given)' is not a UUID (8-4-4-4-12 hex digits); leave id out and capital derives one")
+                }
+                transaction.id = given.lowercased()
+            } else {
+                // Without an id, the id derives from the content (and how many identical ones came
+                // before in the file): importing the same file twice adds nothing the second time.
+                let content = contentKey(entry, transaction)
+                occurrences[content, default: 0] += 1
+                transaction.id = StableID.make(content + "#\(occurrences[content]!)")
+            }
+            let id = transaction.id
+            if let first = ids[id] {
+                throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first.line ?? 0))")
+            }
+            ids[id] = entry.location
+            if let (deleted, existing) = try draft.lookup.transaction(id) {
+                if deleted && entry.id == nil {
+                    // Deleted after an earlier import of the same file: it stays deleted.
+                    draft.content.summary.transactionsAlreadyPresent += 1
+                    continue
+                }
+                guard let existing, existing == transaction else {
+                    throw fail(
+                        idLocation,
+                        deleted
+                            ? "transaction '\(id)' was deleted from the database; remove it from the file or give it a new id"
+                            : "transaction '\(id)' already exists with different content")
+                }
+                draft.content.summary.transactionsAlreadyPresent += 1
+                continue
+            }
+            draft.content.transactions.append(transaction)
+            touched.formUnion(transaction.postings.map(\.accountID))
+            draft.content.summary.transactionsAdded += 1
+        }
+        try checkSumsFit(draft, accounts: accounts, touched: touched)
+    }
+
+    /// Refuses postings that would add up, on one account, past what Int64 holds: the positive and
+    /// the negative ones apart, as the database sums them.
+    static func checkSumsFit(_ draft: LedgerDraft, accounts: AccountIndex, touched: Set<String>) throws {
+        guard !touched.isEmpty else { return }
+        var added: [String: [Posting]] = [:]
+        for transaction in draft.content.transactions {
+            for posting in transaction.postings where touched.contains(posting.accountID) { added[posting.accountID, default: []].append(posting) }
+        }
+        for id in touched.sorted() {
+            var sums = try draft.lookup.postingSums(id)
+            if sums != nil {
+                for posting in added[id] ?? [] {
+                    var sum = sums![posting.amount.currency.code] ?? (0, 0)
+                    let overflow: Bool
+                    if posting.amount.minor > 0 {
+                        (sum.positive, overflow) = sum.positive.addingReportingOverflow(posting.amount.minor)
+                    } else {
+                        (sum.negative, overflow) = sum.negative.addingReportingOverflow(posting.amount.minor)
+                    }
+                    if overflow {
+                        sums = nil
+                        break
+                    }
+                    sums![posting.amount.currency.code] = sum
+                }
+            }
+            if sums == nil {
+                throw StoreError.invalid(
+                    field: "account", value: accounts[id: id]?.name ?? id,
+                    reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
+            }
+        }
+    }
+
+    static func resolveCalendars(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        if let name = document.calendar {
+            let at = FileLocation(file: document.file, line: nil, path: "calendar")
+            let calendar: WorkingDayCalendar
+            do { calendar = try workingDayCalendar(draft, name) } catch { throw fail(at, "\(error)") }
+            if draft.recordSetting("calendar") == nil { draft.setSetting("calendar", calendar.name) }
+        }
+        for entry in document.calendars {
+            let calendar: WorkingDayCalendar
+            do { calendar = try workingDayCalendar(draft, entry.name) } catch { throw fail(entry.location, "\(error)") }
+            for (days, holiday) in [(entry.holidays, true), (entry.workingDays, false)] {
+                for (day, name) in days {
+                    if let existing = draft.content.calendarDays.first(where: { $0.calendar == calendar.name && $0.day == day }) {
+                        guard existing.holiday == holiday else {
+                            throw fail(
+                                entry.location,
+                                "\(day) is a \(existing.holiday ? "holiday" : "workday") of \(calendar.name) in the database, the file makes it a \(holiday ? "holiday" : "workday")"
+                            )
+                        }
+                        continue
+                    }
+                    let added = ResolvedLedger.CalendarDay(calendar: calendar.name, day: day, holiday: holiday, name: name)
+                    draft.content.calendarDays.append(added)
+                    draft.content.addedCalendarDays.append(added)
+                }
+            }
+        }
+    }
+
+    static func resolveSchedules(_ document: LedgerDocument, onto draft: LedgerDraft, accounts: AccountIndex) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        var position = try draft.lookup.nextSchedulePosition()
+        var names = Set<String>()
+        var transactionIDs: Set<String>?
+        for entry in document.schedules {
+            let id = entry.id?.lowercased() ?? StableID.make("schedule\u{1F}\(nameKey(entry.input.name))")
+            if let given = entry.id, !StableID.isUUID(given) {
+                throw fail(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one")
+            }
+            var input = entry.input
+            input.postings = try input.postings.map { posting in
+                guard let account = accounts[name: posting.account] else {
+                    throw fail(entry.location, "'\(posting.account)' is not an account defined in the file (or the database)")
+                }
+                var resolved = posting
+                resolved.account = account.id
+                return resolved
+            }
+            for (name, field) in [(input.from, "from"), (input.to, "to")] {
+                if let name, accounts[name: name] == nil {
+                    throw fail(entry.location, "\(field): '\(name)' is not an account defined in the file (or the database)")
+                }
+            }
+            input.from = input.from.flatMap { accounts[name: $0]?.id }
+            input.to = input.to.flatMap { accounts[name: $0]?.id }
+            var (schedule, _) = try buildSchedule(draft, id: id, input, today: input.start, accounts: accounts)
+            let handled = entry.handledThrough ?? input.start.advanced(by: -1)
+            for exception in entry.exceptions {
+                var amount: Int64?
+                if let text = exception.amount {
+                    do { amount = try Money.parseMinor(text, exponent: schedule.currency.exponent, code: schedule.currency.code) } catch {
+                        throw fail(exception.location, "amount: \(error)")
+                    }
+                }
+                schedule.exceptions.append(.init(original: exception.date, skip: exception.skip, movedTo: exception.moveTo, amount: amount))
+            }
+            if let existing = try draft.content.schedules.first(where: { $0.schedule.id == id })?.schedule ?? draft.lookup.schedule(id) {
+                var sorted = schedule
+                sorted.exceptions.sort { $0.original < $1.original }
+                guard existing == schedule || existing == sorted else {
+                    throw fail(entry.location, "schedule '\(schedule.name)' (\(id)) already exists with different content")
+                }
+                draft.content.summary.schedulesAlreadyPresent += 1
+                continue
+            }
+            if try draft.lookup.isDeleted("schedule", id) {
+                throw fail(entry.location, "schedule '\(schedule.name)' (\(id)) was deleted from the database; remove it from the file or give it a new id")
+            }
+            let key = nameKey(schedule.name)
+            let taken = try names.contains(key) || draft.lookup.scheduleNameTaken(key)
+            if taken {
+                throw StoreError.duplicateName(what: "schedule", name: schedule.name)
+            }
+            names.insert(key)
+            var posted: [(day: Day, transaction: String)] = []
+            for (date, transaction, at) in entry.posted {
+                let id = transaction.lowercased()
+                if transactionIDs == nil { transactionIDs = Set(draft.content.transactions.map(\.id)) }
+                var known = transactionIDs!.contains(id)
+                if !known { known = try draft.lookup.transaction(id) != nil }
+                guard known else {
+                    throw fail(at, "transaction '\(transaction)' is not in the file or the database")
+                }
+                if !posted.contains(where: { $0.day == date }) { posted.append((date, id)) }
+            }
+            draft.content.schedules.append(.init(schedule: schedule, handledThrough: handled, position: position, posted: posted))
+            position += 1
+            draft.content.summary.schedulesAdded += 1
+        }
+    }
+
+    /// Adds a file's instruments by id (derived from the account's name when the file gives none);
+    /// one already there must have the same terms.
+    static func resolveInstruments<Entry, Value: Equatable>(
+        _ entries: [Entry], onto draft: LedgerDraft, kind: String, id: (Entry) -> String?, account: (Entry) -> String,
+        location: (Entry) -> FileLocation, existing: (String) throws -> Value?, added: WritableKeyPath<ResolvedLedger, [Value]>, valueID: KeyPath<Value, String>,
+        build: (Entry, String) throws -> Value
+    ) throws {
+        for entry in entries {
+            if let given = id(entry), !StableID.isUUID(given) {
+                throw StoreError.file(
+                    LedgerFileError(location(entry), "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+            }
+            let identifier = id(entry)?.lowercased() ?? StableID.make("\(kind)\u{1F}\(nameKey(account(entry)))")
+            let built = try build(entry, identifier)
+            if let present = try draft.content[keyPath: added].first(where: { $0[keyPath: valueID] == identifier }) ?? existing(identifier) {
+                guard present == built else {
+                    throw StoreError.file(
+                        LedgerFileError(location(entry), "\(kind) '\(account(entry))' (\(identifier)) already exists with different terms"))
+                }
+                draft.content.summary.instrumentsAlreadyPresent += 1
+                continue
+            }
+            if try draft.lookup.isDeleted(kind, identifier) {
+                throw StoreError.file(
+                    LedgerFileError(
+                        location(entry), "\(kind) '\(account(entry))' (\(identifier)) was deleted from the database; remove it from the file or give it a new id"))
+            }
+            draft.content[keyPath: added].append(built)
+            draft.content.summary.instrumentsAdded += 1
+        }
+    }
+
+    /// Adds a file's bills and fines by id (derived from type, reason and due day when the file
+    /// gives none); one already there must be the same.
+    static func resolveDues(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        for entry in document.dues {
+            if let given = entry.id, !StableID.isUUID(given) {
+                throw StoreError.file(
+                    LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+            }
+            let input = entry.input
+            let id =
+                entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
+            let present = try draft.content.dues.first { $0.id == id } ?? draft.lookup.due(id)
+            let last = try max(draft.lookup.lastDueNumber(), draft.content.dues.map(\.number).max() ?? 0)
+            let built = try buildDue(draft, id: id, number: present?.number ?? last + 1, input)
+            if let present {
+                guard present == built else {
+                    throw StoreError.file(
+                        LedgerFileError(entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) already exists with different terms"))
+                }
+                draft.content.summary.instrumentsAlreadyPresent += 1
+                continue
+            }
+            if try draft.lookup.isDeleted("due", id) {
+                throw StoreError.file(
+                    LedgerFileError(
+                        entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) was deleted from the database; remove it from the file or give it a new id"))
+            }
+            draft.content.dues.append(built)
+            draft.content.summary.instrumentsAdded += 1
+        }
+    }
+}
