@@ -46,7 +46,7 @@ public struct AmountModel: Hashable, Sendable {
             }
         }
         let expectedMinor = try expected.map { (text: String) throws(AmountModelError) -> Int64 in try number(text) }
-        let parts = text.split(separator: "..", omittingEmptySubsequences: false).map(String.init)
+        let parts = text.split(atASCII: "..")
         switch parts.count {
         case 1:
             let value = try number(parts[0])

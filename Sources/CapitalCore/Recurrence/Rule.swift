@@ -19,7 +19,7 @@ public struct Rule: Hashable, Sendable {
     /// Reads RRULE text (anything with `FREQ=`) or a readable rule.
     /// - Throws: `RecurrenceError`; an unreadable rule's error carries the closest accepted form.
     public init(parsing text: String, calendar: String = "none") throws(RecurrenceError) {
-        if text.uppercased().contains("FREQ=") {
+        if text.containsIgnoringASCIICase("FREQ=") {
             self.init(recurrence: try Recurrence(rrule: text), calendar: calendar)
         } else {
             let (recurrence, adjustment) = try ReadableRule.parse(text)

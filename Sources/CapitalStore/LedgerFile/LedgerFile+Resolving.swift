@@ -185,7 +185,8 @@ extension Store {
             existing: { try draft.lookup.budget($0) }, added: \.budgets, valueID: \.id,
             build: { entry, id in
                 let budget = try buildBudget(draft, id: id, entry.input)
-                let other = try draft.content.budgets.first { $0.categoryID == budget.categoryID } ?? draft.lookup.budget(onCategory: budget.categoryID)
+                let other =
+                    try draft.content.budgets.first { $0.categoryID == budget.categoryID } ?? draft.lookup.budget(onCategory: budget.categoryID)
                 if let other, other.id != id {
                     throw StoreError.conflict(FieldKeys.literal("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))"))
                 }
@@ -215,7 +216,8 @@ extension Store {
             } catch StoreError.ledger(let error) {
                 throw fail(entry.location, "\(error)")
             } catch StoreError.invalid(_, let value, let reason) {
-                throw fail(entry.location, "'\(value)': \(reason)")
+                // The postings were given account ids: name the account as the file does.
+                throw fail(entry.location, "'\(accounts[id: value]?.name ?? value)': \(reason)")
             }
             let idLocation = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id")
             if let given = entry.id {
@@ -326,6 +328,7 @@ extension Store {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
         var position = try draft.lookup.nextSchedulePosition()
         var names = Set<String>()
+        var added: [String: Int] = [:]
         var transactionIDs: Set<String>?
         for entry in document.schedules {
             let id = entry.id?.lowercased() ?? StableID.make("schedule\u{1F}\(nameKey(entry.input.name))")
@@ -357,9 +360,11 @@ extension Store {
                         throw fail(exception.location, "amount: \(error)")
                     }
                 }
+                // One exception per occurrence: a later one for the same day replaces the earlier, as stored.
+                schedule.exceptions.removeAll { $0.original == exception.date }
                 schedule.exceptions.append(.init(original: exception.date, skip: exception.skip, movedTo: exception.moveTo, amount: amount))
             }
-            if let existing = try draft.content.schedules.first(where: { $0.schedule.id == id })?.schedule ?? draft.lookup.schedule(id) {
+            if let existing = try added[id].map({ draft.content.schedules[$0].schedule }) ?? draft.lookup.schedule(id) {
                 var sorted = schedule
                 sorted.exceptions.sort { $0.original < $1.original }
                 guard existing == schedule || existing == sorted else {
@@ -369,7 +374,8 @@ extension Store {
                 continue
             }
             if try draft.lookup.isDeleted("schedule", id) {
-                throw fail(entry.location, "schedule '\(schedule.name)' (\(id)) was deleted from the database; remove it from the file or give it a new id")
+                throw fail(
+                    entry.location, "schedule '\(schedule.name)' (\(id)) was deleted from the database; remove it from the file or give it a new id")
             }
             let key = nameKey(schedule.name)
             let taken = try names.contains(key) || draft.lookup.scheduleNameTaken(key)
@@ -388,6 +394,7 @@ extension Store {
                 }
                 if !posted.contains(where: { $0.day == date }) { posted.append((date, id)) }
             }
+            added[id] = draft.content.schedules.count
             draft.content.schedules.append(.init(schedule: schedule, handledThrough: handled, position: position, posted: posted))
             position += 1
             draft.content.summary.schedulesAdded += 1
@@ -398,7 +405,8 @@ extension Store {
     /// one already there must have the same terms.
     static func resolveInstruments<Entry, Value: Equatable>(
         _ entries: [Entry], onto draft: LedgerDraft, kind: String, id: (Entry) -> String?, account: (Entry) -> String,
-        location: (Entry) -> FileLocation, existing: (String) throws -> Value?, added: WritableKeyPath<ResolvedLedger, [Value]>, valueID: KeyPath<Value, String>,
+        location: (Entry) -> FileLocation, existing: (String) throws -> Value?, added: WritableKeyPath<ResolvedLedger, [Value]>,
+        valueID: KeyPath<Value, String>,
         build: (Entry, String) throws -> Value
     ) throws {
         for entry in entries {
@@ -419,7 +427,8 @@ extension Store {
             if try draft.lookup.isDeleted(kind, identifier) {
                 throw StoreError.file(
                     LedgerFileError(
-                        location(entry), "\(kind) '\(account(entry))' (\(identifier)) was deleted from the database; remove it from the file or give it a new id"))
+                        location(entry),
+                        "\(kind) '\(account(entry))' (\(identifier)) was deleted from the database; remove it from the file or give it a new id"))
             }
             draft.content[keyPath: added].append(built)
             draft.content.summary.instrumentsAdded += 1
@@ -451,7 +460,9 @@ extension Store {
             if try draft.lookup.isDeleted("due", id) {
                 throw StoreError.file(
                     LedgerFileError(
-                        entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) was deleted from the database; remove it from the file or give it a new id"))
+                        entry.location,
+                        "\(input.type.rawValue) '\(input.reason)' (\(id)) was deleted from the database; remove it from the file or give it a new id")
+                )
             }
             draft.content.dues.append(built)
             draft.content.summary.instrumentsAdded += 1

@@ -55,7 +55,9 @@ public struct ResolvedLedger: Sendable {
         get throws(StoreError) {
             guard let code = settings["currency"] else { throw .notInitialized(path: file) }
             let currency: Currency
-            do { currency = try Currency(code) } catch { throw .unexpected(path: file, context: "reading the ledger", reason: "\(error)", readOnly: true) }
+            do { currency = try Currency(code) } catch {
+                throw .unexpected(path: file, context: "reading the ledger", reason: "\(error)", readOnly: true)
+            }
             // Stored order: transactions by day then insertion, instruments by creation then id
             // (one import creates them in the same instant), exceptions by day.
             var ledger = Ledger(

@@ -212,7 +212,8 @@ extension Store {
 
     /// The category `name` (or `defaultName`, created when missing) of `kind`.
     static func category(
-        _ db: some LedgerContext, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency, field: String
+        _ db: some LedgerContext, _ accounts: AccountIndex, _ name: String?, default defaultName: String, kind: AccountKind, currency: Currency,
+        field: String
     ) throws -> Account {
         let found = try name.map { try accounts.resolve($0) } ?? accounts[name: defaultName]
         if let found {

@@ -58,8 +58,10 @@ extension Store {
         for account in resolved.accounts where resolved.addedAccounts.contains(account.id) { try insertAccount(db, account) }
         for id in resolved.restyled {
             guard let account = resolved.accounts.first(where: { $0.id == id }) else { continue }
-            try db.cachedStatement(sql: "UPDATE account SET color = COALESCE(color, ?), icon = COALESCE(icon, ?), updatedAt = ?, version = version + 1 WHERE id = ?")
-                .execute(arguments: [account.color, account.icon, Timestamp.now(), id])
+            try db.cachedStatement(
+                sql: "UPDATE account SET color = COALESCE(color, ?), icon = COALESCE(icon, ?), updatedAt = ?, version = version + 1 WHERE id = ?"
+            )
+            .execute(arguments: [account.color, account.icon, Timestamp.now(), id])
         }
         for group in resolved.groups where resolved.addedGroups.contains(group.id) {
             var empty = group

@@ -306,9 +306,11 @@ extension Store {
         }
     }
 
-    static func buildSchedule(_ db: some LedgerContext, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws -> (
-        Schedule, Day
-    ) {
+    static func buildSchedule(_ db: some LedgerContext, id: String, _ input: ScheduleInput, today: Day, accounts index: AccountIndex? = nil) throws
+        -> (
+            Schedule, Day
+        )
+    {
         let p = input.fieldPrefix
         try validateName(input.name, field: "name")
         let calendarName = try input.calendar ?? db.recordSetting("calendar") ?? "none"
