@@ -137,22 +137,23 @@ final class CLI: Sendable {
         try #require(try json(args, sourceLocation: sourceLocation) as? [[String: Any]], sourceLocation: sourceLocation)
     }
 
-    /// What must not change when a command fails: the ledger's export when there is one (every
-    /// open touches the file's header, so a readable ledger is compared by content), else the
-    /// database file's bytes (or its absence).
+    /// What must not change when a command fails: every row of every table when the file is a
+    /// database SQLite reads (read without writing: every open of the store touches the file's
+    /// header, so a readable ledger is compared by content), else the file's bytes (or its absence).
+    /// Stricter than comparing exports (a timestamp or a version bumped counts), and a few
+    /// milliseconds where running `export` twice per refused command took most of the suite's time.
     struct State: Equatable, CustomStringConvertible {
-        var export: String?
+        var rows: [String]?
         var bytes: Data?
-        var description: String { export.map { "export of \($0.count) characters" } ?? bytes.map { "file of \($0.count) bytes" } ?? "no file" }
+        var description: String { rows.map { "\($0.count) rows" } ?? bytes.map { "file of \($0.count) bytes" } ?? "no file" }
     }
 
     func state(db path: String? = nil) -> State {
         let path = path ?? db
-        if FileManager.default.fileExists(atPath: path) {
-            let result = run(["--db", path, "export"])
-            if result.status == 0 { return State(export: result.stdout, bytes: nil) }
+        if FileManager.default.fileExists(atPath: path), let rows = try? LedgerChecks.allRows(path) {
+            return State(rows: rows, bytes: nil)
         }
-        return State(export: nil, bytes: FileManager.default.contents(atPath: path))
+        return State(rows: nil, bytes: FileManager.default.contents(atPath: path))
     }
 
     /// Runs a command that must fail: non-zero exit, exactly one line on stderr mentioning every

@@ -30,12 +30,12 @@ struct ConcurrentWriterTests {
     /// succeeds (waiting on the busy timeout, never "database is locked"), every transaction and
     /// every edit is there, and `post` posts each occurrence once, none twice and none missed.
     ///
-    /// 4 writers × 200 commands by default (`CAPITAL_WRITERS`, `CAPITAL_WRITES` change it;
+    /// 4 writers × 50 commands by default (`CAPITAL_WRITERS`, `CAPITAL_WRITES` change it;
     /// `Scripts/concurrency-test.sh` runs it alone).
     @Test func writersMixingTransactionsEditsAndPostLoseNothing() throws {
         let environment = ProcessInfo.processInfo.environment
         let writers = environment["CAPITAL_WRITERS"].flatMap(Int.init) ?? 4
-        let writes = environment["CAPITAL_WRITES"].flatMap(Int.init) ?? 200
+        let writes = environment["CAPITAL_WRITES"].flatMap(Int.init) ?? 50
         let cli = try CLI.initialized()
         let start = try Day(iso: "2025-01-01")
         cli.ok([

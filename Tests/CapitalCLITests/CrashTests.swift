@@ -305,6 +305,24 @@ enum LedgerChecks {
         return found
     }
 
+    /// Every row of every table of the database at `path`, as text, sorted within each table;
+    /// read on a connection that never writes (`query_only`), closed as `capital` closes its own.
+    static func allRows(_ path: String) throws -> [String] {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var rows: [String] = []
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+                rows.append("table \(table)")
+                rows += try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").map { "\($0)" }.sorted()
+            }
+            return rows
+        }
+    }
+
     /// `problems` of the database at `path`.
     static func problems(db path: String) throws -> [String] {
         let queue = try open(path)
