@@ -8,7 +8,10 @@ import GRDB
 /// (the ledger every whole-process figure uses), and a lower bound for the engine:
 ///
 /// - `Ledger file: parse` — the 271 kB YAML into a `LedgerDocument` (Yams and field checks).
-/// - `Ledger file: parse and load` — that, then imported into an in-memory store: what `-f` does.
+/// - `Ledger file: parse and resolve` — that, then checked into ledger values
+///   (`LedgerDocument.resolve()`): what `-f` does.
+/// - `Ledger file: import into an empty in-memory store` — resolved and inserted: what `import`
+///   does (and what a listing of `-f` asks for the first time it needs the database's queries).
 /// - `Whole forecast path` — from a SQLite file: the snapshot, what the instruments make, the
 ///   timeline of 30 years and the level-4 scan: what `capital forecast` computes.
 /// - `SQLite: snapshot of N posted transactions` — reading 10^5 and 10^6 transactions (two
@@ -34,10 +37,19 @@ func storeBenchmarks() {
         for _ in benchmark.scaledIterations { blackHole(try LedgerFile.parse(yaml, file: "big.yaml")) }
     }
     Benchmark(
-        "Ledger file: parse and load into an in-memory store, 1000 rules x 30 years",
+        "Ledger file: parse and resolve (what -f does), 1000 rules x 30 years",
         configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 30).checked
     ) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try Store.load(try LedgerFile.parse(yaml, file: "big.yaml"))) }
+        for _ in benchmark.scaledIterations { blackHole(try LedgerFile.parse(yaml, file: "big.yaml").resolve().ledger) }
+    }
+    Benchmark(
+        "Ledger file: import into an empty in-memory store, 1000 rules x 30 years",
+        configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 30)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let store = try Store.inMemory()
+            blackHole(try store.importDocument(document))
+        }
     }
 
     let path = NSTemporaryDirectory() + "capital-bench-forecast-\(getpid()).sqlite"
