@@ -45,30 +45,41 @@ struct Capital: ParsableCommand {
     /// line on its standard error; returns the exit status. What `main` does, and what a test
     /// calls to run a command inside its own process.
     static func execute(_ arguments: [String]) -> Int32 {
-        let console = Console.current
-        do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
-            return 0
-        } catch let error as CLIError {
+        let command: any ParsableCommand
+        do { command = try parseAsRoot(arguments) } catch { return report(error) }
+        return Flags.$names.withValue((type(of: command) as? any SpellsFields.Type)?.fieldNames ?? [:]) {
+            do {
+                var command = command
+                try command.run()
+                return 0
+            } catch {
+                return report(error)
+            }
+        }
+    }
+
+    /// An error as one line on stderr (help and the version on stdout), and the exit status.
+    static func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let error as CLIError:
             return fail(error.description, code: error.exitCode)
-        } catch let error as KitError {
+        case let error as KitError:
             let spelled = CLIError(error)
             return fail(spelled.description, code: spelled.exitCode)
-        } catch let error as StoreError {
+        case let error as StoreError:
             return fail(spelled(error), code: 1)
-        } catch let error as any KeyedError {
+        case let error as any KeyedError:
             // As argument-parser would exit for any other error: a usage error, 64.
             return fail(spelled(error), code: 64)
-        } catch let error as LedgerFileError {
+        case let error as LedgerFileError:
             return fail(error.description, code: 1)
-        } catch {
+        default:
             let code = exitCode(for: error)
             if code == .success || error is CleanExit || error is ExitCode {
                 // Help and the version go to standard output; a bare exit code says nothing.
                 let message = fullMessage(for: error)
                 if !message.isEmpty {
-                    if code == .success { console.line(message) } else { console.writeError(message + "\n") }
+                    if code == .success { Console.current.line(message) } else { Console.current.writeError(message + "\n") }
                 }
                 return code.rawValue
             }

@@ -28,6 +28,30 @@ struct FieldKeysCLITests {
         for (field, flag) in expected { #expect(field.flag == flag, "\(field)") }
     }
 
+    /// The commands that give a field as an argument (or by another flag) name it so in errors;
+    /// the inputs below them know only keys.
+    @Test(
+        "a command's own names for fields",
+        arguments: [
+            (["card", "add", "", "--pay-from", "VTB Debit", "--limit", "100", "--statement-day", "5", "--due-day", "25"], "NAME ''"),
+            (["deposit", "add", "", "--rate", "5", "--opened", "2025-01-01"], "NAME ''"),
+            (["budget", "set", "VTB Debit", "100", "--from", "2025-01-01"], "CATEGORY 'VTB Debit'"),
+            (["budget", "set", "Groceries", "0", "--from", "2025-01-01"], "AMOUNT '0'"),
+            (["due", "add", "bill", "--total", "100", "--due", "2025-04-01", "--reason", "x", "--from", "Groceries"], "--from 'Groceries'"),
+        ])
+    func commandsNameTheirArguments(args: [String], mention: String) throws {
+        let cli = try CLI.initialized()
+        cli.fails(args, mentioning: [mention])
+        // The same keys spelled by any other command are flags again.
+        #expect(Flags.flag("account") == "--account" && Flags.flag("payFrom") == "--pay-from")
+    }
+
+    @Test("a part of a record is named by its own field's flag")
+    func partsAreTheirFieldsFlags() {
+        #expect(Flags.spell("{prepayments.1.amount} '0': must be more than 0") == "--amount '0': must be more than 0")
+        #expect(Flags.$names.withValue(["amount": "AMOUNT"]) { Flags.spell("{prepayments.0.amount} '0'") } == "AMOUNT '0'")
+    }
+
     @Test("a store error's keys become flags and its remedy a command")
     func storeErrorsInTheCommandLinesWords() {
         #expect(

@@ -195,4 +195,45 @@ struct LedgerFileTests {
         #expect(error?.description.contains("/nonexistent/ledger.yaml") == true)
         #expect(error?.description.contains("does not exist") == true)
     }
+
+    /// A record's builder names fields by key; the file names them by their places, a part of a
+    /// record (a loan's prepayment) at its own line.
+    @Test(
+        arguments: [
+            (
+                "loans",
+                "loans:\n  - account: Car\n    payFrom: Bank\n    principal: 1000\n    rate: 5\n    term: 12\n    start: 2025-01-01\n    prepayments:\n      - date: 2025-03-01\n        amount: 10\n      - date: 2025-04-01\n        amount: 0\n",
+                "t.yaml:18: loans[0].prepayments[1].amount '0': must be more than 0"
+            ),
+            (
+                "loans",
+                "loans:\n  - account: Car\n    payFrom: Bank\n    principal: 1000\n    rate: 5\n    term: 12\n    start: 2025-01-01\n    prepayments:\n      - date: 2024-03-01\n        amount: 10\n",
+                "t.yaml:16: loans[0].prepayments[0].date '2024-03-01': the loan starts on 2025-01-01"
+            ),
+            (
+                "cards", "cards:\n  - account: Card\n    payFrom: Bank\n    limit: 100\n    statementDay: 5\n    dueDay: 25\n    dueAfter: 3\n",
+                "t.yaml:9: cards[0].dueDay '25': give a due day or t.yaml:9: cards[0].dueAfter, not both"
+            ),
+            (
+                "dues", "dues:\n  - type: bill\n    total: 100\n    reason: tax\n    due: 2025-01-01\n    paid: 200\n",
+                "t.yaml:9: dues[0].paid '200.00': is more than the total 100.00"
+            ),
+            (
+                "schedules",
+                "schedules:\n  - name: Pay\n    rule: monthly on 45\n    start: 2025-01-01\n    amount: 10\n    from: Bank\n    to: Food\n",
+                "t.yaml:9: schedules[0].rule 'monthly on 45'"
+            ),
+            (
+                "budgets", "budgets:\n  - category: Food\n    amount: 0\n    from: 2025-01-01\n",
+                "t.yaml:9: budgets[0].amount '0': must be more than 0"
+            ),
+        ])
+    func recordErrorsNameTheirFieldsByPlace(section: String, text: String, expected: String) throws {
+        let head = "capital: 1\ncurrency: RUB\naccounts:\n  - name: Bank\n    kind: debit\n  - name: Food\n    kind: expense\n"
+        let document = try LedgerFile.parse(head + text, file: "t.yaml")
+        #expect(throws: StoreError.self) { try document.resolve() }
+        do { _ = try document.resolve() } catch {
+            #expect("\(error)".hasPrefix(expected), "\(section): \(error)")
+        }
+    }
 }

@@ -43,6 +43,40 @@ public enum FieldKeys {
         return out + rest
     }
 
+    /// `template` with each `{key}` replaced by `spelling(key)`, a piece of template (another
+    /// `{key}`, or text through `literal`), and everything else kept as it is: still a template.
+    /// How a record's builder names a part (`{amount}` of the second prepayment becomes
+    /// `{prepayments.1.amount}`) and a ledger file names a field by its place.
+    ///
+    ///     FieldKeys.rekey("{amount} '{{x': not a number") { "{prepayments.1.\($0)}" }
+    ///     // "{prepayments.1.amount} '{{x': not a number"
+    /// - Complexity: O(length of the text).
+    public static func rekey(_ template: String, _ spelling: (String) -> String) -> String {
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if afterOpen < rest.endIndex, rest[afterOpen] == "{" {
+                out += "{{"
+                rest = rest[rest.index(after: afterOpen)...]
+            } else if let close = rest[afterOpen...].firstIndex(of: "}"), isKey(rest[afterOpen..<close]) {
+                out += spelling(String(rest[afterOpen..<close]))
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return out + rest
+    }
+
+    /// `key` as a part of `parent`: `{amount}` of `prepayments.1` is `{prepayments.1.amount}`.
+    public static func nested(_ template: String, under parent: String) -> String {
+        rekey(template) { "{\(parent).\($0)}" }
+    }
+
     /// `text` to stand for itself in a template: each `{` doubled.
     public static func literal(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
@@ -53,8 +87,21 @@ public enum FieldKeys {
         return out
     }
 
+    /// A key is letters and digits starting with a letter, or such names and numbers joined by
+    /// dots for a part of a record (`prepayments.1.amount`).
     private static func isKey(_ text: Substring) -> Bool {
         guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
-        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        var previousDot = false
+        for scalar in text.unicodeScalars {
+            if scalar == "." {
+                if previousDot { return false }
+                previousDot = true
+            } else if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) {
+                previousDot = false
+            } else {
+                return false
+            }
+        }
+        return !previousDot
     }
 }

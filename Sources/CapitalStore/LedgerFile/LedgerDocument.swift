@@ -9,6 +9,9 @@ public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(file)\(line.map { ":\($0)" } ?? "")\(path.isEmpty ? "" : ": \(path)")"
     }
+
+    /// A field of the entry here: `household.yaml:40: cards[0].limit`.
+    public func field(_ key: String) -> FileLocation { FileLocation(file: file, line: line, path: "\(path).\(key)") }
 }
 
 /// A ledger file as written: names, not ids, and amounts as text until the account's currency is known.

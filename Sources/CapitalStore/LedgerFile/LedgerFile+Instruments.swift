@@ -8,6 +8,19 @@ extension LedgerDocument {
         public var id: String?
         public var input: LoanInput
         public var location: FileLocation
+        /// Where each of `input.prepayments` is written.
+        public var prepaymentLocations: [FileLocation] = []
+
+        /// The place of a field a loan's error names by key: `loans[0].rate`, or a prepayment's
+        /// own (`loans[0].prepayments[1].date` for `{prepayments.1.on}`).
+        func place(_ key: String) -> FileLocation {
+            let pieces = key.split(separator: ".", maxSplits: 2)
+            if pieces.count == 3, pieces[0] == "prepayments", let index = Int(pieces[1]), prepaymentLocations.indices.contains(index) {
+                let at = prepaymentLocations[index]
+                return FileLocation(file: at.file, line: at.line, path: "\(at.path).\(pieces[2] == "on" ? "date" : pieces[2])")
+            }
+            return location.field(key)
+        }
     }
 }
 
@@ -30,7 +43,6 @@ extension Reader {
             principal: try text(fields, "principal", path, in: node, required: true)!,
             rate: try text(fields, "rate", path, in: node, required: true)!,
             term: term, start: try day(fields, "start", path, in: node, required: true)!)
-        input.field = { [at] key in "\(FileLocation(file: at.file, line: at.line, path: "\(at.path).\(key)"))" }
         input.category = try text(fields, "category", path, in: node)
         input.disburseTo = try text(fields, "disburseTo", path, in: node)
         input.collateral = try text(fields, "collateral", path, in: node)
@@ -40,6 +52,7 @@ extension Reader {
         input.rounding = try choice(fields, "rounding", path, in: node) ?? .halfUp
         input.calendar = try text(fields, "calendar", path, in: node) ?? "none"
         input.adjustment = try choice(fields, "adjust", path, in: node) ?? .none
+        var prepaymentLocations: [FileLocation] = []
         for (index, item) in try list(fields, "prepayments", path).enumerated() {
             let p = "\(path).prepayments[\(index)]"
             let f = try mapping(item, p, allowed: ["date", "amount", "full", "reduce", "every", "until"])
@@ -48,12 +61,10 @@ extension Reader {
             prepayment.effect = try choice(f, "reduce", p, in: item) ?? .term
             prepayment.every = try text(f, "every", p, in: item)
             prepayment.until = try day(f, "until", p, in: item)
-            let here = location(item, p)
-            prepayment.field = { [here] key in "\(FileLocation(file: here.file, line: here.line, path: "\(here.path).\(key == "on" ? "date" : key)"))"
-            }
             input.prepayments.append(prepayment)
+            prepaymentLocations.append(location(item, p))
         }
-        return .init(id: try text(fields, "id", path, in: node), input: input, location: at)
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: at, prepaymentLocations: prepaymentLocations)
     }
 
     /// A field that names one of an enum's cases.
@@ -119,12 +130,6 @@ extension LedgerDocument {
 }
 
 extension Reader {
-    /// How an instrument's fields are named in errors: `household.yaml:40: cards[0].limit`.
-    func namer(_ node: Node, _ path: String) -> @Sendable (String) -> String {
-        let at = location(node, path)
-        return { key in "\(FileLocation(file: at.file, line: at.line, path: "\(at.path).\(key)"))" }
-    }
-
     func integer(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> Int? {
         guard let value = try text(fields, key, path, in: parent, required: required) else { return nil }
         guard let number = Int(value) else { throw fail(fields[key]!, join(path, key), "'\(value)' is not a whole number") }
@@ -141,7 +146,6 @@ extension Reader {
         var input = CardInput(
             account: try text(fields, "account", path, in: node, required: true)!, limit: try text(fields, "limit", path, in: node, required: true)!,
             statementDay: try integer(fields, "statementDay", path, in: node, required: true)!)
-        input.field = namer(node, path)
         input.payFrom = try text(fields, "payFrom", path, in: node)
         input.category = try text(fields, "category", path, in: node)
         input.dueDay = try integer(fields, "dueDay", path, in: node)
@@ -160,7 +164,6 @@ extension Reader {
         var input = DepositInput(
             account: try text(fields, "account", path, in: node, required: true)!, rate: try text(fields, "rate", path, in: node, required: true)!,
             opened: try day(fields, "opened", path, in: node, required: true)!)
-        input.field = namer(node, path)
         input.payout = try text(fields, "payout", path, in: node)
         input.category = try text(fields, "category", path, in: node)
         input.capitalisation = try choice(fields, "capitalisation", path, in: node) ?? .monthly

@@ -301,7 +301,6 @@ struct Reader {
         var input = ScheduleInput(
             name: name, rule: try text(fields, "rule", path, in: node, required: true)!,
             start: try day(fields, "start", path, in: node, required: true)!)
-        input.fieldPrefix = "\(location(node, path)): "
         input.note = try text(fields, "note", path, in: node) ?? ""
         input.calendar = try text(fields, "calendar", path, in: node)
         if let adjust = try text(fields, "adjust", path, in: node) {

@@ -13,6 +13,12 @@ extension LedgerDocument {
 }
 
 extension Store {
+    /// Runs a record's builder for an entry of the file: the fields its errors name by key are
+    /// named by their places in the file (`{limit}` → `household.yaml:40: cards[0].limit`).
+    static func building<T>(_ place: (String) -> FileLocation, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as StoreError { throw error.rekeyed { FieldKeys.literal("\(place($0))") } }
+    }
+
     /// Runs a resolution, giving its errors the shape loading a file always gave them.
     static func resolving(_ file: String, _ body: () throws -> Void) throws(StoreError) {
         do { try body() } catch let error as StoreError { throw error } catch {
@@ -172,19 +178,21 @@ extension Store {
         try resolveSchedules(document, onto: draft, accounts: accounts)
         try resolveInstruments(
             document.loans, onto: draft, kind: "loan", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.loan,
-            added: \.loans, valueID: \.id, build: { entry, id in try buildLoan(draft, id: id, entry.input, accounts: draft.accountIndex()) })
+            added: \.loans, valueID: \.id,
+            build: { entry, id in try building(entry.place) { try buildLoan(draft, id: id, entry.input, accounts: draft.accountIndex()) } })
         try resolveInstruments(
             document.cards, onto: draft, kind: "card", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.card,
-            added: \.cards, valueID: \.id, build: { entry, id in try buildCard(draft, id: id, entry.input) })
+            added: \.cards, valueID: \.id, build: { entry, id in try building(entry.location.field) { try buildCard(draft, id: id, entry.input) } })
         try resolveInstruments(
             document.deposits, onto: draft, kind: "deposit", id: \.id, account: \.input.account, location: \.location,
-            existing: draft.lookup.deposit, added: \.deposits, valueID: \.id, build: { entry, id in try buildDeposit(draft, id: id, entry.input) })
+            existing: draft.lookup.deposit, added: \.deposits, valueID: \.id,
+            build: { entry, id in try building(entry.location.field) { try buildDeposit(draft, id: id, entry.input) } })
         try resolveDues(document, onto: draft)
         try resolveInstruments(
             document.budgets, onto: draft, kind: "budget", id: \.id, account: \.input.category, location: \.location,
             existing: { try draft.lookup.budget($0) }, added: \.budgets, valueID: \.id,
             build: { entry, id in
-                let budget = try buildBudget(draft, id: id, entry.input)
+                let budget = try building(entry.location.field) { try buildBudget(draft, id: id, entry.input) }
                 let other =
                     try draft.content.budgets.first { $0.categoryID == budget.categoryID } ?? draft.lookup.budget(onCategory: budget.categoryID)
                 if let other, other.id != id {
@@ -351,7 +359,7 @@ extension Store {
             }
             input.from = input.from.flatMap { accounts[name: $0]?.id }
             input.to = input.to.flatMap { accounts[name: $0]?.id }
-            var (schedule, _) = try buildSchedule(draft, id: id, input, today: input.start, accounts: accounts)
+            var (schedule, _) = try building(entry.location.field) { try buildSchedule(draft, id: id, input, today: input.start, accounts: accounts) }
             let handled = entry.handledThrough ?? input.start.advanced(by: -1)
             for exception in entry.exceptions {
                 var amount: Int64?
@@ -448,7 +456,9 @@ extension Store {
                 entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
             let present = try draft.content.dues.first { $0.id == id } ?? draft.lookup.due(id)
             let last = try max(draft.lookup.lastDueNumber(), draft.content.dues.map(\.number).max() ?? 0)
-            let built = try buildDue(draft, id: id, number: present?.number ?? last + 1, input)
+            let built = try building({ entry.location.field($0 == "dueDay" ? "due" : $0) }) {
+                try buildDue(draft, id: id, number: present?.number ?? last + 1, input)
+            }
             if let present {
                 guard present == built else {
                     throw StoreError.file(

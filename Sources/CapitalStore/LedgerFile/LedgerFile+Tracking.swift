@@ -30,8 +30,6 @@ extension Reader {
             type: type, total: try text(fields, "total", path, in: node, required: true)!,
             reason: try text(fields, "reason", path, in: node, required: true)!,
             dueDay: try day(fields, "due", path, in: node, required: true)!)
-        let name = namer(node, path)
-        input.field = { key in name(key == "dueDay" ? "due" : key) }
         input.paid = try text(fields, "paid", path, in: node)
         input.iban = try text(fields, "iban", path, in: node) ?? ""
         input.address = try text(fields, "address", path, in: node) ?? ""
@@ -48,7 +46,6 @@ extension Reader {
             category: try text(fields, "category", path, in: node, required: true)!,
             amount: try text(fields, "amount", path, in: node, required: true)!,
             start: try day(fields, "from", path, in: node, required: true)!)
-        input.field = namer(node, path)
         input.period = try choice(fields, "period", path, in: node) ?? .monthly
         input.payFrom = try text(fields, "payFrom", path, in: node)
         return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))

@@ -8,7 +8,6 @@ public struct BudgetInput: Sendable {
     public var period: BudgetPeriod = .monthly
     public var start: Day
     public var payFrom: String?
-    public var field: @Sendable (String) -> String = fieldKey
 
     public init(category: String, amount: String, start: Day) {
         self.category = category

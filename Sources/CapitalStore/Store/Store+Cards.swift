@@ -20,7 +20,6 @@ public struct CardInput: Sendable {
     public var fixed: String?
     public var rate = "0"
     public var grace: CardGrace = .keep
-    public var field: @Sendable (String) -> String = fieldKey
 
     public init(account: String, limit: String, statementDay: Int) {
         self.account = account
@@ -53,7 +52,7 @@ extension Store {
     }
 
     static func buildCard(_ db: some LedgerContext, id: String, _ input: CardInput) throws -> LedgerCard {
-        let f = input.field
+        let f = fieldKey
         try validateName(input.account, field: f("account"))
         guard let payFromName = input.payFrom else {
             throw StoreError.invalid(

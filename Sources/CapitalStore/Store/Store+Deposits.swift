@@ -13,7 +13,6 @@ public struct DepositInput: Sendable {
     public var capitalisation: Capitalisation = .monthly
     public var opened: Day
     public var maturity: Day?
-    public var field: @Sendable (String) -> String = fieldKey
 
     public init(account: String, rate: String, opened: Day) {
         self.account = account
@@ -45,7 +44,7 @@ extension Store {
     }
 
     static func buildDeposit(_ db: some LedgerContext, id: String, _ input: DepositInput) throws -> LedgerDeposit {
-        let f = input.field
+        let f = fieldKey
         try validateName(input.account, field: f("account"))
         let accounts = try db.accountIndex()
         let existing = try instrumentAccount(db, accounts, input.account, kind: .deposit, table: "deposit", id: id, field: f("account"))

@@ -15,7 +15,6 @@ public struct DueInput: Sendable {
     public var payFrom: String?
     /// The expense category; `Bills` or `Fines` (created on first use) when nil.
     public var category: String?
-    public var field: @Sendable (String) -> String = fieldKey
 
     public init(type: DueType, total: String, reason: String, dueDay: Day) {
         self.type = type
@@ -191,7 +190,7 @@ extension Store {
     }
 
     static func buildDue(_ db: some LedgerContext, id: String, number: Int, _ input: DueInput) throws -> Due {
-        let f = input.field
+        let f = fieldKey
         let accounts = try db.accountIndex()
         let currency = try ledgerCurrency(db, location: "")
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }
@@ -259,7 +258,7 @@ extension Store {
     }
 
     static func buildBudget(_ db: some LedgerContext, id: String, _ input: BudgetInput) throws -> Budget {
-        let f = input.field
+        let f = fieldKey
         let accounts = try db.accountIndex()
         let category = try accounts.resolve(input.category)
         guard category.kind == .expense else {

@@ -22,8 +22,6 @@ public struct LoanInput: Sendable {
     public var calendar = "none"
     public var adjustment: BusinessDayAdjustment = .none
     public var prepayments: [PrepaymentInput] = []
-    /// Names a field in errors: `--first-payment`, or `household.yaml:40: loans[0].firstPayment`.
-    public var field: @Sendable (String) -> String = fieldKey
 
     public init(account: String, payFrom: String, principal: String, rate: String, term: Int, start: Day) {
         self.account = account
@@ -45,7 +43,6 @@ public struct PrepaymentInput: Sendable {
     /// A rule (readable or RRULE) for a recurring extra payment.
     public var every: String?
     public var until: Day?
-    public var field: @Sendable (String) -> String = fieldKey
 
     public init(day: Day, amount: String?) {
         self.day = day
@@ -90,7 +87,7 @@ extension Store {
             let account = try Store.fetchAccounts(db, id: before.accountID)!
             var after = before
             try Store.addPrepayment(input, to: &after, currency: account.currency)
-            _ = try Store.checkedSchedule(db, after, currency: account.currency, field: input.field)
+            _ = try Store.checkedSchedule(db, after, currency: account.currency)
             if !dryRun {
                 try Store.savePrepayments(db, after)
                 try db.cachedStatement(sql: "UPDATE loan SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
@@ -118,21 +115,21 @@ extension Store {
     /// The terms of `input` in `currency`: what `loan schedule` computes without a database.
     public static func loanTerms(_ input: LoanInput, currency: Currency) throws(StoreError) -> Loan {
         let principal: Money
-        do { principal = try Money(parsing: input.principal, currency: currency) } catch { throw .money(field: input.field("principal"), error) }
-        guard principal.minor > 0 else { throw .invalid(field: input.field("principal"), value: input.principal, reason: "must be more than 0") }
+        do { principal = try Money(parsing: input.principal, currency: currency) } catch { throw .money(field: fieldKey("principal"), error) }
+        guard principal.minor > 0 else { throw .invalid(field: fieldKey("principal"), value: input.principal, reason: "must be more than 0") }
         let rate: Rate
         do { rate = try Rate(parsing: input.rate) } catch .invalidRate(_, let reason) {
-            throw .invalid(field: input.field("rate"), value: input.rate, reason: reason)
-        } catch { throw .invalid(field: input.field("rate"), value: input.rate, reason: "\(error)") }
+            throw .invalid(field: fieldKey("rate"), value: input.rate, reason: reason)
+        } catch { throw .invalid(field: fieldKey("rate"), value: input.rate, reason: "\(error)") }
         do {
             return try Loan(
                 principal: principal.minor, rate: rate, term: input.term, start: input.start, firstPayment: input.firstPayment, method: input.method,
                 dayCount: input.dayCount, rounding: input.rounding, adjustment: input.adjustment)
         } catch .invalid(let field, let value, let reason) {
             let key = ["principal": "principal", "term": "term", "first payment": "firstPayment", "adjust": "adjust"][field] ?? field
-            throw .invalid(field: input.field(key), value: key == "principal" ? input.principal : value, reason: reason)
+            throw .invalid(field: fieldKey(key), value: key == "principal" ? input.principal : value, reason: reason)
         } catch {
-            throw .invalid(field: input.field("principal"), value: input.principal, reason: "\(error)")
+            throw .invalid(field: fieldKey("principal"), value: input.principal, reason: "\(error)")
         }
     }
 
@@ -140,51 +137,56 @@ extension Store {
     static func addPrepayment(_ input: PrepaymentInput, to loan: inout LedgerLoan, currency: Currency) throws {
         var minor: Int64 = 0
         if let text = input.amount {
-            guard !input.full else { throw StoreError.invalid(field: input.field("amount"), value: text, reason: "give an amount or full, not both") }
-            do { minor = try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: input.field("amount"), error) }
-            guard minor > 0 else { throw StoreError.invalid(field: input.field("amount"), value: text, reason: "must be more than 0") }
+            guard !input.full else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "give an amount or full, not both") }
+            do { minor = try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: fieldKey("amount"), error) }
+            guard minor > 0 else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "must be more than 0") }
         } else if !input.full {
-            throw StoreError.invalid(field: input.field("amount"), value: "", reason: "give the amount to repay, or full to pay the loan off")
+            throw StoreError.invalid(field: fieldKey("amount"), value: "", reason: "give the amount to repay, or full to pay the loan off")
         }
         if let every = input.every {
             guard !input.full else {
-                throw StoreError.invalid(field: input.field("every"), value: every, reason: "a full payoff happens once; leave out every")
+                throw StoreError.invalid(field: fieldKey("every"), value: every, reason: "a full payoff happens once; leave out every")
             }
             let rule = try parseRule(
-                every, calendar: loan.calendar, adjustment: loan.terms.adjustment == .none ? nil : loan.terms.adjustment, field: input.field("every"))
+                every, calendar: loan.calendar, adjustment: loan.terms.adjustment == .none ? nil : loan.terms.adjustment, field: fieldKey("every"))
             if let until = input.until, until < input.day {
-                throw StoreError.invalid(field: input.field("until"), value: until.iso, reason: "it is before the first extra payment \(input.day)")
+                throw StoreError.invalid(field: fieldKey("until"), value: until.iso, reason: "it is before the first extra payment \(input.day)")
             }
             loan.extras.append(LoanExtra(amount: minor, rule: rule, start: input.day, end: input.until, effect: input.effect))
         } else {
             if let until = input.until {
-                throw StoreError.invalid(field: input.field("until"), value: until.iso, reason: "goes with a recurring payment (every RULE)")
+                throw StoreError.invalid(field: fieldKey("until"), value: until.iso, reason: "goes with a recurring payment (every RULE)")
             }
             loan.terms.prepayments.append(LoanPrepayment(day: input.day, amount: minor, effect: input.effect, full: input.full))
         }
     }
 
     /// The loan's schedule, or a one-line error naming the prepayment that does not fit.
-    static func checkedSchedule(_ db: some LedgerContext, _ loan: LedgerLoan, currency: Currency, field: (String) -> String) throws -> LoanSchedule {
+    /// The loan's schedule, or an error naming the field at fault; `part` names the prepayment of a
+    /// day when the loan's own input holds it (`prepayments.1`).
+    static func checkedSchedule(
+        _ db: some LedgerContext, _ loan: LedgerLoan, currency: Currency, part: (Day) -> String? = { _ in nil }
+    ) throws -> LoanSchedule {
         let calendar = try workingDayCalendar(db, loan.calendar)
         func money(_ minor: Int64) -> String { Money(minor: minor, currency: currency).formatted() }
+        func field(_ key: String, _ day: Day) -> String { part(day).map { "{\($0).\(key)}" } ?? fieldKey(key) }
         do {
             return try loan.schedule(calendar: calendar)
         } catch .prepaymentTooLarge(let day, let amount, let remaining) {
             throw StoreError.invalid(
-                field: field("amount"), value: money(amount),
+                field: field("amount", day), value: money(amount),
                 reason: "not less than the \(money(remaining)) left on \(day); pay the loan off in full instead ({full})")
         } catch .prepaymentBeforeStart(let day, let start) {
-            throw StoreError.invalid(field: field("on"), value: day.iso, reason: "the loan starts on \(start); a prepayment must come after")
+            throw StoreError.invalid(field: field("on", day), value: day.iso, reason: "the loan starts on \(start); a prepayment must come after")
         } catch .prepaymentAfterPayoff(let day, let payoff) {
-            throw StoreError.invalid(field: field("on"), value: day.iso, reason: "the loan is paid off on \(payoff)")
+            throw StoreError.invalid(field: field("on", day), value: day.iso, reason: "the loan is paid off on \(payoff)")
         } catch {
-            throw StoreError.invalid(field: field("principal"), value: money(loan.terms.principal), reason: "\(error)")
+            throw StoreError.invalid(field: fieldKey("principal"), value: money(loan.terms.principal), reason: "\(error)")
         }
     }
 
     static func buildLoan(_ db: some LedgerContext, id: String, _ input: LoanInput, accounts: AccountIndex) throws -> LedgerLoan {
-        let f = input.field
+        let f = fieldKey
         try validateName(input.account, field: f("account"))
         let payFrom = try balanceAccount(accounts, input.payFrom, field: f("payFrom"))
         var account = try instrumentAccount(db, accounts, input.account, kind: .loan, table: "loan", id: id, field: f("account"))
@@ -211,8 +213,13 @@ extension Store {
         var loan = LedgerLoan(
             id: id, accountID: account!.id, payFromID: payFrom.id, interestCategoryID: category.id, disburseToID: disburseTo?.id,
             collateralID: collateral?.id, calendar: calendarName, terms: terms)
-        for prepayment in input.prepayments { try addPrepayment(prepayment, to: &loan, currency: currency) }
-        _ = try checkedSchedule(db, loan, currency: currency, field: input.prepayments.first?.field ?? f)
+        for (index, prepayment) in input.prepayments.enumerated() {
+            // A loan's own prepayments are parts of it: `{prepayments.0.amount}`.
+            do { try addPrepayment(prepayment, to: &loan, currency: currency) } catch let error as StoreError {
+                throw error.rekeyed { "{prepayments.\(index).\($0)}" }
+            }
+        }
+        _ = try checkedSchedule(db, loan, currency: currency) { day in input.prepayments.firstIndex { $0.day == day }.map { "prepayments.\($0)" } }
         return loan
     }
 

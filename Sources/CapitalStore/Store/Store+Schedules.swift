@@ -25,8 +25,6 @@ public struct ScheduleInput: Sendable {
     /// Also post the occurrences between the start and today (normally those are taken as
     /// already recorded).
     public var backfill = false
-    /// Field names as the user wrote them, for errors: `--rule` or `schedules[2].rule`.
-    public var fieldPrefix = "--"
 
     public init(name: String, rule: String, start: Day) {
         self.name = name
@@ -256,7 +254,7 @@ extension Store {
             return try AmountModel.parse(text, expected: expected, exponent: currency.exponent, code: currency.code)
         } catch AmountModelError.expectedOutside(_, let low, let high) where expected != nil {
             // Name the expected value as the user wrote it, not the range in minor units.
-            let expectedField = field.hasSuffix("amount") ? String(field.dropLast("amount".count)) + "expected" : field
+            let expectedField = field.hasSuffix("amount}") ? String(field.dropLast("amount}".count)) + "expected}" : field
             let range =
                 Money.format(minor: low, exponent: currency.exponent, grouping: nil) + ".."
                 + Money.format(minor: high, exponent: currency.exponent, grouping: nil)
@@ -311,31 +309,30 @@ extension Store {
             Schedule, Day
         )
     {
-        let p = input.fieldPrefix
         try validateName(input.name, field: "name")
         let calendarName = try input.calendar ?? db.recordSetting("calendar") ?? "none"
         let calendar: WorkingDayCalendar
         do {
             calendar = try workingDayCalendar(db, calendarName)
         } catch StoreError.invalid(_, let value, let reason) where input.calendar != nil {
-            throw StoreError.invalid(field: "\(p)calendar", value: value, reason: reason)  // name the option or field the user gave
+            throw StoreError.invalid(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
         }
-        var rule = try parseRule(input.rule, calendar: calendar.name, adjustment: input.adjustment, field: "\(p)rule")
+        var rule = try parseRule(input.rule, calendar: calendar.name, adjustment: input.adjustment, field: "{rule}")
         if let count = input.count {
-            guard count > 0 else { throw StoreError.invalid(field: "\(p)count", value: String(count), reason: "must be at least 1") }
+            guard count > 0 else { throw StoreError.invalid(field: "{count}", value: String(count), reason: "must be at least 1") }
             if rule.recurrence.count != nil || rule.recurrence.until != nil {
-                throw StoreError.invalid(field: "\(p)count", value: String(count), reason: "the rule already has COUNT or UNTIL")
+                throw StoreError.invalid(field: "{count}", value: String(count), reason: "the rule already has COUNT or UNTIL")
             }
             rule.recurrence.count = count
         }
         if input.count != nil && input.end != nil {
-            throw StoreError.invalid(field: "\(p)end", value: input.end!.iso, reason: "give an end day or a count, not both")
+            throw StoreError.invalid(field: "{end}", value: input.end!.iso, reason: "give an end day or a count, not both")
         }
         do { try rule.recurrence.validate(start: input.start) } catch {
-            throw StoreError.invalid(field: "\(p)rule", value: input.rule, reason: "\(error)")
+            throw StoreError.invalid(field: "{rule}", value: input.rule, reason: "\(error)")
         }
         if let end = input.end, end < input.start {
-            throw StoreError.invalid(field: "\(p)end", value: end.iso, reason: "it is before the start \(input.start)")
+            throw StoreError.invalid(field: "{end}", value: end.iso, reason: "it is before the start \(input.start)")
         }
         let accounts = try index ?? db.accountIndex()
         var postings: [Posting]
@@ -343,15 +340,15 @@ extension Store {
         if let amountText = input.amount {
             guard input.postings.isEmpty, let fromRef = input.from, let toRef = input.to else {
                 throw StoreError.invalid(
-                    field: "\(p)amount", value: amountText, reason: "an amount goes with from and to accounts (or give postings instead)")
+                    field: "{amount}", value: amountText, reason: "an amount goes with from and to accounts (or give postings instead)")
             }
             let from = try accounts.resolve(fromRef)
             let to = try accounts.resolve(toRef)
             guard from.currency == to.currency else {
                 throw StoreError.currencyMismatch(account: to.name, accountCurrency: to.currency.code, amountCurrency: from.currency.code)
             }
-            guard from.id != to.id else { throw StoreError.invalid(field: "\(p)to", value: toRef, reason: "it is the same account as from") }
-            model = try amountModel(amountText, expected: input.expected, currency: from.currency, field: "\(p)amount")
+            guard from.id != to.id else { throw StoreError.invalid(field: "{to}", value: to.name, reason: "it is the same account as from") }
+            model = try amountModel(amountText, expected: input.expected, currency: from.currency, field: "{amount}")
             postings = [
                 Posting(accountID: to.id, amount: Money(minor: model!.expected, currency: to.currency)),
                 Posting(accountID: from.id, amount: Money(minor: -model!.expected, currency: from.currency)),
@@ -359,25 +356,25 @@ extension Store {
             if model!.isFixed {
                 model = nil
             } else if model!.expected == 0 && model!.high == 0 {
-                throw StoreError.invalid(field: "\(p)amount", value: amountText, reason: "a schedule must move some money")
+                throw StoreError.invalid(field: "{amount}", value: amountText, reason: "a schedule must move some money")
             }
             if model == nil && postings[0].amount.minor == 0 {
-                throw StoreError.invalid(field: "\(p)amount", value: amountText, reason: "a schedule must move some money")
+                throw StoreError.invalid(field: "{amount}", value: amountText, reason: "a schedule must move some money")
             }
         } else {
             if input.from != nil || input.to != nil {
-                throw StoreError.invalid(field: "\(p)amount", value: "", reason: "from and to need an amount")
+                throw StoreError.invalid(field: "{amount}", value: "", reason: "from and to need an amount")
             }
             if input.expected != nil {
-                throw StoreError.invalid(field: "\(p)expected", value: input.expected!, reason: "an expected value goes with a ranged amount")
+                throw StoreError.invalid(field: "{expected}", value: input.expected!, reason: "an expected value goes with a ranged amount")
             }
             guard input.postings.count >= 2 else {
-                throw StoreError.invalid(field: "\(p)posting", value: "", reason: "give {amount} with {from} and {to}, or at least 2 postings")
+                throw StoreError.invalid(field: "{posting}", value: "", reason: "give {amount} with {from} and {to}, or at least 2 postings")
             }
             do {
                 postings = try build(accounts, id: id, TransactionInput(day: input.start, postings: input.postings)).postings
             } catch StoreError.ledger(let error) {
-                throw StoreError.invalid(field: "\(p)posting", value: input.postings.map { $0.account }.joined(separator: ", "), reason: "\(error)")
+                throw StoreError.invalid(field: "{posting}", value: input.postings.map { $0.account }.joined(separator: ", "), reason: "\(error)")
             }
         }
         let schedule = Schedule(

@@ -45,6 +45,19 @@ public enum StoreError: KeyedError {
     case file(LedgerFileError)
 
     /// The error with the database's path filled in where it names none yet.
+    /// The error with every field key in its fields and reasons replaced by `spelling(key)` (a
+    /// piece of template): a part's keys nested under the part, a file's keys as their places.
+    public func rekeyed(_ spelling: (String) -> String) -> StoreError {
+        func rekey(_ template: String) -> String { FieldKeys.rekey(template, spelling) }
+        switch self {
+        case .invalid(let field, let value, let reason): return .invalid(field: rekey(field), value: value, reason: rekey(reason))
+        case .refused(let field, let value, let reason, let remedy):
+            return .refused(field: rekey(field), value: value, reason: rekey(reason), remedy: remedy)
+        case .money(let field, let error): return .money(field: rekey(field), error)
+        default: return self
+        }
+    }
+
     func at(_ location: String) -> StoreError {
         if case .unreadable(nil, let field, let value, let reason) = self {
             return .unreadable(path: location, field: field, value: value, reason: reason)

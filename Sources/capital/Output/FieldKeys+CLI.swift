@@ -4,6 +4,10 @@ import CapitalStore
 /// The one table from the field keys below the command line (`{moveTo}` in a store or engine
 /// error, `KitError.Field` in a use case's) to its words: flags, and commands for remedies.
 enum Flags {
+    /// The running command's own names for some keys (`SpellsFields`): `NAME` for `{account}` in
+    /// `card add NAME`. Set around the command's run and the spelling of its errors.
+    @TaskLocal static var names: [String: String] = [:]
+
     /// Keys whose flag is not `--` and the key in kebab case.
     private static let exceptions: [String: String] = [
         "database": "--db", "file": "-f", "scheduleName": "--name",
@@ -11,6 +15,9 @@ enum Flags {
 
     /// The flag a key is given by: `moveTo` → `--move-to`, `database` → `--db`.
     static func flag(_ key: String) -> String {
+        // A part of a record (`prepayments.1.amount`) is given by its own field's flag.
+        let key = key.split(separator: ".").last.map(String.init) ?? key
+        if let name = names[key] { return name }
         if let flag = exceptions[key] { return flag }
         var flag = "--"
         for character in key {
@@ -55,4 +62,11 @@ func spelled(_ error: any Error) -> String {
     if let error = error as? StoreError { return Flags.message(error) }
     if let error = error as? any KeyedError { return Flags.spell(error.template) }
     return "\(error)"
+}
+
+/// A command that gives some fields as arguments rather than by their flags: its errors name
+/// those fields as its usage does (`card add NAME`, `loan prepay NAME AMOUNT`).
+protocol SpellsFields {
+    /// Field key → the argument's name in the usage line (or the flag that differs from the key's).
+    static var fieldNames: [String: String] { get }
 }

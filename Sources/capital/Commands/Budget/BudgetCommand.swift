@@ -27,7 +27,9 @@ func periodWords(_ period: BudgetPeriod) -> String {
 }
 
 extension Capital.BudgetCommand {
-    struct Set: ParsableCommand {
+    struct Set: ParsableCommand, SpellsFields {
+        static let fieldNames = ["category": "CATEGORY", "amount": "AMOUNT"]
+
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Set (or replace) the budget of an expense category.",
             discussion: """
@@ -52,7 +54,6 @@ extension Capital.BudgetCommand {
             var input = BudgetInput(category: category, amount: amount, start: start)
             input.period = period
             input.payFrom = payFrom
-            input.field = { $0 == "category" ? "CATEGORY" : $0 == "amount" ? "AMOUNT" : fieldKey($0) }
             let (budget, replaced) = try store.setBudget(input)
             let name = try store.account(budget.categoryID).name
             let money = Money(minor: budget.amount, currency: try store.account(budget.categoryID).currency).formatted()

@@ -28,7 +28,9 @@ extension CardStatus {
 }
 
 extension Capital.CardCommand {
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, SpellsFields {
+        static let fieldNames = ["account": "NAME"]
+
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a credit card: its statements come due and are paid back in the forecast.",
             discussion: """
@@ -78,7 +80,6 @@ extension Capital.CardCommand {
             input.fixed = fixed
             input.rate = rate
             input.grace = grace
-            input.field = { $0 == "account" ? "NAME" : fieldKey($0) }
             let card = try store.addCard(input)
             let view = try kit { try store.cardStatuses(today: try global.todayDay(), of: [card])[0] }
             Console.current.line(

@@ -18,7 +18,9 @@ extension DepositStatus {
 }
 
 extension Capital.DepositCommand {
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, SpellsFields {
+        static let fieldNames = ["account": "NAME"]
+
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a deposit: its interest and payout join the forecast.",
             discussion: """
@@ -45,7 +47,6 @@ extension Capital.DepositCommand {
             input.maturity = try maturity.map { try parseDay($0, field: "--maturity") }
             input.payout = payout
             input.category = category
-            input.field = { $0 == "account" ? "NAME" : fieldKey($0) }
             let deposit = try store.addDeposit(input)
             Console.current.line("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
         }

@@ -56,7 +56,9 @@ func dueWhen(_ due: Due, today: Day) -> String {
 }
 
 extension Capital.DueCommand {
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, SpellsFields {
+        static let fieldNames = ["payFrom": "--from", "dueDay": "--due"]
+
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Register a bill or a fine.",
             discussion: """
@@ -89,7 +91,6 @@ extension Capital.DueCommand {
             input.institution = institution
             input.payFrom = from
             input.category = category
-            input.field = { $0 == "payFrom" ? "--from" : $0 == "dueDay" ? "--due" : fieldKey($0) }
             let added = try store.addDue(input)
             let today = try global.todayDay()
             if added.payFromID == nil, try store.defaultAccount() == nil {

@@ -125,7 +125,9 @@ extension Capital.LoanCommand {
         }
     }
 
-    struct Prepay: ParsableCommand {
+    struct Prepay: ParsableCommand, SpellsFields {
+        static let fieldNames = ["amount": "AMOUNT"]
+
         static let configuration = CommandConfiguration(
             commandName: "prepay", abstract: "Repay a loan early: once, in full, or every month; --dry-run shows what it would save.",
             discussion: """
@@ -152,7 +154,6 @@ extension Capital.LoanCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: !dryRun)
             var input = PrepaymentInput(day: try parseDay(on, field: "--on"), amount: amount)
-            input.field = { $0 == "amount" ? "AMOUNT" : fieldKey($0) }
             input.full = full
             input.effect = reduce
             input.every = every
