@@ -77,5 +77,13 @@ struct FieldKeysCLITests {
         cli.fails(
             ["card", "add", "{limit}", "--limit", "0", "--statement-day", "5", "--due-day", "25", "--pay-from", "VTB Debit"],
             mentioning: ["--limit '0.00'", "must be more than 0"])
+        // Names quoted inside a reason stay as typed too.
+        cli.ok(["group", "add", "{hide}", "--type", "cash-flow", "--account", "VTB Debit"])
+        cli.fails(["group", "add-account", "{hide}", "VTB Debit"], mentioning: ["already in group '{hide}'"])
+        cli.ok([
+            "schedule", "add", "{toCapital}", "--rule", "monthly on 10", "--amount", "100", "--from", "VTB Debit", "--to", "Groceries", "--start",
+            "2025-01-10",
+        ])
+        cli.fails(["account", "rm", "Groceries"], mentioning: ["schedules use it ({toCapital})", "--move-to"])
     }
 }

@@ -152,7 +152,9 @@ extension Store {
             if !schedules.isEmpty && (removal == .plain || removal == .cascade) {
                 throw StoreError.invalid(
                     field: "account", value: account.name,
-                    reason: "schedules use it (\(schedules.joined(separator: ", "))); remove them first, or use {moveTo}, {toCapital} or {hide}")
+                    reason:
+                        "schedules use it (\(FieldKeys.literal(schedules.joined(separator: ", ")))); remove them first, or use {moveTo}, {toCapital} or {hide}"
+                )
             }
             // A loan, card, deposit, due payment or budget would be left naming a removed account.
             if !uses.records.isEmpty && removal != .hide {

@@ -196,7 +196,7 @@ extension Store {
     static func rate(_ text: String, field: String) throws -> Rate {
         do { return try Rate(parsing: text) } catch .invalidRate(_, let reason) {
             throw StoreError.invalid(field: field, value: text, reason: reason)
-        } catch { throw StoreError.invalid(field: field, value: text, reason: "\(error)") }
+        } catch { throw StoreError.invalid(field: field, value: text, reason: FieldKeys.literal("\(error)")) }
     }
 
     /// An account money can be in (not a category, not equity).

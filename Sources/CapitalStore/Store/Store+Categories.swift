@@ -58,7 +58,7 @@ extension Store {
             let uses = try Store.uses(db, accountID: category.id)
             guard uses.isEmpty else {
                 throw StoreError.refused(
-                    field: "category", value: category.name, reason: "it is in use (\(uses.description))",
+                    field: "category", value: category.name, reason: "it is in use (\(FieldKeys.literal(uses.description)))",
                     remedy: uses.records.isEmpty ? .moveOrHideCategory(category.name) : .changeOrHideCategory(category.name))
             }
             let now = Timestamp.now()
@@ -77,7 +77,7 @@ extension Store {
         guard account.kind.isCategory else {
             throw StoreError.refused(
                 field: "category", value: reference,
-                reason: "'\(account.name)' is \(account.kind.withArticle) account, not a category (an income or expense account)",
+                reason: "'\(FieldKeys.literal(account.name))' is \(account.kind.withArticle) account, not a category (an income or expense account)",
                 remedy: .seeAccounts)
         }
         return account

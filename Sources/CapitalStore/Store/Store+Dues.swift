@@ -186,7 +186,9 @@ extension Store {
     /// An IBAN checked and in its electronic form; empty stays empty.
     static func iban(_ text: String, field: String = "{iban}") throws -> String {
         guard text.contains(where: { !$0.isWhitespace }) else { return "" }
-        do { return try IBAN(validating: text).electronic } catch { throw StoreError.invalid(field: field, value: text, reason: "\(error)") }
+        do { return try IBAN(validating: text).electronic } catch {
+            throw StoreError.invalid(field: field, value: text, reason: FieldKeys.literal("\(error)"))
+        }
     }
 
     static func buildDue(_ db: some LedgerContext, id: String, number: Int, _ input: DueInput) throws -> Due {

@@ -46,7 +46,7 @@ extension Store {
             for account in accounts {
                 let id = try Store.resolveAccount(db, account).id
                 if group.accountIDs.contains(id) {
-                    throw StoreError.invalid(field: "account", value: account, reason: "it is already in group '\(group.name)'")
+                    throw StoreError.invalid(field: "account", value: account, reason: "it is already in group '\(FieldKeys.literal(group.name))'")
                 }
                 try Store.addMember(db, groupID: group.id, accountID: id)
             }
@@ -60,7 +60,7 @@ extension Store {
             for account in accounts {
                 let id = try Store.resolveAccount(db, account).id
                 guard group.accountIDs.contains(id) else {
-                    throw StoreError.invalid(field: "account", value: account, reason: "it is not in group '\(group.name)'")
+                    throw StoreError.invalid(field: "account", value: account, reason: "it is not in group '\(FieldKeys.literal(group.name))'")
                 }
                 try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupId = ? AND accountId = ?").execute(arguments: [group.id, id])
                 try db.cachedStatement(sql: "UPDATE accountGroup SET updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [

@@ -120,7 +120,7 @@ extension Store {
         let rate: Rate
         do { rate = try Rate(parsing: input.rate) } catch .invalidRate(_, let reason) {
             throw .invalid(field: fieldKey("rate"), value: input.rate, reason: reason)
-        } catch { throw .invalid(field: fieldKey("rate"), value: input.rate, reason: "\(error)") }
+        } catch { throw .invalid(field: fieldKey("rate"), value: input.rate, reason: FieldKeys.literal("\(error)")) }
         do {
             return try Loan(
                 principal: principal.minor, rate: rate, term: input.term, start: input.start, firstPayment: input.firstPayment, method: input.method,
@@ -129,7 +129,7 @@ extension Store {
             let key = ["principal": "principal", "term": "term", "first payment": "firstPayment", "adjust": "adjust"][field] ?? field
             throw .invalid(field: fieldKey(key), value: key == "principal" ? input.principal : value, reason: reason)
         } catch {
-            throw .invalid(field: fieldKey("principal"), value: input.principal, reason: "\(error)")
+            throw .invalid(field: fieldKey("principal"), value: input.principal, reason: FieldKeys.literal("\(error)"))
         }
     }
 
@@ -181,7 +181,7 @@ extension Store {
         } catch .prepaymentAfterPayoff(let day, let payoff) {
             throw StoreError.invalid(field: field("on", day), value: day.iso, reason: "the loan is paid off on \(payoff)")
         } catch {
-            throw StoreError.invalid(field: fieldKey("principal"), value: money(loan.terms.principal), reason: "\(error)")
+            throw StoreError.invalid(field: fieldKey("principal"), value: money(loan.terms.principal), reason: FieldKeys.literal("\(error)"))
         }
     }
 

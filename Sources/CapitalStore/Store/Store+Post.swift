@@ -46,7 +46,8 @@ extension Store {
                 let schedule = try Store.resolveSchedule(db, approval.schedule)
                 if schedule.approval == .auto {
                     throw StoreError.invalid(
-                        field: "{approve}", value: approval.field, reason: "'\(schedule.name)' posts by itself (approval auto): nothing to approve")
+                        field: "{approve}", value: approval.field,
+                        reason: "'\(FieldKeys.literal(schedule.name))' posts by itself (approval auto): nothing to approve")
                 }
                 approvalsBySchedule[schedule.id, default: []].append((approval, false))
             }
@@ -79,7 +80,8 @@ extension Store {
                             }
                             guard model.isFixed else {
                                 throw StoreError.invalid(
-                                    field: "{approve}", value: approval.field, reason: "approve with one amount, not the range '\(text)'")
+                                    field: "{approve}", value: approval.field,
+                                    reason: "approve with one amount, not the range '\(FieldKeys.literal(text))'")
                             }
                             amount = model.expected
                         }

@@ -262,7 +262,8 @@ extension Store {
                 field: expectedField, value: expected!,
                 reason: low == high ? "an expected value goes with a ranged amount LOW..HIGH" : "it lies outside the range \(range)")
         } catch {
-            throw StoreError.invalid(field: field, value: text, reason: "\(error)".replacingOccurrences(of: "'\(text)': ", with: ""))
+            throw StoreError.invalid(
+                field: field, value: text, reason: FieldKeys.literal("\(error)".replacingOccurrences(of: "'\(text)': ", with: "")))
         }
     }
 
@@ -273,7 +274,7 @@ extension Store {
         let nearest = near.min { abs($0.day.number - day.number) < abs($1.day.number - day.number) }
         throw StoreError.invalid(
             field: "{at}", value: day.iso,
-            reason: "'\(schedule.name)' has no occurrence that day\(nearest.map { "; the nearest is \($0.day)" } ?? "")")
+            reason: "'\(FieldKeys.literal(schedule.name))' has no occurrence that day\(nearest.map { "; the nearest is \($0.day)" } ?? "")")
     }
 
     static func occurrenceCount(_ schedule: Schedule, before day: Day) -> Int {
@@ -300,7 +301,8 @@ extension Store {
         } catch {
             throw StoreError.invalid(
                 field: field, value: text,
-                reason: "\(error)".replacingOccurrences(of: "'\(text)' is not a rule capital reads; ", with: "not a rule capital reads; "))
+                reason: FieldKeys.literal(
+                    "\(error)".replacingOccurrences(of: "'\(text)' is not a rule capital reads; ", with: "not a rule capital reads; ")))
         }
     }
 
@@ -329,7 +331,7 @@ extension Store {
             throw StoreError.invalid(field: "{end}", value: input.end!.iso, reason: "give an end day or a count, not both")
         }
         do { try rule.recurrence.validate(start: input.start) } catch {
-            throw StoreError.invalid(field: "{rule}", value: input.rule, reason: "\(error)")
+            throw StoreError.invalid(field: "{rule}", value: input.rule, reason: FieldKeys.literal("\(error)"))
         }
         if let end = input.end, end < input.start {
             throw StoreError.invalid(field: "{end}", value: end.iso, reason: "it is before the start \(input.start)")
@@ -374,7 +376,8 @@ extension Store {
             do {
                 postings = try build(accounts, id: id, TransactionInput(day: input.start, postings: input.postings)).postings
             } catch StoreError.ledger(let error) {
-                throw StoreError.invalid(field: "{posting}", value: input.postings.map { $0.account }.joined(separator: ", "), reason: "\(error)")
+                throw StoreError.invalid(
+                    field: "{posting}", value: input.postings.map { $0.account }.joined(separator: ", "), reason: FieldKeys.literal("\(error)"))
             }
         }
         let schedule = Schedule(
@@ -399,7 +402,7 @@ extension Store {
                 if let adjustment = changes.adjustment { updated.rule.adjustment = adjustment }
             }
             do { try updated.rule.recurrence.validate(start: updated.start) } catch {
-                throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: "\(error)")
+                throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: FieldKeys.literal("\(error)"))
             }
         }
         if let text = changes.amount {
