@@ -183,8 +183,9 @@ extension Report {
         let value: JSON
         if let json {
             value = json
-        } else if isRecord, let section = sections.first, let row = rows(section).first {
-            value = row
+        } else if isRecord, let section = sections.first, case .object(let fields)? = rows(section).first {
+            // A record's later sections are its parts: an array of objects under each one's name.
+            value = .object(fields + sections.dropFirst().map { ($0.name, .array(rows($0))) })
         } else if keyed {
             value = .object(sections.map { ($0.name, .array(rows($0))) })
         } else {

@@ -54,11 +54,13 @@ struct Report {
         self.keyed = keyed || sections.count > 1
     }
 
-    /// A single record shown as field/value lines in a table and as one object in JSON.
-    static func record(_ name: String, _ fields: [(Column, Cell)]) -> Report {
+    /// A single record shown as field/value lines in a table and as one object in JSON; its
+    /// `parts` (a due's payments, a schedule's next occurrences) follow as tables, and in JSON as
+    /// arrays of objects under their names.
+    static func record(_ name: String, _ fields: [(Column, Cell)], parts: [Section] = []) -> Report {
         var section = Section(name: name, columns: fields.map(\.0))
         section.rows = [fields.map(\.1)]
-        var report = Report([section])
+        var report = Report([section] + parts)
         report.isRecord = true
         return report
     }

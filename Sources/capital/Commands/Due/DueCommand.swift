@@ -162,9 +162,6 @@ extension Capital.DueCommand {
                 ])
             }
             report.sections.append(payments)
-            report.json = .object(
-                fields.map { ($0.0.key, Report.jsonValue($0.1)) }
-                    + [("payments", .array(payments.rows.map { row in .object(zip(payments.columns, row).map { ($0.key, Report.jsonValue($1)) }) }))])
             try global.print(report)
         }
     }

@@ -199,20 +199,7 @@ extension Capital.ScheduleCommand {
                     .money(Money(minor: found.amount == nil ? size(o.postings) : o.amount.high, currency: found.currency)), .text(note),
                 ])
             }
-            var headSection = Section(name: "schedule", columns: head.map(\.0))
-            headSection.rows = [head.map(\.1)]
-            var report = Report([headSection, upcoming])
-            report.json = .object(
-                head.map { ($0.0.key, Report.jsonValue($0.1)) } + [
-                    ("occurrences", .array(upcoming.rows.map { row in .object(zip(upcoming.columns, row).map { ($0.key, Report.jsonValue($1)) }) }))
-                ])
-            if try global.outputFormat() == .table {
-                try global.print(Report.record("schedule", head))
-                Console.current.line("")
-                try global.print(Report([upcoming]))
-            } else {
-                try global.print(report)
-            }
+            try global.print(Report.record("schedule", head, parts: [upcoming]))
         }
     }
 
