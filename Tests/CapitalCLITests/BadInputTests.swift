@@ -114,6 +114,9 @@ struct BadInputTests {
             mentions: ["--to", "before --from"]),
         BadCommand(testDescription: "second init", args: ["init"], mentions: ["already initialized", "RUB"]),
         BadCommand(testDescription: "unknown command", args: ["spnd", "5"], mentions: ["spnd"]),
+        BadCommand(
+            testDescription: "post after today", args: ["post", "--until", "2030-01-01", "--today", "2025-04-01"],
+            mentions: ["--until '2030-01-01'", "after today 2025-04-01", "only what is due"]),
     ]
 
     @Test(arguments: onTheHousehold)

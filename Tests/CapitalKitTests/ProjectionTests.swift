@@ -151,6 +151,33 @@ struct ProjectionTests {
         }
     }
 
+    @Test("posting stops at today: a later day is refused before anything is read or written; up to today it posts what is due")
+    func postingIsUpToToday() throws {
+        let store = try Store.inMemory()
+        try store.importDocument(try LedgerFile.read(path: Self.root.appendingPathComponent("samples/household.yaml").path))
+        let before = try store.snapshot().transactions.count
+        #expect(throws: KitError.invalid(.until, value: "2025-04-02", reason: "is after today 2025-04-01: only what is due can be posted")) {
+            try store.postDue(through: try Day(iso: "2025-04-02"), today: Self.today, approvals: [], dryRun: false)
+        }
+        #expect(try store.snapshot().transactions.count == before)
+        // A dry run up to today lists what is due and changes nothing; the run posts exactly that.
+        let dry = try store.postDue(through: nil, today: Self.today, approvals: [], dryRun: true)
+        #expect(try store.snapshot().transactions.count == before)
+        let posted = try store.postDue(through: nil, today: Self.today, approvals: [], dryRun: false)
+        #expect(posted.posted.count == dry.posted.count && !dry.posted.isEmpty, "\(dry.posted.count) due")
+        #expect(try store.snapshot().transactions.count == before + posted.posted.count)
+        #expect(try store.postDue(through: nil, today: Self.today, approvals: [], dryRun: false).posted.isEmpty)
+    }
+
+    @Test("the journal export names its horizon by key and reads the ledger's calendars")
+    func journalExport() throws {
+        let store = try Store.load(try LedgerFile.read(path: Self.root.appendingPathComponent("samples/household.yaml").path))
+        let text = try store.journal(today: Self.today, horizon: HorizonRequest(until: "2025-06")) { last in ["to \(last)"] }
+        #expect(text.hasPrefix("; to 2025-06-30"))
+        #expect(text.contains("~ "))
+        #expect(throws: KitError.self) { try store.journal(today: Self.today, horizon: HorizonRequest(until: "2025-01")) { _ in [] } }
+    }
+
     @Test("a horizon request: +N from today, a month for its last day, one of until and days, never before today")
     func horizonRequests() throws {
         let today = Self.today

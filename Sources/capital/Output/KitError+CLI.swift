@@ -6,7 +6,8 @@ import CapitalKit
 extension KitError.Field {
     /// The flag (or argument) a field is given by on the command line.
     var flag: String {
-        switch self {
+        if let name = Flags.names[rawValue] { return name }
+        return switch self {
         case .amount: "AMOUNT"
         case .period: "--by"
         case .reminderDays: "--days"
@@ -19,9 +20,10 @@ extension KitError.Field {
 extension CLIError {
     /// A use case's error in the command line's words: flags for fields, sentences for remedies.
     /// Bad input exits 64; an answer the engine could not build, 1.
-    /// - Parameter flags: flags that differ from the table for this command (`export` takes its horizon as `--to`).
-    init(_ error: KitError, flags: [KitError.Field: String] = [:]) {
-        func flag(_ field: KitError.Field) -> String { flags[field] ?? field.flag }
+    /// A command that names a field its own way says so as `SpellsFields` (`export` takes its
+    /// horizon as `--to`).
+    init(_ error: KitError) {
+        func flag(_ field: KitError.Field) -> String { field.flag }
         switch error {
         case .invalid(let field, let value, let reason, let remedy):
             var help: String?

@@ -35,7 +35,9 @@ extension Capital {
         }
     }
 
-    struct Export: ParsableCommand {
+    struct Export: ParsableCommand, SpellsFields {
+        static let fieldNames = ["until": "--to"]
+
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Write the whole ledger as a YAML (default) or JSON ledger file, one table as CSV, or an hledger journal.",
@@ -79,18 +81,14 @@ extension Capital {
                 throw CSVExportOptions.misplaced(option, value, "goes with --format csv; a journal takes --to (its horizon) alone")
             }
             let store = try global.ledgerStore(writing: false)
-            let ledger = try store.snapshot()
             let today = try global.todayDay()
-            let last: Day
-            do { last = try HorizonRequest(until: csv.to).lastDay(today: today) } catch { throw CLIError(error, flags: [.until: "--to"]) }
-            do {
-                let header = [
-                    "capital ledger as an hledger journal (capital export --format journal), seen from \(today) to \(last).",
-                    "Daily balances: hledger -f FILE register --forecast=\(today.iso)..\(last.advanced(by: 1).iso) -D --historical ACCOUNTS",
-                ]
-                return try Journal.write(ledger, today: today, horizon: last, calendars: try store.calendars(for: ledger), header: header)
-            } catch let error as InstrumentError {
-                throw CLIError("export: \(Flags.spell(error.template))")
+            return try kit {
+                try store.journal(today: today, horizon: HorizonRequest(until: csv.to)) { last in
+                    [
+                        "capital ledger as an hledger journal (capital export --format journal), seen from \(today) to \(last).",
+                        "Daily balances: hledger -f FILE register --forecast=\(today.iso)..\(last.advanced(by: 1).iso) -D --historical ACCOUNTS",
+                    ]
+                }
             }
         }
 

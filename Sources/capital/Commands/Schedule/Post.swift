@@ -25,9 +25,7 @@ extension Capital {
         var approve: [String] = []
 
         func run() throws {
-            let today = try global.todayDay()
-            let last = try until.map { try parseDay($0, field: "--until") } ?? today
-            if last > today { throw CLIError.invalid("--until", until!, "is after today \(today): only what is due can be posted") }
+            let last = try until.map { try parseDay($0, field: "--until") }
             let approvals = try approve.map { text -> OccurrenceApproval in
                 guard let at = text.lastIndex(of: "@") else { throw CLIError.invalid("--approve", text, "expected SCHEDULE@YYYY-MM-DD[=AMOUNT]") }
                 let schedule = String(text[..<at])
@@ -41,7 +39,7 @@ extension Capital {
                 return OccurrenceApproval(schedule: schedule, day: try parseDay(rest, field: "--approve '\(text)'"), amount: amount, field: text)
             }
             let store = try global.ledgerStore(writing: true)
-            let result = try store.post(until: last, approvals: approvals, dryRun: dryRun)
+            let result = try store.postDue(through: last, today: try global.todayDay(), approvals: approvals, dryRun: dryRun)
             let columns = [
                 Column("schedule", "Schedule"), Column("date", "Date"), Column("amount", "Amount", numeric: true), Column("currency", "Cur"),
                 Column("transaction", "Transaction"),
