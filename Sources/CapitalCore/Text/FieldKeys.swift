@@ -23,24 +23,7 @@ public enum FieldKeys {
     ///     FieldKeys.spell("{dueDay} '40': a due day is 1 to 31") { $0.uppercased() }  // "DUEDAY '40': …"
     /// - Complexity: O(length of the text).
     public static func spell(_ text: String, _ spelling: (String) -> String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            if afterOpen < rest.endIndex, rest[afterOpen] == "{" {
-                out += "{"
-                rest = rest[rest.index(after: afterOpen)...]
-            } else if let close = rest[afterOpen...].firstIndex(of: "}"), isKey(rest[afterOpen..<close]) {
-                out += spelling(String(rest[afterOpen..<close]))
-                rest = rest[rest.index(after: close)...]
-            } else {
-                out += "{"
-                rest = rest[afterOpen...]
-            }
-        }
-        return out + rest
+        scan(text, key: spelling, doubledBrace: "{")
     }
 
     /// `template` with each `{key}` replaced by `spelling(key)`, a piece of template (another
@@ -52,17 +35,23 @@ public enum FieldKeys {
     ///     // "{prepayments.1.amount} '{{x': not a number"
     /// - Complexity: O(length of the text).
     public static func rekey(_ template: String, _ spelling: (String) -> String) -> String {
-        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+        scan(template, key: spelling, doubledBrace: "{{")
+    }
+
+    /// `text` with each `{key}` replaced by `key(name)` and each `{{` by `doubledBrace`; other
+    /// braces are left as they are.
+    private static func scan(_ text: String, key: (String) -> String, doubledBrace: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var out = ""
-        var rest = Substring(template)
+        var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
             let afterOpen = rest.index(after: open)
             if afterOpen < rest.endIndex, rest[afterOpen] == "{" {
-                out += "{{"
+                out += doubledBrace
                 rest = rest[rest.index(after: afterOpen)...]
             } else if let close = rest[afterOpen...].firstIndex(of: "}"), isKey(rest[afterOpen..<close]) {
-                out += spelling(String(rest[afterOpen..<close]))
+                out += key(String(rest[afterOpen..<close]))
                 rest = rest[rest.index(after: close)...]
             } else {
                 out += "{"
