@@ -241,6 +241,44 @@ struct ProjectionTests {
         }
     }
 
+    @Test("a batch keeps input order across batches, gives each refused row its file column, and evaluates the rest as one by one")
+    func scenarioBatchesKeepOrderAndNameColumns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("plans.csv").path
+        try """
+        name,price,date,down,loan_rate,loan_term
+        cheap,1000,2025-05-01,,,
+        bad price,abc,2025-05-01,,,
+        loan,500000,2025-06-01,100000,12,0
+        dear,90000000,2025-07-01,,,
+        later,2000,2025-08-01,,,
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let basis = try Self.projection.scenarioBasis(level: nil, from: nil, .pessimistic)
+        var outcomes: [ScenarioOutcome] = []
+        var counts: [Int] = []
+        let summary = try basis.evaluate(ScenarioSource(path: path, exponent: 2), earliest: false, batchSize: 2) { batch, total in
+            outcomes += batch
+            counts.append(total)
+        }
+        #expect(outcomes.map(\.row.name) == ["cheap", "bad price", "loan", "dear", "later"])
+        #expect(counts.last == 5 && zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(summary.total == 5 && summary.failed == 2)
+        #expect(summary.firstFailure?.contains("price") == true)
+        let refused = try #require(outcomes[2].result.failureText)
+        #expect(refused.hasPrefix("line 4: loan_term '0'"), "\(refused)")
+        // Each evaluated row is what the evaluator says of that scenario alone.
+        for outcome in outcomes {
+            guard case .success(let result) = outcome.result else { continue }
+            let alone = basis.evaluator.evaluate([try outcome.row.scenario.get()], earliest: false, threads: 1)
+            #expect(try alone[0].get() == result)
+        }
+        #expect(try outcomes[3].result.get().feasible == false)
+        #expect(try outcomes[0].result.get().feasible == true)
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection
@@ -275,4 +313,8 @@ struct FrontEndWordsTests {
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
+}
+
+extension Result where Failure == ScenarioRow.Failure {
+    var failureText: String? { if case .failure(let failure) = self { failure.description } else { nil } }
 }

@@ -191,11 +191,6 @@ extension Capital.ScenarioCommand {
         var sort: String?
         @Option(help: ArgumentHelp("Write the results to this file instead of standard output.", valueName: "path")) var out: String?
 
-        /// The file's column of each part a scenario error names.
-        static let columns = [
-            "price": "price", "down payment": "down", "loan term": "loan_term", "loan rate": "loan_rate", "day": "date", "instalments": "instalments",
-        ]
-
         func run() throws {
             if let sort, !["max-price", "worst-balance", "total-cost"].contains(sort) {
                 throw CLIError.invalid("--sort", sort, "expected max-price, worst-balance or total-cost")
@@ -206,36 +201,17 @@ extension Capital.ScenarioCommand {
             var sink = try ResultSink(
                 format: format, earliest: earliest, base: base, global: global, out: out, buffered: sort != nil || format == .table)
             let progress = Progress()
-            var failed: [String] = []
-            var total = 0
-            try kit {
-                try source.forEachBatch(size: 1 << 16) { rows in
-                    let valid = rows.compactMap { try? $0.scenario.get() }
-                    var results = base.evaluator.evaluate(valid, earliest: earliest, threads: 2)[...]
-                    for row in rows {
-                        total += 1
-                        switch row.scenario {
-                        case .failure(let error):
-                            failed.append(error.description)
-                            sink.add(row, .failed(error.description))
-                        case .success:
-                            switch results.removeFirst() {
-                            case .success(let result): sink.add(row, .result(result))
-                            case .failure(let error):
-                                let text = "line \(row.line): \(scenarioError(error, Self.columns).description)"
-                                failed.append(text)
-                                sink.add(row, .failed(text))
-                            }
-                        }
-                    }
+            let summary = try kit {
+                try base.basis.evaluate(source, earliest: earliest) { outcomes, total in
+                    for outcome in outcomes { sink.add(outcome) }
                     try sink.flush()
                     progress.update(total)
                 }
             }
             progress.finish()
             try sink.finish(sortedBy: sort)
-            if !failed.isEmpty {
-                throw CLIError("\(failed.count) of \(total) scenarios could not be evaluated (first: \(failed[0]))", exitCode: 65)
+            if let first = summary.firstFailure {
+                throw CLIError("\(summary.failed) of \(summary.total) scenarios could not be evaluated (first: \(first))", exitCode: 65)
             }
         }
     }
@@ -259,13 +235,9 @@ final class Progress {
     }
 }
 
-/// A scenario's result, or why it has none.
-enum Outcome {
-    case result(ScenarioResult)
-    case failed(String)
-
-    var result: ScenarioResult? { if case .result(let r) = self { return r } else { return nil } }
-    var error: String? { if case .failed(let e) = self { return e } else { return nil } }
+extension ScenarioOutcome {
+    var value: ScenarioResult? { try? result.get() }
+    var error: String? { if case .failure(let failure) = result { failure.description } else { nil } }
 }
 
 /// Where results go: streamed for CSV and JSON, kept for tables and sorting.
@@ -278,7 +250,7 @@ struct ResultSink {
     let handle: FileHandle?
     let console = Console.current
     let buffered: Bool
-    private var kept: [(row: ScenarioRow, outcome: Outcome)] = []
+    private var kept: [ScenarioOutcome] = []
     private var text = ""
     private var count = 0
 
@@ -316,12 +288,13 @@ struct ResultSink {
         ).map(\.0)
     }
 
-    mutating func add(_ row: ScenarioRow, _ outcome: Outcome) {
-        if buffered { kept.append((row, outcome)) } else { write(row, outcome) }
+    mutating func add(_ outcome: ScenarioOutcome) {
+        if buffered { kept.append(outcome) } else { write(outcome) }
     }
 
-    private mutating func write(_ row: ScenarioRow, _ outcome: Outcome) {
-        let cells = outcome.result.map { base.cells($0, earliest: earliest) }
+    private mutating func write(_ outcome: ScenarioOutcome) {
+        let row = outcome.row
+        let cells = outcome.value.map { base.cells($0, earliest: earliest) }
         switch format {
         case .csv:
             var fields = [String(row.line), csvField(row.name)]
@@ -361,8 +334,8 @@ struct ResultSink {
     mutating func finish(sortedBy key: String?) throws {
         if buffered {
             if let key {
-                func value(_ outcome: Outcome) -> Int64? {
-                    guard let r = outcome.result else { return nil }
+                func value(_ outcome: ScenarioOutcome) -> Int64? {
+                    guard let r = outcome.value else { return nil }
                     switch key {
                     case "max-price": return -r.maxPrice
                     case "worst-balance": return -r.worstHeadroom
@@ -371,7 +344,7 @@ struct ResultSink {
                 }
                 // Stable: equal keys keep their input order; rows that failed go last.
                 kept = kept.enumerated().sorted { a, b in
-                    let (x, y) = (value(a.element.outcome), value(b.element.outcome))
+                    let (x, y) = (value(a.element), value(b.element))
                     if let x, let y, x != y { return x < y }
                     if (x == nil) != (y == nil) { return x != nil }
                     return a.offset < b.offset
@@ -381,11 +354,11 @@ struct ResultSink {
                 var section = Section(
                     name: "scenarios",
                     columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
-                for (row, outcome) in kept {
-                    var cells: [Cell] = [.int(row.line), .text(row.name)]
-                    switch outcome {
-                    case .result(let result): cells += base.cells(result, earliest: earliest).map(\.1) + [.none]
-                    case .failed(let error): cells += Array(repeating: Cell.none, count: columns.count) + [.text(error)]
+                for outcome in kept {
+                    var cells: [Cell] = [.int(outcome.row.line), .text(outcome.row.name)]
+                    switch outcome.result {
+                    case .success(let result): cells += base.cells(result, earliest: earliest).map(\.1) + [.none]
+                    case .failure(let failure): cells += Array(repeating: Cell.none, count: columns.count) + [.text(failure.description)]
                     }
                     section.rows.append(cells)
                 }
@@ -393,7 +366,7 @@ struct ResultSink {
                 text = Report([section]).render(.table, RenderOptions(hideAmounts: global.hideAmounts, color: color))
             } else {
                 if format == .json { text += "[" }
-                for (row, outcome) in kept { write(row, outcome) }
+                for outcome in kept { write(outcome) }
             }
         }
         if format == .json { text += count == 0 ? "]\n" : "\n]\n" }
