@@ -110,6 +110,11 @@ struct BadInputTests {
             mentions: ["--format", "'xml'", "yaml, json, csv or journal"]),
         BadCommand(testDescription: "unknown tx kind filter", args: ["tx", "list", "--kind", "gift"], mentions: ["--kind", "'gift'"]),
         BadCommand(
+            testDescription: "an account as a category filter", args: ["tx", "list", "--category", "VTB Debit"],
+            mentions: ["--category 'VTB Debit'", "not an income or expense category"]),
+        BadCommand(testDescription: "an unreadable --min", args: ["tx", "list", "--min", "lots"], mentions: ["--min", "'lots'"]),
+        BadCommand(testDescription: "an unreadable --from", args: ["tx", "list", "--from", "2025-13"], mentions: ["--from", "2025-13"]),
+        BadCommand(
             testDescription: "--to before --from", args: ["tx", "list", "--from", "2025-03-01", "--to", "2025-02-01"],
             mentions: ["--to", "before --from"]),
         BadCommand(testDescription: "second init", args: ["init"], mentions: ["already initialized", "RUB"]),

@@ -279,6 +279,36 @@ struct ProjectionTests {
         #expect(try outcomes[0].result.get().feasible == true)
     }
 
+    @Test("a transaction query keeps what a hand-written check over every transaction keeps")
+    func transactionQueries() throws {
+        let store = Self.projection.store
+        let ledger = Self.projection.stored
+        let groceries = try #require(ledger.accounts.first { $0.name == "Groceries" })
+        var query = TransactionQuery()
+        (query.from, query.to, query.categories, query.min) = ("2025-01", "2025-03", ["groceries"], "1000")
+        let found = try store.transactions(matching: query).transactions
+        let first = try Day(iso: "2025-01-01")
+        let last = try Day(iso: "2025-03-31")
+        let expected = ledger.transactions.filter { t in
+            t.day >= first && t.day <= last && t.postings.contains { $0.accountID == groceries.id } && t.amount >= 100_000
+        }
+        #expect(!expected.isEmpty)
+        #expect(found.map(\.id) == expected.map(\.id))
+        query = TransactionQuery()
+        query.kind = "income"
+        #expect(
+            try store.transactions(matching: query).transactions.allSatisfy {
+                $0.postings.contains { p in ledger.accounts.first { $0.id == p.accountID }?.kind == .income }
+            })
+        query.kind = "mixed"
+        #expect(throws: KitError.invalid(.kind, value: "mixed", reason: "expected income, expense or transfer")) {
+            try store.transactions(matching: query)
+        }
+        query = TransactionQuery()
+        (query.from, query.to) = ("2025-03-01", "2025-02")
+        #expect(throws: KitError.invalid(.to, value: "2025-02", reason: "it is before {from} 2025-03-01")) { try store.transactions(matching: query) }
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection

@@ -41,6 +41,15 @@ public struct TransactionFilter: Sendable {
     }
 }
 
+extension Ledger {
+    /// The transactions `filter` keeps, in the ledger's order.
+    /// - Complexity: O(postings of every transaction).
+    public func transactions(matching filter: TransactionFilter) -> [Transaction] {
+        let kinds = Dictionary(accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        return transactions.filter { filter.matches($0, kinds: { kinds[$0] }) }
+    }
+}
+
 extension Transaction {
     /// The size of a transaction: the sum of its positive postings in the first posting's currency
     /// (what moved; 70 000 for the mortgage payment split 60 000 + 10 000). Saturates instead of overflowing.

@@ -37,6 +37,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case amount
         /// The length of a forecast's periods.
         case period
+        /// A category to list transactions of; bounds on their amounts; their kind (income, expense, transfer).
+        case category, min, max, kind
         /// How many days ahead reminders look.
         case reminderDays
         /// A month, `YYYY-MM`.

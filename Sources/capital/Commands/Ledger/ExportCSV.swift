@@ -96,7 +96,7 @@ func transactionTable(_ store: Store, range: (from: Day?, to: Day?)) throws -> C
     var table = CSVTable(header: [
         "date", "payee", "account", "category", "amount", "currency", "kind", "note", "postingNote", "spender", "tags", "counterparts", "transaction",
     ])
-    for transaction in ledger.transactions where filter.matches(transaction, kinds: { accounts[$0]?.kind }) {
+    for transaction in ledger.transactions(matching: filter) {
         let names = transaction.postings.map { accounts[$0.accountID]?.name ?? $0.accountID }
         for (index, posting) in transaction.postings.enumerated() {
             let account = accounts[posting.accountID]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 
 extension Capital {
@@ -113,33 +114,11 @@ extension Capital.TxCommand {
         @Option(help: ArgumentHelp("income, expense or transfer.", valueName: "kind")) var kind: String?
 
         func run() throws {
+            var query = TransactionQuery()
+            (query.from, query.to, query.accounts, query.categories) = (from, to, account, category)
+            (query.min, query.max, query.search, query.spender, query.kind) = (min, max, search, spender, kind)
             let store = try global.ledgerStore(writing: false)
-            let ledger = try store.snapshot()
-            var filter = TransactionFilter()
-            filter.from = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
-            filter.to = try to.map { try parseDay($0, field: "--to", monthAs: .endOfMonth) }
-            if let f = filter.from, let t = filter.to, f > t { throw CLIError.invalid("--to", to!, "it is before --from \(from!)") }
-            filter.accountIDs = Set(try account.map { try store.account($0).id })
-            filter.categoryIDs = Set(
-                try category.map { name in
-                    let found = try store.account(name)
-                    guard found.kind.isCategory else {
-                        throw CLIError.invalid("--category", name, "it is \(found.kind.withArticle) account, not an income or expense category")
-                    }
-                    return found.id
-                })
-            filter.min = try min.map { try parseMoney($0, field: "--min", currency: ledger.currency).minor }
-            filter.max = try max.map { try parseMoney($0, field: "--max", currency: ledger.currency).minor }
-            filter.search = search
-            filter.spender = spender
-            if let kind {
-                guard let value = TransactionKind(rawValue: kind), value != .mixed else {
-                    throw CLIError.invalid("--kind", kind, "expected income, expense or transfer")
-                }
-                filter.kind = value
-            }
-            let kinds = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.kind) })
-            let matching = ledger.transactions.filter { filter.matches($0, kinds: { kinds[$0] }) }
+            let (ledger, matching) = try kit { try store.transactions(matching: query) }
             try global.print(Report([transactionSection(matching, ledger)]))
         }
     }
