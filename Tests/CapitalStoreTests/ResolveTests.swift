@@ -73,7 +73,7 @@ struct ResolveTests {
 
     /// Hostile mutations that parse, of the small ledger (every section) and of the household
     /// sample (every instrument): resolved and imported alike.
-    @Test(arguments: [("small.yaml", 500, 60), ("household.yaml", 80, 8)])
+    @Test(arguments: [("small.yaml", 320, 30), ("household.yaml", 60, 6)])
     func mutatedLedgersResolveAsTheyImport(file: String, cases: Int, least: Int) throws {
         let seed = file == "small.yaml" ? HostileLedgerFileTests.smallYAML : HostileLedgerFileTests.household
         var hostile = Hostile(seed: 0x5E7)
