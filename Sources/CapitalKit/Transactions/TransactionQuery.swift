@@ -16,6 +16,7 @@ public struct TransactionQuery: Sendable {
     /// `income`, `expense` or `transfer`.
     public var kind: String?
 
+    /// A query that keeps every transaction.
     public init() {}
 }
 
