@@ -1,7 +1,8 @@
 // libFuzzer target: ledger files (YAML and JSON) through LedgerFile.parse, and those that parse
-// through Store.load. Built and run by Scripts/fuzz/run.sh. A crash, a hang (-timeout) or an
-// error message on more than one line (abort below) is a finding: libFuzzer writes the input to
-// a crash-*/timeout-* file, which becomes a fixture under Tests/Fixtures/fuzz/.
+// through LedgerDocument.resolve (what -f does) and an import into an empty in-memory store.
+// Built and run by Scripts/fuzz/run.sh. A crash, a hang (-timeout) or an error message on more
+// than one line (abort below) is a finding: libFuzzer writes the input to a crash-*/timeout-*
+// file, which becomes a fixture under Tests/Fixtures/fuzz/.
 import CapitalCore
 import CapitalStore
 
@@ -28,7 +29,8 @@ public func fuzzLedger(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes.dropFirst()), as: UTF8.self)
     do {
         let document = try LedgerFile.parse(text, file: file)
-        do { _ = try Store.load(document) } catch { requireOneLine("\(error)") }
+        do { _ = try document.resolve().ledger } catch { requireOneLine("\(error)") }
+        do { _ = try Store.inMemory().importDocument(document) } catch { requireOneLine("\(error)") }
     } catch {
         requireOneLine(error.description)
     }
