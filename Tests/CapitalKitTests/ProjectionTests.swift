@@ -309,6 +309,36 @@ struct ProjectionTests {
         #expect(throws: KitError.invalid(.to, value: "2025-02", reason: "it is before {from} 2025-03-01")) { try store.transactions(matching: query) }
     }
 
+    @Test("quick entries move one amount between the right kinds of account, or say which field is wrong")
+    func quickEntries() throws {
+        let store = try Store.inMemory()
+        try store.initialize(currency: try Currency("RUB"))
+        _ = try store.addAccount(name: "Bank", kind: .debit, currency: nil)
+        _ = try store.addAccount(name: "Dollars", kind: .cash, currency: try Currency("USD"))
+        let day = Self.today
+        #expect(throws: KitError.missing(.from, reason: "no account given and no default account", remedy: .nameOrSetDefault(.from))) {
+            try store.record(QuickEntry(.spend(category: "Groceries", from: nil), amount: "5", day: day))
+        }
+        #expect(
+            throws: KitError.invalid(
+                .category, value: "Bank", reason: "it is a debit account, not an expense category", remedy: .transferBetweenAccounts)
+        ) { try store.record(QuickEntry(.spend(category: "Bank", from: "Bank"), amount: "5", day: day)) }
+        #expect(throws: KitError.invalid(.to, value: "bank", reason: "it is the same account as {from}")) {
+            try store.record(QuickEntry(.transfer(from: "Bank", to: "bank"), amount: "5", day: day))
+        }
+        #expect(throws: KitError.self) { try store.record(QuickEntry(.transfer(from: "Bank", to: "Dollars"), amount: "5", day: day)) }
+        #expect(throws: KitError.invalid(.amount, value: "0", reason: "must be more than zero")) {
+            try store.record(QuickEntry(.earn(category: "Salary", to: "Bank"), amount: "0", day: day))
+        }
+        #expect(try store.snapshot().transactions.isEmpty)
+        var entry = QuickEntry(.earn(category: "Salary", to: "Bank"), amount: "1 500.25", day: day)
+        entry.payee = "Employer"
+        let (transaction, from, to) = try store.record(entry)
+        #expect(from.name == "Salary" && to.name == "Bank" && transaction.day == day && transaction.payee == "Employer")
+        #expect(transaction.postings.map(\.amount.minor).sorted() == [-150_025, 150_025])
+        #expect(KitError.refused(reason: "x", remedy: .recordExchange).description.hasPrefix("x; record an exchange"))
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection

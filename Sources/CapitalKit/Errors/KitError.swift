@@ -12,6 +12,10 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(Field, value: String, reason: String, remedy: Remedy? = nil)
     /// `field`'s text could not be read; `reason` quotes it.
     case unreadable(Field, reason: String)
+    /// `field` was left out and nothing stands in for it: `reason`; `remedy` says what would help.
+    case missing(Field, reason: String, remedy: Remedy? = nil)
+    /// The request cannot be carried out as asked, whatever field is changed: `reason`.
+    case refused(reason: String, remedy: Remedy? = nil)
     /// Line `line` of the file at `path` cannot be read: `reason` (a template).
     case fileLine(path: String, line: Int, reason: String)
     /// The engine could not build the answer (a balance past the range of Int64 over the horizon,
@@ -53,26 +57,43 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case oneOf([Field])
         /// Look further: a later last day.
         case laterHorizon
+        /// Money between two accounts is a transfer, not spending.
+        case transferBetweenAccounts
+        /// Name the account, or set a default one for quick entries.
+        case nameOrSetDefault(Field)
+        /// Money changing currency is an exchange: a transaction with a posting to Capital in each currency.
+        case recordExchange
     }
 
     /// The error in keys, for logs and front ends without words of their own: `until '2020-01-01': is before today 2025-04-01`.
     public var description: String {
         switch self {
         case .invalid(let field, let value, let reason, let remedy):
-            let help: String? =
-                switch remedy {
-                case .oneOf(let fields)?: "give one of " + fields.map(\.rawValue).joined(separator: ", ")
-                case .laterHorizon?: "give a later until"
-                case nil: nil
-                }
             return "\(field.rawValue) '\(value)': "
-                + [reason.isEmpty ? nil : FieldKeys.spell(reason) { $0 }, help].compactMap { $0 }.joined(separator: "; ")
+                + [reason.isEmpty ? nil : FieldKeys.spell(reason) { $0 }, remedy?.plain].compactMap { $0 }.joined(separator: "; ")
+        case .missing(let field, let reason, let remedy):
+            return "\(field.rawValue): " + [FieldKeys.spell(reason) { $0 }, remedy?.plain].compactMap { $0 }.joined(separator: "; ")
+        case .refused(let reason, let remedy):
+            return [FieldKeys.spell(reason) { $0 }, remedy?.plain].compactMap { $0 }.joined(separator: "; ")
         case .unreadable(let field, let reason):
             return "\(field.rawValue): \(reason)"
         case .fileLine(let path, let line, let reason):
             return FieldKeys.spell("\(FieldKeys.literal(path)):\(line): \(reason)") { $0 }
         case .engine(let context, let reason):
             return FieldKeys.spell("\(context): \(reason)") { $0 }
+        }
+    }
+}
+
+extension KitError.Remedy {
+    /// The remedy in keys, for front ends without words of their own.
+    public var plain: String {
+        switch self {
+        case .oneOf(let fields): "give one of " + fields.map(\.rawValue).joined(separator: ", ")
+        case .laterHorizon: "give a later until"
+        case .transferBetweenAccounts: "record money between accounts as a transfer"
+        case .nameOrSetDefault(let field): "name the \(field.rawValue) account, or set a default account"
+        case .recordExchange: "record an exchange as a transaction with a posting to Capital in each currency"
         }
     }
 }

@@ -26,21 +26,11 @@ extension CLIError {
         func flag(_ field: KitError.Field) -> String { field.flag }
         switch error {
         case .invalid(let field, let value, let reason, let remedy):
-            var help: String?
-            switch remedy {
-            case .oneOf(let fields)?:
-                help =
-                    fields.count == 2
-                    ? "give \(flag(fields[0])) or \(flag(fields[1])), not both"
-                    : "give one of " + fields.dropLast().map(flag).joined(separator: ", ") + " and " + (fields.last.map(flag) ?? "")
-            case .laterHorizon?:
-                help = "give a later \(flag(.until))"
-            case nil:
-                help = nil
-            }
-            // A reason may name another field by key (`is after {to} 2025-03-31`).
-            let reason = FieldKeys.spell(reason) { key in KitError.Field(rawValue: key).map(flag) ?? Flags.flag(key) }
-            self = .invalid(flag(field), value, [reason.isEmpty ? nil : reason, help].compactMap { $0 }.joined(separator: "; "))
+            self = .invalid(flag(field), value, Self.sentence(reason, remedy))
+        case .missing(let field, let reason, let remedy):
+            self.init("\(flag(field)): \(Self.sentence(reason, remedy))")
+        case .refused(let reason, let remedy):
+            self.init(Self.sentence(reason, remedy))
         case .unreadable(let field, let reason):
             self.init("\(flag(field)): \(reason)", exitCode: 64)
         case .fileLine(let path, let line, let reason):
@@ -48,6 +38,26 @@ extension CLIError {
         case .engine(let context, let reason):
             self.init(Flags.spell("\(context): \(reason)"))
         }
+    }
+
+    /// A reason (whose keys are spelled as flags: `is after {to} 2025-03-31`) and its remedy in
+    /// the command line's words.
+    private static func sentence(_ reason: String, _ remedy: KitError.Remedy?) -> String {
+        func flag(_ field: KitError.Field) -> String { field.flag }
+        let help: String? =
+            switch remedy {
+            case .oneOf(let fields)?:
+                fields.count == 2
+                    ? "give \(flag(fields[0])) or \(flag(fields[1])), not both"
+                    : "give one of " + fields.dropLast().map(flag).joined(separator: ", ") + " and " + (fields.last.map(flag) ?? "")
+            case .laterHorizon?: "give a later \(flag(.until))"
+            case .transferBetweenAccounts?: "use `capital transfer` between accounts"
+            case .nameOrSetDefault(let field)?: "pass \(flag(field)) ACCOUNT or run `capital account edit ACCOUNT --default`"
+            case .recordExchange?: "record an exchange with `capital tx add` and a posting to Capital in each currency"
+            case nil: nil
+            }
+        let spelled = FieldKeys.spell(reason) { key in KitError.Field(rawValue: key).map(flag) ?? Flags.flag(key) }
+        return [spelled.isEmpty ? nil : spelled, help].compactMap { $0 }.joined(separator: "; ")
     }
 }
 

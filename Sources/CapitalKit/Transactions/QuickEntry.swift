@@ -1,0 +1,90 @@
+import CapitalCore
+import CapitalStore
+
+/// Money moved in one step, as a person says it: spent on a category, earned from one, or moved
+/// between two accounts. Names and the amount as written; an account left out is the default one.
+public struct QuickEntry: Sendable {
+    public enum Move: Sendable {
+        /// Spent on an expense category, from `from` (the default account when nil).
+        case spend(category: String, from: String?)
+        /// Earned from an income category, into `to` (the default account when nil).
+        case earn(category: String, to: String?)
+        /// Moved between two balance accounts.
+        case transfer(from: String, to: String)
+    }
+
+    public var move: Move
+    /// The amount, more than zero.
+    public var amount: String
+    public var day: Day
+    public var payee = ""
+    public var note = ""
+    public var spender = ""
+    public var tags: [String] = []
+
+    /// An entry of `amount` on `day`, without payee, note, spender or tags.
+    public init(_ move: Move, amount: String, day: Day) {
+        self.move = move
+        self.amount = amount
+        self.day = day
+    }
+}
+
+extension Store {
+    /// Records a quick entry as a two-posting transaction.
+    /// - Returns: the transaction and the accounts the money left and reached.
+    /// - Throws: `KitError` naming the field at fault (a category of the wrong kind, the same
+    ///   account twice, an amount that is not one or not more than zero, no account and no
+    ///   default account), or refusing two currencies; `StoreError` for names that are no account.
+    public func record(_ entry: QuickEntry) throws -> (transaction: Transaction, from: Account, to: Account) {
+        let from: Account
+        let to: Account
+        switch entry.move {
+        case .spend(let category, let account):
+            to = try self.account(category)
+            guard to.kind == .expense else {
+                throw KitError.invalid(
+                    .category, value: category, reason: "it is \(to.kind.withArticle) account, not an expense category",
+                    remedy: .transferBetweenAccounts)
+            }
+            from = try accountOrDefault(account, field: .from)
+        case .earn(let category, let account):
+            from = try self.account(category)
+            guard from.kind == .income else {
+                throw KitError.invalid(.category, value: category, reason: "it is \(from.kind.withArticle) account, not an income category")
+            }
+            to = try accountOrDefault(account, field: .to)
+        case .transfer(let source, let target):
+            from = try self.account(source)
+            to = try self.account(target)
+            if from.id == to.id { throw KitError.invalid(.to, value: target, reason: "it is the same account as {from}") }
+        }
+        if from.currency != to.currency {
+            throw KitError.refused(
+                reason:
+                    "'\(FieldKeys.literal(from.name))' holds \(from.currency.code) and '\(FieldKeys.literal(to.name))' holds \(to.currency.code): "
+                    + "a quick entry moves one currency",
+                remedy: .recordExchange)
+        }
+        let money: Money
+        do { money = try Money(parsing: entry.amount, currency: from.currency) } catch { throw KitError.unreadable(.amount, reason: "\(error)") }
+        guard money.minor > 0 else { throw KitError.invalid(.amount, value: entry.amount, reason: "must be more than zero") }
+        let transaction = try addTransaction(
+            TransactionInput(
+                day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags,
+                postings: [
+                    PostingInput(account: to.id, amount: money.plain, field: "{amount}"),
+                    PostingInput(account: from.id, amount: try money.negated().plain, field: "{amount}"),
+                ]))
+        return (transaction, from, to)
+    }
+
+    /// The named account, or the default one for quick entries.
+    private func accountOrDefault(_ reference: String?, field: KitError.Field) throws -> Account {
+        if let reference { return try account(reference) }
+        guard let account = try defaultAccount() else {
+            throw KitError.missing(field, reason: "no account given and no default account", remedy: .nameOrSetDefault(field))
+        }
+        return account
+    }
+}
