@@ -4,6 +4,7 @@ import CapitalStore
 /// Money moved in one step, as a person says it: spent on a category, earned from one, or moved
 /// between two accounts. Names and the amount as written; an account left out is the default one.
 public struct QuickEntry: Sendable {
+    /// Where the money goes.
     public enum Move: Sendable {
         /// Spent on an expense category, from `from` (the default account when nil).
         case spend(category: String, from: String?)
