@@ -53,7 +53,11 @@ extension String {
     /// Terminal columns the text takes: two for an emoji or a wide East Asian character, one for
     /// anything else (combining marks are part of their character). What tables pad by, so a
     /// column with icons stays aligned.
-    var displayWidth: Int { reduce(0) { $0 + $1.displayWidth } }
+    var displayWidth: Int {
+        // Printable ASCII (most cells: dates, amounts, names) is one column a byte.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        return reduce(0) { $0 + $1.displayWidth }
+    }
 }
 
 extension Character {

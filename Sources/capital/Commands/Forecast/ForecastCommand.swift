@@ -45,17 +45,19 @@ extension Capital {
                     Column("outflow", "Out", numeric: true), Column("closing", "Closing", numeric: true), Column("min", "Min", numeric: true),
                     Column("minDay", "Min day"),
                 ])
-            var json: [JSON] = []
             for period in forecast.periods {
                 let row: [Cell] = [
                     .day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow)),
                     .money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay),
                 ]
                 section.rows.append(row)
-                json.append(.object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }))
             }
             let pool = forecast.pool
             var report = Report([section])
+            // The JSON wraps the periods with what they are of; only JSON needs it built.
+            let json: [JSON] =
+                try global.outputFormat() == .json
+                ? section.rows.map { row in .object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) } : []
             report.json = .object([
                 ("currency", .string(timeline.currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
                 ("account", account.map { _ in .string(pool.name) } ?? .null), ("group", group.map { _ in .string(pool.name) } ?? .null),
