@@ -339,6 +339,17 @@ struct ProjectionTests {
         #expect(KitError.refused(reason: "x", remedy: .recordExchange).description.hasPrefix("x; record an exchange"))
     }
 
+    @Test("a schedule at a glance: its next day and a year's occurrences over twelve")
+    func scheduleSummaries() throws {
+        let (_, summaries) = try Self.projection.store.scheduleSummaries(today: Self.today)
+        #expect(summaries.count == Self.projection.stored.schedules.count)
+        // Salary Anna: 180 000.00 on the 10th, twelve times in the coming year.
+        let salary = try #require(summaries.first { $0.schedule.name == "Salary Anna" })
+        #expect(salary.next == (try Day(iso: "2025-04-10")))
+        #expect(salary.monthly == 180_000_00)
+        #expect(summaries.allSatisfy { $0.next.map { $0 >= Self.today } ?? true })
+    }
+
     @Test("reminders come overdue first, then by day, each within the window")
     func remindersAreOrdered() throws {
         let projection = Self.projection

@@ -53,7 +53,11 @@ extension Ledger {
 extension Transaction {
     /// The size of a transaction: the sum of its positive postings in the first posting's currency
     /// (what moved; 70 000 for the mortgage payment split 60 000 + 10 000). Saturates instead of overflowing.
-    public var amount: Int64 {
+    public var amount: Int64 { Self.amount(of: postings) }
+
+    /// The size of what `postings` move: the sum of the positive ones in the first one's currency
+    /// (a transaction's `amount`, a schedule occurrence's). Saturates instead of overflowing.
+    public static func amount(of postings: [Posting]) -> Int64 {
         guard let currency = postings.first?.amount.currency else { return 0 }
         var sum: Int64 = 0
         for posting in postings where posting.amount.currency == currency && posting.amount.minor > 0 {

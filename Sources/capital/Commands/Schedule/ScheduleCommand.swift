@@ -33,18 +33,7 @@ struct ScopeOptions: ParsableArguments {
 }
 
 /// The size of an occurrence: what moves (the sum of its positive postings).
-private func size(_ postings: [Posting]) -> Int64 {
-    Transaction(id: "", day: Day(0), postings: postings).amount
-}
-
-/// What a schedule costs or brings per month on average over the coming year.
-private func monthlyEquivalent(_ schedule: Schedule, calendar: WorkingDayCalendar, today: Day) -> Int64 {
-    var total: Int64 = 0
-    for occurrence in schedule.occurrences(in: DayRange(today, today.addingMonths(12)), calendar: calendar) {
-        total = total.addingReportingOverflow(size(occurrence.postings)).partialValue
-    }
-    return total / 12
-}
+private func size(_ postings: [Posting]) -> Int64 { Transaction.amount(of: postings) }
 
 /// The amount or range as a cell: grouped in tables, plain in JSON and CSV.
 private func amountCell(_ schedule: Schedule) -> Cell {
@@ -119,8 +108,7 @@ extension Capital.ScheduleCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
-            let today = try global.todayDay()
-            let ledger = try store.snapshot()
+            let (ledger, summaries) = try store.scheduleSummaries(today: try global.todayDay())
             let labels = AccountLabels(ledger.accounts)
             var section = Section(
                 name: "schedules",
@@ -129,13 +117,11 @@ extension Capital.ScheduleCommand {
                     Column("amount", "Amount", numeric: true), Column("monthly", "Monthly", numeric: true), Column("currency", "Cur"),
                     Column("from", "From"), Column("to", "To"), Column("approval", "Approval"),
                 ])
-            for schedule in ledger.schedules {
-                let calendar = try store.calendar(schedule.rule.calendar)
-                let next = schedule.occurrences(in: DayRange(today, today.advanced(by: 3700)), calendar: calendar).first
+            for summary in summaries {
+                let schedule = summary.schedule
                 section.rows.append([
-                    .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), next.map { .day($0.day) } ?? .none,
-                    amountCell(schedule),
-                    .money(Money(minor: monthlyEquivalent(schedule, calendar: calendar, today: today), currency: schedule.currency)),
+                    .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), summary.next.map { .day($0) } ?? .none,
+                    amountCell(schedule), .money(Money(minor: summary.monthly, currency: schedule.currency)),
                     .text(schedule.currency.code),
                     .labels(schedule.postings.filter { $0.amount.minor < 0 }.map { labels[$0.accountID] }),
                     .labels(schedule.postings.filter { $0.amount.minor > 0 }.map { labels[$0.accountID] }),
