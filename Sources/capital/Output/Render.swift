@@ -183,6 +183,8 @@ extension Report {
         let value: JSON
         if let json {
             value = json
+        } else if let envelope {
+            value = .object(envelope.fields + sections.map { ($0.name, .array(rows($0))) })
         } else if isRecord, let section = sections.first, case .object(let fields)? = rows(section).first {
             // A record's later sections are its parts: an array of objects under each one's name.
             value = .object(fields + sections.dropFirst().map { ($0.name, .array(rows($0))) })

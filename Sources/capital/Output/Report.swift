@@ -68,12 +68,20 @@ struct Report {
     var isRecord = false
     /// A JSON shape of its own, for nested records (a transaction with its postings).
     var json: JSON?
+    /// JSON only: what the sections are of (a forecast's currency and level, a check's database),
+    /// written before them in one object, each section then under its name.
+    var envelope: Envelope?
     /// Lines before the table, in table format only: the answer in words, a title, a chart.
     var headline: [String] = []
     /// Lines after the table, in table format only.
     var footer: [String] = []
     /// In table format the headline says it all: no table follows it.
     var headlineOnly = false
+}
+
+/// The fields a report's JSON writes before its sections.
+struct Envelope {
+    var fields: [(String, JSON)]
 }
 
 extension Report {

@@ -54,15 +54,11 @@ extension Capital {
             }
             let pool = forecast.pool
             var report = Report([section])
-            // The JSON wraps the periods with what they are of; only JSON needs it built.
-            let json: [JSON] =
-                try global.outputFormat() == .json
-                ? section.rows.map { row in .object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) } : []
-            report.json = .object([
+            report.envelope = Envelope(fields: [
                 ("currency", .string(timeline.currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
                 ("account", account.map { _ in .string(pool.name) } ?? .null), ("group", group.map { _ in .string(pool.name) } ?? .null),
                 ("case", .string(forecast.forecastCase == .expected ? "expected" : "pessimistic")),
-                ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)), ("periods", .array(json)),
+                ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)),
             ])
             let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
             report.headline = ["Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(timeline.currency.code)"]

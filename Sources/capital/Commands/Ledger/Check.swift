@@ -48,13 +48,11 @@ extension Capital {
                 [.text($0.kind.rawValue), $0.table.map(Cell.text) ?? .none, $0.id.map(Cell.text) ?? .none, .text($0.message)]
             }
             var result = Report([section])
-            let problems = section.rows.map { row in JSON.object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) }
-            result.json = .object([
+            result.envelope = Envelope(fields: [
                 ("database", .string(report.path)),
                 ("ok", .bool(report.isClean)),
                 ("schema", .array(report.schema.map(JSON.string))),
                 ("checked", .object(report.counts.map { ($0.name, .number(String($0.count))) })),
-                ("problems", .array(problems)),
             ])
             return result
         }
