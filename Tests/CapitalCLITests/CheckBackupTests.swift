@@ -42,7 +42,10 @@ struct CheckCommandTests {
         }
         var ids = Ids()
         try RawDatabase.write(cli.db) { db in
-            func one(_ sql: String) throws -> String { try #require(try String.fetchOne(db, sql: sql), "\(sql)") }
+            func one(_ sql: String) throws -> String {
+                let value = try String.fetchOne(db, sql: sql)
+                return try #require(value, "\(sql)")
+            }
             let live =
                 "SELECT txnId FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 GROUP BY txnId HAVING COUNT(*) = 2 ORDER BY txn.day, txn.seq"
             let twoPostings = try String.fetchAll(db, sql: live)
