@@ -42,9 +42,10 @@ struct CheckCommandTests {
         }
         var ids = Ids()
         try RawDatabase.write(cli.db) { db in
+            struct NoRow: Error { var sql: String }
             func one(_ sql: String) throws -> String {
-                let value = try String.fetchOne(db, sql: sql)
-                return try #require(value, "\(sql)")
+                guard let value = try String.fetchOne(db, sql: sql) else { throw NoRow(sql: sql) }
+                return value
             }
             let live =
                 "SELECT txnId FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 GROUP BY txnId HAVING COUNT(*) = 2 ORDER BY txn.day, txn.seq"
