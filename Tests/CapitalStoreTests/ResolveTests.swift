@@ -90,6 +90,25 @@ struct ResolveTests {
         #expect(compared > least && failed > least / 10 && compared - failed > least / 10, "compared \(compared), failed \(failed)")
     }
 
+    /// Accounts and groups named on the command line (`--account`, `--group`) are found in a file
+    /// as in the database it imports into, with the same errors.
+    @Test func namesResolveInAFileAsInTheDatabase() throws {
+        let document = try LedgerFile.read(path: Sample.householdPath)
+        let file = try Store.load(document)
+        let database = try Store.inMemory()
+        try database.importDocument(document)
+        func outcome<T>(_ body: () throws -> T, _ name: (T) -> String) -> String {
+            do { return name(try body()) } catch { return "error: \(error)" }
+        }
+        for reference in ["VTB Debit", "vtb debit", "Cash", "Mortgage", "Nope", "Debit", "Groceries"] {
+            #expect(outcome({ try file.account(reference) }, \.name) == outcome({ try database.account(reference) }, \.name), "\(reference)")
+        }
+        for reference in ["Debts", "debts", "Everyday money", "Nope"] {
+            #expect(outcome({ try file.group(reference) }, \.name) == outcome({ try database.group(reference) }, \.name), "\(reference)")
+        }
+        #expect(throws: StoreError.self) { try file.account("Nope") }
+    }
+
     /// A file imported onto a database that already holds it adds nothing, as before.
     @Test func importingTheSameFileTwiceAddsNothing() throws {
         let document = try LedgerFile.read(path: Sample.householdPath)

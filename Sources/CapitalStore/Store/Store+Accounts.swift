@@ -43,7 +43,8 @@ extension Store {
 
     /// An account by name (case-insensitive) or by a unique id prefix.
     public func account(_ reference: String) throws(StoreError) -> Account {
-        try read("finding an account") { db in try Store.resolveAccount(db, reference) }
+        if let file = resolvedFile { return try Store.fromFile(file) { try AccountIndex(file.accounts).resolve(reference) } }
+        return try read("finding an account") { db in try Store.resolveAccount(db, reference) }
     }
 
     /// The account quick entries use when none is named.

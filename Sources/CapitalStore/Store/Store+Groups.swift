@@ -10,7 +10,8 @@ extension Store {
 
     /// A group by name (case-insensitive) or unique id prefix.
     public func group(_ reference: String) throws(StoreError) -> AccountGroup {
-        try read("finding a group") { db in try Store.resolveGroup(db, reference) }
+        if let file = resolvedFile { return try Store.fromFile(file) { try Store.resolveGroup(in: file.groups, reference) } }
+        return try read("finding a group") { db in try Store.resolveGroup(db, reference) }
     }
 
     @discardableResult
@@ -117,7 +118,11 @@ extension Store {
     }
 
     static func resolveGroup(_ db: Database, _ reference: String) throws -> AccountGroup {
-        let groups = try fetchGroups(db)
+        try resolveGroup(in: try fetchGroups(db), reference)
+    }
+
+    /// The group of `groups` that `reference` names: by name (any case), else by a unique id prefix.
+    static func resolveGroup(in groups: [AccountGroup], _ reference: String) throws -> AccountGroup {
         if let byName = groups.first(where: { Store.nameKey($0.name) == Store.nameKey(reference) }) { return byName }
         let matches = idPrefixMatches(reference, in: groups, id: \.id)
         if matches.count == 1 { return matches[0] }

@@ -36,6 +36,13 @@ public struct Store: Sendable {
         return nil
     }
 
+    /// A lookup in a resolved ledger file, its errors as the database's would be.
+    static func fromFile<T>(_ file: ResolvedLedger, _ body: () throws -> T) throws(StoreError) -> T {
+        do { return try body() } catch let error as StoreError { throw error } catch {
+            throw .unexpected(path: file.file, context: "reading the ledger", reason: "\(error)", readOnly: true)
+        }
+    }
+
     /// The ledger of the file this store was loaded from; nil for a database.
     var fileLedger: Result<Ledger, StoreError>? {
         if case .file(let loaded) = backing { return loaded.ledger }
