@@ -310,13 +310,10 @@ public struct Store: Sendable {
                     throw error
                 }
             }
-        } catch let error as StoreError {
-            throw error.at(location)
-        } catch let error as DatabaseError {
-            if Store.isDamage(error) { throw .damaged(path: location, context: context, reason: Store.describe(error)) }
-            throw .database(context: context, error)
         } catch {
-            throw .conflict("{database} \(FieldKeys.literal(location)): \(FieldKeys.literal(context)): \(FieldKeys.literal("\(error)"))")
+            throw storeError(error, context) {
+                .conflict("{database} \(FieldKeys.literal(location)): \(FieldKeys.literal(context)): \(FieldKeys.literal("\($0)"))")
+            }
         }
     }
 
@@ -324,15 +321,21 @@ public struct Store: Sendable {
     func read<T>(_ context: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer().read(body)
-        } catch let error as StoreError {
-            throw error.at(location)
-        } catch let error as DatabaseError {
-            if Store.isDamage(error) { throw .damaged(path: location, context: context, reason: Store.describe(error)) }
-            throw .database(context: context, error)
         } catch {
-            // A value the program cannot take in (a currency code that is not one, a rule that does
-            // not parse): the file was changed behind capital's back, or damaged.
-            throw .unexpected(path: location, context: context, reason: "\(error)", readOnly: isReadOnly)
+            // Anything else is a value the program cannot take in (a currency code that is not one,
+            // a rule that does not parse): the file was changed behind capital's back, or damaged.
+            throw storeError(error, context) { .unexpected(path: location, context: context, reason: "\($0)", readOnly: isReadOnly) }
+        }
+    }
+
+    /// An error of a transaction as a `StoreError`: the store's own with the place, a damaged file
+    /// as damage, SQLite's as a database error, anything else as `other` makes it.
+    private func storeError(_ error: any Error, _ context: String, other: (any Error) -> StoreError) -> StoreError {
+        switch error {
+        case let error as StoreError: error.at(location)
+        case let error as DatabaseError where Store.isDamage(error): .damaged(path: location, context: context, reason: Store.describe(error))
+        case let error as DatabaseError: .database(context: context, error)
+        default: other(error)
         }
     }
 
