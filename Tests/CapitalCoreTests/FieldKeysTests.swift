@@ -40,9 +40,9 @@ struct FieldKeysTests {
             ("{unclosed and {x-y}", "{unclosed and {x-y}"),
         ])
     func nesting(template: String, expected: String) {
-        #expect(FieldKeys.nested(template, under: "prepayments.1") == expected)
+        #expect(FieldKeys.rekey(template) { "{prepayments.1.\($0)}" } == expected)
         // Spelled afterwards, a typed brace is still one brace and a nested key one field.
-        #expect(FieldKeys.spell(FieldKeys.nested(template, under: "p"), Self.flag) == FieldKeys.spell(template) { "--p." + $0 })
+        #expect(FieldKeys.spell(FieldKeys.rekey(template) { "{p.\($0)}" }, Self.flag) == FieldKeys.spell(template) { "--p." + $0 })
     }
 
     @Test("rekeyed as literal text, a key's place keeps its braces as typed")

@@ -212,7 +212,7 @@ struct LedgerFileTests {
             ),
             (
                 "cards", "cards:\n  - account: Card\n    payFrom: Bank\n    limit: 100\n    statementDay: 5\n    dueDay: 25\n    dueAfter: 3\n",
-                "t.yaml:9: cards[0].dueDay '25': give a due day or t.yaml:9: cards[0].dueAfter, not both"
+                "t.yaml:9: cards[0].dueDay '25': give a due day or cards[0].dueAfter, not both"
             ),
             (
                 "dues", "dues:\n  - type: bill\n    total: 100\n    reason: tax\n    due: 2025-01-01\n    paid: 200\n",
@@ -226,6 +226,16 @@ struct LedgerFileTests {
             (
                 "budgets", "budgets:\n  - category: Food\n    amount: 0\n    from: 2025-01-01\n",
                 "t.yaml:9: budgets[0].amount '0': must be more than 0"
+            ),
+            (
+                "schedules",
+                "schedules:\n  - name: Pay\n    rule: monthly on 5\n    start: 2025-01-01\n    postings:\n      - account: Bank\n      - account: Food\n",
+                "t.yaml:14: schedules[0].postings[1] 'Food': only one posting may leave out its amount (t.yaml:13: schedules[0].postings[0] already does)"
+            ),
+            (
+                "loans",
+                "loans:\n  - account: Car\n    payFrom: Bank\n    principal: 1000\n    rate: 5\n    term: 12\n    start: 2025-01-01\n    prepayments:\n      - date: 2025-03-01\n        amount: 10\n      - date: 2025-04-01\n        amount: 5000\n",
+                "t.yaml:18: loans[0].prepayments[1].amount '5 000.00': not less than the"
             ),
         ])
     func recordErrorsNameTheirFieldsByPlace(section: String, text: String, expected: String) throws {

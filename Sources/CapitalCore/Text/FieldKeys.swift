@@ -17,7 +17,8 @@ extension KeyedError {
 
 /// Spelling the `{key}` marks of a message template.
 public enum FieldKeys {
-    /// `text` with each `{key}` (a key is letters and digits, starting with a letter) replaced by
+    /// `text` with each `{key}` (a key is letters and digits starting with a letter, or such names
+    /// and numbers joined by dots for a part of a record: `prepayments.1.amount`) replaced by
     /// `spelling(key)` and each `{{` by `{`; other braces are left as they are.
     ///
     ///     FieldKeys.spell("{dueDay} '40': a due day is 1 to 31") { $0.uppercased() }  // "DUEDAY '40': …"
@@ -59,11 +60,6 @@ public enum FieldKeys {
             }
         }
         return out + rest
-    }
-
-    /// `key` as a part of `parent`: `{amount}` of `prepayments.1` is `{prepayments.1.amount}`.
-    public static func nested(_ template: String, under parent: String) -> String {
-        rekey(template) { "{\(parent).\($0)}" }
     }
 
     /// `text` to stand for itself in a template: each `{` doubled.

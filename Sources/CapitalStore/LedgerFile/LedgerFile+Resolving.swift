@@ -16,7 +16,9 @@ extension Store {
     /// Runs a record's builder for an entry of the file: the fields its errors name by key are
     /// named by their places in the file (`{limit}` → `household.yaml:40: cards[0].limit`).
     static func building<T>(_ place: (String) -> FileLocation, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as StoreError { throw error.rekeyed { FieldKeys.literal("\(place($0))") } }
+        do { return try body() } catch let error as StoreError {
+            throw error.rekeyed({ FieldKeys.literal("\(place($0))") }, inReason: { FieldKeys.literal(place($0).path) })
+        }
     }
 
     /// Runs a resolution, giving its errors the shape loading a file always gave them.
@@ -32,9 +34,6 @@ extension Store {
     /// must be identical and is skipped. Anything else that disagrees is an error.
     static func resolve(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
-        func at(_ location: FileLocation, _ key: String) -> FileLocation {
-            FileLocation(file: location.file, line: location.line, path: location.path + "." + key)
-        }
         var createdCapital = false
         if let code = draft.recordSetting("currency") {
             if code != document.currency.code {
@@ -59,12 +58,12 @@ extension Store {
             var floor: Int64?
             if let text = entry.floor {
                 do { floor = try Money.parseMinor(text, exponent: currency.exponent, code: currency.code) } catch {
-                    throw fail(at(entry.location, "floor"), "\(error)")
+                    throw fail(entry.location.field("floor"), "\(error)")
                 }
             }
             var valueChange: AssetRevaluation?
             if let text = entry.valueChange {
-                let location = at(entry.location, "valueChange")
+                let location = entry.location.field("valueChange")
                 guard let since = entry.valueSince else { throw fail(location, "'\(text)' needs valueSince: the day the value was known") }
                 do { valueChange = try AssetRevaluation(parsing: text, since: since) } catch .invalid(_, _, let reason) {
                     throw fail(location, "'\(text)': \(reason)")
@@ -77,7 +76,7 @@ extension Store {
                 guard let text else { return nil }
                 do { return try check(text, key) } catch {
                     switch error {
-                    case .invalid(_, _, let reason): throw fail(at(entry.location, key), "'\(text)': \(reason)")
+                    case .invalid(_, _, let reason): throw fail(entry.location.field(key), "'\(text)': \(reason)")
                     }
                 }
             }
@@ -191,14 +190,14 @@ extension Store {
         try resolveInstruments(
             document.budgets, onto: draft, kind: "budget", id: \.id, account: \.input.category, location: \.location,
             existing: { try draft.lookup.budget($0) }, added: \.budgets, valueID: \.id,
-            build: { entry, id in
-                let budget = try building(entry.location.field) { try buildBudget(draft, id: id, entry.input) }
+            build: { entry, id in try building(entry.location.field) { try buildBudget(draft, id: id, entry.input) } },
+            adding: { budget in
+                // Checked for a new budget only, as inserting one always did.
                 let other =
                     try draft.content.budgets.first { $0.categoryID == budget.categoryID } ?? draft.lookup.budget(onCategory: budget.categoryID)
-                if let other, other.id != id {
+                if let other {
                     throw StoreError.conflict(FieldKeys.literal("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))"))
                 }
-                return budget
             })
     }
 
@@ -344,21 +343,22 @@ extension Store {
                 throw fail(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one")
             }
             var input = entry.input
+            // Accounts by name alone (never an id prefix), and named in errors as the file names them.
             input.postings = try input.postings.map { posting in
                 guard let account = accounts[name: posting.account] else {
                     throw fail(entry.location, "'\(posting.account)' is not an account defined in the file (or the database)")
                 }
-                var resolved = posting
-                resolved.account = account.id
-                return resolved
+                var named = posting
+                named.account = account.name
+                return named
             }
             for (name, field) in [(input.from, "from"), (input.to, "to")] {
                 if let name, accounts[name: name] == nil {
                     throw fail(entry.location, "\(field): '\(name)' is not an account defined in the file (or the database)")
                 }
             }
-            input.from = input.from.flatMap { accounts[name: $0]?.id }
-            input.to = input.to.flatMap { accounts[name: $0]?.id }
+            input.from = input.from.flatMap { accounts[name: $0]?.name }
+            input.to = input.to.flatMap { accounts[name: $0]?.name }
             var (schedule, _) = try building(entry.location.field) { try buildSchedule(draft, id: id, input, today: input.start, accounts: accounts) }
             let handled = entry.handledThrough ?? input.start.advanced(by: -1)
             for exception in entry.exceptions {
@@ -415,7 +415,7 @@ extension Store {
         _ entries: [Entry], onto draft: LedgerDraft, kind: String, id: (Entry) -> String?, account: (Entry) -> String,
         location: (Entry) -> FileLocation, existing: (String) throws -> Value?, added: WritableKeyPath<ResolvedLedger, [Value]>,
         valueID: KeyPath<Value, String>,
-        build: (Entry, String) throws -> Value
+        build: (Entry, String) throws -> Value, adding: (Value) throws -> Void = { _ in }
     ) throws {
         for entry in entries {
             if let given = id(entry), !StableID.isUUID(given) {
@@ -438,6 +438,7 @@ extension Store {
                         location(entry),
                         "\(kind) '\(account(entry))' (\(identifier)) was deleted from the database; remove it from the file or give it a new id"))
             }
+            try adding(built)
             draft.content[keyPath: added].append(built)
             draft.content.summary.instrumentsAdded += 1
         }

@@ -58,8 +58,8 @@ public struct ResolvedLedger: Sendable {
             do { currency = try Currency(code) } catch {
                 throw .unexpected(path: file, context: "reading the ledger", reason: "\(error)", readOnly: true)
             }
-            // Stored order: transactions by day then insertion, instruments by creation then id
-            // (one import creates them in the same instant), exceptions by day.
+            // Stored order: transactions by day then insertion, instruments by creation then
+            // insertion (an import creates them in file order), exceptions by day.
             var ledger = Ledger(
                 currency: currency, accounts: accounts, groups: groups,
                 transactions: transactions.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element),
@@ -72,9 +72,7 @@ public struct ResolvedLedger: Sendable {
                 ledger.scheduleStates[resolved.schedule.id] = ScheduleState(
                     handledThrough: resolved.handledThrough, posted: Set(resolved.posted.map(\.day)))
             }
-            ledger.loans = loans.sorted { $0.id < $1.id }
-            ledger.cards = cards.sorted { $0.id < $1.id }
-            ledger.deposits = deposits.sorted { $0.id < $1.id }
+            (ledger.loans, ledger.cards, ledger.deposits) = (loans, cards, deposits)
             ledger.dues = dues.sorted { $0.number < $1.number }
             ledger.budgets = budgets
             ledger.defaultAccountID = settings["defaultAccount"]
@@ -185,7 +183,7 @@ final class LedgerDraft: LedgerContext {
         if accountIndex()[name: account.name] != nil { throw StoreError.duplicateName(what: "account", name: account.name) }
         content.accounts.append(account)
         content.addedAccounts.insert(account.id)
-        index = nil
+        index?.insert(account)
     }
 
     /// Changes an account in place (the file's fields for the equity account it created, a
@@ -193,6 +191,6 @@ final class LedgerDraft: LedgerContext {
     func updateAccount(_ account: Account) {
         guard let position = content.accounts.firstIndex(where: { $0.id == account.id }) else { return }
         content.accounts[position] = account
-        index = nil
+        index?.replace(account)
     }
 }

@@ -363,14 +363,31 @@ extension Store {
 /// The live accounts, looked up by id and by name without a query each: imports resolve every
 /// posting through one of these.
 struct AccountIndex {
-    let accounts: [Account]
-    private let byID: [String: Account]
-    private let byName: [String: Account]
+    private(set) var accounts: [Account]
+    private var byID: [String: Account]
+    private var byName: [String: Account]
 
     init(_ accounts: [Account]) {
         self.accounts = accounts
         byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         byName = Dictionary(accounts.map { (Store.nameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Adds an account (kept as the first of its id or name, as `init` keeps them).
+    mutating func insert(_ account: Account) {
+        accounts.append(account)
+        if byID[account.id] == nil { byID[account.id] = account }
+        let key = Store.nameKey(account.name)
+        if byName[key] == nil { byName[key] = account }
+    }
+
+    /// Puts `account` in place of the one with its id (same name).
+    mutating func replace(_ account: Account) {
+        guard let position = accounts.firstIndex(where: { $0.id == account.id }) else { return }
+        accounts[position] = account
+        if byID[account.id]?.id == account.id { byID[account.id] = account }
+        let key = Store.nameKey(account.name)
+        if byName[key]?.id == account.id { byName[key] = account }
     }
 
     subscript(id id: String) -> Account? { byID[id] }

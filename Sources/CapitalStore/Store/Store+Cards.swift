@@ -143,22 +143,23 @@ extension Store {
     }
 
     static func fetchCards(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerCard] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments).map {
-            row in
-            let due: CardDue = (row["dueDay"] as Int?).map { .dayOfMonth($0) } ?? .daysAfterStatement(row["dueAfter"] ?? 0)
-            let payback: CardPayback
-            switch row["payback"] as String {
-            case "minimum": payback = .minimum(percent: Rate(perMillion: row["minimumPerMillion"] ?? 0), floor: row["minimumFloor"] ?? 0)
-            case "fixed": payback = .fixed(row["fixedAmount"] ?? 0)
-            default: payback = .full
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
+            .map {
+                row in
+                let due: CardDue = (row["dueDay"] as Int?).map { .dayOfMonth($0) } ?? .daysAfterStatement(row["dueAfter"] ?? 0)
+                let payback: CardPayback
+                switch row["payback"] as String {
+                case "minimum": payback = .minimum(percent: Rate(perMillion: row["minimumPerMillion"] ?? 0), floor: row["minimumFloor"] ?? 0)
+                case "fixed": payback = .fixed(row["fixedAmount"] ?? 0)
+                default: payback = .full
+                }
+                let terms = try CreditCard(
+                    limit: row["creditLimit"], statementDay: row["statementDay"], due: due, payback: payback,
+                    rate: Rate(perMillion: row["ratePerMillion"]),
+                    grace: value("grace", CardGrace.self, row))
+                return LedgerCard(
+                    id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"], terms: terms)
             }
-            let terms = try CreditCard(
-                limit: row["creditLimit"], statementDay: row["statementDay"], due: due, payback: payback,
-                rate: Rate(perMillion: row["ratePerMillion"]),
-                grace: value("grace", CardGrace.self, row))
-            return LedgerCard(
-                id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"], terms: terms)
-        }
     }
 
     // MARK: Helpers shared by the instruments

@@ -81,7 +81,7 @@ extension Store {
     }
 
     static func fetchDeposits(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerDeposit] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
             .map { row in
                 let terms = try Deposit(
                     rate: Rate(perMillion: row["ratePerMillion"]), capitalisation: value("capitalisation", Capitalisation.self, row),

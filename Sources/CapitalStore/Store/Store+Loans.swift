@@ -175,7 +175,7 @@ extension Store {
         } catch .prepaymentTooLarge(let day, let amount, let remaining) {
             throw StoreError.invalid(
                 field: field("amount", day), value: money(amount),
-                reason: "not less than the \(money(remaining)) left on \(day); pay the loan off in full instead ({full})")
+                reason: "not less than the \(money(remaining)) left on \(day); pay the loan off in full instead (\(field("full", day)))")
         } catch .prepaymentBeforeStart(let day, let start) {
             throw StoreError.invalid(field: field("on", day), value: day.iso, reason: "the loan starts on \(start); a prepayment must come after")
         } catch .prepaymentAfterPayoff(let day, let payoff) {
@@ -219,7 +219,12 @@ extension Store {
                 throw error.rekeyed { "{prepayments.\(index).\($0)}" }
             }
         }
-        _ = try checkedSchedule(db, loan, currency: currency) { day in input.prepayments.firstIndex { $0.day == day }.map { "prepayments.\($0)" } }
+        // A refused prepayment is named by its day: the one-off one of that day, else (a recurring
+        // extra payment's later occurrence) the first prepayment, as loans always named it.
+        _ = try checkedSchedule(db, loan, currency: currency) { day in
+            guard !input.prepayments.isEmpty else { return nil }
+            return "prepayments.\(input.prepayments.firstIndex { $0.day == day && $0.every == nil } ?? 0)"
+        }
         return loan
     }
 
@@ -267,7 +272,7 @@ extension Store {
             extras[row["loanId"], default: []].append(row)
         }
         return try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, id"), arguments: arguments
+            db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments
         ).map { row in
             let calendar: String = row["calendar"]
             var terms = try Loan(

@@ -44,19 +44,24 @@ public enum StoreError: KeyedError {
     case ioError(path: String, context: String, reason: String)
     case file(LedgerFileError)
 
-    /// The error with the database's path filled in where it names none yet.
-    /// The error with every field key in its fields and reasons replaced by `spelling(key)` (a
-    /// piece of template): a part's keys nested under the part, a file's keys as their places.
-    public func rekeyed(_ spelling: (String) -> String) -> StoreError {
-        func rekey(_ template: String) -> String { FieldKeys.rekey(template, spelling) }
+    /// The error with every field key in its field replaced by `spelling(key)` and in its reason
+    /// by `inReason(key)` (pieces of template): a part's keys nested under the part, a file's keys
+    /// as their places (the whole place for the field, the path alone inside the reason).
+    public func rekeyed(_ spelling: (String) -> String, inReason: (String) -> String) -> StoreError {
+        func field(_ template: String) -> String { FieldKeys.rekey(template, spelling) }
+        func reason(_ template: String) -> String { FieldKeys.rekey(template, inReason) }
         switch self {
-        case .invalid(let field, let value, let reason): return .invalid(field: rekey(field), value: value, reason: rekey(reason))
-        case .refused(let field, let value, let reason, let remedy):
-            return .refused(field: rekey(field), value: value, reason: rekey(reason), remedy: remedy)
-        case .money(let field, let error): return .money(field: rekey(field), error)
+        case .invalid(let key, let value, let why): return .invalid(field: field(key), value: value, reason: reason(why))
+        case .refused(let key, let value, let why, let remedy): return .refused(field: field(key), value: value, reason: reason(why), remedy: remedy)
+        case .money(let key, let error): return .money(field: field(key), error)
         default: return self
         }
     }
+
+    /// The error with every field key replaced by `spelling(key)`, in its field and its reason.
+    public func rekeyed(_ spelling: (String) -> String) -> StoreError { rekeyed(spelling, inReason: spelling) }
+
+    /// The error with the database's path filled in where it names none yet.
 
     func at(_ location: String) -> StoreError {
         if case .unreadable(nil, let field, let value, let reason) = self {
