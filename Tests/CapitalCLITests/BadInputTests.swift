@@ -130,6 +130,15 @@ struct BadInputTests {
         cli.fails(bad.args, mentioning: bad.mentions)
     }
 
+    /// A posting that takes an account's sum past Int64 is refused; the database keeps what it had.
+    @Test func postingsPastInt64AreRefused() throws {
+        let cli = try CLI.initialized()
+        cli.ok(["tx", "add", "--posting", "VTB Debit=90000000000000000", "--posting", "Capital"])
+        cli.fails(
+            ["tx", "add", "--posting", "VTB Debit=90000000000000000", "--posting", "Capital"],
+            mentioning: ["account 'VTB Debit'", "past the largest amount capital can hold"])
+    }
+
     @Test func ambiguousAccountIdPrefixListsTheCandidates() throws {
         let cli = try CLI.household()
         let queue = try DatabaseQueue(path: cli.db)

@@ -109,6 +109,28 @@ struct ResolveTests {
         #expect(throws: StoreError.self) { try file.account("Nope") }
     }
 
+    /// Postings that would add up past Int64 on one account are refused, by resolve as by import,
+    /// and by an import onto a database whose own postings take the account most of the way.
+    @Test func postingSumsPastInt64AreRefused() throws {
+        func file(_ transactions: Int) -> String {
+            var text = "capital: 1\ncurrency: RUB\naccounts:\n  - name: Bank\n    kind: debit\ntransactions:\n"
+            for day in 1...transactions {
+                text +=
+                    "  - date: 2025-01-0\(day)\n    postings:\n      - account: Bank\n        amount: 90000000000000000\n      - account: Capital\n"
+            }
+            return text
+        }
+        let two = try LedgerFile.parse(file(2), file: "big.yaml")
+        Self.expectAgreement(two)
+        #expect(throws: StoreError.self) { try two.resolve() }
+        do { _ = try two.resolve() } catch { #expect("\(error)".contains("'Bank': its postings would add up past the largest amount")) }
+        // One fits; the same file's second transaction, imported on top, does not.
+        let store = try Store.inMemory()
+        try store.importDocument(try LedgerFile.parse(file(1), file: "one.yaml"))
+        #expect(throws: StoreError.self) { try store.importDocument(two) }
+        #expect(try store.snapshot().transactions.count == 1)
+    }
+
     /// A file imported onto a database that already holds it adds nothing, as before.
     @Test func importingTheSameFileTwiceAddsNothing() throws {
         let document = try LedgerFile.read(path: Sample.householdPath)

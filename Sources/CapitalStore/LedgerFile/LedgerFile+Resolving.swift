@@ -275,7 +275,9 @@ extension Store {
         for transaction in draft.content.transactions {
             for posting in transaction.postings where touched.contains(posting.accountID) { added[posting.accountID, default: []].append(posting) }
         }
-        for id in touched.sorted() {
+        // The ledger's order, the equity account last: the account named is the one the user means.
+        let order = draft.content.accounts.filter { touched.contains($0.id) }
+        for id in (order.filter { $0.kind != .equity } + order.filter { $0.kind == .equity }).map(\.id) {
             var sums = try draft.lookup.postingSums(id)
             if sums != nil {
                 for posting in added[id] ?? [] {
@@ -447,6 +449,8 @@ extension Store {
     /// Adds a file's bills and fines by id (derived from type, reason and due day when the file
     /// gives none); one already there must be the same.
     static func resolveDues(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        // Numbers go on from the highest stored or added one (read once, not per due).
+        var last = try draft.lookup.lastDueNumber()
         for entry in document.dues {
             if let given = entry.id, !StableID.isUUID(given) {
                 throw StoreError.file(
@@ -456,7 +460,6 @@ extension Store {
             let id =
                 entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
             let present = try draft.content.dues.first { $0.id == id } ?? draft.lookup.due(id)
-            let last = try max(draft.lookup.lastDueNumber(), draft.content.dues.map(\.number).max() ?? 0)
             let built = try building({ entry.location.field($0 == "dueDay" ? "due" : $0) }) {
                 try buildDue(draft, id: id, number: present?.number ?? last + 1, input)
             }
@@ -476,6 +479,7 @@ extension Store {
                 )
             }
             draft.content.dues.append(built)
+            last = max(last, built.number)
             draft.content.summary.instrumentsAdded += 1
         }
     }

@@ -231,22 +231,14 @@ extension Store {
     /// then no balance on any day can overflow, and every listing stays readable.
     /// - Complexity: O(postings of these accounts), summed inside SQLite (whose sum() reports overflow).
     static func checkBalancesFit(_ db: Database, accountIDs: Set<String>) throws {
-        for id in accountIDs.sorted() {
-            do {
-                _ = try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT SUM(CASE WHEN amountMinor > 0 THEN amountMinor ELSE 0 END),
-                                   SUM(CASE WHEN amountMinor < 0 THEN amountMinor ELSE 0 END)
-                            FROM posting JOIN txn ON txn.id = posting.txnId
-                            WHERE txn.deleted = 0 AND posting.accountId = ? GROUP BY posting.currency
-                            """), arguments: [id])
-            } catch let error as DatabaseError where error.message?.contains("overflow") == true {
-                let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM account WHERE id = ?"), arguments: [id]) ?? id
-                throw StoreError.invalid(
-                    field: "account", value: name,
-                    reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
-            }
+        // The ledger's order, the equity account last (as a ledger file is checked).
+        let accounts = try Row.fetchAll(db, sql: "SELECT id, name FROM account ORDER BY kind = 'equity', position")
+        for row in accounts where accountIDs.contains(row["id"]) {
+            let (id, name): (String, String) = (row["id"], row["name"])
+            guard try DatabaseLookup(db: db).postingSums(id) == nil else { continue }
+            throw StoreError.invalid(
+                field: "account", value: name,
+                reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
         }
     }
 
