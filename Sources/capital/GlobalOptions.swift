@@ -83,6 +83,13 @@ struct GlobalOptions: ParsableArguments {
         return value
     }
 
+    /// Opens the ledger for reading and answers with `useCase`, given the store and today.
+    func answer<T>(_ useCase: (Store, Day) throws -> T) throws -> T {
+        let store = try ledgerStore(writing: false)
+        let today = try todayDay()
+        return try kit { try useCase(store, today) }
+    }
+
     /// Prints a report in the chosen format.
     func print(_ report: Report) throws {
         let console = Console.current

@@ -22,11 +22,6 @@ func clearableMinor(_ text: String?, field: String, currency: Currency) throws -
     return .some(try parseMoney(text, field: field, currency: currency).minor)
 }
 
-/// Balances of every account today (end of day), in minor units, for listings.
-func balances(_ ledger: Ledger, on day: Day) throws -> [BalanceKey: Int64] {
-    do { return try ledger.balances(on: day) } catch { throw CLIError("balance: \(spelled(error))") }
-}
-
 /// `--value-change` and `--value-since`: a fixed asset whose value changes at a yearly rate.
 struct ValueChangeOptions: ParsableArguments {
     @Option(
@@ -120,31 +115,9 @@ extension Capital.AccountCommand {
         @Flag(help: "Only categories (income and expense accounts).") var categories = false
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let ledger = try global.instrumentLedger(store, through: try global.todayDay())
-            let totals = try balances(ledger, on: try global.todayDay())
-            let defaultID = try store.defaultAccount()?.id
-            var section = Section(
-                name: "accounts",
-                columns: [
-                    Column("id", "ID"), Column("name", "Name"), Column("kind", "Kind"), Column("currency", "Cur"),
-                    Column("balance", "Balance", numeric: true), Column("floor", "Floor", numeric: true), Column("level", "Level", numeric: true),
-                    Column("hidden", "Hidden"), Column("default", "Default"), Column("icon", "Icon", tableHidden: true),
-                    Column("color", "Colour", tableHidden: true),
-                ])
-            for account in ledger.accounts
-            where (all || !account.hidden) && (kind == nil || account.kind == kind)
-                && (!categories || account.kind.isCategory)
-            {
-                section.rows.append([
-                    .id(account.id), .label(Label(account)), .text(account.kind.rawValue), .text(account.currency.code),
-                    .money(Money(minor: totals[BalanceKey(accountID: account.id, currency: account.currency)] ?? 0, currency: account.currency)),
-                    account.floor.map { .money(Money(minor: $0, currency: account.currency)) } ?? .none,
-                    account.level.map { .int($0) } ?? .none, .bool(account.hidden), .bool(account.id == defaultID),
-                    account.icon.map { .text($0) } ?? .none, account.color.map { .text($0) } ?? .none,
-                ])
-            }
-            try global.print(Report([section]))
+            let (sheet, defaultID) = try global.answer { store, today in (try store.balanceSheet(on: today, today: today), try store.defaultAccount()?.id) }
+            let shown = sheet.ledger.accounts.filter { (all || !$0.hidden) && (kind == nil || $0.kind == kind) && (!categories || $0.kind.isCategory) }
+            try global.print(Report.accounts(shown, sheet, defaultID: defaultID))
         }
     }
 
@@ -157,32 +130,7 @@ extension Capital.AccountCommand {
         @Argument(help: "Account name or id prefix.") var account: String
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let found = try store.account(account)
-            let ledger = try global.instrumentLedger(store, through: try global.todayDay())
-            let totals = try balances(ledger, on: try global.todayDay())
-            let postings = ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == found.id }.count }
-            let groups = ledger.groups.filter { $0.accountIDs.contains(found.id) }.map(\.name)
-            try global.print(
-                Report.record(
-                    "account",
-                    [
-                        (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .label(Label(found))),
-                        (Column("kind", "Kind"), .text(found.kind.rawValue)),
-                        (Column("icon", "Icon"), found.icon.map { .text($0) } ?? .none), (Column("color", "Colour"), colorCell(found)),
-                        (Column("currency", "Currency"), .text(found.currency.code)),
-                        (
-                            Column("balance", "Balance"),
-                            .money(Money(minor: totals[BalanceKey(accountID: found.id, currency: found.currency)] ?? 0, currency: found.currency))
-                        ),
-                        (Column("floor", "Floor"), found.floor.map { .money(Money(minor: $0, currency: found.currency)) } ?? .none),
-                        (Column("level", "Level"), found.level.map { .int($0) } ?? .none), (Column("hidden", "Hidden"), .bool(found.hidden)),
-                        (Column("default", "Default"), .bool(try store.defaultAccount()?.id == found.id)),
-                        (Column("postings", "Postings"), .int(postings)), (Column("groups", "Groups"), .list(groups)),
-                        (Column("note", "Note"), .text(found.note)),
-                        (Column("valueChange", "Value change a year"), found.valueChange.map { .text($0.description) } ?? .none),
-                        (Column("valueSince", "  counted from"), found.valueChange.map { .day($0.since) } ?? .none),
-                    ] + (found.kind.isBalanceSheet && found.kind != .equity ? try outlook(global, store: store, accountIDs: [found.id]) : [])))
+            try global.print(Report.account(try global.answer { try $0.accountDetail(account, today: $1) }))
         }
     }
 
@@ -265,12 +213,6 @@ extension Capital.AccountCommand {
             Console.current.line(try store.removeAccount(account, removal).capitalizedFirst + ".")
         }
     }
-}
-
-/// An account's colour, its name drawn in it; empty when it has none.
-func colorCell(_ account: Account) -> Cell {
-    guard let color = account.color else { return .none }
-    return .label(Label(name: color, color: account.parsedColor))
 }
 
 /// Asks on the terminal; false when stdin is not a terminal.

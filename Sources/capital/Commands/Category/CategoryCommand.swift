@@ -76,31 +76,9 @@ extension Capital.CategoryCommand {
                 }
                 only = value
             }
-            let store = try global.ledgerStore(writing: false)
-            let today = try global.todayDay()
-            let ledger = try global.instrumentLedger(store, through: today)
-            let now = try balances(ledger, on: today)
-            let before = try balances(ledger, on: today.startOfMonth.advanced(by: -1))
-            var section = Section(
-                name: "categories",
-                columns: [
-                    Column("id", "ID", tableHidden: true), Column("name", "Name"), Column("kind", "Kind"), Column("icon", "Icon", tableHidden: true),
-                    Column("color", "Colour"), Column("thisMonth", "This month", numeric: true), Column("currency", "Cur"),
-                    Column("hidden", "Hidden", tableHidden: !all),
-                ])
-            for category in ledger.accounts where category.kind.isCategory && (only == nil || category.kind == only) && (all || !category.hidden) {
-                let key = BalanceKey(accountID: category.id, currency: category.currency)
-                let (flow, overflow) = (now[key] ?? 0).subtractingReportingOverflow(before[key] ?? 0)
-                // Income accounts are credited (negative) as money comes in: shown as earned, positive.
-                guard !overflow, flow != .min else { throw CLIError("category '\(category.name)': this month's total overflows") }
-                section.rows.append([
-                    .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none,
-                    colorCell(category),
-                    .money(Money(minor: category.kind == .income ? -flow : flow, currency: category.currency)), .text(category.currency.code),
-                    .bool(category.hidden),
-                ])
-            }
-            try global.print(Report([section]))
+            let month = try global.answer { try $0.monthToDate(today: $1) }
+            let shown = month.now.ledger.accounts.filter { $0.kind.isCategory && (only == nil || $0.kind == only) && (all || !$0.hidden) }
+            try global.print(try Report.categories(shown, month, showHidden: all))
         }
     }
 

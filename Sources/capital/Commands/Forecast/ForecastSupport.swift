@@ -34,30 +34,9 @@ extension GlobalOptions {
     }
 }
 
-/// Today's value and the lowest value ahead (for a debt, its largest) of some accounts over the
-/// next 12 months at expected amounts, as columns of the account and group screens.
-func outlook(_ global: GlobalOptions, store: Store, accountIDs: [String]) throws -> [(Column, Cell)] {
-    let projection = try global.projection(store: store) { today in today.addingMonths(12) }
-    guard let outlook = try kit({ try projection.outlook(accountIDs: accountIDs) }) else { return [] }
-    return [
-        (Column("current", "Today (with today's flows)"), .money(outlook.current)),
-        (Column("forecastLow", outlook.isDebt ? "Largest debt ahead" : "Lowest ahead"), .money(outlook.low)),
-        (Column("forecastLowDay", outlook.isDebt ? "Largest debt on" : "Lowest on"), .day(outlook.lowDay)),
-        (Column("forecastUntil", "Looking to"), .day(outlook.horizon)),
-    ]
-}
-
 /// `--level N` checked against the ladder (the default level when not given).
 func checkedLevel(_ level: Int?) throws -> Int {
     let value = level ?? Ladder.defaultLevel
     try kit { try Pool.check(level: value) }
     return value
-}
-
-extension GlobalOptions {
-    /// The stored ledger with what its instruments make up to `day` (at least today), to read
-    /// balances as of a day from.
-    func instrumentLedger(_ store: Store, through day: Day) throws -> Ledger {
-        try kit { try store.instrumentLedger(today: try todayDay(), through: day) }
-    }
 }

@@ -61,33 +61,7 @@ extension Capital.GroupCommand {
         @Argument(help: "Group name or id prefix.") var group: String
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let found = try store.group(group)
-            let ledger = try store.snapshot()
-            let totals = try balances(ledger, on: try global.todayDay())
-            var section = Section(
-                name: "accounts", title: "\(found.name) (\(found.type.rawValue))",
-                columns: [Column("name", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true)])
-            for id in found.accountIDs {
-                guard let account = ledger.accounts.first(where: { $0.id == id }) else { continue }
-                section.rows.append([
-                    .label(Label(account)), .text(account.kind.rawValue),
-                    .money(Money(minor: totals[BalanceKey(accountID: id, currency: account.currency)] ?? 0, currency: account.currency)),
-                ])
-            }
-            var total = Section(
-                name: "totals", title: "Total", columns: [Column("currency", "Currency"), Column("balance", "Balance", numeric: true)])
-            for (currency, minor) in try groupTotals(found, ledger, totals) {
-                total.rows.append([.text(currency.code), .money(Money(minor: minor, currency: currency))])
-            }
-            var sections = [section, total]
-            let ahead = try outlook(global, store: store, accountIDs: found.accountIDs)
-            if !ahead.isEmpty {
-                var future = Section(name: "outlook", title: "Ahead (\(ledger.currency.code) accounts, expected amounts)", columns: ahead.map(\.0))
-                future.rows = [ahead.map(\.1)]
-                sections.append(future)
-            }
-            try global.print(Report(sections))
+            try global.print(Report.group(try global.answer { try $0.groupDetail(group, today: $1) }))
         }
     }
 
@@ -141,20 +115,4 @@ extension Capital.GroupCommand {
             Console.current.line("Removed \(accounts.count) account\(accounts.count == 1 ? "" : "s") from group '\(group)'.")
         }
     }
-}
-
-/// A group's balance per currency: the sum of its accounts' balances.
-func groupTotals(_ group: AccountGroup, _ ledger: Ledger, _ totals: [BalanceKey: Int64]) throws -> [(Currency, Int64)] {
-    var sums: [(Currency, Int64)] = []
-    for (key, minor) in totals where group.accountIDs.contains(key.accountID) {
-        if let index = sums.firstIndex(where: { $0.0 == key.currency }) {
-            let (sum, overflow) = sums[index].1.addingReportingOverflow(minor)
-            if overflow { throw CLIError("group '\(group.name)': its balance overflows") }
-            sums[index].1 = sum
-        } else {
-            sums.append((key.currency, minor))
-        }
-    }
-    if sums.isEmpty { sums.append((ledger.currency, 0)) }
-    return sums.sorted { $0.0.code < $1.0.code }
 }

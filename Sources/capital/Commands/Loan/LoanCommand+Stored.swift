@@ -103,8 +103,8 @@ extension Capital.LoanCommand {
                 (Column("totalInterest", "Total interest"), view.money(view.schedule.totalInterest)),
             ]
             if let collateral = view.loan.collateralID {
-                let ledger = try global.instrumentLedger(store, through: today)
-                let value = try balances(ledger, on: today)[BalanceKey(accountID: collateral, currency: view.account.currency)] ?? 0
+                let sheet = try kit { try store.balanceSheet(on: today, today: today) }
+                let value = sheet.balances[BalanceKey(accountID: collateral, currency: view.account.currency)] ?? 0
                 fields += [
                     (Column("collateral", "Collateral"), try name(collateral)),
                     (Column("collateralValue", "Collateral value today"), view.money(value)),

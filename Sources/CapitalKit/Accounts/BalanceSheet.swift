@@ -1,0 +1,86 @@
+import CapitalCore
+import CapitalStore
+
+/// Every account's balance at the end of a day, per currency, and each group's sum: what
+/// `balance`, the account and group screens and the listings show.
+public struct BalanceSheet: Sendable {
+    /// The ledger the balances are read from.
+    public let ledger: Ledger
+    /// The day the balances are at the end of.
+    public let day: Day
+    public let balances: [BalanceKey: Int64]
+
+    /// The balances of `ledger`'s posted transactions through `day`.
+    /// - Throws: `KitError.engine` when an account's sum overflows.
+    public init(_ ledger: Ledger, on day: Day) throws(KitError) {
+        self.ledger = ledger
+        self.day = day
+        do { balances = try ledger.balances(on: day) } catch { throw .engine(context: "balance", reason: KitError.template(error)) }
+    }
+
+    /// The balance of `account` in its own currency.
+    public func balance(of account: Account) -> Money {
+        Money(minor: balances[BalanceKey(accountID: account.id, currency: account.currency)] ?? 0, currency: account.currency)
+    }
+
+    /// The balances of `account`, one for each currency it holds, by currency code; its own
+    /// currency at zero when it holds none.
+    public func balances(of account: Account) -> [Money] {
+        let keys = balances.keys.filter { $0.accountID == account.id }.sorted { $0.currency.code < $1.currency.code }
+        guard !keys.isEmpty else { return [Money(minor: 0, currency: account.currency)] }
+        return keys.map { Money(minor: balances[$0] ?? 0, currency: $0.currency) }
+    }
+
+    /// A group's balance per currency (the sum of its accounts'), by currency code; the
+    /// ledger's currency at zero when the group holds nothing.
+    /// - Throws: `KitError.engine` when a sum overflows.
+    public func totals(of group: AccountGroup) throws(KitError) -> [Money] {
+        var sums: [Currency: Int64] = [:]
+        for (key, minor) in balances where group.accountIDs.contains(key.accountID) {
+            let (sum, overflow) = sums[key.currency, default: 0].addingReportingOverflow(minor)
+            if overflow { throw .engine(context: "group '\(FieldKeys.literal(group.name))'", reason: "its balance overflows") }
+            sums[key.currency] = sum
+        }
+        if sums.isEmpty { sums[ledger.currency] = 0 }
+        return sums.sorted { $0.key.code < $1.key.code }.map { Money(minor: $0.value, currency: $0.key) }
+    }
+}
+
+/// Each category's total this month, from its first day through today: what was spent on an
+/// expense category, what came from an income category, both positive.
+public struct MonthToDate: Sendable {
+    /// The balances today and at the end of the month before.
+    public let now: BalanceSheet
+    public let before: BalanceSheet
+
+    /// This month's total of `category`.
+    /// - Throws: `KitError.engine` when it overflows.
+    public func total(of category: Account) throws(KitError) -> Money {
+        let key = BalanceKey(accountID: category.id, currency: category.currency)
+        let (flow, overflow) = (now.balances[key] ?? 0).subtractingReportingOverflow(before.balances[key] ?? 0)
+        guard !overflow, flow != .min else {
+            throw .engine(context: "category '\(FieldKeys.literal(category.name))'", reason: "this month's total overflows")
+        }
+        // Income accounts are credited (negative) as money comes in: shown as earned, positive.
+        return Money(minor: category.kind == .income ? -flow : flow, currency: category.currency)
+    }
+}
+
+extension Store {
+    /// Each category's total this month through `today`.
+    /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when its instruments
+    ///   cannot be laid out or a sum overflows.
+    public func monthToDate(today: Day) throws -> MonthToDate {
+        let ledger = try instrumentLedger(today: today, through: today)
+        return MonthToDate(now: try BalanceSheet(ledger, on: today), before: try BalanceSheet(ledger, on: today.startOfMonth.advanced(by: -1)))
+    }
+
+    /// The balances at the end of `day` of the stored ledger with what its instruments make up to
+    /// today (loan balances, capitalised interest, value changes as they stand today: a balance
+    /// is not a forecast).
+    /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when its instruments
+    ///   cannot be laid out or a sum overflows.
+    public func balanceSheet(on day: Day, today: Day) throws -> BalanceSheet {
+        try BalanceSheet(try instrumentLedger(today: today, through: today), on: day)
+    }
+}

@@ -1,0 +1,119 @@
+import CapitalCore
+import CapitalKit
+
+extension Report {
+    /// `account list`: `accounts` with their balances on the sheet's day.
+    static func accounts(_ accounts: [Account], _ sheet: BalanceSheet, defaultID: String?) -> Report {
+        var section = Section(
+            name: "accounts",
+            columns: [
+                Column("id", "ID"), Column("name", "Name"), Column("kind", "Kind"), Column("currency", "Cur"),
+                Column("balance", "Balance", numeric: true), Column("floor", "Floor", numeric: true), Column("level", "Level", numeric: true),
+                Column("hidden", "Hidden"), Column("default", "Default"), Column("icon", "Icon", tableHidden: true),
+                Column("color", "Colour", tableHidden: true),
+            ])
+        section.rows = accounts.map { account in
+            [
+                .id(account.id), .label(Label(account)), .text(account.kind.rawValue), .text(account.currency.code), .money(sheet.balance(of: account)),
+                floorCell(account), account.level.map { .int($0) } ?? .none, .bool(account.hidden), .bool(account.id == defaultID),
+                account.icon.map { .text($0) } ?? .none, account.color.map { .text($0) } ?? .none,
+            ]
+        }
+        return Report([section])
+    }
+
+    /// `account show`.
+    static func account(_ detail: AccountDetail) -> Report {
+        let found = detail.account
+        return record(
+            "account",
+            [
+                (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .label(Label(found))), (Column("kind", "Kind"), .text(found.kind.rawValue)),
+                (Column("icon", "Icon"), found.icon.map { .text($0) } ?? .none), (Column("color", "Colour"), colorCell(found)),
+                (Column("currency", "Currency"), .text(found.currency.code)), (Column("balance", "Balance"), .money(detail.balance)),
+                (Column("floor", "Floor"), floorCell(found)), (Column("level", "Level"), found.level.map { .int($0) } ?? .none),
+                (Column("hidden", "Hidden"), .bool(found.hidden)), (Column("default", "Default"), .bool(detail.isDefault)),
+                (Column("postings", "Postings"), .int(detail.postings)), (Column("groups", "Groups"), .list(detail.groups)),
+                (Column("note", "Note"), .text(found.note)),
+                (Column("valueChange", "Value change a year"), found.valueChange.map { .text($0.description) } ?? .none),
+                (Column("valueSince", "  counted from"), found.valueChange.map { .day($0.since) } ?? .none),
+            ] + outlookFields(detail.outlook))
+    }
+
+    /// `group show`: its accounts, its totals per currency, and the year ahead.
+    static func group(_ detail: GroupDetail) -> Report {
+        var section = Section(
+            name: "accounts", title: "\(detail.group.name) (\(detail.group.type.rawValue))",
+            columns: [Column("name", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true)])
+        section.rows = detail.accounts.map { [.label(Label($0.account)), .text($0.account.kind.rawValue), .money($0.balance)] }
+        var total = Section(name: "totals", title: "Total", columns: [Column("currency", "Currency"), Column("balance", "Balance", numeric: true)])
+        total.rows = detail.totals.map { [.text($0.currency.code), .money($0)] }
+        var sections = [section, total]
+        let ahead = outlookFields(detail.outlook)
+        if !ahead.isEmpty {
+            var future = Section(name: "outlook", title: "Ahead (\(detail.currency.code) accounts, expected amounts)", columns: ahead.map(\.0))
+            future.rows = [ahead.map(\.1)]
+            sections.append(future)
+        }
+        return Report(sections)
+    }
+
+    /// `balance`: every account's balances (balance-sheet accounts that are not hidden, unless
+    /// `all`) and every group's, per currency.
+    static func balances(_ sheet: BalanceSheet, all: Bool) throws -> Report {
+        var accounts = Section(
+            name: "accounts", title: "Balances on \(sheet.day)",
+            columns: [Column("account", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
+        for account in sheet.ledger.accounts where all || (!account.hidden && account.kind.isBalanceSheet) {
+            accounts.rows += sheet.balances(of: account).map { [.label(Label(account)), .text(account.kind.rawValue), .money($0), .text($0.currency.code)] }
+        }
+        var groups = Section(
+            name: "groups", title: "Groups",
+            columns: [Column("group", "Group"), Column("type", "Type"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
+        for group in sheet.ledger.groups {
+            groups.rows += try kit { try sheet.totals(of: group) }.map { [.text(group.name), .text(group.type.rawValue), .money($0), .text($0.currency.code)] }
+        }
+        return Report([accounts, groups], keyed: true)
+    }
+
+    /// `category list`: `categories` with this month's totals; the hidden column in tables only
+    /// with `showHidden`.
+    static func categories(_ categories: [Account], _ month: MonthToDate, showHidden: Bool) throws -> Report {
+        var section = Section(
+            name: "categories",
+            columns: [
+                Column("id", "ID", tableHidden: true), Column("name", "Name"), Column("kind", "Kind"), Column("icon", "Icon", tableHidden: true),
+                Column("color", "Colour"), Column("thisMonth", "This month", numeric: true), Column("currency", "Cur"),
+                Column("hidden", "Hidden", tableHidden: !showHidden),
+            ])
+        section.rows = try categories.map { category in
+            [
+                .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none, colorCell(category),
+                .money(try kit { try month.total(of: category) }), .text(category.currency.code), .bool(category.hidden),
+            ]
+        }
+        return Report([section])
+    }
+
+    /// The outlook as fields of the account and group screens; none without one.
+    static func outlookFields(_ outlook: Outlook?) -> [(Column, Cell)] {
+        guard let outlook else { return [] }
+        return [
+            (Column("current", "Today (with today's flows)"), .money(outlook.current)),
+            (Column("forecastLow", outlook.isDebt ? "Largest debt ahead" : "Lowest ahead"), .money(outlook.low)),
+            (Column("forecastLowDay", outlook.isDebt ? "Largest debt on" : "Lowest on"), .day(outlook.lowDay)),
+            (Column("forecastUntil", "Looking to"), .day(outlook.horizon)),
+        ]
+    }
+}
+
+/// An account's floor in its currency; empty when it has none.
+func floorCell(_ account: Account) -> Cell {
+    account.floor.map { .money(Money(minor: $0, currency: account.currency)) } ?? .none
+}
+
+/// An account's colour, its name drawn in it; empty when it has none.
+func colorCell(_ account: Account) -> Cell {
+    guard let color = account.color else { return .none }
+    return .label(Label(name: color, color: account.parsedColor))
+}
