@@ -329,36 +329,40 @@ struct PlanRandom {
 }
 
 /// The progress line of a long batch: on a terminal's stderr only (run under `script`, which
-/// gives the command a pseudo-terminal), never when stderr is not a terminal.
+/// gives the command a pseudo-terminal), never when stderr is not a terminal. The binary runs
+/// with `CAPITAL_PROGRESS_AFTER=0`, so that a short batch shows it as a long one would.
 @Suite("CLI: scenario progress")
 struct ScenarioProgressTests {
     @Test func aLongBatchShowsProgressOnATerminalOnly() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let cli = try CLI()
+        let rows = 20_000
         var csv = "name,price,date,monthly_cost\n"
-        for n in 0..<150_000 {
+        for n in 0..<rows {
             csv += "p\(n),\(1_000 + n % 50_000),2025-\(5 + n % 7 < 10 ? "0" : "")\(5 + n % 7)-\(10 + n % 18),\(n % 3 == 0 ? "500" : "")\n"
         }
         let file = cli.path("many.csv")
         try csv.write(toFile: file, atomically: true, encoding: .utf8)
         let args = ["-f", CLI.samplePath, "--today", "2025-04-01", "scenario", "eval", file, "--format", "csv", "--out", cli.path("out.csv")]
+        let now = ["CAPITAL_PROGRESS_AFTER": "0"]
         // The binary, so that its standard error is really not a terminal (in-process it never is).
-        let plain = cli.runProcess(args)
+        let plain = cli.runProcess(args, env: now)
         #expect(plain.status == 0 && plain.stderr == "", "no progress when stderr is not a terminal: \(plain.stderr)")
         let typescript = cli.path("typescript")
         let command = ([CLI.executable] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         script.arguments = ["-q", "-c", command, typescript]
+        script.environment = ProcessInfo.processInfo.environment.merging(now) { _, new in new }
         script.standardInput = FileHandle.nullDevice
         script.standardOutput = FileHandle.nullDevice
         script.standardError = FileHandle.nullDevice
         try script.run()
         script.waitUntilExit()
         let seen = String(decoding: FileManager.default.contents(atPath: typescript) ?? Data(), as: UTF8.self)
-        #expect(seen.contains("150000 scenarios evaluated"), "\(seen.suffix(300))")
+        #expect(seen.contains("\(rows) scenarios evaluated"), "\(seen.suffix(300))")
         #expect(
             String(decoding: FileManager.default.contents(atPath: cli.path("out.csv")) ?? Data(), as: UTF8.self).split(separator: "\n").count
-                == 150_005)
+                == rows + 5)
     }
 }

@@ -13,17 +13,7 @@ extension Loan {
         let perMillion = rate.perMillion
         if perMillion == 0 { return try share(principal, count: count, rounding) }
         let monthly = Double(perMillion) / 12_000_000
-        // (1 + r)^n − 1 by squaring on the excess over 1, which keeps its relative precision
-        // for small r·n, where 1 − (1 + r)^−n would cancel.
-        var excess = 0.0
-        var power = monthly
-        var exponent = count
-        while exponent > 0 {
-            if exponent & 1 == 1 { excess = excess + power + excess * power }
-            power = 2 * power + power * power
-            exponent >>= 1
-        }
-        let estimate = Double(principal) * monthly * (1 + 1 / excess)
+        let estimate = Double(principal) * monthly * (1 + 1 / growth(monthly, count))
         guard estimate.isFinite, estimate < 9.0e15 else { throw .overflow }
         let floor = estimate.rounded(.down)
         let fraction = estimate - floor
@@ -32,6 +22,21 @@ extension Loan {
             return Int64(fraction > 0.5 ? floor + 1 : floor)
         }
         return exactAnnuityPayment(principal: principal, perMillion: perMillion, count: count, near: Int64(floor), rounding)
+    }
+
+    /// (1 + r)^n − 1, by squaring on the excess over 1, which keeps its relative precision for
+    /// small r·n, where 1 − (1 + r)^−n would cancel.
+    /// - Complexity: O(log n).
+    static func growth(_ monthly: Double, _ count: Int) -> Double {
+        var excess = 0.0
+        var power = monthly
+        var exponent = count
+        while exponent > 0 {
+            if exponent & 1 == 1 { excess = excess + power + excess * power }
+            power = 2 * power + power * power
+            exponent >>= 1
+        }
+        return excess
     }
 
     /// The exact rounding of the annuity rational, searched from a candidate within one unit.

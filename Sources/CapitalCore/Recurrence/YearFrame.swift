@@ -27,22 +27,9 @@ struct YearFrame {
     /// Index of the first day of `month` (1...13) in a frame.
     @inline(__always)
     static func monthStart(_ month: Int, leap: Bool) -> Int {
-        let common: Int
-        switch month {
-        case 1: common = 0
-        case 2: common = 31
-        case 3: common = 59
-        case 4: common = 90
-        case 5: common = 120
-        case 6: common = 151
-        case 7: common = 181
-        case 8: common = 212
-        case 9: common = 243
-        case 10: common = 273
-        case 11: common = 304
-        case 12: common = 334
-        default: common = 365
-        }
-        return leap && month > 2 ? common + 1 : common
+        // Days before the month in a common year: (367m − 362) / 12 counts February as 30 days,
+        // 2 too many from March on (1 too many in a leap year). Checked month by month in YearFrameTests.
+        let days = (367 * month - 362) / 12
+        return month > 2 ? days - (leap ? 1 : 2) : days
     }
 }

@@ -132,14 +132,6 @@ extension ScenarioWorkspace {
     static func annuityFactor(perMillion: UInt64, term: Int) -> Double {
         guard perMillion > 0 else { return 1 / Double(term) }
         let monthly = Double(perMillion) / 12_000_000
-        var excess = 0.0
-        var power = monthly
-        var exponent = term
-        while exponent > 0 {
-            if exponent & 1 == 1 { excess = excess + power + excess * power }
-            power = 2 * power + power * power
-            exponent >>= 1
-        }
-        return monthly * (1 + 1 / excess)
+        return monthly * (1 + 1 / Loan.growth(monthly, term))
     }
 }

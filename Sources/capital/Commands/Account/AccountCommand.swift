@@ -115,8 +115,12 @@ extension Capital.AccountCommand {
         @Flag(help: "Only categories (income and expense accounts).") var categories = false
 
         func run() throws {
-            let (sheet, defaultID) = try global.answer { store, today in (try store.balanceSheet(on: today, today: today), try store.defaultAccount()?.id) }
-            let shown = sheet.ledger.accounts.filter { (all || !$0.hidden) && (kind == nil || $0.kind == kind) && (!categories || $0.kind.isCategory) }
+            let (sheet, defaultID) = try global.answer { store, today in
+                (try store.balanceSheet(on: today, today: today), try store.defaultAccount()?.id)
+            }
+            let shown = sheet.ledger.accounts.filter {
+                (all || !$0.hidden) && (kind == nil || $0.kind == kind) && (!categories || $0.kind.isCategory)
+            }
             try global.print(Report.accounts(shown, sheet, defaultID: defaultID))
         }
     }

@@ -84,16 +84,11 @@ extension Capital.GroupCommand {
             discussion: "Example: capital group add-account \"Everyday money\" Cash")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Group name or id prefix.") var group: String
-        @Argument(help: "Accounts to add.") var accounts: [String]
-
-        func validate() throws {
-            if accounts.isEmpty { throw ValidationError("give at least one account") }
-        }
+        @OptionGroup var members: GroupMembers
 
         func run() throws {
-            try global.ledgerStore(writing: true).addToGroup(group, accounts: accounts)
-            Console.current.line("Added \(accounts.count) account\(accounts.count == 1 ? "" : "s") to group '\(group)'.")
+            try global.ledgerStore(writing: true).addToGroup(members.group, accounts: members.accounts)
+            Console.current.line("Added \(members.counted) to group '\(members.group)'.")
         }
     }
 
@@ -103,16 +98,24 @@ extension Capital.GroupCommand {
             discussion: "Example: capital group remove-account \"Everyday money\" Cash")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Group name or id prefix.") var group: String
-        @Argument(help: "Accounts to take out.") var accounts: [String]
-
-        func validate() throws {
-            if accounts.isEmpty { throw ValidationError("give at least one account") }
-        }
+        @OptionGroup var members: GroupMembers
 
         func run() throws {
-            try global.ledgerStore(writing: true).removeFromGroup(group, accounts: accounts)
-            Console.current.line("Removed \(accounts.count) account\(accounts.count == 1 ? "" : "s") from group '\(group)'.")
+            try global.ledgerStore(writing: true).removeFromGroup(members.group, accounts: members.accounts)
+            Console.current.line("Removed \(members.counted) from group '\(members.group)'.")
         }
     }
+}
+
+/// A group and the accounts to put in or take out of it.
+struct GroupMembers: ParsableArguments {
+    @Argument(help: "Group name or id prefix.") var group: String
+    @Argument(help: "The accounts.") var accounts: [String]
+
+    func validate() throws {
+        if accounts.isEmpty { throw ValidationError("give at least one account") }
+    }
+
+    /// "1 account", "3 accounts".
+    var counted: String { "\(accounts.count) account\(accounts.count == 1 ? "" : "s")" }
 }

@@ -217,15 +217,17 @@ extension Capital.ScenarioCommand {
     }
 }
 
-/// "N scenarios evaluated" on a terminal's stderr, once a batch has taken more than a second.
+/// "N scenarios evaluated" on a terminal's stderr, once a batch has taken more than a second
+/// (`CAPITAL_PROGRESS_AFTER`, in seconds, sets another delay: 0 shows it from the first chunk).
 final class Progress {
     private let start = Date()
     private let console = Console.current
+    private let delay = Console.current.environment["CAPITAL_PROGRESS_AFTER"].flatMap { TimeInterval($0) }.map { max(0, $0) } ?? 1
     private var enabled: Bool { console.errorIsTerminal }
     private var shown = false
 
     func update(_ count: Int) {
-        guard enabled, Date().timeIntervalSince(start) > 1 else { return }
+        guard enabled, Date().timeIntervalSince(start) >= delay else { return }
         shown = true
         console.writeError("\rcapital: \(count) scenarios evaluated…")
     }

@@ -53,13 +53,9 @@ extension Capital.CalendarCommand {
             discussion: "Example: capital calendar add-holiday RU 2025-06-13 --name \"Company day off\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The calendar.") var calendar: String
-        @Argument(help: "The day (YYYY-MM-DD).") var date: String
-        @Option(parsing: .unconditional, help: "What it is.") var name = ""
+        @OptionGroup var day: CalendarDay
 
-        func run() throws {
-            try addCalendarDay(global, calendar, date, holiday: true, name: name)
-        }
+        func run() throws { try day.add(holiday: true, global) }
     }
 
     struct AddWorkday: ParsableCommand {
@@ -68,19 +64,22 @@ extension Capital.CalendarCommand {
             discussion: "Example: capital calendar add-workday RU 2025-11-01 --name \"Transferred working Saturday\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The calendar.") var calendar: String
-        @Argument(help: "The day (YYYY-MM-DD).") var date: String
-        @Option(parsing: .unconditional, help: "What it is.") var name = ""
+        @OptionGroup var day: CalendarDay
 
-        func run() throws {
-            try addCalendarDay(global, calendar, date, holiday: false, name: name)
-        }
+        func run() throws { try day.add(holiday: false, global) }
     }
 }
 
-/// Adds a holiday or a working day to a calendar, for this ledger: the body of both add commands.
-private func addCalendarDay(_ global: GlobalOptions, _ calendar: String, _ date: String, holiday: Bool, name: String) throws {
-    let day = try parseDay(date, field: "DATE")
-    try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: holiday, name: name)
-    Console.current.line("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).")
+/// A day to add to a calendar, for this ledger, and what it is.
+struct CalendarDay: ParsableArguments {
+    @Argument(help: "The calendar.") var calendar: String
+    @Argument(help: "The day (YYYY-MM-DD).") var date: String
+    @Option(parsing: .unconditional, help: "What it is.") var name = ""
+
+    /// Adds the day as a holiday or a working day: the body of both add commands.
+    func add(holiday: Bool, _ global: GlobalOptions) throws {
+        let day = try parseDay(date, field: "DATE")
+        try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: holiday, name: name)
+        Console.current.line("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).")
+    }
 }

@@ -14,7 +14,8 @@ extension Report {
             ])
         section.rows = accounts.map { account in
             [
-                .id(account.id), .label(Label(account)), .text(account.kind.rawValue), .text(account.currency.code), .money(sheet.balance(of: account)),
+                .id(account.id), .label(Label(account)), .text(account.kind.rawValue), .text(account.currency.code),
+                .money(sheet.balance(of: account)),
                 floorCell(account), account.level.map { .int($0) } ?? .none, .bool(account.hidden), .bool(account.id == defaultID),
                 account.icon.map { .text($0) } ?? .none, account.color.map { .text($0) } ?? .none,
             ]
@@ -28,7 +29,8 @@ extension Report {
         return record(
             "account",
             [
-                (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .label(Label(found))), (Column("kind", "Kind"), .text(found.kind.rawValue)),
+                (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .label(Label(found))),
+                (Column("kind", "Kind"), .text(found.kind.rawValue)),
                 (Column("icon", "Icon"), found.icon.map { .text($0) } ?? .none), (Column("color", "Colour"), colorCell(found)),
                 (Column("currency", "Currency"), .text(found.currency.code)), (Column("balance", "Balance"), .money(detail.balance)),
                 (Column("floor", "Floor"), floorCell(found)), (Column("level", "Level"), found.level.map { .int($0) } ?? .none),
@@ -65,13 +67,17 @@ extension Report {
             name: "accounts", title: "Balances on \(sheet.day)",
             columns: [Column("account", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
         for account in sheet.ledger.accounts where all || (!account.hidden && account.kind.isBalanceSheet) {
-            accounts.rows += sheet.balances(of: account).map { [.label(Label(account)), .text(account.kind.rawValue), .money($0), .text($0.currency.code)] }
+            accounts.rows += sheet.balances(of: account).map {
+                [.label(Label(account)), .text(account.kind.rawValue), .money($0), .text($0.currency.code)]
+            }
         }
         var groups = Section(
             name: "groups", title: "Groups",
             columns: [Column("group", "Group"), Column("type", "Type"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
         for group in sheet.ledger.groups {
-            groups.rows += try kit { try sheet.totals(of: group) }.map { [.text(group.name), .text(group.type.rawValue), .money($0), .text($0.currency.code)] }
+            groups.rows += try kit { try sheet.totals(of: group) }.map {
+                [.text(group.name), .text(group.type.rawValue), .money($0), .text($0.currency.code)]
+            }
         }
         return Report([accounts, groups], keyed: true)
     }
@@ -88,7 +94,8 @@ extension Report {
             ])
         section.rows = try categories.map { category in
             [
-                .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none, colorCell(category),
+                .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none,
+                colorCell(category),
                 .money(try kit { try month.total(of: category) }), .text(category.currency.code), .bool(category.hidden),
             ]
         }
