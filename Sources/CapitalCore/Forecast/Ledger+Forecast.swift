@@ -201,12 +201,12 @@ extension Ledger {
     /// transactions and schedule occurrences (expected amounts) from today to the horizon.
     func accountFlows(
         _ accountID: String, from: Day, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
-    ) -> [(day: Day, amount: Int64)] {
-        var flows: [(day: Day, amount: Int64)] = []
+    ) -> [DatedAmount] {
+        var flows: [DatedAmount] = []
         for transaction in transactions where transaction.day >= from && transaction.day < today {
             var net: Int64 = 0
             for posting in transaction.postings where posting.accountID == accountID { net = saturatingSum(net, posting.amount.minor) }
-            if net != 0 { flows.append((transaction.day, net)) }
+            if net != 0 { flows.append(DatedAmount(day: transaction.day, amount: net)) }
         }
         if today <= horizon {
             // Only what touches the account: the rest of the ledger need not be expanded.
@@ -216,7 +216,7 @@ extension Ledger {
             for event in touching.flows(
                 into: [accountID], in: DayRange(max(from, today), horizon.advanced(by: 1)), today: today, calendars: calendars, forecastCase)
             {
-                flows.append((event.day, event.amount))
+                flows.append(DatedAmount(day: event.day, amount: event.amount))
             }
         }
         return flows
@@ -232,7 +232,7 @@ extension Ledger {
             let first = generated.count
             defer { for transaction in generated[first...] { origins[transaction.id] = .deposit(id: deposit.id) } }
             let flows = accountFlows(deposit.accountID, from: Day(Int.min / 4), today: today, horizon: horizon, calendars: calendars)
-            let events = deposit.terms.events(flows: flows.map { DepositFlow(day: $0.day, amount: $0.amount) }, through: horizon)
+            let events = deposit.terms.events(flows: flows, through: horizon)
             for (index, event) in events.enumerated() {
                 let money = { (minor: Int64) in Money(minor: minor, currency: account.currency) }
                 switch event.kind {
@@ -274,9 +274,7 @@ extension Ledger {
         for transaction in transactions where transaction.day < from {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }
-        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase).map {
-            CardFlow(day: $0.day, amount: $0.amount)
-        }
+        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase)
         let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon)
         guard let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
         // Paid since the statement: the debt less what is still carried.

@@ -1,15 +1,5 @@
-/// A change of an asset's value posted on a day.
-public struct AssetChange: Hashable, Sendable {
-    public var day: Day
-    /// Minor units, signed: negative when the asset loses value.
-    public var amount: Int64
-
-    /// A change of `amount` in the asset's value on `day`.
-    public init(day: Day, amount: Int64) {
-        self.day = day
-        self.amount = amount
-    }
-}
+/// A change of an asset's value posted on a day; minor units, negative when the asset loses value.
+public typealias AssetChange = DatedAmount
 
 /// A fixed asset's value changing at an annual rate, posted monthly: a car that loses 15 % a
 /// year, a flat that gains 3.5 %.
@@ -138,14 +128,4 @@ public struct AssetRevaluation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why an asset's change of value is not accepted.
-public enum AssetValueError: KeyedError, Equatable, Sendable {
-    case invalid(field: String, value: String, reason: String)
-
-    /// The message, its field keys in braces.
-    public var template: String {
-        switch self {
-        case .invalid(let field, let value, let reason):
-            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
-        }
-    }
-}
+public typealias AssetValueError = FieldError

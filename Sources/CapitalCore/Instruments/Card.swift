@@ -258,17 +258,7 @@ public struct CreditCard: Hashable, Sendable {
 }
 
 /// A real flow into a card account: spending is negative (the debt grows), a payment or refund positive.
-public struct CardFlow: Hashable, Sendable {
-    public var day: Day
-    /// Minor units.
-    public var amount: Int64
-
-    /// A flow of `amount` into the card account on `day` (negative: spending on the card).
-    public init(day: Day, amount: Int64) {
-        self.day = day
-        self.amount = amount
-    }
-}
+public typealias CardFlow = DatedAmount
 
 /// One statement of a card and what became of it.
 public struct CardCycle: Hashable, Sendable {
@@ -287,15 +277,4 @@ public struct CardCycle: Hashable, Sendable {
 }
 
 /// Why a card's terms are refused.
-public enum CardError: KeyedError, Equatable, Sendable {
-    /// `field` is the command-line option, `value` the input as given.
-    case invalid(field: String, value: String, reason: String)
-
-    /// The message, its field keys in braces.
-    public var template: String {
-        switch self {
-        case .invalid(let field, let value, let reason):
-            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
-        }
-    }
-}
+public typealias CardError = FieldError

@@ -9,17 +9,8 @@ public enum Capitalisation: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Money put into (positive) or taken out of (negative) a deposit account on a day.
-public struct DepositFlow: Hashable, Sendable {
-    public var day: Day
-    /// Minor units, positive into the deposit.
-    public var amount: Int64
-
-    /// A flow of `amount` into the deposit account on `day`.
-    public init(day: Day, amount: Int64) {
-        self.day = day
-        self.amount = amount
-    }
-}
+/// Minor units, positive into the deposit.
+public typealias DepositFlow = DatedAmount
 
 /// Something a deposit does by itself: credit interest, or pay everything out at maturity.
 public struct DepositEvent: Hashable, Sendable {
@@ -35,13 +26,6 @@ public struct DepositEvent: Hashable, Sendable {
     public var day: Day
     /// Minor units, always positive: credited for `interest`, moved out for `payout`.
     public var amount: Int64
-
-    /// An event of `kind` on `day` moving `amount`.
-    public init(kind: Kind, day: Day, amount: Int64) {
-        self.kind = kind
-        self.day = day
-        self.amount = amount
-    }
 }
 
 /// A term deposit or an open-ended savings account: interest accrues daily on the balance,
@@ -196,14 +180,4 @@ public struct Deposit: Hashable, Sendable {
 }
 
 /// Why a deposit's terms are not accepted.
-public enum DepositError: KeyedError, Equatable, Sendable {
-    case invalid(field: String, value: String, reason: String)
-
-    /// The message, its field keys in braces.
-    public var template: String {
-        switch self {
-        case .invalid(let field, let value, let reason):
-            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
-        }
-    }
-}
+public typealias DepositError = FieldError

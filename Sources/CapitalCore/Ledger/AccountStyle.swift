@@ -61,16 +61,7 @@ public enum TerminalColor: String, CaseIterable, Sendable {
 }
 
 /// Why a colour or an icon was refused.
-public enum AccountStyleError: KeyedError, Equatable, Sendable {
-    case invalid(field: String, value: String, reason: String)
-
-    /// The message, its field keys in braces.
-    public var template: String {
-        switch self {
-        case .invalid(let field, let value, let reason): return "\(field) '\(FieldKeys.literal(value))': \(reason)"
-        }
-    }
-}
+public typealias AccountStyleError = FieldError
 
 extension Account {
     /// The most UTF-8 bytes an icon may take: enough for a flag, a skin tone or a short ZWJ

@@ -199,13 +199,4 @@ public struct RecurringChange: Hashable, Sendable {
 }
 
 /// An asset sold as part of a scenario: `amount` minor units come in on `day`.
-public struct AssetSale: Hashable, Sendable {
-    public var day: Day
-    public var amount: Int64
-
-    /// An asset sold for `amount` on `day`.
-    public init(day: Day, amount: Int64) {
-        self.day = day
-        self.amount = amount
-    }
-}
+public typealias AssetSale = DatedAmount

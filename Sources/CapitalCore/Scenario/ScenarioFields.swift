@@ -56,13 +56,6 @@ public struct ScenarioFieldError: Error, Equatable, Sendable, CustomStringConver
     public var value: String
     public var reason: String
 
-    /// A scenario field `column` whose `value` cannot be used, and why.
-    public init(column: String, value: String, reason: String) {
-        self.column = column
-        self.value = value
-        self.reason = reason
-    }
-
     /// One line, with any line break in the quoted value escaped.
     public var description: String { "\(column) '\(value)': \(reason)".singleLine }
 }

@@ -11,16 +11,6 @@ public struct CategoryTotal: Hashable, Sendable {
     public var transactions: Int
     /// `amount` over the months of the range (partial months count whole), rounded half up.
     public var monthlyAverage: Int64
-
-    /// A category's figures over the range.
-    public init(accountID: String, name: String, amount: Int64, share: Int64?, transactions: Int, monthlyAverage: Int64) {
-        self.accountID = accountID
-        self.name = name
-        self.amount = amount
-        self.share = share
-        self.transactions = transactions
-        self.monthlyAverage = monthlyAverage
-    }
 }
 
 /// The categories of one kind (expense or income), largest first, and their total.
@@ -33,15 +23,6 @@ public struct CategoryBreakdown: Hashable, Sendable {
     public var transactions: Int
     /// `total` over the months of the range, rounded half up.
     public var monthlyAverage: Int64
-
-    /// The figures of a kind (income or expense) and its categories.
-    public init(kind: AccountKind, categories: [CategoryTotal], total: Int64, transactions: Int, monthlyAverage: Int64) {
-        self.kind = kind
-        self.categories = categories
-        self.total = total
-        self.transactions = transactions
-        self.monthlyAverage = monthlyAverage
-    }
 }
 
 /// Income, expense and net of one calendar month (the part of it inside the range).
@@ -57,17 +38,6 @@ public struct MonthFlows: Hashable, Sendable {
     public var net: Int64
     /// Transactions with a category posting in the month.
     public var transactions: Int
-
-    /// A month's figures over the part of it in the range.
-    public init(month: Day, first: Day, last: Day, income: Int64, expense: Int64, net: Int64, transactions: Int) {
-        self.month = month
-        self.first = first
-        self.last = last
-        self.income = income
-        self.expense = expense
-        self.net = net
-        self.transactions = transactions
-    }
 }
 
 /// What one person spent and earned: the category postings of the transactions naming them.
@@ -80,16 +50,6 @@ public struct SpenderFlows: Hashable, Sendable {
     /// `expense` as a share of all spending, in basis points rounded half up; nil when that is 0.
     public var expenseShare: Int64?
     public var transactions: Int
-
-    /// A spender's figures over the range.
-    public init(spender: String, expense: Int64, income: Int64, net: Int64, expenseShare: Int64?, transactions: Int) {
-        self.spender = spender
-        self.expense = expense
-        self.income = income
-        self.net = net
-        self.expenseShare = expenseShare
-        self.transactions = transactions
-    }
 }
 
 /// Spending this month to date against last month and against the average month.
@@ -129,13 +89,6 @@ public struct CategoryComparison: Hashable, Sendable {
     public var accountID: String
     public var name: String
     public var figures: ComparisonFigures
-
-    /// A category's figures this month and the last.
-    public init(accountID: String, name: String, figures: ComparisonFigures) {
-        self.accountID = accountID
-        self.name = name
-        self.figures = figures
-    }
 }
 
 /// This month against last month and the average, per expense category and in total.
