@@ -251,7 +251,7 @@ struct RangedPair: Sendable {
 
 /// `a + b`, held at Int64's bounds instead of wrapping (sums of floors and openings: a wrapped sum
 /// would flip an answer's sign).
-func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+public func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
     let (sum, overflow) = a.addingReportingOverflow(b)
     guard overflow else { return sum }
     return b > 0 ? .max : .min

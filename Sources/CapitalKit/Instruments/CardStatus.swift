@@ -5,6 +5,8 @@ import CapitalStore
 public struct CardStatus: Sendable {
     public let card: LedgerCard
     public let account: Account
+    /// The account paybacks come from.
+    public let payFrom: Account?
     public let today: Day
     /// Today's balance, with what the instruments make up to today (negative: owed).
     public let balance: Int64
@@ -22,9 +24,19 @@ public struct CardStatus: Sendable {
     public var open: CardCycle? { cycles.last { $0.statement <= today && $0.due >= today } }
     /// The first statement after today.
     public var nextStatement: Day { card.terms.statement(after: today) }
+    /// The last statement on or before today.
+    public var lastStatement: CardCycle? { cycles.last { $0.statement <= today } }
+    /// The cycle of the first statement after today.
+    public var nextCycle: CardCycle? { cycles.first { $0.statement > today } }
 }
 
 extension Store {
+    /// The status of the card `reference` names (its account's name or an id prefix).
+    /// - Throws: `StoreError` when there is no such card; as `cardStatuses(today:of:)`.
+    public func cardStatus(_ reference: String, today: Day) throws -> CardStatus {
+        try cardStatuses(today: today, of: [try card(reference)])[0]
+    }
+
     /// The status of `cards` (every card when nil) from one read of the ledger.
     /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when its instruments
     ///   cannot be laid out to today.
@@ -40,7 +52,8 @@ extension Store {
             }
             let (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: calendars)
             return CardStatus(
-                card: card, account: account, today: today, balance: balances[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0,
+                card: card, account: account, payFrom: stored.accounts.first { $0.id == card.payFromID }, today: today,
+                balance: balances[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0,
                 cycles: cycles, late: late, overdue: overdue)
         }
     }

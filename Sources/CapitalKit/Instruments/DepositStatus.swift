@@ -6,6 +6,8 @@ import CapitalStore
 public struct DepositStatus: Sendable {
     public let deposit: LedgerDeposit
     public let account: Account
+    /// Where the balance goes at maturity; nil when it stays in the deposit.
+    public let payoutAccount: Account?
     public let balance: Int64
     /// The level the deposit counts at: its own, else 5 when it matures within a year, else 6.
     public let level: Int
@@ -21,9 +23,16 @@ public struct DepositStatus: Sendable {
     public var interest: [Transaction] { ahead.filter { amount(of: $0) > 0 } }
     /// The payout at maturity, when the deposit pays out to another account.
     public var payout: Transaction? { ahead.first { amount(of: $0) < 0 } }
+    /// The sum of the interest credited ahead (saturating: it cannot pass the largest amount).
+    public var interestAhead: Int64 { interest.reduce(0) { saturatingSum($0, amount(of: $1)) } }
 }
 
 extension Store {
+    /// The status of the deposit `reference` names (its account's name or an id prefix), seen from `today`.
+    public func depositStatus(_ reference: String, today: Day) throws -> DepositStatus {
+        try depositStatus(try deposit(reference), today: today)
+    }
+
     /// The status of one stored deposit seen from `today`.
     public func depositStatus(_ deposit: LedgerDeposit, today: Day) throws -> DepositStatus {
         let stored = try snapshot()
@@ -35,7 +44,8 @@ extension Store {
         let balances: [BalanceKey: Int64]
         do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
         return DepositStatus(
-            deposit: deposit, account: account, balance: balances[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0,
+            deposit: deposit, account: account, payoutAccount: deposit.payoutID.flatMap { id in stored.accounts.first { $0.id == id } },
+            balance: balances[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0,
             level: Ladder.level(of: ledger.accounts.first { $0.id == deposit.accountID } ?? account) ?? 6,
             ahead: ledger.transactions.filter { $0.day >= today && ledger.origin(of: $0) == .deposit(id: deposit.id) })
     }

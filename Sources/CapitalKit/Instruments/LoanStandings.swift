@@ -8,6 +8,8 @@ public struct LoanStanding: Sendable {
     public let schedule: LoanSchedule
     /// The balance after every payment before the day, the next payment and the payoff day.
     public let status: LoanStatus
+    /// The day it is seen from.
+    public let today: Day
 }
 
 extension Store {
@@ -21,6 +23,83 @@ extension Store {
         }
         return LoanStanding(
             loan: loan, account: account, schedule: schedule,
-            status: LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today))
+            status: LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today), today: today)
+    }
+}
+
+/// A stored loan as its screen shows it: where it stands, who pays it, and what secures it.
+public struct LoanDetail: Sendable {
+    public let standing: LoanStanding
+    /// The account payments come from, and the category interest goes to.
+    public let payFrom: Account
+    public let interestCategory: Account
+    /// The asset the loan is secured on, and its value today in the loan's currency.
+    public let collateral: (account: Account, value: Int64)?
+
+    /// The collateral's value less the balance owed.
+    public var equity: Int64? { collateral.map { $0.value - standing.status.balance } }
+}
+
+/// What an early repayment does to a stored loan: its standing before and after, the payment
+/// that follows it and the interest it saves.
+public struct PrepaymentOutcome: Sendable {
+    public let before: LoanStanding
+    public let after: LoanStanding
+    /// The first regular payment after the repayment's day; 0 when none is left.
+    public let paymentAfter: Int64
+    /// The schedule from the repayment's day on, its payment the one that follows the repayment.
+    public let scheduleAfter: LoanSchedule
+
+    /// The interest saved over the rest of the loan.
+    public var interestSaved: Int64 { before.schedule.totalInterest - after.schedule.totalInterest }
+}
+
+/// A loan laid out with its prepayments, and what they save against the same loan without them.
+public struct LoanPlan: Sendable {
+    public let schedule: LoanSchedule
+    /// Nil without prepayments.
+    public let interestSaved: Int64?
+
+    /// Amortises `loan` on `calendar`, and again without its prepayments when it has some.
+    /// - Throws: `LoanError` when either schedule cannot be laid out.
+    public init(_ loan: Loan, calendar: WorkingDayCalendar) throws(LoanError) {
+        schedule = try loan.amortize(calendar: calendar)
+        guard !loan.prepayments.isEmpty else {
+            interestSaved = nil
+            return
+        }
+        var plain = loan
+        plain.prepayments = []
+        interestSaved = try plain.amortize(calendar: calendar).totalInterest - schedule.totalInterest
+    }
+}
+
+extension Store {
+    /// The loan `reference` names (its account's name or an id prefix), as its screen shows it on `today`.
+    /// - Throws: `StoreError` when there is no such loan; `KitError` when it cannot be laid out.
+    public func loanDetail(_ reference: String, today: Day) throws -> LoanDetail {
+        let standing = try loanStanding(try loan(reference), today: today)
+        let loan = standing.loan
+        var collateral: (Account, Int64)?
+        if let id = loan.collateralID {
+            let sheet = try balanceSheet(on: today, today: today)
+            collateral = (try account(id), sheet.balances[BalanceKey(accountID: id, currency: standing.account.currency)] ?? 0)
+        }
+        return LoanDetail(
+            standing: standing, payFrom: try account(loan.payFromID), interestCategory: try account(loan.interestCategoryID), collateral: collateral)
+    }
+
+    /// Repays the loan `reference` names early, as `input` says; with `dryRun`, only works out
+    /// what it would do.
+    /// - Throws: `StoreError` when the repayment is refused; `KitError` when a schedule cannot be laid out.
+    public func prepay(_ reference: String, _ input: PrepaymentInput, dryRun: Bool, today: Day) throws -> PrepaymentOutcome {
+        let (before, after) = try prepayLoan(reference, input, dryRun: dryRun)
+        let old = try loanStanding(before, today: today)
+        let new = try loanStanding(after, today: today)
+        let paymentAfter = new.schedule.rows.first { $0.kind == .payment && $0.day > input.day }?.payment ?? 0
+        var rows = new.schedule
+        rows.payment = paymentAfter
+        rows.rows = rows.rows.filter { $0.day >= input.day }
+        return PrepaymentOutcome(before: old, after: new, paymentAfter: paymentAfter, scheduleAfter: rows)
     }
 }

@@ -122,31 +122,7 @@ extension Capital.CardCommand {
         @Argument(help: "The card's name (its account) or id prefix.") var card: String
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let found = try store.card(card)
-            let view = try kit { try store.cardStatuses(today: try global.todayDay(), of: [found])[0] }
-            let terms = view.card.terms
-            let last = view.cycles.last { $0.statement <= view.today }
-            let next = view.cycles.first { $0.statement > view.today }
-            try global.print(
-                Report.record(
-                    "card",
-                    [
-                        (Column("name", "Card"), .text(view.account.name)), (Column("debt", "Debt today"), view.money(view.debt)),
-                        (Column("available", "Credit left"), view.money(view.available)), (Column("limit", "Limit"), view.money(terms.limit)),
-                        (Column("lastStatement", "Last statement"), last.map { .day($0.statement) } ?? .none),
-                        (Column("statementDebt", "  its balance"), last.map { view.money($0.debt) } ?? .none),
-                        (Column("dueDay", "Due on"), view.open.map { .day($0.due) } ?? .none),
-                        (Column("amountDue", "Amount due"), view.money(view.open?.payback ?? 0)),
-                        (Column("overdue", "Overdue"), view.money(view.overdue)),
-                        (Column("overdueSince", "  since"), view.late.map { .day($0.due) } ?? .none),
-                        (Column("nextStatement", "Next statement"), .day(view.nextStatement)),
-                        (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
-                        (Column("nextInterest", "  interest charged"), next.map { view.money($0.interest) } ?? .none),
-                        (Column("payback", "Payback"), .text(view.policy)),
-                        (Column("payFrom", "Paid from"), .text(try store.account(view.card.payFromID).name)),
-                        (Column("rate", "Rate"), .text(terms.rate.description)), (Column("grace", "Grace"), .text(terms.grace.rawValue)),
-                    ]))
+            try global.print(Report.card(try global.answer { try $0.cardStatus(card, today: $1) }))
         }
     }
 }

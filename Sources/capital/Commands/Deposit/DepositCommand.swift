@@ -89,29 +89,7 @@ extension Capital.DepositCommand {
         @Argument(help: "The deposit's name (its account) or id prefix.") var deposit: String
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let found = try store.deposit(deposit)
-            let view = try kit { try store.depositStatus(found, today: try global.todayDay()) }
-            let terms = view.deposit.terms
-            let next = view.interest.first
-            try global.print(
-                Report.record(
-                    "deposit",
-                    [
-                        (Column("name", "Deposit"), .text(view.account.name)), (Column("balance", "Balance today"), view.money(view.balance)),
-                        (Column("rate", "Rate"), .text(terms.rate.description)),
-                        (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
-                        (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
-                        (Column("nextInterestDay", "Next interest on"), next.map { .day($0.day) } ?? .none),
-                        (Column("nextInterest", "Next interest"), next.map { view.money(view.amount(of: $0)) } ?? .none),
-                        (
-                            Column("interestAhead", terms.maturity == nil ? "Interest in 12 months" : "Interest to maturity"),
-                            view.money(view.interest.reduce(0) { $0 + view.amount(of: $1) })
-                        ),
-                        (Column("payout", "Paid out at maturity"), view.payout.map { view.money(-view.amount(of: $0)) } ?? .none),
-                        (Column("payoutTo", "  into"), try view.deposit.payoutID.map { .text(try store.account($0).name) } ?? .none),
-                        (Column("level", "Ladder level"), .int(view.level)),
-                    ]))
+            try global.print(Report.deposit(try global.answer { try $0.depositStatus(deposit, today: $1) }))
         }
     }
 }

@@ -80,48 +80,7 @@ extension Capital.LoanCommand {
         @Flag(help: "Also list the payments from today on.") var schedule = false
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let today = try global.todayDay()
-            let view = try kit { try store.loanStanding(try store.loan(loan), today: today) }
-            let terms = view.loan.terms
-            func name(_ id: String?) throws -> Cell { try id.map { .text(try store.account($0).name) } ?? .none }
-            var fields: [(Column, Cell)] = [
-                (Column("name", "Loan"), .text(view.account.name)), (Column("payFrom", "Paid from"), try name(view.loan.payFromID)),
-                (Column("category", "Interest to"), try name(view.loan.interestCategoryID)),
-                (Column("principal", "Principal"), view.money(terms.principal)),
-                (Column("rate", "Rate"), .text(terms.rate.description)), (Column("term", "Term (months)"), .int(terms.term)),
-                (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
-                (Column("start", "Start"), .day(terms.start)), (Column("payment", "Payment"), view.money(view.schedule.payment)),
-                (Column("balance", "Balance today"), view.money(view.status.balance)),
-                (Column("nextDay", "Next payment on"), view.status.next.map { .day($0.day) } ?? .none),
-                (Column("nextPayment", "Next payment"), view.status.next.map { view.money($0.payment) } ?? .none),
-                (Column("nextInterest", "  of it interest"), view.status.next.map { view.money($0.interest) } ?? .none),
-                (Column("nextPrincipal", "  of it principal"), view.status.next.map { view.money($0.principal) } ?? .none),
-                (Column("paymentsLeft", "Payments left"), .int(view.status.paymentsLeft)),
-                (Column("payoff", "Paid off on"), .day(view.status.payoff)),
-                (Column("interestLeft", "Interest left"), view.money(view.status.interestLeft)),
-                (Column("totalInterest", "Total interest"), view.money(view.schedule.totalInterest)),
-            ]
-            if let collateral = view.loan.collateralID {
-                let sheet = try kit { try store.balanceSheet(on: today, today: today) }
-                let value = sheet.balances[BalanceKey(accountID: collateral, currency: view.account.currency)] ?? 0
-                fields += [
-                    (Column("collateral", "Collateral"), try name(collateral)),
-                    (Column("collateralValue", "Collateral value today"), view.money(value)),
-                    (Column("equity", "Collateral minus debt"), view.money(value - view.status.balance)),
-                ]
-            }
-            var report = Report.record("loan", fields)
-            if schedule {
-                var rows = view.schedule
-                rows.rows = rows.rows.filter { $0.day >= today }
-                let table = loanScheduleReport(rows, currency: view.account.currency)
-                report.sections += table.sections
-                if case .object(let extra) = table.json ?? .null {
-                    report.json = .object(fields.map { ($0.0.key, Report.jsonValue($0.1)) } + extra.filter { $0.0 == "rows" })
-                }
-            }
-            try global.print(report)
+            try global.print(Report.loan(try global.answer { try $0.loanDetail(loan, today: $1) }, schedule: schedule))
         }
     }
 
@@ -158,23 +117,12 @@ extension Capital.LoanCommand {
             input.effect = reduce
             input.every = every
             input.until = try until.map { try parseDay($0, field: "--until") }
-            let (before, after) = try store.prepayLoan(loan, input, dryRun: dryRun)
-            let today = try global.todayDay()
-            let old = try kit { try store.loanStanding(before, today: today) }
-            let new = try kit { try store.loanStanding(after, today: today) }
-            let saved = old.schedule.totalInterest - new.schedule.totalInterest
-            let money = { (minor: Int64) in global.shown(Money(minor: minor, currency: new.account.currency)) }
-            let firstAfter = new.schedule.rows.first { $0.kind == .payment && $0.day > input.day }
-            var shownRows = new.schedule
-            shownRows.payment = firstAfter?.payment ?? 0
-            shownRows.rows = shownRows.rows.filter { $0.day >= input.day }
-            var report = loanScheduleReport(
-                shownRows, currency: new.account.currency, extra: [("interestSaved", Report.jsonValue(new.money(saved))), ("saved", .bool(!dryRun))])
+            let outcome = try kit { try store.prepay(loan, input, dryRun: dryRun, today: try global.todayDay()) }
+            var report = Report.loanSchedule(
+                outcome.scheduleAfter, currency: outcome.after.account.currency,
+                extra: [("interestSaved", Report.jsonValue(outcome.after.money(outcome.interestSaved))), ("saved", .bool(!dryRun))])
             if try global.outputFormat() == .table {
-                Console.current.line(
-                    "\(dryRun ? "Would prepay" : "Prepaid") '\(new.account.name)': paid off \(new.schedule.payoff) (was \(old.schedule.payoff)), "
-                        + "payment \(money(firstAfter?.payment ?? 0)) (was \(money(old.schedule.payment))), interest saved \(money(saved))"
-                        + (dryRun ? "; nothing was saved." : "."))
+                Console.current.line(Report.prepaymentHeadline(outcome, dryRun: dryRun, global))
                 if !dryRun { return }
             } else if !dryRun {
                 report.sections = []

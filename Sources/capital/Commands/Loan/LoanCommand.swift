@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 
@@ -87,45 +88,6 @@ func parsePrepayment(_ text: String, currency: Currency, effect: PrepaymentEffec
     return LoanPrepayment(day: day, amount: amount.minor, effect: effect)
 }
 
-/// A loan's schedule as a report: a row per payment and prepayment.
-func loanScheduleReport(_ schedule: LoanSchedule, currency: Currency, extra: [(String, JSON)] = []) -> Report {
-    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: currency)) }
-    var section = Section(
-        name: "rows",
-        columns: [
-            Column("n", "N", numeric: true), Column("day", "Day"), Column("payment", "Payment", numeric: true),
-            Column("interest", "Interest", numeric: true),
-            Column("principal", "Principal", numeric: true), Column("balance", "Balance", numeric: true), Column("kind", "Kind"),
-        ])
-    section.rows = schedule.rows.map { row in
-        [
-            row.kind == .payment ? .int(row.n) : .none, .day(row.day), money(row.payment), money(row.interest), money(row.principal),
-            money(row.balance),
-            .text(row.kind == .payment ? "" : row.balance == 0 ? "payoff" : "prepayment"),
-        ]
-    }
-    var report = Report([section])
-    report.json = .object(
-        [
-            ("currency", .string(currency.code)), ("payment", Report.jsonValue(money(schedule.payment))),
-            ("totalInterest", Report.jsonValue(money(schedule.totalInterest))), ("payoff", .string(schedule.payoff.iso)),
-        ] + extra + [
-            (
-                "rows",
-                .array(
-                    schedule.rows.map { row in
-                        .object([
-                            ("n", row.kind == .payment ? .number(String(row.n)) : .null), ("kind", .string(row.kind.rawValue)),
-                            ("day", .string(row.day.iso)),
-                            ("payment", Report.jsonValue(money(row.payment))), ("interest", Report.jsonValue(money(row.interest))),
-                            ("principal", Report.jsonValue(money(row.principal))), ("balance", Report.jsonValue(money(row.balance))),
-                        ])
-                    })
-            )
-        ])
-    return report
-}
-
 extension Capital.LoanCommand {
     struct Schedule: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -155,27 +117,13 @@ extension Capital.LoanCommand {
             let prepayments = try prepay.map { try parsePrepayment($0, currency: currency, effect: reduce) }
             let loan = try terms.loan(currency: currency, prepayments: prepayments)
             let calendar = try shippedCalendar(terms.calendar)
-            let schedule: LoanSchedule
-            var saved: Int64?
-            do {
-                schedule = try loan.amortize(calendar: calendar)
-                if !prepayments.isEmpty {
-                    var plain = loan
-                    plain.prepayments = []
-                    saved = try plain.amortize(calendar: calendar).totalInterest - schedule.totalInterest
-                }
-            } catch { throw loanError(error, currency: currency) }
-            let money = { (minor: Int64) in Money(minor: minor, currency: currency) }
-            let report = loanScheduleReport(
-                schedule, currency: currency, extra: saved.map { [("interestSaved", Report.jsonValue(.money(money($0))))] } ?? [])
-            if try global.outputFormat() == .table {
-                let shown = { (minor: Int64) in global.shown(money(minor)) }
-                Console.current.line(
-                    "\(loan.method == .annuity ? "Annuity" : "Linear") loan of \(shown(loan.principal)) \(currency.code) at \(loan.rate) over \(loan.term) months "
-                        + "from \(loan.start), \(loan.dayCount.rawValue): payment \(shown(schedule.payment)), total interest \(shown(schedule.totalInterest)), "
-                        + "paid off \(schedule.payoff)" + (saved.map { ", interest saved \(shown($0))" } ?? ""))
-            }
-            try global.print(report)
+            let plan: LoanPlan
+            do { plan = try LoanPlan(loan, calendar: calendar) } catch { throw loanError(error, currency: currency) }
+            if try global.outputFormat() == .table { Console.current.line(Report.loanHeadline(loan, plan, currency: currency, global)) }
+            try global.print(
+                Report.loanSchedule(
+                    plan.schedule, currency: currency,
+                    extra: plan.interestSaved.map { [("interestSaved", Report.jsonValue(.money(Money(minor: $0, currency: currency))))] } ?? []))
         }
 
         func scheduleCurrency() throws -> Currency {
