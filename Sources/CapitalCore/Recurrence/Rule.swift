@@ -45,6 +45,14 @@ public struct Rule: Hashable, Sendable {
         ReadableRule.print(recurrence, adjustment: adjustment) ?? ReadableRule.print(recurrence, adjustment: .none) ?? recurrence.rrule
     }
 
+    /// The days the rule falls on from `start` through `last`, after the adjustment, in order.
+    /// - Complexity: as `forEachOccurrence`, plus the array.
+    public func days(start: Day, through last: Day, calendar: WorkingDayCalendar) -> [Day] {
+        var days: [Day] = []
+        forEachOccurrence(start: start, in: DayRange(start, last.advanced(by: 1)), calendar: calendar) { _, day in days.append(day) }
+        return days
+    }
+
     /// Calls `body` with each occurrence in `range`: the rule's day (`original`) and the day it
     /// falls on after the adjustment (`day`); skipped occurrences are left out. Occurrences whose
     /// rule day lies in the run of days off just before or just after `range` are considered, since

@@ -31,75 +31,8 @@ extension Capital {
             let day = try on.map { try parseDay($0, field: "--on") } ?? projection.today
             let levels = allLevels ? Array(Ladder.levels) : [chosen]
             let answers = try kit { try projection.canSpend(on: day, levels: levels, why: why, horizon.forecastCase) }
-            try render(answers, on: day, projection)
+            try global.print(Report.canSpend(answers, on: day, projection, allLevels: allLevels, horizon.forecastCase, global))
         }
-
-        private func render(_ answers: [CanSpendAnswer], on day: Day, _ projection: Projection) throws {
-            let money = projection.money
-            let columns = [
-                Column("level", "Level", numeric: true), Column("name", "Name"), Column("on", "On"), Column("amount", "Can spend", numeric: true),
-                Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true),
-                Column("floor", "Floor", numeric: true),
-            ]
-            var rows: [[Cell]] = []
-            var objects: [JSON] = []
-            var explanations: [String] = []
-            for item in answers {
-                let (level, answer) = (item.level, item.answer)
-                let row: [Cell] = [
-                    .int(level), .text(Ladder.name(level)), .day(day), .money(money(answer.amount)), .day(answer.bindingDay),
-                    .money(money(answer.bindingBalance)), .money(money(item.floor)),
-                ]
-                rows.append(row)
-                var fields = zip(columns, row).map { ($0.key, Report.jsonValue($1)) }
-                fields.append(("shortfall", .string(money(answer.shortfall).plain)))
-                if let why = item.why {
-                    let text = sentence(item, why, money)
-                    explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
-                    fields.append(("drivers", .array(why.drivers.map { Report.json($0, money) })))
-                    fields.append(("relief", why.relief.map { Report.json($0, money) } ?? .null))
-                    fields.append(("why", .string(text)))
-                }
-                objects.append(.object(fields))
-            }
-            var report = Report([Section(name: "levels", columns: columns, rows: rows)])
-            report.json = allLevels ? .array(objects) : objects.first ?? .null
-            if !allLevels, let item = answers.first {
-                let amounts = horizon.forecastCase == .expected ? "expected" : "pessimistic"
-                let shown = global.shown(money(item.answer.amount))
-                report.headline =
-                    [
-                        "You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."
-                    ]
-                    + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
-                report.headlineOnly = true
-            } else {
-                report.footer = explanations
-            }
-            try global.print(report)
-        }
-
-        /// The why in words: the binding day, its drivers, and what lifts it.
-        private func sentence(_ item: CanSpendAnswer, _ why: CanSpendAnswer.Why, _ money: @escaping (Int64) -> Money) -> String {
-            let shown = { (minor: Int64) in global.shown(money(minor)) }
-            let answer = item.answer
-            var text = "binding on \(answer.bindingDay) (balance \(shown(answer.bindingBalance))"
-            if item.floor != 0 { text += ", floor \(shown(item.floor))" }
-            text += ")"
-            if answer.shortfall > 0 { text += "; it is \(shown(answer.shortfall)) below the floor, so nothing can be spent" }
-            if why.countsThatDayOnly { return text + "; level \(item.level) counts that day's balance only" }
-            if !why.drivers.isEmpty {
-                text += ": " + why.drivers.map { "\($0.label) \(shown(-$0.amount)) on \(md($0.day))" }.joined(separator: ", ")
-            }
-            if let relief = why.relief {
-                text += "; \(relief.label) \(shown(relief.amount)) on \(md(relief.day)) lifts it"
-            } else if why.bindsAtHorizon {
-                text += "; the horizon ends there: look further with --until"
-            }
-            return text
-        }
-
-        private func md(_ day: Day) -> String { String(day.iso.dropFirst(5)) }
     }
 }
 

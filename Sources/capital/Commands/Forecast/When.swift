@@ -24,27 +24,7 @@ extension Capital {
             let chosen = try checkedLevel(level)
             let projection = try global.projection(horizon)
             let answer = try kit { try projection.when(text, level: chosen, horizon.forecastCase) }
-            let (money, day, shortfall) = (answer.amount, answer.day, answer.shortfall)
-            let forecast = projection
-            var report = Report([
-                Section(
-                    name: "when",
-                    columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
-                    rows: [[.money(money), .int(chosen), day.map { .day($0) } ?? .none]])
-            ])
-            report.json = .object([
-                ("amount", .string(money.plain)), ("level", .number(String(chosen))), ("day", day.map { .string($0.iso) } ?? .null),
-                ("shortfall", .string(forecast.money(shortfall).plain)), ("horizon", .string(forecast.horizon.iso)),
-            ])
-            let shown = global.shown(money)
-            report.headline = [
-                day.map {
-                    "\(shown) \(money.currency.code) can be spent from \($0) on (level \(chosen), \(Ladder.name(chosen))) and stays affordable to \(forecast.horizon)."
-                }
-                    ?? "Not before the horizon \(forecast.horizon): at level \(chosen) (\(Ladder.name(chosen))) \(shown) stays \(global.shown(forecast.money(shortfall))) short. Look further with --until."
-            ]
-            report.headlineOnly = true
-            try global.print(report)
+            try global.print(Report.when(answer, level: chosen, projection, global))
         }
     }
 }

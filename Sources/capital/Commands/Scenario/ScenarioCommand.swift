@@ -156,10 +156,10 @@ extension Capital.ScenarioCommand {
             var text = "lowest on \(result.worstDay) (balance \(money(base.basis.worstBalance(result)))"
             if base.floor != 0 { text += ", floor \(money(base.floor))" }
             text += ")"
-            text += ": " + why.drivers.map { "\($0.label) \(money(-$0.amount)) on \(String($0.day.iso.dropFirst(5)))" }.joined(separator: ", ")
+            text += ": " + why.drivers.map { "\($0.label) \(money(-$0.amount)) on \(Report.monthDay($0.day))" }.joined(separator: ", ")
             if result.loanInterest > 0 || scenario.financing != .cash { text += ", and the plan's payments to then" }
             if let relief = why.relief {
-                text += "; \(relief.label) \(money(relief.amount)) on \(String(relief.day.iso.dropFirst(5))) lifts it"
+                text += "; \(relief.label) \(money(relief.amount)) on \(Report.monthDay(relief.day)) lifts it"
             }
             return (text, why.drivers)
         }

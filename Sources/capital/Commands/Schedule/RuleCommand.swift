@@ -58,19 +58,9 @@ extension Capital.RuleCommand {
             let calendar = try shippedCalendar(self.calendar)
             let parsed = try parseRule(rule, calendar: calendar.name, adjustment: adjust)
             do { try parsed.recurrence.validate(start: first) } catch { throw CLIError("RULE '\(rule)': \(spelled(error))", exitCode: 64) }
-            var dates: [Day] = []
-            parsed.forEachOccurrence(start: first, in: DayRange(first, last.advanced(by: 1)), calendar: calendar) { _, day in dates.append(day) }
-            var section = Section(name: "dates", columns: [Column("date", "Date"), Column("weekday", "Weekday")])
-            let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-            section.rows = dates.map { [.day($0), .text(names[$0.weekday.rawValue - 1])] }
-            var report = Report([section])
-            report.json = .object([("rule", .string(parsed.text)), ("dates", .array(dates.map { .string($0.iso) }))])
-            if try global.outputFormat() == .table {
-                Console.current.line(
-                    "\(parsed.text)  (\(parsed.recurrence.rrule)\(parsed.adjustment == .none ? "" : ", \(parsed.adjustment.rawValue) on \(calendar.name)"))"
-                )
-            }
-            try global.print(report)
+            let dates = parsed.days(start: first, through: last, calendar: calendar)
+            if try global.outputFormat() == .table { Console.current.line(Report.ruleLine(parsed, calendar: calendar)) }
+            try global.print(Report.ruleDates(parsed, dates))
         }
     }
 }

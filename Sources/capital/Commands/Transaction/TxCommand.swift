@@ -40,33 +40,6 @@ func parsePosting(_ text: String) throws -> PostingInput {
     return PostingInput(account: account, amount: amount, currency: currency, field: field)
 }
 
-/// Rows of the transaction listing: id, date, payee, amount, from and to accounts.
-func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Section {
-    let labels = AccountLabels(ledger.accounts)
-    var section = Section(
-        name: "transactions",
-        columns: [
-            Column("id", "ID"), Column("date", "Date"), Column("payee", "Payee"), Column("amount", "Amount", numeric: true),
-            Column("currency", "Cur"), Column("from", "From"), Column("to", "To"), Column("spender", "Spender"), Column("note", "Note"),
-        ])
-    for t in transactions {
-        let currency = t.postings.first?.amount.currency ?? ledger.currency
-        func accounts(_ negative: Bool) -> [Label] {
-            var result: [Label] = []
-            for p in t.postings where p.amount.minor != 0 && (p.amount.minor < 0) == negative {
-                let label = labels[p.accountID]
-                if !result.contains(where: { $0.name == label.name }) { result.append(label) }
-            }
-            return result
-        }
-        section.rows.append([
-            .id(t.id), .day(t.day), .text(t.payee), .money(Money(minor: t.amount, currency: currency)), .text(currency.code),
-            .labels(accounts(true)), .labels(accounts(false)), .text(t.spender), .text(t.note),
-        ])
-    }
-    return section
-}
-
 extension Capital.TxCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -135,43 +108,7 @@ extension Capital.TxCommand {
             let store = try global.ledgerStore(writing: false)
             let t = try store.transaction(id)
             let accounts = try store.accounts(includeHidden: true)
-            let names = Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0.name) })
-            var head = Section(
-                name: "transaction",
-                columns: [
-                    Column("id", "ID"), Column("date", "Date"), Column("payee", "Payee"), Column("note", "Note"), Column("spender", "Spender"),
-                    Column("tags", "Tags"),
-                ])
-            head.rows = [[.text(t.id), .day(t.day), .text(t.payee), .text(t.note), .text(t.spender), .list(t.tags)]]
-            var postings = Section(
-                name: "postings", title: "Postings",
-                columns: [Column("account", "Account"), Column("amount", "Amount", numeric: true), Column("currency", "Cur"), Column("note", "Note")])
-            let labels = AccountLabels(accounts)
-            postings.rows = t.postings.map { [.label(labels[$0.accountID]), .money($0.amount), .text($0.amount.currency.code), .text($0.note)] }
-            var report = Report([head, postings])
-            report.json = .object([
-                ("id", .string(t.id)), ("date", .string(t.day.iso)), ("payee", .string(t.payee)), ("note", .string(t.note)),
-                ("spender", .string(t.spender)), ("tags", .array(t.tags.map(JSON.string))),
-                (
-                    "postings",
-                    .array(
-                        t.postings.map {
-                            .object([
-                                ("account", .string(names[$0.accountID] ?? $0.accountID)), ("amount", .string($0.amount.plain)),
-                                ("currency", .string($0.amount.currency.code)), ("note", .string($0.note)),
-                            ])
-                        })
-                ),
-            ])
-            if try global.outputFormat() == .table {
-                Console.current.line("\(t.day)  \(t.payee.isEmpty ? "(no payee)" : t.payee)  [\(t.id)]")
-                if !t.note.isEmpty { Console.current.line("note: \(t.note)") }
-                if !t.spender.isEmpty { Console.current.line("spender: \(t.spender)") }
-                if !t.tags.isEmpty { Console.current.line("tags: \(t.tags.joined(separator: ", "))") }
-                try global.print(Report([postings]))
-            } else {
-                try global.print(report)
-            }
+            try global.print(Report.transaction(t, accounts, table: try global.outputFormat() == .table))
         }
     }
 

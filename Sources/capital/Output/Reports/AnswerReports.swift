@@ -1,0 +1,100 @@
+import CapitalCore
+import CapitalKit
+
+extension Report {
+    /// `can-spend`: a row per level; one level's answer in words (and its why) instead of the
+    /// table, or with `allLevels` each level's why below it.
+    static func canSpend(
+        _ answers: [CanSpendAnswer], on day: Day, _ projection: Projection, allLevels: Bool, _ forecastCase: ForecastCase, _ global: GlobalOptions
+    ) -> Report {
+        let money = projection.money
+        let columns = [
+            Column("level", "Level", numeric: true), Column("name", "Name"), Column("on", "On"), Column("amount", "Can spend", numeric: true),
+            Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true), Column("floor", "Floor", numeric: true),
+        ]
+        var rows: [[Cell]] = []
+        var objects: [JSON] = []
+        var explanations: [String] = []
+        for item in answers {
+            let (level, answer) = (item.level, item.answer)
+            let row: [Cell] = [
+                .int(level), .text(Ladder.name(level)), .day(day), .money(money(answer.amount)), .day(answer.bindingDay),
+                .money(money(answer.bindingBalance)), .money(money(item.floor)),
+            ]
+            rows.append(row)
+            var fields = zip(columns, row).map { ($0.key, jsonValue($1)) }
+            fields.append(("shortfall", .string(money(answer.shortfall).plain)))
+            if let why = item.why {
+                let text = sentence(item, why, global.shown(money))
+                explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
+                fields.append(("drivers", .array(why.drivers.map { json($0, money) })))
+                fields.append(("relief", why.relief.map { json($0, money) } ?? .null))
+                fields.append(("why", .string(text)))
+            }
+            objects.append(.object(fields))
+        }
+        var report = Report([Section(name: "levels", columns: columns, rows: rows)])
+        report.json = allLevels ? .array(objects) : objects.first ?? .null
+        if !allLevels, let item = answers.first {
+            let amounts = forecastCase == .expected ? "expected" : "pessimistic"
+            let shown = global.shown(money(item.answer.amount))
+            report.headline =
+                ["You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."]
+                + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
+            report.headlineOnly = true
+        } else {
+            report.footer = explanations
+        }
+        return report
+    }
+
+    /// The why in words: the binding day, its drivers, and what lifts it.
+    private static func sentence(_ item: CanSpendAnswer, _ why: CanSpendAnswer.Why, _ shown: (Int64) -> String) -> String {
+        let answer = item.answer
+        var text = "binding on \(answer.bindingDay) (balance \(shown(answer.bindingBalance))"
+        if item.floor != 0 { text += ", floor \(shown(item.floor))" }
+        text += ")"
+        if answer.shortfall > 0 { text += "; it is \(shown(answer.shortfall)) below the floor, so nothing can be spent" }
+        if why.countsThatDayOnly { return text + "; level \(item.level) counts that day's balance only" }
+        if !why.drivers.isEmpty {
+            text += ": " + why.drivers.map { "\($0.label) \(shown(-$0.amount)) on \(monthDay($0.day))" }.joined(separator: ", ")
+        }
+        if let relief = why.relief {
+            text += "; \(relief.label) \(shown(relief.amount)) on \(monthDay(relief.day)) lifts it"
+        } else if why.bindsAtHorizon {
+            text += "; the horizon ends there: look further with --until"
+        }
+        return text
+    }
+
+    /// `when`: the first day the amount can be spent from, in words, or how short it stays.
+    static func when(_ answer: WhenAnswer, level: Int, _ projection: Projection, _ global: GlobalOptions) -> Report {
+        let (money, day, shortfall) = (answer.amount, answer.day, answer.shortfall)
+        var report = Report([
+            Section(
+                name: "when", columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
+                rows: [[.money(money), .int(level), day.map { .day($0) } ?? .none]])
+        ])
+        report.json = .object([
+            ("amount", .string(money.plain)), ("level", .number(String(level))), ("day", day.map { .string($0.iso) } ?? .null),
+            ("shortfall", .string(projection.money(shortfall).plain)), ("horizon", .string(projection.horizon.iso)),
+        ])
+        let shown = global.shown(money)
+        report.headline = [
+            day.map {
+                "\(shown) \(money.currency.code) can be spent from \($0) on (level \(level), \(Ladder.name(level))) and stays affordable to \(projection.horizon)."
+            }
+                ?? "Not before the horizon \(projection.horizon): at level \(level) (\(Ladder.name(level))) \(shown) stays \(global.shown(projection.money(shortfall))) short. Look further with --until."
+        ]
+        report.headlineOnly = true
+        return report
+    }
+
+    /// A day as `MM-DD`, in sentences about the months ahead.
+    static func monthDay(_ day: Day) -> String { String(day.iso.dropFirst(5)) }
+}
+
+extension GlobalOptions {
+    /// Amounts in `money`'s currency as this command's tables show them (`***` when hidden).
+    func shown(_ money: @escaping (Int64) -> Money) -> (Int64) -> String { { self.shown(money($0)) } }
+}
