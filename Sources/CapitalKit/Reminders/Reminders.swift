@@ -100,3 +100,12 @@ extension Ledger {
         return items
     }
 }
+
+extension Store {
+    /// What is due from the past (still open) through `days` days after `today`.
+    /// - Throws: `StoreError` when the ledger or a calendar cannot be read.
+    public func reminders(today: Day, days: Int) throws -> [Reminder] {
+        let ledger = try snapshot()
+        return ledger.reminders(today: today, through: today.advanced(by: days), calendars: try calendars(for: ledger))
+    }
+}

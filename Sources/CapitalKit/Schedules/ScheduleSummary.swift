@@ -27,3 +27,60 @@ extension Store {
         return (ledger, summaries)
     }
 }
+
+/// A schedule as its screen shows it: its next occurrences from today, each with what it moves
+/// and why it falls where it does.
+public struct ScheduleDetail: Sendable {
+    public let schedule: Schedule
+    /// The names of the accounts, by id, for its postings.
+    public let accountNames: [String: String]
+    public let occurrences: [Upcoming]
+
+    /// One occurrence ahead.
+    public struct Upcoming: Sendable {
+        public let occurrence: ScheduleOccurrence
+        /// What it moves at its expected amount, and at the low and high ends of a range (a
+        /// split, which has no amount model, moves exactly its size).
+        public let size: Int64
+        public let low: Int64
+        public let high: Int64
+        /// Why it is not on its rule's day with its rule's amount: moved, amount changed,
+        /// adjusted to the calendar, or nil.
+        public let change: Change?
+    }
+
+    /// How an occurrence departs from its rule.
+    public enum Change: String, Sendable {
+        case moved
+        case amountChanged = "amount changed"
+        case adjusted
+    }
+}
+
+extension Store {
+    /// The schedule `reference` names (a name or an id prefix) with its next `count` occurrences
+    /// from `today` (looking at most a hundred years ahead).
+    /// - Throws: `StoreError` when there is no such schedule or its calendar cannot be read.
+    public func scheduleDetail(_ reference: String, today: Day, next count: Int) throws -> ScheduleDetail {
+        let schedule = try schedule(reference)
+        let calendar = try calendar(schedule.rule.calendar)
+        let names = Dictionary(try accounts(includeHidden: true).map { ($0.id, $0.name) }) { first, _ in first }
+        var occurrences: [ScheduleOccurrence] = []
+        var from = today
+        while occurrences.count < count && from < today.advanced(by: 36_600) {
+            occurrences += schedule.occurrences(in: DayRange(from, from.advanced(by: 366)), calendar: calendar)
+            from = from.advanced(by: 366)
+        }
+        let upcoming = occurrences.prefix(count).map { occurrence in
+            let size = Transaction.amount(of: occurrence.postings)
+            let exception = schedule.exceptions.first { $0.original == occurrence.original }
+            let change: ScheduleDetail.Change? =
+                exception?.movedTo != nil
+                ? .moved : exception?.amount != nil ? .amountChanged : occurrence.day != occurrence.original ? .adjusted : nil
+            return ScheduleDetail.Upcoming(
+                occurrence: occurrence, size: size, low: schedule.amount == nil ? size : occurrence.amount.low,
+                high: schedule.amount == nil ? size : occurrence.amount.high, change: change)
+        }
+        return ScheduleDetail(schedule: schedule, accountNames: names, occurrences: upcoming)
+    }
+}

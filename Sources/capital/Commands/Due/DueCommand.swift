@@ -25,36 +25,6 @@ extension Capital {
     }
 }
 
-/// The columns of a due payment's row.
-let dueColumns = [
-    Column("id", "#"), Column("type", "Type"), Column("reason", "Reason"), Column("dueDay", "Due"), Column("daysLeft", "Days left", numeric: true),
-    Column("when", "When"), Column("total", "Total", numeric: true), Column("paid", "Paid", numeric: true), Column("left", "Left", numeric: true),
-    Column("status", "Status"), Column("institution", "Institution"),
-]
-
-/// A due payment's row: its number, what and when, the amounts and its status.
-func dueRow(_ due: Due, today: Day) -> [Cell] {
-    let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: due.currency)) }
-    return [
-        .int(due.number), .text(due.type.rawValue), .text(due.reason), .day(due.dueDay), .int(due.daysLeft(today: today)),
-        .text(dueWhen(due, today: today)),
-        money(due.total), money(due.paid), money(due.left), .text(due.status.rawValue), .text(due.institution),
-    ]
-}
-
-/// "in 3 days", "today", "5 days overdue", or "paid".
-func dueWhen(_ due: Due, today: Day) -> String {
-    if due.status == .fullyPaid { return "paid" }
-    let days = due.daysLeft(today: today)
-    switch days {
-    case 0: return "due today"
-    case 1: return "in 1 day"
-    case 2...: return "in \(days) days"
-    case -1: return "1 day overdue"
-    default: return "\(-days) days overdue"
-    }
-}
-
 extension Capital.DueCommand {
     struct Add: ParsableCommand, SpellsFields {
         static let fieldNames = ["payFrom": "--from", "dueDay": "--due"]
@@ -127,9 +97,7 @@ extension Capital.DueCommand {
             dues = all ? Due.byRegistration(dues) : Due.byUrgency(dues, includingPaid: status == .fullyPaid)
             if let type { dues = dues.filter { $0.type == type } }
             if let status { dues = dues.filter { $0.status == status } }
-            var section = Section(name: "dues", columns: dueColumns)
-            section.rows = dues.map { dueRow($0, today: today) }
-            try global.print(Report([section]))
+            try global.print(Report.dues(dues, today: today))
         }
     }
 
@@ -141,28 +109,7 @@ extension Capital.DueCommand {
         @Argument(help: "Its number, as `due list` shows it.") var id: String
 
         func run() throws {
-            let store = try global.ledgerStore(writing: false)
-            let due = try store.due(id)
-            let today = try global.todayDay()
-            var fields = Array(zip(dueColumns, dueRow(due, today: today)))
-            let printed = due.iban.isEmpty ? "" : (try? IBAN(validating: due.iban))?.printed ?? due.iban
-            fields += [
-                (Column("iban", "IBAN"), .text(printed)), (Column("address", "Address"), .text(due.address)),
-                (Column("payFrom", "Paid from"), .text(try due.payFromID.map { try store.account($0).name } ?? "(the default account)")),
-                (Column("category", "Category"), .text(try due.categoryID.map { try store.account($0).name } ?? "")),
-            ]
-            var report = Report.record("due", fields)
-            var payments = Section(
-                name: "payments",
-                columns: [Column("day", "Date"), Column("amount", "Amount", numeric: true), Column("from", "From"), Column("id", "Transaction")])
-            for transaction in try store.duePayments(due) {
-                guard let from = transaction.postings.first else { continue }
-                payments.rows.append([
-                    .day(transaction.day), .money(try from.amount.negated()), .text(try store.account(from.accountID).name), .id(transaction.id),
-                ])
-            }
-            report.sections.append(payments)
-            try global.print(report)
+            try global.print(Report.due(try global.answer { store, _ in try store.dueDetail(id) }, today: try global.todayDay()))
         }
     }
 

@@ -23,28 +23,9 @@ extension Capital {
         func run() throws {
             guard days >= 0 else { throw CLIError.invalid("--days", String(days), "must be 0 or more") }
             guard days <= 3660 else { throw CLIError.invalid("--days", String(days), "at most 3660 (ten years)") }
-            let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
-            let ledger = try store.snapshot()
-            let items = ledger.reminders(today: today, through: today.advanced(by: days), calendars: try store.calendars(for: ledger))
-            var section = Section(
-                name: "reminders",
-                columns: [
-                    Column("day", "Due"), Column("when", "When"), Column("kind", "Kind"), Column("what", "What"),
-                    Column("amount", "Amount", numeric: true),
-                    Column("overdue", "Overdue"),
-                ])
-            section.rows = items.map { item in
-                let days = item.day.number - today.number
-                let when = days == 0 ? "today" : days > 0 ? "in \(days) day\(days == 1 ? "" : "s")" : "\(-days) day\(days == -1 ? "" : "s") overdue"
-                return [.day(item.day), .text(when), .text(item.kind.key), .text(item.what), .money(item.amount), .bool(item.overdue)]
-            }
-            var report = Report([section])
-            if items.isEmpty {
-                report.headline = [days == 0 ? "Nothing due today." : "Nothing due in the next \(days) day\(days == 1 ? "" : "s")."]
-                report.headlineOnly = true
-            }
-            try global.print(report)
+            let items = try global.answer { store, _ in try store.reminders(today: today, days: days) }
+            try global.print(Report.reminders(items, today: today, days: days))
             if items.contains(where: \.overdue) { throw ExitCode(1) }
         }
     }

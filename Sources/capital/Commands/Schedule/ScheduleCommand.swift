@@ -32,17 +32,6 @@ struct ScopeOptions: ParsableArguments {
     }
 }
 
-/// The size of an occurrence: what moves (the sum of its positive postings).
-private func size(_ postings: [Posting]) -> Int64 { Transaction.amount(of: postings) }
-
-/// The amount or range as a cell: grouped in tables, plain in JSON and CSV.
-private func amountCell(_ schedule: Schedule) -> Cell {
-    if let model = schedule.amount {
-        return .range(Money(minor: model.low, currency: schedule.currency), Money(minor: model.high, currency: schedule.currency))
-    }
-    return .money(Money(minor: size(schedule.postings), currency: schedule.currency))
-}
-
 extension Capital.ScheduleCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -108,27 +97,7 @@ extension Capital.ScheduleCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
-            let (ledger, summaries) = try store.scheduleSummaries(today: try global.todayDay())
-            let labels = AccountLabels(ledger.accounts)
-            var section = Section(
-                name: "schedules",
-                columns: [
-                    Column("id", "ID"), Column("name", "Name"), Column("rule", "Rule"), Column("next", "Next"),
-                    Column("amount", "Amount", numeric: true), Column("monthly", "Monthly", numeric: true), Column("currency", "Cur"),
-                    Column("from", "From"), Column("to", "To"), Column("approval", "Approval"),
-                ])
-            for summary in summaries {
-                let schedule = summary.schedule
-                section.rows.append([
-                    .id(schedule.id), .text(schedule.name), .text(schedule.rule.text), summary.next.map { .day($0) } ?? .none,
-                    amountCell(schedule), .money(Money(minor: summary.monthly, currency: schedule.currency)),
-                    .text(schedule.currency.code),
-                    .labels(schedule.postings.filter { $0.amount.minor < 0 }.map { labels[$0.accountID] }),
-                    .labels(schedule.postings.filter { $0.amount.minor > 0 }.map { labels[$0.accountID] }),
-                    .text(schedule.approval.rawValue),
-                ])
-            }
-            try global.print(Report([section]))
+            try global.print(Report.schedules(try kit { try store.scheduleSummaries(today: try global.todayDay()) }))
         }
     }
 
@@ -143,49 +112,7 @@ extension Capital.ScheduleCommand {
 
         func run() throws {
             guard next > 0 else { throw CLIError.invalid("--next", String(next), "must be at least 1") }
-            let store = try global.ledgerStore(writing: false)
-            let found = try store.schedule(schedule)
-            let today = try global.todayDay()
-            let calendar = try store.calendar(found.rule.calendar)
-            let accounts = try store.accounts(includeHidden: true)
-            let names = Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0.name) })
-            var occurrences: [ScheduleOccurrence] = []
-            var from = today
-            while occurrences.count < next && from < today.advanced(by: 36_600) {
-                occurrences += found.occurrences(in: DayRange(from, from.advanced(by: 366)), calendar: calendar)
-                from = from.advanced(by: 366)
-            }
-            occurrences = Array(occurrences.prefix(next))
-            let head: [(Column, Cell)] = [
-                (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .text(found.name)),
-                (Column("rule", "Rule"), .text(found.rule.text)), (Column("rrule", "RRULE"), .text(found.rule.recurrence.rrule)),
-                (Column("calendar", "Calendar"), .text(found.rule.calendar)), (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
-                (Column("start", "Start"), .day(found.start)), (Column("end", "End"), found.end.map { .day($0) } ?? .none),
-                (Column("amount", "Amount"), amountCell(found)),
-                (Column("expected", "Expected"), found.amount.map { .money(Money(minor: $0.expected, currency: found.currency)) } ?? .none),
-                (Column("approval", "Approval"), .text(found.approval.rawValue)), (Column("note", "Note"), .text(found.note)),
-                (
-                    Column("postings", "Postings"),
-                    .list(found.postings.map { "\(names[$0.accountID] ?? $0.accountID) \($0.amount.minor >= 0 ? "+" : "")\($0.amount.plain)" })
-                ),
-            ]
-            var upcoming = Section(
-                name: "occurrences", title: "Next occurrences",
-                columns: [
-                    Column("date", "Date"), Column("ruleDay", "Rule day"), Column("amount", "Amount", numeric: true),
-                    Column("low", "Low", numeric: true), Column("high", "High", numeric: true), Column("note", "Note"),
-                ])
-            for o in occurrences {
-                let exception = found.exceptions.first { $0.original == o.original }
-                let note = exception?.movedTo != nil ? "moved" : exception?.amount != nil ? "amount changed" : o.day != o.original ? "adjusted" : ""
-                upcoming.rows.append([
-                    .day(o.day), .day(o.original), .money(Money(minor: size(o.postings), currency: found.currency)),
-                    // A split has no amount model: its occurrence moves exactly its size.
-                    .money(Money(minor: found.amount == nil ? size(o.postings) : o.amount.low, currency: found.currency)),
-                    .money(Money(minor: found.amount == nil ? size(o.postings) : o.amount.high, currency: found.currency)), .text(note),
-                ])
-            }
-            try global.print(Report.record("schedule", head, parts: [upcoming]))
+            try global.print(Report.schedule(try global.answer { try $0.scheduleDetail(schedule, today: $1, next: next) }))
         }
     }
 
