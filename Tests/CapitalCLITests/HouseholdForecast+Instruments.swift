@@ -96,6 +96,10 @@ extension HouseholdForecast {
     /// interest from their start, the card's paybacks from today, and (unless `tracking` is false)
     /// what bills, fines and budgets expect. Each has one amount for both cases but the card's.
     func generated(today: String, tracking: Bool = true) -> [Event] {
+        memo.events("\(today) \(tracking)") { generating(today: today, tracking: tracking) }
+    }
+
+    private func generating(today: String, tracking: Bool) -> [Event] {
         var events: [Event] = []
         let yesterday = Self.iso(Self.number(today) - 1)
         let last = Self.instrumentsThrough

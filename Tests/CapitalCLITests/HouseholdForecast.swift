@@ -46,6 +46,22 @@ struct HouseholdForecast: Sendable {
     /// Each loan's every payment, by `loan schedule` with the sample's terms.
     let loanSchedules: [LoanShow]
 
+    /// What `generated(today:tracking:)` made, by its arguments: the same for every call, and
+    /// the reference's most costly step.
+    let memo = Memo()
+
+    final class Memo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var generated: [String: [Event]] = [:]
+
+        func events(_ key: String, _ make: () -> [Event]) -> [Event] {
+            if let known = lock.withLock({ generated[key] }) { return known }
+            let made = make()
+            lock.withLock { generated[key] = made }
+            return made
+        }
+    }
+
     static let shared: Result<HouseholdForecast, CLI.TemplateError> = Result { () throws(CLI.TemplateError) in try HouseholdForecast() }
 
     private init() throws(CLI.TemplateError) {
