@@ -343,7 +343,9 @@ struct ScenarioProgressTests {
         }
         let file = cli.path("many.csv")
         try csv.write(toFile: file, atomically: true, encoding: .utf8)
-        let args = ["-f", CLI.samplePath, "--today", "2025-04-01", "scenario", "eval", file, "--format", "csv", "--out", cli.path("out.csv")]
+        let args = [
+            "-f", CLI.samplePath, "--today", "2025-04-01", "scenario", "eval", file, "--format", "csv", "--out", cli.path("out.csv"), "--force",
+        ]
         let now = ["CAPITAL_PROGRESS_AFTER": "0"]
         // The binary, so that its standard error is really not a terminal (in-process it never is).
         let plain = cli.runProcess(args, env: now)

@@ -73,7 +73,8 @@ struct ResultSink {
     let earliest: Bool
     let base: ScenarioBase
     let global: GlobalOptions
-    /// The `--out` file, or nil for the console.
+    /// The `--out` file and its temporary file's handle, or nil for the console.
+    let file: OutputFile?
     let handle: FileHandle?
     let console = Console.current
     let buffered: Bool
@@ -81,20 +82,14 @@ struct ResultSink {
     private var text = ""
     private var count = 0
 
-    init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, out: String?, buffered: Bool) throws {
+    init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, out: OutputFile?, buffered: Bool) throws {
         self.format = format
         self.earliest = earliest
         self.base = base
         self.global = global
         self.buffered = buffered
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: nil), let handle = FileHandle(forWritingAtPath: out) else {
-                throw CLIError.invalid("--out", out, "cannot be written")
-            }
-            self.handle = handle
-        } else {
-            handle = nil
-        }
+        file = out
+        handle = try out?.open()
         if format == .csv {
             text += "# capital scenario eval: one row per scenario, in input order (or --sort's)\n"
             text += "# line: its line in the file; name; feasible: every balance to the horizon stays at or above the floor\n"
@@ -154,7 +149,14 @@ struct ResultSink {
 
     mutating func flush() throws {
         guard !text.isEmpty else { return }
-        if let handle { handle.write(Data(text.utf8)) } else { console.write(text) }
+        if let handle {
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+                if let file { file.abandon(handle) }
+                throw CLIError.invalid("--out", file?.path ?? "", "cannot be written: \((error as NSError).localizedDescription)")
+            }
+        } else {
+            console.write(text)
+        }
         text = ""
     }
 
@@ -198,6 +200,7 @@ struct ResultSink {
         }
         if format == .json { text += count == 0 ? "]\n" : "\n]\n" }
         try flush()
+        if let file, let handle { try file.commit(handle) }
     }
 }
 

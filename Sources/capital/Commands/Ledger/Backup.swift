@@ -22,6 +22,9 @@ extension Capital {
                 throw CLIError.invalid("-f", ledger, "backup copies a database; give --db (a ledger file is copied with cp)")
             }
             let source = try global.existingDatabasePath()
+            if global.protectedPaths.dropFirst().contains(where: { OutputFile.canonical($0) == OutputFile.canonical(file) }) {
+                throw CLIError.invalid("FILE", file, "is one of the database's own files (-wal, -shm, -journal); write the copy somewhere else")
+            }
             let summary = try Store.backup(source, to: file, replacing: force)
             Console.current.line("Backed up \(source) to \(summary.path): \(summary.transactions) transactions, \(summary.bytes) bytes.")
         }

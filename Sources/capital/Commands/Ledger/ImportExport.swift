@@ -53,10 +53,11 @@ extension Capital {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
+        @OptionGroup var output: OutOptions
         @OptionGroup(title: "CSV") var csv: CSVExportOptions
 
         func run() throws {
+            let file = try output.file(global)
             let formatText = global.format ?? (csv.what != nil ? "csv" : "yaml")
             let text: String
             if formatText == "csv" {
@@ -72,7 +73,8 @@ extension Capital {
                 }
                 text = try global.ledgerStore(writing: false).export(format: format)
             }
-            try write(text)
+            // A ledger is private: the file is the owner's only, like the database.
+            if let file { try file.write(text, ownerOnly: true) } else { Console.current.write(text) }
         }
 
         /// An hledger journal from today (`--today`) to `--to` (default 12 months ahead; `+30y` works).
@@ -89,20 +91,6 @@ extension Capital {
                         "Daily balances: hledger -f FILE register --forecast=\(today.iso)..\(last.advanced(by: 1).iso) -D --historical ACCOUNTS",
                     ]
                 }
-            }
-        }
-
-        func write(_ text: String) throws {
-            if let out {
-                do {
-                    // A ledger is private: the file is the owner's only, like the database.
-                    try text.write(toFile: out, atomically: true, encoding: .utf8)
-                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: out)
-                } catch {
-                    throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
-                }
-            } else {
-                Console.current.write(text)
             }
         }
     }

@@ -32,9 +32,10 @@ extension Capital.SampleCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("The random seed (default 1).", valueName: "n")) var seed: UInt64 = 1
         @Option(help: ArgumentHelp("The first day of the rules (default 2025-01-01).", valueName: "date")) var start: String?
         @Option(help: ArgumentHelp("The currency (default RUB).", valueName: "code")) var currency = "RUB"
-        @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
+        @OptionGroup var output: OutOptions
 
         func run() throws {
+            let file = try output.file(global)
             let formatText = global.format ?? "yaml"
             guard let format = LedgerFileFormat(rawValue: formatText) else {
                 throw CLIError.invalid("--format", formatText, "a sample ledger is yaml or json")
@@ -51,15 +52,7 @@ extension Capital.SampleCommand {
             var extras = LedgerExtras()
             for (id, state) in ledger.scheduleStates { extras.handledThrough[id] = state.handledThrough }
             let text = LedgerFile.write(ledger, defaultAccountID: ledger.defaultAccountID, format: format, extras: extras)
-            if let out {
-                do {
-                    try text.write(toFile: out, atomically: true, encoding: .utf8)
-                } catch {
-                    throw CLIError("--out \(out): cannot write the file: \((error as NSError).localizedDescription)")
-                }
-            } else {
-                Console.current.write(text)
-            }
+            if let file { try file.write(text) } else { Console.current.write(text) }
         }
     }
 }

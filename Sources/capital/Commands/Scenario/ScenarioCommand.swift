@@ -114,13 +114,14 @@ extension Capital.ScenarioCommand {
         @Flag(help: "Also find each plan's earliest feasible day.") var earliest = false
         @Option(help: ArgumentHelp("max-price (largest first), worst-balance (safest first) or total-cost (cheapest first).", valueName: "key"))
         var sort: String?
-        @Option(help: ArgumentHelp("Write the results to this file instead of standard output.", valueName: "path")) var out: String?
+        @OptionGroup var output: OutOptions
 
         func run() throws {
             if let sort, !["max-price", "worst-balance", "total-cost"].contains(sort) {
                 throw CLIError.invalid("--sort", sort, "expected max-price, worst-balance or total-cost")
             }
             let format = try global.outputFormat()
+            let out = try output.file(global)
             let base = try ScenarioBase(global, horizon, level: level, from: from)
             let source = ScenarioSource(path: file, exponent: base.exponent)
             var sink = try ResultSink(

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `--out FILE` and `--force`: where a command writes instead of standard output.
+struct OutOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write to this file instead of standard output (refused if it exists, unless --force).", valueName: "file"))
+    var out: String?
+    @Flag(help: "Replace the --out file if it exists (never the database or the ledger file being read).") var force = false
+
+    /// The file to write, checked against `global`'s database and ledger file; nil for standard output.
+    func file(_ global: GlobalOptions) throws -> OutputFile? {
+        try out.map { try OutputFile($0, force: force, protected: global.protectedPaths) }
+    }
+}
+
+extension GlobalOptions {
+    /// Files no `--out` may replace: the database with its -wal and -shm, and the ledger file of `-f`.
+    var protectedPaths: [String] {
+        if let file { return [file] }
+        let db = databasePath
+        return [db, db + "-wal", db + "-shm", db + "-journal"]
+    }
+}
+
+/// A file a command writes whole or not at all: checked before anything is computed, written to a
+/// temporary file beside it, then renamed into place (a crash leaves the old file or the new one,
+/// never half of one).
+struct OutputFile {
+    let path: String
+    let temporary: String
+
+    /// Checks that `path` may be written: its folder exists, it is not a folder, not one of
+    /// `protected` (even with `force`), and it does not exist unless `force`.
+    /// - Throws: `CLIError` naming `--out`, the path and why.
+    init(_ path: String, force: Bool, protected: [String]) throws {
+        let manager = FileManager.default
+        guard !path.isEmpty else { throw CLIError.invalid("--out", path, "give a file name") }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError.invalid("--out", path, "its folder \(folder) does not exist")
+        }
+        let target = OutputFile.canonical(path)
+        if protected.contains(where: { OutputFile.canonical($0) == target }) {
+            throw CLIError.invalid("--out", path, "is the ledger this command reads; write somewhere else")
+        }
+        if manager.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw CLIError.invalid("--out", path, "is a folder; give a file name") }
+            if !force { throw CLIError.invalid("--out", path, "exists; add --force to replace it") }
+        }
+        self.path = path
+        temporary = folder + "/." + url.lastPathComponent + ".capital-\(getpid()).tmp"
+    }
+
+    /// The path with symbolic links and `.`/`..` resolved (as far as it exists), to compare files.
+    static func canonical(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = url.deletingLastPathComponent().resolvingSymlinksInPath()
+        return folder.appendingPathComponent(url.lastPathComponent).resolvingSymlinksInPath().path
+    }
+
+    /// Writes `text` whole; `owner` makes the file the owner's only (mode 0600), as a ledger is.
+    func write(_ text: String, ownerOnly: Bool = false) throws {
+        let handle = try open(ownerOnly: ownerOnly)
+        do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+            abandon(handle)
+            throw CLIError.invalid("--out", path, "cannot be written: \((error as NSError).localizedDescription)")
+        }
+        try commit(handle)
+    }
+
+    /// The temporary file, open for writing; `commit(_:)` puts it in place.
+    func open(ownerOnly: Bool = false) throws -> FileHandle {
+        let manager = FileManager.default
+        try? manager.removeItem(atPath: temporary)
+        let attributes: [FileAttributeKey: Any]? = ownerOnly ? [.posixPermissions: 0o600] : nil
+        guard manager.createFile(atPath: temporary, contents: nil, attributes: attributes),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw CLIError.invalid("--out", path, "cannot be written")
+        }
+        return handle
+    }
+
+    /// Flushes and closes `handle` and renames the temporary file over `path`.
+    func commit(_ handle: FileHandle) throws {
+        do {
+            try handle.synchronize()
+            try handle.close()
+            guard rename(temporary, path) == 0 else { throw CLIError.invalid("--out", path, String(cString: strerror(errno))) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            if let error = error as? CLIError { throw error }
+            throw CLIError.invalid("--out", path, "cannot be written: \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// Removes the temporary file of a write that failed.
+    func abandon(_ handle: FileHandle) {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: temporary)
+    }
+}
