@@ -43,15 +43,14 @@ extension Store {
             outlook: account.kind.isBalanceSheet && account.kind != .equity ? try outlook(accountIDs: [account.id], today: today) : nil)
     }
 
-    /// The group `reference` names (a name or an id prefix), as its screen shows it on `today`.
-    ///
-    /// Its balances are the stored ledger's, without what instruments make (which
-    /// `balanceSheet(on:today:)` counts): a difference for reconciling expected and recorded flows to remove.
+    /// The group `reference` names (a name or an id prefix), as its screen shows it on `today`:
+    /// its accounts' balances as `balanceSheet(on:today:)` gives them, so that its totals are
+    /// the sums of what `balance` shows.
     /// - Throws: `StoreError` when there is no such group or the ledger cannot be read;
     ///   `KitError` when a sum overflows or the engine cannot lay the ledger out.
     public func groupDetail(_ reference: String, today: Day) throws -> GroupDetail {
         let group = try group(reference)
-        let sheet = try BalanceSheet(try snapshot(), on: today)
+        let sheet = try balanceSheet(on: today, today: today)
         let accounts = group.accountIDs.compactMap { id in sheet.ledger.accounts.first { $0.id == id } }
         return GroupDetail(
             group: group, accounts: accounts.map { ($0, sheet.balance(of: $0)) }, totals: try sheet.totals(of: group),
