@@ -204,6 +204,8 @@ struct ScenarioCommandTests {
         cli.fails(tryCommand + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2030-01-01"], mentioning: ["--on '2030-01-01'", "horizon"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])
+        // Issue 17, case 10: a past day was answered for today under the day asked.
+        cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-03-31"], mentioning: ["--on '2025-03-31'", "before today 2025-04-01"])
     }
 }
 

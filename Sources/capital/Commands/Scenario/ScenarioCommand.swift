@@ -81,6 +81,11 @@ extension Capital.ScenarioCommand {
             } catch {
                 throw CLIError.invalid(tryOptions[ScenarioColumn(rawValue: error.column) ?? .price] ?? error.column, error.value, error.reason)
             }
+            // The engine moves what falls before today to today; a purchase tried in the past would
+            // be answered for another day than the one asked.
+            if scenario.day < base.evaluator.today {
+                throw CLIError.invalid("--on", on, "is before today \(base.evaluator.today): a purchase is tried from today on (--today sets today)")
+            }
             let result: ScenarioResult
             do { result = try base.evaluator.evaluate(scenario, earliest: earliest) } catch {
                 throw scenarioError(
