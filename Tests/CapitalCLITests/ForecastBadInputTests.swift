@@ -36,6 +36,9 @@ struct ForecastBadInputTests {
         Bad(args: ["can-spend", "--level", "7"], mentions: ["--level '7'", "levels 1 (cash) to 6 (net)"]),
         Bad(args: ["when", "300000", "--level", "0"], mentions: ["--level '0'", "levels 1 (cash) to 6 (net)"]),
         Bad(args: ["forecast", "--level", "2", "--group", "Debts"], mentions: ["--level '2'", "give one of --account, --group and --level"]),
+        // Issue 17, case 11: this named --level, which was not given.
+        Bad(
+            args: ["forecast", "--account", "Cash", "--group", "Debts"], mentions: ["--group 'Debts'", "give one of --account, --group and --level"]),
         Bad(args: ["can-spend", "--level", "2", "--all-levels"], mentions: ["--level '2'", "not both"]),
         Bad(args: ["forecast", "--by", "year"], mentions: ["--by 'year'", "expected day, week or month"]),
         // Amounts for when: not positive, or not written as RUB is.

@@ -159,21 +159,23 @@ struct ScenarioCommandTests {
         down above price,1000,2025-06-01,2000,10,12
         term 0,1000,2025-06-01,100,10,0
         far,1000,2030-01-01,,,
+        down alone,1000,2025-06-01,300.5,,
         "broken,1000,2025-06-01,,,
         short,1000
 
         """.write(toFile: file, atomically: true, encoding: .utf8)
         let result = cli.run(Self.sample + ["scenario", "eval", file, "--format", "json"])
         #expect(result.status == 65)
-        #expect(result.stderrLines.count == 1 && result.stderr.contains("7 of 8 scenarios could not be evaluated"))
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("8 of 9 scenarios could not be evaluated"))
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        #expect(rows.count == 8)
+        #expect(rows.count == 9)
         #expect(rows[0]["feasible"] as? Bool == true && rows[0]["error"] == nil)
         let errors = rows.dropFirst().map { $0.string("error") ?? "" }
         let expected = [
             "line 3: price '-5': must be more than 0", "line 4: price '': missing", "line 5: down '2000': is above the price 1000",
-            "line 6: loan_term '0': must be at least 1 month", "line 7: date '2030-01-01': is after the horizon", "line 8: line '\"broken",
-            "line 9: line 'short,1000': has 2 fields, the header 6",
+            "line 6: loan_term '0': must be at least 1 month", "line 7: date '2030-01-01': is after the horizon",
+            "line 8: down '300.5': a down payment goes with a loan (loan_rate and loan_term)", "line 9: line '\"broken",
+            "line 10: line 'short,1000': has 2 fields, the header 6",
         ]
         for (error, start) in zip(errors, expected) { #expect(error.hasPrefix(start), "\(error)") }
     }
@@ -199,13 +201,19 @@ struct ScenarioCommandTests {
             tryCommand + ["--price", "1000", "--down", "2000", "--loan-rate", "10", "--loan-term", "12"],
             mentioning: ["--down '2000'", "above the price 1000"])
         cli.fails(tryCommand + ["--price", "1000", "--loan-rate", "10", "--loan-term", "0"], mentioning: ["--loan-term '0'"])
-        cli.fails(tryCommand + ["--price", "1000", "--loan-rate", "10"], mentioning: ["--loan-term", "term"])
+        cli.fails(tryCommand + ["--price", "1000", "--loan-rate", "10"], mentioning: ["--loan-term", "term", "(--loan-rate is given)"])
+        cli.fails(tryCommand + ["--price", "1000", "--loan-term", "12"], mentioning: ["--loan-rate", "(--loan-term is given)"])
+        // Issue 17, case 11: the down payment was shown in minor units ('30050') and the loan's
+        // options by their CSV columns (loan_rate and loan_term).
+        let down = cli.fails(tryCommand + ["--price", "1000", "--down", "300.5"], mentioning: ["--down '300.5'", "(--loan-rate and --loan-term)"])
+        #expect(!down.stderr.contains("loan_"), "\(down.stderr)")
         cli.fails(tryCommand + ["--price", "1000", "--instalments", "0"], mentioning: ["--instalments '0'"])
         cli.fails(tryCommand + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2030-01-01"], mentioning: ["--on '2030-01-01'", "horizon"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])
         // Issue 17, case 10: a past day was answered for today under the day asked.
-        cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-03-31"], mentioning: ["--on '2025-03-31'", "before today 2025-04-01"])
+        cli.fails(
+            Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-03-31"], mentioning: ["--on '2025-03-31'", "before today 2025-04-01"])
     }
 }
 

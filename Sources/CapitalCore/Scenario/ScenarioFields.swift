@@ -28,6 +28,9 @@ public enum ScenarioColumn: String, CaseIterable, Sendable {
     case sale
     case saleDate = "sale_date"
 
+    /// The column whose case is named `key` (`loanRate`): how message templates name columns.
+    public static func named(key: String) -> ScenarioColumn? { allCases.first { "\($0)" == key } }
+
     /// The column's position in `allCases`, without a lookup.
     var ordinal: Int {
         switch self {
@@ -54,10 +57,16 @@ public enum ScenarioColumn: String, CaseIterable, Sendable {
 public struct ScenarioFieldError: Error, Equatable, Sendable, CustomStringConvertible {
     public var column: String
     public var value: String
+    /// Why, naming other columns by key in braces (`{loanRate}`): `reason(_:)` spells them.
     public var reason: String
 
-    /// One line, with any line break in the quoted value escaped.
-    public var description: String { "\(column) '\(value)': \(reason)".singleLine }
+    /// One line, with any line break in the quoted value escaped; columns named as a file names them.
+    public var description: String { "\(column) '\(value)': \(reason { $0.rawValue })".singleLine }
+
+    /// The reason with each column it names spelled by `spelling` (a file's column, an option).
+    public func reason(_ spelling: (ScenarioColumn) -> String) -> String {
+        FieldKeys.spell(reason) { key in ScenarioColumn.named(key: key).map(spelling) ?? key }
+    }
 }
 
 extension Scenario {
@@ -132,7 +141,7 @@ extension Scenario {
                     throw fail(.loanRate, reason)
                 } catch { throw fail(.loanRate, "\(error)") }
             }
-            guard let term else { throw fail(.loanTerm, "a loan needs its term in months (loan_rate is given)") }
+            guard let term else { throw fail(.loanTerm, "a loan needs its term in months ({loanRate} is given)") }
             guard instalments == nil else { throw fail(.instalments, "give a loan or instalments, not both") }
             var method = LoanMethod.annuity
             if let bytes = text(.loanMethod) {
@@ -143,12 +152,11 @@ extension Scenario {
             }
             financing = .loan(ScenarioLoan(downPayment: down ?? 0, rate: rate, term: term, method: method))
         } else if term != nil {
-            throw fail(.loanRate, "a loan needs its rate (loan_term is given)")
+            throw fail(.loanRate, "a loan needs its rate ({loanTerm} is given)")
         } else if let instalments {
             financing = .instalments(count: instalments)
-        } else if let down {
-            throw ScenarioFieldError(
-                column: ScenarioColumn.down.rawValue, value: "\(down)", reason: "a down payment goes with a loan (loan_rate and loan_term)")
+        } else if down != nil {
+            throw fail(.down, "a down payment goes with a loan ({loanRate} and {loanTerm})")
         }
         let costStart = try day(.costStart) ?? purchase
         let monthly = try amount(.monthlyCost)

@@ -48,10 +48,9 @@ extension Projection {
     /// The pool of a forecast request: one account, one group, or a ladder level (the default
     /// one when none is given); at most one of the three.
     public func pool(account: String?, group: String?, level: Int?) throws -> Pool {
-        if [account != nil, group != nil, level != nil].filter({ $0 }).count > 1 {
-            throw KitError.invalid(
-                .level, value: level.map(String.init) ?? account ?? group ?? "", reason: "", remedy: .oneOf([.account, .group, .level]))
-        }
+        // The second of them given is the one too many.
+        let given = [account.map { (KitError.Field.account, $0) }, group.map { (.group, $0) }, level.map { (.level, String($0)) }].compactMap { $0 }
+        if given.count > 1 { throw KitError.invalid(given[1].0, value: given[1].1, reason: "", remedy: .oneOf([.account, .group, .level])) }
         if let account { return try pool(account: account, for: .forecast, field: .account) }
         if let group { return try pool(group: group) }
         return try pool(level: level ?? Ladder.defaultLevel)

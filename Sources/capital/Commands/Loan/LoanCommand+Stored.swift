@@ -8,7 +8,9 @@ extension LoanStanding {
 }
 
 extension Capital.LoanCommand {
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, SpellsFields {
+        static let fieldNames = ["account": "NAME"]
+
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a loan: its payments join the forecast.",
             discussion: """

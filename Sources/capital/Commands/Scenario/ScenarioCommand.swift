@@ -79,7 +79,8 @@ extension Capital.ScenarioCommand {
             do {
                 scenario = try Scenario.from(exponent: base.exponent) { column in values[column]??.utf8.map { $0 }[...] }
             } catch {
-                throw CLIError.invalid(tryOptions[ScenarioColumn(rawValue: error.column) ?? .price] ?? error.column, error.value, error.reason)
+                let option = { (column: ScenarioColumn) in tryOptions[column] ?? column.rawValue }
+                throw CLIError.invalid(ScenarioColumn(rawValue: error.column).map(option) ?? error.column, error.value, error.reason(option))
             }
             // The engine moves what falls before today to today; a purchase tried in the past would
             // be answered for another day than the one asked.
