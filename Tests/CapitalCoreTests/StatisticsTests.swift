@@ -255,6 +255,36 @@ struct StatisticsTests {
         #expect(stats.expense.transactions < unfiltered.expense.transactions)
     }
 
+    /// Issue 17, case 12: 12 000 of groceries in a ledger a month old averaged "1 000 a month"
+    /// over a year it holds nothing of.
+    @Test("a ledger younger than the range averages over the months it covers")
+    func averagesCoverTheRecordedMonthsOnly() throws {
+        let transactions = [
+            Transaction(
+                id: "a", day: Self.day("2025-03-05"),
+                postings: [.init(accountID: "groceries", amount: Self.rub(1_200_000)), .init(accountID: "debit", amount: Self.rub(-1_200_000))])
+        ]
+        let today = Self.day("2025-03-20")
+        let year = DayRange(through: today, from: today.startOfMonth.addingMonths(-11))
+        let stats = try Statistics(transactions: transactions, accounts: Self.accounts, currency: .rub, range: year, today: today)
+        #expect(stats.months == 1)
+        #expect(stats.recordsFrom == Self.day("2025-03-01"))
+        #expect(stats.expense.monthlyAverage == 1_200_000)
+        #expect(stats.expense.categories.first?.monthlyAverage == 1_200_000)
+        #expect(stats.trend.count == 12, "the trend still shows every month of the range")
+        #expect(stats.comparison.averagedMonths == 0, "no full month before this one holds records")
+        // Records from before the range: the range's own months count, as before.
+        let older =
+            transactions + [
+                Transaction(
+                    id: "b", day: Self.day("2023-01-10"),
+                    postings: [.init(accountID: "fun", amount: Self.rub(100)), .init(accountID: "debit", amount: Self.rub(-100))])
+            ]
+        let whole = try Statistics(transactions: older, accounts: Self.accounts, currency: .rub, range: year, today: today)
+        #expect(whole.months == 12 && whole.recordsFrom == nil)
+        #expect(whole.expense.monthlyAverage == 100_000)
+    }
+
     @Test("a refund reduces spending; a category refunded in full stays with 0")
     func refundsReduceSpending() throws {
         let transactions = [

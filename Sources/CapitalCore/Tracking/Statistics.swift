@@ -12,8 +12,10 @@
 ///   their category postings (spending paid from that account).
 /// - Hidden accounts count like any other.
 ///
-/// Averages divide by the calendar months the range touches (`months`, a partial first or last
-/// month counts as one); shares are basis points of their kind's total. Both are rounded half up
+/// Averages divide by the calendar months the range touches from the month of the first recorded
+/// transaction on (`months`, a partial first or last month counts as one): a ledger started last
+/// month averages over its months, not over the year it was asked about. Shares are basis points
+/// of their kind's total. Both are rounded half up
 /// by integer arithmetic (`BasisPoints`), so the shares of one kind sum to 10 000 give or take
 /// half a basis point per category.
 ///
@@ -29,8 +31,12 @@ public struct Statistics: Hashable, Sendable {
     public var today: Day
     /// The account transactions were filtered by, if any.
     public var accountID: String?
-    /// Calendar months the range touches, partial ones included: what monthly averages divide by.
+    /// Calendar months the range touches from the records' first month on, partial ones included:
+    /// what monthly averages divide by.
     public var months: Int
+    /// The first day of the first month with a recorded transaction, when it is after the range's
+    /// first month (the months before it hold no records and are not averaged over).
+    public var recordsFrom: Day?
     public var expense: CategoryBreakdown
     public var income: CategoryBreakdown
     /// `income.total − expense.total`.
@@ -68,10 +74,16 @@ public struct Statistics: Hashable, Sendable {
 
         let firstMonth = Statistics.monthNumber(range.start)
         let months = range.isEmpty ? 0 : Statistics.monthNumber(range.end.advanced(by: -1)) - firstMonth + 1
-        self.months = months
+        // The months before the first record hold nothing to average.
+        let recorded = transactions.lazy.map(\.day).min()?.startOfMonth
+        let recordsFrom = recorded.flatMap { $0 > range.start.startOfMonth && $0 < range.end ? $0 : nil }
+        self.recordsFrom = recordsFrom
+        let averagedOver = recordsFrom.map { months - (Statistics.monthNumber($0) - firstMonth) } ?? months
+        self.months = averagedOver
         let thisMonth = today.startOfMonth
         let lastMonth = thisMonth.addingMonths(-1)
-        let averagedStart = range.start == range.start.startOfMonth ? range.start : range.start.endOfMonth.advanced(by: 1)
+        var averagedStart = range.start == range.start.startOfMonth ? range.start : range.start.endOfMonth.advanced(by: 1)
+        if let recorded { averagedStart = max(averagedStart, recorded) }
         let averagedEnd = min(range.end.startOfMonth, thisMonth)
         let averaged = averagedStart < averagedEnd ? DayRange(averagedStart, averagedEnd) : DayRange(averagedStart, averagedStart)
         let averagedMonths = averaged.isEmpty ? 0 : Statistics.monthNumber(averagedEnd) - Statistics.monthNumber(averagedStart)
@@ -147,18 +159,18 @@ public struct Statistics: Hashable, Sendable {
                 let amount = amounts[id]!
                 return CategoryTotal(
                     accountID: id, name: kinds[id]!.name, amount: amount, share: BasisPoints.share(amount, of: total), transactions: counts[id] ?? 0,
-                    monthlyAverage: BasisPoints.average(amount, over: months) ?? 0)
+                    monthlyAverage: BasisPoints.average(amount, over: averagedOver) ?? 0)
             }
             return CategoryBreakdown(
                 kind: kind, categories: rows.sorted { ($1.amount, $0.name, $0.accountID) < ($0.amount, $1.name, $1.accountID) }, total: total,
-                transactions: kindCounts[kind] ?? 0, monthlyAverage: BasisPoints.average(total, over: months) ?? 0)
+                transactions: kindCounts[kind] ?? 0, monthlyAverage: BasisPoints.average(total, over: averagedOver) ?? 0)
         }
         expense = breakdown(.expense)
         income = breakdown(.income)
         let (net, overflow) = income.total.subtractingReportingOverflow(expense.total)
         if overflow { throw .overflow }
         self.net = net
-        netMonthlyAverage = BasisPoints.average(net, over: months) ?? 0
+        netMonthlyAverage = BasisPoints.average(net, over: averagedOver) ?? 0
         self.transactions = transactionCount
 
         // Every month of the range, empty ones at zero.

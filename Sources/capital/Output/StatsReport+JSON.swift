@@ -8,7 +8,7 @@ extension StatsReport {
             ("by", .string(view.rawValue)), ("currency", .string(stats.currency.code)), ("from", .string(stats.range.start.iso)),
             ("to", .string(stats.range.end.advanced(by: -1).iso)), ("today", .string(stats.today.iso)),
             ("account", accountName.map(JSON.string) ?? .null),
-            ("months", .number(String(stats.months))),
+            ("months", .number(String(stats.months))), ("recordsFrom", stats.recordsFrom.map { .string($0.iso) } ?? .null),
         ]
         func share(_ value: Int64?) -> JSON { value.map { .number(StatsReport.ratio($0)) } ?? .null }
         func breakdown(_ breakdown: CategoryBreakdown) -> JSON {

@@ -24,7 +24,8 @@ struct StatsReport {
     /// The first line above a table: what is summarised.
     var heading: String {
         let months = stats.months == 1 ? "1 month" : "\(stats.months) months"
-        var text = "Statistics \(stats.range.start) to \(stats.range.end.advanced(by: -1)) (\(months)), \(stats.currency.code)"
+        let averaged = stats.recordsFrom.map { "averaged over \(months): records start in \($0.iso.prefix(7))" } ?? months
+        var text = "Statistics \(stats.range.start) to \(stats.range.end.advanced(by: -1)) (\(averaged)), \(stats.currency.code)"
         if let accountName { text += ", transactions with account \(accountName)" }
         return text
     }
