@@ -147,6 +147,65 @@ struct ScheduleCommandTests {
         #expect(Self.dates(shown) == ["2025-12-29", "2025-12-30", "2026-01-12"])
     }
 
+    /// Issue 17, case 4: a schedule added before `calendar use RU` stored "none" and kept landing on
+    /// holidays; now it follows the ledger's calendar, whichever it is when it is expanded.
+    @Test func aScheduleWithoutACalendarFollowsALaterCalendarUse() throws {
+        let cli = try Self.ledger()
+        Self.add(
+            cli, "Rent", "monthly on 10", start: "2025-04-10", today: "2025-04-01", Self.moving("50000", to: "Housing") + ["--adjust", "preceding"])
+        Self.add(
+            cli, "Gym", "monthly on 10", start: "2025-04-10", today: "2025-04-01",
+            Self.moving("3000", to: "Housing") + ["--adjust", "preceding", "--calendar", "none"])
+        // No calendar yet (none: weekends only): Saturday 10 May moves to Friday the 9th.
+        #expect(Self.dates(try Self.show(cli, "Rent", next: 2, today: "2025-04-01")) == ["2025-04-10", "2025-05-09"])
+        cli.ok(["calendar", "use", "RU"])
+        // Russia took 8–11 May 2025 off: preceding moves it to Wednesday the 7th.
+        let rent = try Self.show(cli, "Rent", next: 2, today: "2025-04-01")
+        #expect(Self.dates(rent) == ["2025-04-10", "2025-05-07"])
+        #expect(rent.string("calendar") == "RU" && rent["calendarFromLedger"] as? Bool == true)
+        #expect(cli.ok(["schedule", "show", "Rent", "--today", "2025-04-01"]).contains("RU (the ledger's)"))
+        // An explicit none stays none.
+        let gym = try Self.show(cli, "Gym", next: 2, today: "2025-04-01")
+        #expect(Self.dates(gym) == ["2025-04-10", "2025-05-09"])
+        #expect(gym.string("calendar") == "none" && gym["calendarFromLedger"] as? Bool == false)
+        // `--calendar ledger` goes back to the ledger's; a named one leaves it.
+        cli.ok(["schedule", "edit", "Gym", "--calendar", "ledger", "--today", "2025-04-01"])
+        #expect(Self.dates(try Self.show(cli, "Gym", next: 2, today: "2025-04-01")) == ["2025-04-10", "2025-05-07"])
+        cli.ok(["schedule", "edit", "Rent", "--calendar", "none", "--today", "2025-04-01"])
+        #expect(try Self.show(cli, "Rent", next: 2, today: "2025-04-01")["calendarFromLedger"] as? Bool == false)
+        cli.fails(["schedule", "edit", "Rent", "--calendar", "Mars", "--today", "2025-04-01"], mentioning: ["--calendar 'Mars'", "unknown"])
+    }
+
+    /// In a ledger file a schedule without `calendar:` follows the file's; an export writes
+    /// `calendar:` only for a schedule's own, `none` included, and reads back the same.
+    @Test func ledgerFilesKeepTheLedgersCalendarAndAScheduleOwnApart() throws {
+        let cli = try CLI()
+        let file = cli.path("cal.yaml")
+        try """
+        capital: 1
+        currency: RUB
+        calendar: RU
+        accounts:
+          - {name: VTB Debit, kind: debit}
+          - {name: Housing, kind: expense}
+        schedules:
+          - {name: Rent, rule: monthly on 10, adjust: preceding, start: 2025-04-10, amount: 50000, from: VTB Debit, to: Housing}
+          - {name: Gym, rule: monthly on 10, adjust: preceding, calendar: none, start: 2025-04-10, amount: 3000, from: VTB Debit, to: Housing}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let read = ["-f", file, "--today", "2025-04-01", "schedule", "show"]
+        #expect(Self.dates(try #require(try cli.json(read + ["Rent", "--next", "2"]) as? [String: Any])) == ["2025-04-10", "2025-05-07"])
+        #expect(Self.dates(try #require(try cli.json(read + ["Gym", "--next", "2"]) as? [String: Any])) == ["2025-04-10", "2025-05-09"])
+        cli.ok(["import", file])
+        let exported = cli.ok(["export"])
+        #expect(exported.components(separatedBy: "calendar: none").count == 2, "only Gym names its calendar: \(exported)")
+        let again = cli.path("again.yaml")
+        try exported.write(toFile: again, atomically: true, encoding: .utf8)
+        let copy = try CLI()
+        copy.ok(["import", again])
+        #expect(copy.ok(["export"]) == exported)
+    }
+
     // MARK: schedule list
 
     @Test func listShowsTheNextDateAndTheMonthlyEquivalent() throws {

@@ -29,7 +29,7 @@ struct MigrationFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/schema")
 
-    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking"]
+    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit"]
 
     static let fixtures: [Fixture] = [
         Fixture(
@@ -42,7 +42,7 @@ struct MigrationFixtureTests {
             version: "v3", applied: ["v1", "v2-schedules", "v3-instruments"], transactions: 143, accounts: 32, schedules: 29, loans: 1,
             balances: ["VTB Debit RUB": 17_694_452, "Cash RUB": 2_935_500, "Family car RUB": 200_000_000]),
         Fixture(
-            version: "v4", applied: all, transactions: 148, accounts: 39, schedules: 25, loans: 3,
+            version: "v4", applied: Array(all.prefix(4)), transactions: 148, accounts: 39, schedules: 25, loans: 3,
             balances: ["VTB Debit RUB": 14_859_513, "Halva card RUB": -320_000, "Tinkoff deposit RUB": 5_000_000, "Cash USD USD": 25_075]),
     ]
 
@@ -75,6 +75,7 @@ struct MigrationFixtureTests {
         let before = try Figures(path: path)
         #expect(try Store.check(path: path).problems == [], "the fixture is sound before migrating")
 
+        let calendarsBefore = try Self.scheduleCalendars(path)
         let store = try Store.open(path: path)
         #expect(
             try store.read("test") { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
@@ -110,11 +111,24 @@ struct MigrationFixtureTests {
         }
         #expect(loans == before.loans)
         #expect(try Store.check(path: path).problems == [], "the migrated database is sound")
+        // v5: a stored `none` became the ledger's calendar (''), any other name stayed.
+        let calendarsAfter = try Self.scheduleCalendars(path)
+        #expect(calendarsAfter == calendarsBefore.map { $0.hasSuffix("|none") ? String($0.dropLast(4)) : $0 }, "\(calendarsBefore)")
 
         // Opening it again changes nothing: WAL is set, every migration applied.
         let migrated = try #require(bytes(path))
         _ = try Store.open(path: path).snapshot()
         #expect(bytes(path) == migrated)
+    }
+
+    /// Each live schedule's name and stored calendar, `name|calendar`, read with plain SQL.
+    static func scheduleCalendars(_ path: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try db.tableExists("schedule") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT name || '|' || calendar FROM schedule WHERE deleted = 0 ORDER BY position")
+        }
     }
 
     /// The existing refusal, against each fixture: an unknown migration row is a newer capital's

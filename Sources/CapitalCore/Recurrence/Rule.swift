@@ -6,8 +6,13 @@ public struct Rule: Hashable, Sendable {
     public var recurrence: Recurrence
     /// How occurrences on non-working days move (or are skipped).
     public var adjustment: BusinessDayAdjustment
-    /// The calendar's name (`RU`, `US`, `none`); the calendar itself is looked up when expanding.
+    /// The calendar's name (`RU`, `US`, `none`), or `ledgerCalendar` for the ledger's (whichever
+    /// it is when the rule is expanded); the calendar itself is looked up when expanding.
     public var calendar: String
+
+    /// The calendar name that stands for the ledger's calendar: the engine's callers pass the
+    /// ledger's calendar under this key.
+    public static let ledgerCalendar = ""
 
     /// A recurrence moved off non-working days of `calendar` by `adjustment`.
     public init(recurrence: Recurrence, adjustment: BusinessDayAdjustment = .none, calendar: String = "none") {

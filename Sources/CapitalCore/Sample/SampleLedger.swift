@@ -113,7 +113,7 @@ public enum SampleLedger {
             default: text = "FREQ=YEARLY;BYMONTH=\(1 + random.below(12));BYMONTHDAY=\(1 + random.below(28))"
             }
             do {
-                rule = Rule(recurrence: try Recurrence(rrule: text))
+                rule = Rule(recurrence: try Recurrence(rrule: text), calendar: Rule.ledgerCalendar)
             } catch {
                 preconditionFailure("a generated rule does not parse: \(text)")
             }

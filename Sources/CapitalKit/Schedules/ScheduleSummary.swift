@@ -32,6 +32,10 @@ extension Store {
 /// and why it falls where it does.
 public struct ScheduleDetail: Sendable {
     public let schedule: Schedule
+    /// The calendar it follows (`RU`, `none`), and whether that is the ledger's, followed
+    /// whatever `calendar use` sets, rather than its own.
+    public let calendar: String
+    public let followsLedgerCalendar: Bool
     /// The names of the accounts, by id, for its postings.
     public let accountNames: [String: String]
     public let occurrences: [Upcoming]
@@ -81,6 +85,8 @@ extension Store {
                 occurrence: occurrence, size: size, low: schedule.amount == nil ? size : occurrence.amount.low,
                 high: schedule.amount == nil ? size : occurrence.amount.high, change: change)
         }
-        return ScheduleDetail(schedule: schedule, accountNames: names, occurrences: upcoming)
+        return ScheduleDetail(
+            schedule: schedule, calendar: calendar.name, followsLedgerCalendar: schedule.rule.calendar == Rule.ledgerCalendar, accountNames: names,
+            occurrences: upcoming)
     }
 }

@@ -134,7 +134,8 @@ extension LedgerFile {
         if !s.note.isEmpty { fields.append(("note", .text(s.note))) }
         let text = s.rule.text
         fields.append(("rule", .text(text)))
-        if s.rule.calendar != (extras.calendar ?? "none") { fields.append(("calendar", .text(s.rule.calendar))) }
+        // A schedule without one follows the ledger's calendar; a named one (`none` too) is its own.
+        if s.rule.calendar != Rule.ledgerCalendar { fields.append(("calendar", .text(s.rule.calendar))) }
         let implied = (try? Rule(parsing: text))?.adjustment ?? .none
         if s.rule.adjustment != implied { fields.append(("adjust", .text(s.rule.adjustment.rawValue))) }
         fields.append(("start", .text(s.start.iso)))

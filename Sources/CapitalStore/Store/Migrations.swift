@@ -8,6 +8,7 @@ enum Migrations {
         migrator.registerMigration("v2-schedules", migrate: v2)
         migrator.registerMigration("v3-instruments", migrate: v3)
         migrator.registerMigration("v4-tracking", migrate: v4)
+        migrator.registerMigration("v5-calendar-inherit", migrate: v5)
         return migrator
     }
 
@@ -243,4 +244,13 @@ enum Migrations {
             t.add(column: "icon", .text)
         }
     }
+
+    /// Schedules added without a calendar stored `none` (or, after `calendar use`, a copy of the
+    /// ledger's); the docs promised the ledger's. `none` becomes `''` (`Rule.ledgerCalendar`):
+    /// the ledger's calendar, whichever it is now and later. From here on `--calendar none` is
+    /// stored as an explicit `none`.
+    private static func v5(_ db: Database) throws {
+        try db.execute(sql: "UPDATE schedule SET calendar = '' WHERE calendar = 'none'")
+    }
+
 }

@@ -83,7 +83,8 @@ extension Store {
         return try read("reading calendars") { db in try Store.workingDayCalendar(db, name) }
     }
 
-    /// The calendar schedules use unless they name one (`none` until set).
+    /// The calendar schedules use unless they name one (`none` until set): the one
+    /// `Rule.ledgerCalendar` stands for.
     public func defaultCalendar() throws(StoreError) -> String {
         if let file = resolvedFile { return file.defaultCalendar }
         return try read("reading settings") { db in try Store.setting(db, "calendar") ?? "none" }
@@ -240,7 +241,14 @@ extension Store {
 
     // MARK: Helpers
 
+    /// How a schedule's calendar is written where one is asked for: `ledger` is the ledger's
+    /// calendar (`""`, stored), any other name itself.
+    static func storedCalendarName(_ name: String) -> String { name.lowercased() == "ledger" ? Rule.ledgerCalendar : name }
+
+    /// The calendar `name` with the ledger's own days; `""` (`Rule.ledgerCalendar`) is the one
+    /// `calendar use` set, `none` until then.
     static func workingDayCalendar(_ db: some LedgerContext, _ name: String) throws -> WorkingDayCalendar {
+        let name = name == Rule.ledgerCalendar ? try db.recordSetting("calendar") ?? "none" : name
         let base: WorkingDayCalendar
         do { base = try Calendars.named(name) } catch {
             throw StoreError.invalid(field: "calendar", value: name, reason: "unknown; capital ships \(Calendars.names.joined(separator: ", "))")
@@ -312,14 +320,17 @@ extension Store {
         )
     {
         try validateName(input.name, field: "name")
-        let calendarName = try input.calendar ?? db.recordSetting("calendar") ?? "none"
+        // Without a calendar the schedule follows the ledger's, also after a later `calendar use`.
+        let calendarName = input.calendar.map(storedCalendarName) ?? Rule.ledgerCalendar
         let calendar: WorkingDayCalendar
         do {
             calendar = try workingDayCalendar(db, calendarName)
         } catch StoreError.invalid(_, let value, let reason) where input.calendar != nil {
             throw StoreError.invalid(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
         }
-        var rule = try parseRule(input.rule, calendar: calendar.name, adjustment: input.adjustment, field: "{rule}")
+        var rule = try parseRule(
+            input.rule, calendar: calendarName == Rule.ledgerCalendar ? Rule.ledgerCalendar : calendar.name, adjustment: input.adjustment,
+            field: "{rule}")
         if let count = input.count {
             guard count > 0 else { throw StoreError.invalid(field: "{count}", value: String(count), reason: "must be at least 1") }
             if rule.recurrence.count != nil || rule.recurrence.until != nil {
@@ -392,7 +403,14 @@ extension Store {
         if let name = changes.name { try validateName(name, field: "{name}"); updated.name = name }
         if let note = changes.note { updated.note = note }
         if changes.rule != nil || changes.calendar != nil || changes.adjustment != nil {
-            let calendar = try changes.calendar.map { try workingDayCalendar(db, $0).name } ?? schedule.rule.calendar
+            let calendar: String
+            do {
+                calendar =
+                    try changes.calendar.map(storedCalendarName).map { $0 == Rule.ledgerCalendar ? $0 : try workingDayCalendar(db, $0).name }
+                    ?? schedule.rule.calendar
+            } catch StoreError.invalid(_, let value, let reason) {
+                throw StoreError.invalid(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
+            }
             if let text = changes.rule {
                 var rule = try parseRule(text, calendar: calendar, adjustment: changes.adjustment, field: "{rule}")
                 if rule.recurrence.count == nil { rule.recurrence.count = schedule.rule.recurrence.count }

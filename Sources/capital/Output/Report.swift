@@ -3,6 +3,8 @@ import CapitalCore
 /// One value in a report: rendered with grouping in tables, plain in CSV, typed in JSON.
 enum Cell {
     case text(String)
+    /// A value with a note for people: `RU (the ledger's)` in tables, the value alone in JSON and CSV.
+    case noted(String, note: String)
     /// A record id: its first 8 hex digits in tables, whole in JSON and CSV.
     case id(String)
     case money(Money)

@@ -53,7 +53,9 @@ extension Capital.ScheduleCommand {
         @Option(help: ArgumentHelp("The first day the rule may fall on.", valueName: "date")) var start: String
         @Option(help: ArgumentHelp("The last day (inclusive).", valueName: "date")) var end: String?
         @Option(help: ArgumentHelp("At most this many occurrences.", valueName: "n")) var count: Int?
-        @Option(help: ArgumentHelp("Working-day calendar (default: the ledger's).", valueName: "name")) var calendar: String?
+        @Option(
+            help: ArgumentHelp("RU, US or none (default: the ledger's, which follows a later `calendar use`).", valueName: "name"))
+        var calendar: String?
         @Option(help: ArgumentHelp("none, following, preceding, modified-following, modified-preceding or skip.", valueName: "adjustment"))
         var adjust: BusinessDayAdjustment?
         @Option(help: ArgumentHelp("AMOUNT or LOW..HIGH.", valueName: "amount")) var amount: String?
@@ -133,7 +135,7 @@ extension Capital.ScheduleCommand {
         @OptionGroup var scope: ScopeOptions
         @Option(help: "A new name.") var name: String?
         @Option(help: ArgumentHelp("A new rule.", valueName: "rule")) var rule: String?
-        @Option(help: ArgumentHelp("A new calendar.", valueName: "name")) var calendar: String?
+        @Option(help: ArgumentHelp("A new calendar: RU, US, none, or ledger (follow the ledger's).", valueName: "name")) var calendar: String?
         @Option(help: ArgumentHelp("A new adjustment.", valueName: "adjustment")) var adjust: BusinessDayAdjustment?
         @Option(help: ArgumentHelp("A new amount or LOW..HIGH (one occurrence: one amount).", valueName: "amount")) var amount: String?
         @Option(help: ArgumentHelp("A new expected value of the range.", valueName: "amount")) var expected: String?

@@ -48,7 +48,9 @@ extension Report {
         let head: [(Column, Cell)] = [
             (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .text(found.name)),
             (Column("rule", "Rule"), .text(found.rule.text)), (Column("rrule", "RRULE"), .text(found.rule.recurrence.rrule)),
-            (Column("calendar", "Calendar"), .text(found.rule.calendar)), (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
+            (Column("calendar", "Calendar"), detail.followsLedgerCalendar ? .noted(detail.calendar, note: "the ledger's") : .text(detail.calendar)),
+            (Column("calendarFromLedger", "Calendar from ledger", tableHidden: true), .bool(detail.followsLedgerCalendar)),
+            (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
             (Column("start", "Start"), .day(found.start)), (Column("end", "End"), found.end.map { .day($0) } ?? .none),
             (Column("amount", "Amount"), amountCell(found)), (Column("expected", "Expected"), found.amount.map { money($0.expected) } ?? .none),
             (Column("approval", "Approval"), .text(found.approval.rawValue)), (Column("note", "Note"), .text(found.note)),
