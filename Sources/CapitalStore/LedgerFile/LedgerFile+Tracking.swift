@@ -73,7 +73,7 @@ extension LedgerFile {
             ("amount", .amount(Money(minor: budget.amount, currency: currency).plain)),
         ]
         if budget.period != .monthly { fields.append(("period", .text(budget.period.rawValue))) }
-        fields.append(("from", .text(Budget.period(budget.period, containing: budget.start).start.iso)))
+        fields.append(("from", .text(budget.start.iso)))  // as stored: the day the user set it from
         if let id = budget.payFromID { fields.append(("payFrom", .text(names[id] ?? id))) }
         return .map(fields)
     }

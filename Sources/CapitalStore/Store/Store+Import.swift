@@ -16,8 +16,18 @@ public struct ImportSummary: Sendable, Equatable {
     public var instrumentsAdded = 0
     public var instrumentsAlreadyPresent = 0
 
+    /// Whether the file added nothing: everything in it was already there.
+    public var addedNothing: Bool { accountsAdded + groupsAdded + transactionsAdded + schedulesAdded + instrumentsAdded == 0 }
+
     public var description: String {
-        "\(accountsAdded) accounts added, \(accountsMerged) merged; \(groupsAdded) groups added, \(groupsMerged) merged; "
+        if addedNothing {
+            let there = [
+                (accountsMerged, "accounts"), (groupsMerged, "groups"), (transactionsAlreadyPresent, "transactions"),
+                (schedulesAlreadyPresent, "schedules"), (instrumentsAlreadyPresent, "loans, cards, deposits, dues and budgets"),
+            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            return "nothing new" + (there.isEmpty ? "" : " (\(there.joined(separator: ", ")) already there)")
+        }
+        return "\(accountsAdded) accounts added, \(accountsMerged) merged; \(groupsAdded) groups added, \(groupsMerged) merged; "
             + "\(transactionsAdded) transactions added, \(transactionsAlreadyPresent) already present"
             + (schedulesAdded + schedulesAlreadyPresent > 0 ? "; \(schedulesAdded) schedules added, \(schedulesAlreadyPresent) already present" : "")
             + (instrumentsAdded + instrumentsAlreadyPresent > 0
