@@ -45,6 +45,7 @@ struct Capital: ParsableCommand {
     /// line on its standard error; returns the exit status. What `main` does, and what a test
     /// calls to run a command inside its own process.
     static func execute(_ arguments: [String]) -> Int32 {
+        if let hint = CommandLineHints.check(arguments) { return report(hint) }
         let command: any ParsableCommand
         do { command = try parseAsRoot(arguments) } catch { return report(error) }
         return Flags.$names.withValue((type(of: command) as? any SpellsFields.Type)?.fieldNames ?? [:]) {

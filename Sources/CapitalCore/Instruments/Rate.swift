@@ -38,12 +38,15 @@ public struct Rate: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// `7.75%`, without trailing zeros.
-    public var description: String {
+    public var description: String { percent + "%" }
+
+    /// The percentage as a decimal, `7.75`, without trailing zeros: what data formats carry.
+    public var percent: String {
         let whole = perMillion / 10_000
         var fraction = String(perMillion % 10_000)
         fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        return fraction.isEmpty ? "\(whole)%" : "\(whole).\(fraction)%"
+        return fraction.isEmpty ? "\(whole)" : "\(whole).\(fraction)"
     }
 
     /// Lower rates come first.

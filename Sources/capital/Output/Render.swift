@@ -44,6 +44,8 @@ extension Report {
         switch cell {
         case .text(let s): return s.contains(where: \.isNewline) ? s.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ") : s
         case .noted(let s, let note): return tableText(.text(s), options) + " (\(note))"
+        case .rate(let rate): return rate.description
+        case .absent(let words): return words
         case .id(let s): return Store.shortID(s)
         case .money(let m): return options.shown(m)
         case .range(let low, let high): return options.hideAmounts ? RenderOptions.hidden : low.formatted() + ".." + high.formatted()
@@ -136,6 +138,8 @@ extension Report {
         case .money(let m): return .value(m.plain)
         case .range(let low, let high): return .value(low.plain + ".." + high.plain)
         case .id(let s): return .value(s)
+        case .rate(let rate): return .value(rate.percent)
+        case .absent: return .value("")
         case .bool(let b): return .value(b ? "true" : "false")
         case .list(let items): return .text(items.joined(separator: ";"))
         case .label(let label): return .text(label.name)
@@ -168,6 +172,8 @@ extension Report {
         case .money(let m): return .string(m.plain)
         case .range(let low, let high): return .string(low.plain + ".." + high.plain)
         case .int(let i): return .number(String(i))
+        case .rate(let rate): return .string(rate.percent)
+        case .absent: return .null
         case .day(let d): return .string(d.iso)
         case .bool(let b): return .bool(b)
         case .list(let items): return .array(items.map(JSON.string))
@@ -179,7 +185,7 @@ extension Report {
 
     private func renderJSON() -> String {
         func rows(_ section: Section) -> [JSON] {
-            section.rows.map { row in .object(zip(section.columns, row).map { ($0.key, Report.jsonValue($1)) }) }
+            section.rows.map { row in .object(zip(section.columns, row).filter { !$0.0.jsonHidden }.map { ($0.key, Report.jsonValue($1)) }) }
         }
         let value: JSON
         if let json {

@@ -5,6 +5,10 @@ enum Cell {
     case text(String)
     /// A value with a note for people: `RU (the ledger's)` in tables, the value alone in JSON and CSV.
     case noted(String, note: String)
+    /// An annual rate: `7.75%` in tables, the decimal `7.75` in JSON and CSV.
+    case rate(Rate)
+    /// Nothing, said in words in tables (`(the default account)`): null in JSON, empty in CSV.
+    case absent(String)
     /// A record id: its first 8 hex digits in tables, whole in JSON and CSV.
     case id(String)
     case money(Money)
@@ -28,12 +32,15 @@ struct Column {
     var numeric: Bool = false
     /// In JSON and CSV only: tables show it another way (an icon before the name).
     var tableHidden: Bool = false
+    /// Not in JSON: its object says it once for all rows (a forecast's currency).
+    var jsonHidden: Bool = false
 
-    init(_ key: String, _ title: String, numeric: Bool = false, tableHidden: Bool = false) {
+    init(_ key: String, _ title: String, numeric: Bool = false, tableHidden: Bool = false, jsonHidden: Bool = false) {
         self.key = key
         self.title = title
         self.numeric = numeric
         self.tableHidden = tableHidden
+        self.jsonHidden = jsonHidden
     }
 }
 

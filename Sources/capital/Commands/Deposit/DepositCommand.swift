@@ -71,7 +71,7 @@ extension Capital.DepositCommand {
             for deposit in try store.deposits() {
                 let view = try kit { try store.depositStatus(deposit, today: try global.todayDay()) }
                 section.rows.append([
-                    .text(view.account.name), view.money(view.balance), .text(deposit.terms.rate.description),
+                    .text(view.account.name), view.money(view.balance), .rate(deposit.terms.rate),
                     .text(deposit.terms.capitalisation.rawValue),
                     deposit.terms.maturity.map { .day($0) } ?? .none, .int(view.level),
                 ])

@@ -63,7 +63,7 @@ extension Capital.LoanCommand {
             for loan in try store.loans() {
                 let view = try kit { try store.loanStanding(loan, today: today) }
                 section.rows.append([
-                    .text(view.account.name), view.money(view.status.balance), .text(loan.terms.rate.description),
+                    .text(view.account.name), view.money(view.status.balance), .rate(loan.terms.rate),
                     view.status.next.map { .day($0.day) } ?? .none,
                     view.status.next.map { view.money($0.payment) } ?? .none, .day(view.status.payoff), view.money(view.status.interestLeft),
                 ])

@@ -90,6 +90,45 @@ extension Report {
         return report
     }
 
+    /// `forecast`: a row per period, its heading above; JSON writes what the periods are of
+    /// (currency, level or account or group, case, days) before them, CSV a currency on each row.
+    static func forecast(_ forecast: ForecastReport, _ projection: Projection, account: Bool, group: Bool) -> Report {
+        let timeline = projection.timeline
+        let money = projection.money
+        var section = Section(
+            name: "periods",
+            columns: [
+                Column("start", "Start"), Column("end", "End"), Column("opening", "Opening", numeric: true), Column("inflow", "In", numeric: true),
+                Column("outflow", "Out", numeric: true), Column("closing", "Closing", numeric: true), Column("min", "Min", numeric: true),
+                Column("minDay", "Min day"), Column("currency", "Cur", tableHidden: true, jsonHidden: true),
+            ])
+        section.rows = forecast.periods.map { period in
+            [
+                .day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow)),
+                .money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay), .text(timeline.currency.code),
+            ]
+        }
+        let pool = forecast.pool
+        var report = Report([section])
+        report.envelope = Envelope(fields: [
+            ("currency", .string(timeline.currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
+            ("account", account ? .string(pool.name) : .null), ("group", group ? .string(pool.name) : .null),
+            ("case", .string(forecast.forecastCase == .expected ? "expected" : "pessimistic")),
+            ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)),
+        ])
+        let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
+        report.headline = ["Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(timeline.currency.code)"]
+        return report
+    }
+
+    /// The forecast's daily balances as a terminal chart, today and the lowest day marked.
+    static func chart(_ forecast: ForecastReport, _ projection: Projection, _ global: GlobalOptions) -> String {
+        let console = Console.current
+        return renderChart(
+            values: forecast.balances, firstDay: projection.timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
+            width: max(40, console.width - 2), height: 12, format: { global.shown(projection.money($0)) }, color: console.color)
+    }
+
     /// A day as `MM-DD`, in sentences about the months ahead.
     static func monthDay(_ day: Day) -> String { String(day.iso.dropFirst(5)) }
 }

@@ -16,8 +16,8 @@ extension Report {
         let printed = due.iban.isEmpty ? "" : (try? IBAN(validating: due.iban))?.printed ?? due.iban
         fields += [
             (Column("iban", "IBAN"), .text(printed)), (Column("address", "Address"), .text(due.address)),
-            (Column("payFrom", "Paid from"), .text(detail.payFrom?.name ?? "(the default account)")),
-            (Column("category", "Category"), .text(detail.category?.name ?? "")),
+            (Column("payFrom", "Paid from"), detail.payFrom.map { .text($0.name) } ?? .absent("(the default account)")),
+            (Column("category", "Category"), detail.category.map { .text($0.name) } ?? .none),
         ]
         var payments = Section(
             name: "payments",

@@ -20,7 +20,7 @@ extension Report {
                 (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
                 (Column("nextInterest", "  interest charged"), view.nextCycle.map { view.money($0.interest) } ?? .none),
                 (Column("payback", "Payback"), .text(view.policy)), (Column("payFrom", "Paid from"), view.payFrom.map { .text($0.name) } ?? .none),
-                (Column("rate", "Rate"), .text(terms.rate.description)), (Column("grace", "Grace"), .text(terms.grace.rawValue)),
+                (Column("rate", "Rate"), .rate(terms.rate)), (Column("grace", "Grace"), .text(terms.grace.rawValue)),
             ])
     }
 
@@ -32,7 +32,7 @@ extension Report {
             "deposit",
             [
                 (Column("name", "Deposit"), .text(view.account.name)), (Column("balance", "Balance today"), view.money(view.balance)),
-                (Column("rate", "Rate"), .text(terms.rate.description)),
+                (Column("rate", "Rate"), .rate(terms.rate)),
                 (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
                 (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
                 (Column("nextInterestDay", "Next interest on"), next.map { .day($0.day) } ?? .none),
@@ -54,7 +54,7 @@ extension Report {
         var fields: [(Column, Cell)] = [
             (Column("name", "Loan"), .text(view.account.name)), (Column("payFrom", "Paid from"), .text(detail.payFrom.name)),
             (Column("category", "Interest to"), .text(detail.interestCategory.name)), (Column("principal", "Principal"), view.money(terms.principal)),
-            (Column("rate", "Rate"), .text(terms.rate.description)), (Column("term", "Term (months)"), .int(terms.term)),
+            (Column("rate", "Rate"), .rate(terms.rate)), (Column("term", "Term (months)"), .int(terms.term)),
             (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
             (Column("start", "Start"), .day(terms.start)), (Column("payment", "Payment"), view.money(view.schedule.payment)),
             (Column("balance", "Balance today"), view.money(view.status.balance)),

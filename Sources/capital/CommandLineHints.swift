@@ -1,0 +1,97 @@
+import ArgumentParser
+
+/// What a mistyped command line gets before argument-parser reads it, where argument-parser's own
+/// answer would not help: a command name that is not one (`capital balanse`, `capital help
+/// balanse`, `capital account lsit`) gets the nearest name; a negative amount given to `spend`,
+/// `earn` or `transfer` gets the command that records money the other way.
+enum CommandLineHints {
+    /// The global options that take a value: the word after one is its value, not a command.
+    static let valued: Set<String> = ["--db", "-f", "--file", "--today", "--format"]
+
+    /// The error `arguments` should get, or nil when argument-parser should read them.
+    static func check(_ arguments: [String]) -> CLIError? {
+        var command: any ParsableCommand.Type = Capital.self
+        var path: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" { return nil }
+            if word.hasPrefix("-") {
+                index += valued.contains(word) ? 2 : 1
+                continue
+            }
+            let subcommands = command.configuration.subcommands
+            if subcommands.isEmpty { return nil }
+            // `capital help COMMAND…` names commands too.
+            if path.isEmpty && word == "help" && (index == 0 || !valued.contains(arguments[index - 1])) {
+                index += 1
+                continue
+            }
+            let names = subcommands.compactMap { $0.configuration.commandName }
+            guard let found = subcommands.first(where: { $0.configuration.commandName == word }) else {
+                return unknown(word, among: names, path: path)
+            }
+            command = found
+            path.append(word)
+            index += 1
+            if found.configuration.subcommands.isEmpty { return negativeAmount(path, Array(arguments[index...]), before: word) }
+        }
+        return nil
+    }
+
+    /// `unknown command 'account lsit'; did you mean 'account list'?`
+    static func unknown(_ word: String, among names: [String], path: [String]) -> CLIError {
+        let typed = (path + [word]).joined(separator: " ")
+        let help = "`capital help\(path.isEmpty ? "" : " " + path.joined(separator: " "))` lists them"
+        guard let nearest = nearest(word, among: names) else {
+            return CLIError("unknown command '\(typed)'; \(help)", exitCode: 64)
+        }
+        return CLIError("unknown command '\(typed)'; did you mean '\((path + [nearest]).joined(separator: " "))'? (\(help))", exitCode: 64)
+    }
+
+    /// The name closest to `word` by edits (at most a third of its letters, at least 2), or one it
+    /// begins; nil when none is close.
+    static func nearest(_ word: String, among names: [String]) -> String? {
+        let typed = word.lowercased()
+        if let prefixed = names.first(where: { $0.hasPrefix(typed) && typed.count >= 2 }) { return prefixed }
+        let scored = names.map { ($0, distance(typed, $0)) }.min { $0.1 < $1.1 }
+        guard let (name, edits) = scored, edits <= max(2, typed.count / 3) else { return nil }
+        return name
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+
+    /// `spend -100 Groceries`: argument-parser would read `-100` as an option and complain about a
+    /// missing category. An amount is positive; money going the other way is the other command.
+    static func negativeAmount(_ path: [String], _ rest: [String], before: String) -> CLIError? {
+        guard let command = path.last, ["spend", "earn", "transfer"].contains(command), path.count == 1 else { return nil }
+        var previous = before
+        for word in rest {
+            defer { previous = word }
+            guard word.count > 1, word.first == "-", word.dropFirst().first?.isNumber == true else { continue }
+            // The value of an option (`--note -5`) is not the amount.
+            if previous.hasPrefix("--") && !valued.contains(previous) && previous != command { continue }
+            let other =
+                switch command {
+                case "spend": "money coming back (a refund) is `capital earn \(word.dropFirst()) CATEGORY`"
+                case "earn": "income taken back is `capital spend \(word.dropFirst()) CATEGORY`"
+                default: "to move money the other way, swap --from and --to"
+                }
+            return CLIError("AMOUNT '\(word)': amounts are positive; \(other)", exitCode: 64)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+
+@testable import capital
+
+/// Issue 17, friction on the walk: a mistyped command gets the nearest name, and a negative amount
+/// the command that records money the other way — one line, exit 64, nothing changed.
+@Suite("CLI: mistyped command lines")
+struct CommandLineHintsTests {
+    @Test(arguments: [
+        (["balanse"], ["unknown command 'balanse'", "did you mean 'balance'?", "`capital help` lists them"]),
+        (["help", "balanse"], ["unknown command 'balanse'", "did you mean 'balance'?"]),
+        (["--today", "2025-04-01", "forcast", "--until", "2025-06"], ["unknown command 'forcast'", "did you mean 'forecast'?"]),
+        (["account", "lsit"], ["unknown command 'account lsit'", "did you mean 'account list'?", "`capital help account` lists them"]),
+        (["help", "tx", "shwo"], ["unknown command 'tx shwo'", "did you mean 'tx show'?"]),
+        (["xyzzy"], ["unknown command 'xyzzy'", "`capital help` lists them"]),
+        (["spend", "-100", "Groceries"], ["AMOUNT '-100'", "amounts are positive", "`capital earn 100 CATEGORY`"]),
+        (["spend", "--from", "Cash", "-100", "Groceries"], ["AMOUNT '-100'", "amounts are positive"]),
+        (["earn", "-5", "Salary"], ["AMOUNT '-5'", "`capital spend 5 CATEGORY`"]),
+        (["transfer", "-5", "--from", "Cash", "--to", "VTB Debit"], ["AMOUNT '-5'", "swap --from and --to"]),
+    ])
+    func refusedInOneLineWithTheNearestCommand(args: [String], mentions: [String]) throws {
+        let cli = try CLI.initialized()
+        let result = cli.fails(args, mentioning: mentions)
+        #expect(result.status == 64)
+    }
+
+    @Test func aNegativeValueOfAnOptionIsNotTheAmount() throws {
+        let cli = try CLI.initialized()
+        #expect(cli.ok(["spend", "100", "Groceries", "--note", "-5", "--today", "2025-04-01"]).hasPrefix("Spent 100.00 RUB"))
+        #expect(cli.ok(["help", "balance"]).contains("End-of-day balances"))
+    }
+
+    @Test func theNearestNameIsWithinAThirdOfTheLettersOrBegunByTheWord() {
+        let names = ["balance", "forecast", "can-spend", "when", "schedule", "scenario"]
+        #expect(CommandLineHints.nearest("balanse", among: names) == "balance")
+        #expect(CommandLineHints.nearest("sched", among: names) == "schedule")
+        #expect(CommandLineHints.nearest("canspend", among: names) == "can-spend")
+        #expect(CommandLineHints.nearest("wen", among: names) == "when")
+        #expect(CommandLineHints.nearest("xyzzy", among: names) == nil)
+        #expect(CommandLineHints.distance("kitten", "sitting") == 3)
+        #expect(CommandLineHints.distance("", "abc") == 3 && CommandLineHints.distance("abc", "") == 3)
+    }
+}
+
+/// Issue 17, friction: JSON and CSV carry data, not display text.
+@Suite("CLI: data, not display text")
+struct DataNotDisplayTests {
+    static let sample = ["-f", "samples/household.yaml", "--today", "2025-04-01"]
+
+    @Test func ratesAreDecimalsInJSONAndCSVAndPercentagesInTables() throws {
+        let cli = try CLI()
+        let loan = try #require(try cli.json(Self.sample + ["loan", "show", "Mortgage", "--format", "json"]) as? [String: Any])
+        #expect(loan["rate"] as? String == "15")
+        #expect(cli.ok(Self.sample + ["loan", "show", "Mortgage"]).contains("15%"))
+        let deposits = try cli.rows(Self.sample + ["deposit", "list", "--format", "json"])
+        #expect(deposits.allSatisfy { ($0["rate"] as? String).map { !$0.contains("%") && Double($0) != nil } == true }, "\(deposits)")
+        #expect(cli.ok(Self.sample + ["card", "list", "--format", "csv"]).contains("%") == false)
+    }
+
+    @Test func aForecastInCSVSaysItsCurrencyOnEveryRow() throws {
+        let cli = try CLI()
+        let csv = cli.ok(Self.sample + ["forecast", "--until", "2025-06", "--format", "csv"])
+        let lines = csv.split(whereSeparator: \.isNewline)
+        #expect(lines.first == "start,end,opening,inflow,outflow,closing,min,minDay,currency")
+        #expect(lines.count == 4 && lines.dropFirst().allSatisfy { $0.hasSuffix(",RUB") }, "\(csv)")
+        // JSON says it once, the table in its heading.
+        let json = try #require(try cli.json(Self.sample + ["forecast", "--until", "2025-06", "--format", "json"]) as? [String: Any])
+        #expect(json["currency"] as? String == "RUB")
+        #expect(((json["periods"] as? [[String: Any]])?.first?["currency"]) == nil)
+    }
+}
