@@ -68,12 +68,15 @@ struct Capital: ParsableCommand {
             let spelled = CLIError(error)
             return fail(spelled.description, code: spelled.exitCode)
         case let error as StoreError:
+            // An error in a file names its line; a value quoted from it never runs on for pages.
+            if case .file = error { return fail(clipped(spelled(error), to: 200 - "capital: error: ".count), code: 1) }
             return fail(spelled(error), code: 1)
         case let error as any KeyedError:
             // As argument-parser would exit for any other error: a usage error, 64.
             return fail(spelled(error), code: 64)
         case let error as LedgerFileError:
-            return fail(error.description, code: 1)
+            // A file's error names its line; a value quoted from it never runs on for pages.
+            return fail(Capital.clipped(error.description, to: 200 - "capital: error: ".count), code: 1)
         default:
             let code = exitCode(for: error)
             if code == .success || error is CleanExit || error is ExitCode {
@@ -96,6 +99,11 @@ struct Capital: ParsableCommand {
         if first.hasPrefix("Error: ") { first = String(first.dropFirst(7)) }
         let choices = lines.dropFirst().filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
         return choices.isEmpty ? first : first + " " + choices.joined(separator: ", ")
+    }
+
+    /// `text` cut to 200 characters (the last one `…`).
+    static func clipped(_ text: String, to limit: Int = 200) -> String {
+        text.count > limit ? text.prefix(limit - 1) + "…" : text
     }
 
     /// Writes the error as one line (a line break in a quoted value is escaped, never written)

@@ -78,7 +78,7 @@ struct CheckCommandTests {
         let before = try #require(FileManager.default.contents(atPath: cli.db))
 
         let result = cli.run(["check"])
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 2, "\(result)")
         #expect(result.stderr == "")
         var lines = result.stdout.split(separator: "\n").map(String.init)
         let summary = lines.removeLast()
@@ -108,7 +108,7 @@ struct CheckCommandTests {
         #expect(Set(problems.compactMap { $0["kind"] as? String }) == ["foreign-key", "unbalanced", "rule", "reference", "due"])
         #expect(problems.contains { $0["table"] as? String == "due" && $0["id"] as? String == ids.over })
         let csv = cli.run(["check", "--format", "csv"])
-        #expect(csv.status == 1)
+        #expect(csv.status == 2)
         #expect(csv.stdout.split(separator: "\n").count == lines.count + 1)
         #expect(FileManager.default.contents(atPath: cli.db) == before, "check wrote to the file")
         #expect(RawDatabase.sideFiles(cli.db) == [])

@@ -69,3 +69,43 @@ struct DataNotDisplayTests {
         #expect(((json["periods"] as? [[String: Any]])?.first?["currency"]) == nil)
     }
 }
+
+/// Issue 17, friction: a 100 000-line CSV given to `import` printed 3.2 MB of error. An error about
+/// a file is one line of at most 200 characters that still names the file and the line.
+@Suite("CLI: long input, short errors")
+struct LongInputTests {
+    @Test func aCSVFileGivenToImportGetsOneShortLine() throws {
+        let cli = try CLI()
+        let file = cli.path("statement.csv")
+        try ("date,amount,payee\n" + (0..<100_000).map { "2025-01-\(String(format: "%02d", $0 % 28 + 1)),\($0),shop \($0)" }.joined(separator: "\n"))
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        for args in [["import", file], ["-f", file, "balance"]] {
+            let result = cli.fails(args, mentioning: ["statement.csv:1:", "expected a mapping"], unchanged: false)
+            #expect(result.stderr.count <= 201, "\(result.stderr.count) characters")
+        }
+    }
+
+    @Test func aValueOfPagesIsNotRepeatedWhole() throws {
+        let cli = try CLI()
+        let file = cli.path("long.yaml")
+        let long = String(repeating: "x", count: 100_000)
+        try """
+        capital: 1
+        currency: RUB
+        accounts:
+          - {name: \(long), kind: cash}
+        transactions:
+          - {date: 2025-01-01, amount: 5, from: \(String(repeating: "z", count: 5_000)), to: \(long)}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        for args in [["import", file], ["-f", file, "balance"]] {
+            let result = cli.fails(args, mentioning: ["long.yaml:6:", "transactions[0].from"], unchanged: false)
+            #expect(result.stderr.count <= 201, "\(result.stderr.count) characters")
+        }
+        // A store error quotes at most 60 characters of a value.
+        let db = try CLI.initialized()
+        let name = String(repeating: "q", count: 1_000)
+        let result = db.fails(["spend", "5", name], mentioning: ["'" + String(repeating: "q", count: 59) + "…'"])
+        #expect(result.stderr.count < 300, "\(result.stderr)")
+    }
+}

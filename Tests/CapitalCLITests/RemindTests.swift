@@ -72,7 +72,7 @@ struct RemindTests {
         let cli = try Self.household()
         let late = ["--today", "2025-05-20"]
         let result = cli.run(["remind", "--format", "json"] + late)
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 2, "\(result)")
         #expect(result.stderr.isEmpty)
         let rows = try Self.parse(result.stdout)
         // Overdue first, the oldest first: the bill of the 12th (8 days), the confirmation of the
@@ -88,10 +88,10 @@ struct RemindTests {
             ["post", "--approve", "Internet@2025-05-13"],
         ]
         for command in settle {
-            #expect(cli.run(["remind"] + late).status == 1, "before \(command.joined(separator: " "))")
+            #expect(cli.run(["remind"] + late).status == 2, "before \(command.joined(separator: " "))")
             cli.ok(command + late)
         }
-        #expect(cli.run(["remind"] + late).status == 1)
+        #expect(cli.run(["remind"] + late).status == 2)
         cli.ok(["transfer", "3000", "--from", "VTB Debit", "--to", "Tinkoff", "--on", "2025-05-15"])
         let settled = cli.run(["remind", "--format", "json"] + late)
         #expect(settled.status == 0, "\(settled)")
@@ -103,7 +103,7 @@ struct RemindTests {
         cli.ok(["due", "add", "bill", "--total", "100", "--due", "2025-05-10", "--reason", "Phone"] + Self.today)
         let result = cli.run(["remind"] + Self.today)
         #expect(result.status == 0 && result.stdout.contains("today"))
-        #expect(cli.run(["remind", "--today", "2025-05-11"]).status == 1)
+        #expect(cli.run(["remind", "--today", "2025-05-11"]).status == 2)
     }
 
     @Test func nothingDueSaysSoAndExitsWithZero() throws {
@@ -138,5 +138,22 @@ struct RemindTests {
         cli.refuses(["remind", "--days=-1"] + Self.today, mentioning: ["--days '-1'", "0 or more"])
         cli.refuses(["remind", "--days", "3661"] + Self.today, mentioning: ["--days '3661'", "3660"])
         cli.refuses(["remind", "--days", "week"] + Self.today, mentioning: ["--days", "week"])
+    }
+}
+
+/// Exit statuses tell a finding from an error: 2 when `remind` finds something overdue or `check`
+/// finds a problem, 1 when either cannot read the database.
+@Suite("CLI: exit statuses")
+struct ExitStatusTests {
+    @Test func aFindingIsTwoAnErrorOne() throws {
+        let cli = try CLI.initialized()
+        cli.ok(["due", "add", "bill", "--total", "5", "--due", "2025-05-01", "--reason", "Water", "--today", "2025-04-01"])
+        #expect(cli.run(["remind", "--today", "2025-05-02"]).status == 2)
+        #expect(cli.run(["remind", "--today", "2025-04-01"]).status == 0)
+        let missing = cli.run(["--db", cli.path("missing.sqlite"), "remind"])
+        #expect(missing.status == 1 && missing.stderr.contains("no database there"), "\(missing)")
+        #expect(cli.run(["check"]).status == 0)
+        #expect(cli.run(["--db", cli.path("missing.sqlite"), "check"]).status == 1)
+        #expect(cli.run(["remind", "--days", "-1"]).status == 64)
     }
 }

@@ -109,7 +109,8 @@ struct Reader {
 
     func describe(_ node: Node) -> String {
         switch node {
-        case .scalar(let s): return "'\(s.string)'"
+        // A whole CSV file read as one YAML scalar is not quoted whole.
+        case .scalar(let s): return "'\(s.string.count > 40 ? s.string.prefix(40) + "…" : s.string)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"

@@ -135,6 +135,10 @@ public enum StoreError: KeyedError {
     /// block scalar) is escaped.
     public var description: String { FieldKeys.spell(template) { $0 }.singleLine }
 
+    /// A value as an error quotes it: as a template literal, cut to 60 characters (a name of
+    /// pages read from a file is not repeated whole).
+    static func quoted(_ value: String) -> String { FieldKeys.literal(value.count > 60 ? value.prefix(59) + "…" : value) }
+
     /// The message with its field keys in braces and each remedy in `remedy`'s words.
     public func message(remedy: (Remedy) -> String) -> String {
         func literalRemedy(_ help: Remedy) -> String { FieldKeys.literal(remedy(help)) }
@@ -156,22 +160,22 @@ public enum StoreError: KeyedError {
             return "backup \(FieldKeys.literal(path)): cannot write the backup: \(reason)"
         case .unreadable(let path, let field, let value, let reason):
             return (path.map { "{database} \(FieldKeys.literal($0)): " } ?? "")
-                + "\(field) '\(FieldKeys.literal(value))' in the database: \(FieldKeys.literal(reason)); \(literalRemedy(.check))"
+                + "\(field) '\(StoreError.quoted(value))' in the database: \(FieldKeys.literal(reason)); \(literalRemedy(.check))"
         case .notInitialized(let path):
             return "{database} \(FieldKeys.literal(path)): no ledger here yet; \(literalRemedy(.initialize))"
         case .alreadyInitialized(let path, let currency):
             return "{database} \(FieldKeys.literal(path)): already initialized (currency \(FieldKeys.literal(currency))); nothing was changed"
         case .notFound(let what, let reference, let hint):
-            return "\(what) '\(FieldKeys.literal(reference))': not found\(hint.map { "; " + literalRemedy($0) } ?? "")"
+            return "\(what) '\(StoreError.quoted(reference))': not found\(hint.map { "; " + literalRemedy($0) } ?? "")"
         case .ambiguous(let what, let reference, let candidates):
-            return "\(what) '\(FieldKeys.literal(reference))': ambiguous, it matches \(FieldKeys.literal(candidates.joined(separator: ", ")))"
+            return "\(what) '\(StoreError.quoted(reference))': ambiguous, it matches \(FieldKeys.literal(candidates.joined(separator: ", ")))"
         case .duplicateName(let what, let name):
             return "\(what) '\(FieldKeys.literal(name))': the name is already taken"
         case .invalid(let field, let value, let reason):
-            return "\(field) '\(FieldKeys.literal(value))': \(reason)"
+            return "\(field) '\(StoreError.quoted(value))': \(reason)"
         case .refused(let field, let value, let reason, let help):
             return
-                "\(field) '\(FieldKeys.literal(value))': \(reason.isEmpty ? "" : reason + (help == .listTransactions ? " " : "; "))\(literalRemedy(help))"
+                "\(field) '\(StoreError.quoted(value))': \(reason.isEmpty ? "" : reason + (help == .listTransactions ? " " : "; "))\(literalRemedy(help))"
         case .capitalIsProtected(let action):
             return "account '\(Account.capitalName)': the equity account always exists and cannot be \(FieldKeys.literal(action))"
         case .accountHasPostings(let name, let count):

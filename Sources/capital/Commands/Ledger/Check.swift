@@ -6,7 +6,7 @@ extension Capital {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Verify the database without writing to it; exit 1 when it finds problems.",
+            abstract: "Verify the database without writing to it; exit 2 when it finds problems (1 when it cannot read it).",
             discussion: """
                 Runs SQLite's integrity and foreign key checks, then the ledger's rules: every transaction \
                 balances per currency, schedule rules parse, loans, cards, deposits, due payments, budgets \
@@ -37,7 +37,7 @@ extension Capital {
             case .json, .csv:
                 try global.print(Check.report(report))
             }
-            if !report.isClean { throw ExitCode(1) }
+            if !report.isClean { throw ExitCode(2) }
         }
 
         /// The problems as a table (CSV), and the whole report as one JSON object.

@@ -10,8 +10,8 @@ extension Capital {
             discussion: """
                 Lists, overdue first and then by day: bills and fines not fully paid due by the last day; occurrences of \
                 schedules that wait for confirmation (`capital post`), open ones past due and those ahead; card \
-                paybacks due (and overdue statements); loan payments. The exit code is 1 when something is overdue \
-                and 0 otherwise, so cron or a shell prompt can use it.
+                paybacks due (and overdue statements); loan payments. The exit code is 2 when something is overdue \
+                (1 is an error) and 0 otherwise, so cron or a shell prompt can use it.
                 Example: capital remind
                 Example: capital remind --days 30 --format json
                 """)
@@ -26,7 +26,7 @@ extension Capital {
             let today = try global.todayDay()
             let items = try global.answer { store, _ in try store.reminders(today: today, days: days) }
             try global.print(Report.reminders(items, today: today, days: days))
-            if items.contains(where: \.overdue) { throw ExitCode(1) }
+            if items.contains(where: \.overdue) { throw ExitCode(2) }
         }
     }
 }
