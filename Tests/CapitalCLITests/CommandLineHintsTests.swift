@@ -109,3 +109,26 @@ struct LongInputTests {
         #expect(result.stderr.count < 300, "\(result.stderr)")
     }
 }
+
+/// Issue 17, friction: a spend or a transfer that takes a cash or debit account below its floor is
+/// recorded (it happened) and warned about on stderr.
+@Suite("CLI: below the floor")
+struct BelowFloorTests {
+    @Test func aSpendBelowTheFloorIsRecordedWithAWarning() throws {
+        let cli = try CLI.initialized()
+        let day = ["--today", "2025-04-01"]
+        cli.ok(["account", "edit", "VTB Debit", "--floor", "1000"] + day)
+        cli.ok(["earn", "1500", "Salary"] + day)
+        let above = cli.run(["spend", "400", "Groceries"] + day)
+        #expect(above.status == 0 && above.stderr == "", "\(above)")
+        let below = cli.run(["spend", "200", "Groceries"] + day)
+        #expect(below.status == 0 && below.stdout.hasPrefix("Spent 200.00 RUB"), "\(below)")
+        #expect(below.stderr == "capital: warning: VTB Debit is at 900.00 RUB on 2025-04-01, below its floor of 1 000.00\n", "\(below.stderr)")
+        cli.ok(["account", "add", "Cash", "--kind", "cash"] + day)
+        let transfer = cli.run(["transfer", "100", "--from", "VTB Debit", "--to", "Cash"] + day)
+        #expect(transfer.status == 0 && transfer.stderr.contains("VTB Debit is at 800.00 RUB"), "\(transfer)")
+        #expect(try cli.rows(["tx", "list", "--format", "json"]).count == 4)
+        // Income into the account is no cause for a warning.
+        #expect(cli.run(["earn", "10", "Salary"] + day).stderr == "")
+    }
+}

@@ -82,7 +82,7 @@ struct ScenarioCommandTests {
                 as? [[String: Any]])
         #expect(rows.count == 12)
         #expect(rows.map { $0["line"] as? Int ?? 0 } == Array(4...15))
-        #expect(rows.allSatisfy { $0["error"] == nil })
+        #expect(rows.allSatisfy { $0["error"] is NSNull })
         // Line 5: Lada Vesta on a 60-month loan; line 10: 12 instalments; line 8: a trade-in.
         let tries: [Int: [String]] = [
             5: [
@@ -169,7 +169,11 @@ struct ScenarioCommandTests {
         #expect(result.stderrLines.count == 1 && result.stderr.contains("8 of 9 scenarios could not be evaluated"))
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(rows.count == 9)
-        #expect(rows[0]["feasible"] as? Bool == true && rows[0]["error"] == nil)
+        #expect(rows[0]["feasible"] as? Bool == true && rows[0]["error"] is NSNull)
+        // Every row has every key (issue 17, item 10): a failed one has null results and its error.
+        let keys = Set(rows[0].keys)
+        #expect(rows.allSatisfy { Set($0.keys) == keys }, "\(rows.map { $0.keys.sorted() })")
+        #expect(rows[1]["feasible"] is NSNull && rows[1]["maxPrice"] is NSNull && rows[1]["error"] is String)
         let errors = rows.dropFirst().map { $0.string("error") ?? "" }
         let expected = [
             "line 3: price '-5': must be more than 0", "line 4: price '': missing", "line 5: down '2000': is above the price 1000",

@@ -80,6 +80,16 @@ extension Store {
         return (transaction, from, to)
     }
 
+    /// The balance of a cash or debit `account` at the end of `day` when it is below the
+    /// account's floor (what a spend or a transfer from it should warn about; it is not refused);
+    /// nil otherwise.
+    /// - Throws: as `balanceSheet(on:today:)`.
+    public func belowFloor(_ account: Account, on day: Day) throws -> (balance: Money, floor: Money)? {
+        guard [.cash, .debit].contains(account.kind), let floor = account.floor else { return nil }
+        let balance = try balanceSheet(on: day, today: day).balance(of: account)
+        return balance.minor < floor ? (balance, Money(minor: floor, currency: account.currency)) : nil
+    }
+
     /// The named account, or the default one for quick entries.
     private func accountOrDefault(_ reference: String?, field: KitError.Field) throws -> Account {
         if let reference { return try account(reference) }

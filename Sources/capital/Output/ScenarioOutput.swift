@@ -125,8 +125,9 @@ struct ResultSink {
             text += fields.joined(separator: ",") + "\n"
         case .json:
             var object: [(String, JSON)] = [("line", .number(String(row.line))), ("name", .string(row.name))]
-            if let cells { object += cells.map { ($0.0.key, Report.jsonValue($0.1)) } }
-            if let error = outcome.error { object.append(("error", .string(error))) }
+            // Every row has every key: a row that failed has null results and its error.
+            object += cells.map { $0.map { ($0.0.key, Report.jsonValue($0.1)) } } ?? columns.map { ($0.key, .null) }
+            object.append(("error", outcome.error.map { .string($0) } ?? .null))
             text += (count == 0 ? "\n  " : ",\n  ") + JSON.object(object).text(indent: 2)
         case .table:
             break

@@ -15,7 +15,14 @@ extension TransactionFields {
     func record(_ move: QuickEntry.Move, amount: String, _ global: GlobalOptions) throws -> (transaction: Transaction, from: Account, to: Account) {
         let store = try global.ledgerStore(writing: true)
         let entry = try entry(move, amount: amount, global)
-        return try kit { try store.record(entry) }
+        let recorded = try kit { try store.record(entry) }
+        // Recorded all the same: money already spent is a fact, the floor a plan.
+        if let (balance, floor) = (try? store.belowFloor(recorded.from, on: entry.day)) ?? nil {
+            Console.current.writeError(
+                "capital: warning: \(recorded.from.name) is at \(global.shown(balance)) \(balance.currency.code) on \(entry.day), below its floor of \(global.shown(floor))\n"
+            )
+        }
+        return recorded
     }
 }
 
