@@ -132,3 +132,23 @@ struct BelowFloorTests {
         #expect(cli.run(["earn", "10", "Salary"] + day).stderr == "")
     }
 }
+
+/// Issue 17, friction: a why whose days cross into another year gives each day its year.
+@Suite("CLI: whys across a new year")
+struct WhyYearTests {
+    @Test func daysInAnotherYearAreWrittenWhole() throws {
+        let cli = try CLI()
+        let sample = ["-f", "samples/household.yaml"]
+        let november = cli.ok(sample + ["--today", "2025-11-01", "can-spend", "--why"])
+        #expect(november.contains("Mortgage payment 69 979.36 on 2025-12-05, Mortgage payment 69 979.36 on 2026-01-05"), "\(november)")
+        let april = cli.ok(sample + ["--today", "2025-04-01", "can-spend", "--why"])
+        let aprilWhy = try #require(april.split(separator: "\n").last { $0.hasPrefix("Why:") })
+        #expect(aprilWhy.contains("on 04-05, ") && aprilWhy.contains("on 07-10 lifts it") && !aprilWhy.contains("69 979.36 on 2025-"), "\(april)")
+        let object = try #require(
+            try cli.json(
+                sample + ["--today", "2025-11-01", "scenario", "try", "--price", "100000", "--on", "2025-12-20", "--why", "--format", "json"])
+                as? [String: Any])
+        let why = try #require(object["why"] as? String)
+        #expect(why.contains(" on 2025-12-20") || why.contains(" on 2026-"), "\(why)")
+    }
+}

@@ -236,13 +236,14 @@ extension ScenarioBase {
     private func explain(_ scenario: Scenario, _ result: ScenarioResult, _ global: GlobalOptions) -> (String, [FlowEvent]) {
         let money = { (minor: Int64) in global.shown(self.money(minor)) }
         let why = basis.why(scenario, result)
+        let monthDay = Report.dayNames(from: scenario.day, why.drivers.map(\.day) + [why.relief?.day].compactMap { $0 })
         var text = "lowest on \(result.worstDay) (balance \(money(basis.worstBalance(result)))"
         if floor != 0 { text += ", floor \(money(floor))" }
         text += ")"
-        text += ": " + why.drivers.map { "\($0.label) \(money(-$0.amount)) on \(Report.monthDay($0.day))" }.joined(separator: ", ")
+        text += ": " + why.drivers.map { "\($0.label) \(money(-$0.amount)) on \(monthDay($0.day))" }.joined(separator: ", ")
         if result.loanInterest > 0 || scenario.financing != .cash { text += ", and the plan's payments to then" }
         if let relief = why.relief {
-            text += "; \(relief.label) \(money(relief.amount)) on \(Report.monthDay(relief.day)) lifts it"
+            text += "; \(relief.label) \(money(relief.amount)) on \(monthDay(relief.day)) lifts it"
         }
         return (text, why.drivers)
     }

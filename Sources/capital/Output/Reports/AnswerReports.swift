@@ -25,7 +25,7 @@ extension Report {
             var fields = zip(columns, row).map { ($0.key, jsonValue($1)) }
             fields.append(("shortfall", .string(money(answer.shortfall).plain)))
             if let why = item.why {
-                let text = sentence(item, why, global.shown(money))
+                let text = sentence(item, why, on: day, global.shown(money))
                 explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
                 fields.append(("drivers", .array(why.drivers.map { json($0, money) })))
                 fields.append(("relief", why.relief.map { json($0, money) } ?? .null))
@@ -49,8 +49,9 @@ extension Report {
     }
 
     /// The why in words: the binding day, its drivers, and what lifts it.
-    private static func sentence(_ item: CanSpendAnswer, _ why: CanSpendAnswer.Why, _ shown: (Int64) -> String) -> String {
+    private static func sentence(_ item: CanSpendAnswer, _ why: CanSpendAnswer.Why, on day: Day, _ shown: (Int64) -> String) -> String {
         let answer = item.answer
+        let monthDay = dayNames(from: day, why.drivers.map(\.day) + [why.relief?.day].compactMap { $0 })
         var text = "binding on \(answer.bindingDay) (balance \(shown(answer.bindingBalance))"
         if item.floor != 0 { text += ", floor \(shown(item.floor))" }
         text += ")"
@@ -129,8 +130,13 @@ extension Report {
             width: max(40, console.width - 2), height: 12, format: { global.shown(projection.money($0)) }, color: console.color)
     }
 
-    /// A day as `MM-DD`, in sentences about the months ahead.
-    static func monthDay(_ day: Day) -> String { String(day.iso.dropFirst(5)) }
+    /// How a why names the days of `flows` seen from `start`: `MM-DD` while they all fall in
+    /// `start`'s year, the whole date once one of them does not (`2026-01-10`, not `01-10`).
+    static func dayNames(from start: Day, _ days: [Day]) -> (Day) -> String {
+        let year = start.civil.year
+        let crosses = days.contains { $0.civil.year != year }
+        return { crosses ? $0.iso : String($0.iso.dropFirst(5)) }
+    }
 }
 
 extension GlobalOptions {
