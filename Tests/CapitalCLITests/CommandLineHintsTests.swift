@@ -152,3 +152,26 @@ struct WhyYearTests {
         #expect(why.contains(" on 2025-12-20") || why.contains(" on 2026-"), "\(why)")
     }
 }
+
+/// Issue 17, friction: counts take the singular for one.
+@Suite("CLI: plurals")
+struct PluralTests {
+    @Test func oneOfAKindIsSingular() throws {
+        let cli = try CLI()
+        let file = cli.path("one.yaml")
+        try """
+        capital: 1
+        currency: RUB
+        accounts:
+          - {name: Cash, kind: cash}
+        transactions:
+          - {date: 2025-01-01, amount: 5, from: Capital, to: Cash}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let summary = cli.ok(["import", file])
+        #expect(summary.contains("1 account added") && summary.contains("1 transaction added") && summary.contains("0 groups added"), "\(summary)")
+        #expect(cli.ok(["group", "add", "Pocket", "--type", "cash-flow", "--account", "Cash"]).contains("with 1 account."))
+        let hidden = cli.ok(["account", "rm", "Cash", "--hide"])
+        #expect(hidden.contains("(its 1 posting stays in the ledger)"), "\(hidden)")
+    }
+}

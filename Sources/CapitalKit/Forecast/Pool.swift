@@ -46,7 +46,7 @@ public struct Pool: Sendable, Equatable {
         case .level(let level): "level \(level) (\(Ladder.name(level)))"
         case .account(_, let name): "account \(name)"
         case .group(_, let name): "group \(name)"
-        case .accounts: "\(indices.count) accounts"
+        case .accounts: "\(indices.count.counted("account"))"
         }
     }
 

@@ -170,7 +170,7 @@ extension Store {
                 try db.cachedStatement(sql: "UPDATE account SET hidden = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
                     now, account.id,
                 ])
-                return "hid account '\(account.name)' (its \(count) postings stay in the ledger)"
+                return "hid account '\(account.name)' (its \(count.counted("posting")) \(count == 1 ? "stays" : "stay") in the ledger)"
             case .plain where count > 0:
                 throw StoreError.accountHasPostings(name: account.name, count: count)
             case .plain:
@@ -212,9 +212,9 @@ extension Store {
             if try Store.setting(db, "defaultAccount") == account.id { try Store.setSetting(db, "defaultAccount", nil) }
             switch removal {
             case .moveTo, .toCapital:
-                return "removed account '\(account.name)'; moved its \(count) postings"
+                return "removed account '\(account.name)'; moved its \(count.counted("posting"))"
             case .cascade:
-                return "removed account '\(account.name)' and the transactions of its \(count) postings"
+                return "removed account '\(account.name)' and the transactions of its \(count.counted("posting"))"
             default:
                 return "removed account '\(account.name)'"
             }

@@ -22,14 +22,15 @@ public struct ImportSummary: Sendable, Equatable {
     public var description: String {
         if addedNothing {
             let there = [
-                (accountsMerged, "accounts"), (groupsMerged, "groups"), (transactionsAlreadyPresent, "transactions"),
-                (schedulesAlreadyPresent, "schedules"), (instrumentsAlreadyPresent, "loans, cards, deposits, dues and budgets"),
-            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+                (accountsMerged, "account"), (groupsMerged, "group"), (transactionsAlreadyPresent, "transaction"),
+                (schedulesAlreadyPresent, "schedule"), (instrumentsAlreadyPresent, "loans, cards, deposits, dues and budgets"),
+            ].filter { $0.0 > 0 }.map { $0.1.hasSuffix("budgets") ? "\($0.0) \($0.1)" : $0.0.counted($0.1) }
             return "nothing new" + (there.isEmpty ? "" : " (\(there.joined(separator: ", ")) already there)")
         }
-        return "\(accountsAdded) accounts added, \(accountsMerged) merged; \(groupsAdded) groups added, \(groupsMerged) merged; "
-            + "\(transactionsAdded) transactions added, \(transactionsAlreadyPresent) already present"
-            + (schedulesAdded + schedulesAlreadyPresent > 0 ? "; \(schedulesAdded) schedules added, \(schedulesAlreadyPresent) already present" : "")
+        return "\(accountsAdded.counted("account")) added, \(accountsMerged) merged; \(groupsAdded.counted("group")) added, \(groupsMerged) merged; "
+            + "\(transactionsAdded.counted("transaction")) added, \(transactionsAlreadyPresent) already present"
+            + (schedulesAdded + schedulesAlreadyPresent > 0
+                ? "; \(schedulesAdded.counted("schedule")) added, \(schedulesAlreadyPresent) already present" : "")
             + (instrumentsAdded + instrumentsAlreadyPresent > 0
                 ? "; \(instrumentsAdded) loans, cards, deposits, dues and budgets added, \(instrumentsAlreadyPresent) already present" : "")
     }

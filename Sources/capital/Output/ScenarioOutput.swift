@@ -54,7 +54,7 @@ final class Progress {
     func update(_ count: Int) {
         guard enabled, Date().timeIntervalSince(start) >= delay else { return }
         shown = true
-        console.writeError("\rcapital: \(count) scenarios evaluated…")
+        console.writeError("\rcapital: \(count.counted("scenario")) evaluated…")
     }
 
     func finish() {

@@ -210,7 +210,7 @@ extension Capital.AccountCommand {
                 if let moveTo { .moveTo(moveTo) } else if toCapital { .toCapital } else if hide { .hide } else if cascade { .cascade } else { .plain }
             if cascade && !yes {
                 let count = try store.postingCount(account)
-                guard confirm("Delete account '\(account)' and the transactions of its \(count) postings? [y/N] ") else {
+                guard confirm("Delete account '\(account)' and the transactions of its \(count.counted("posting"))? [y/N] ") else {
                     throw CLIError("--cascade: not confirmed; nothing was changed (add --yes to skip the question)")
                 }
             }

@@ -26,7 +26,7 @@ extension Capital.GroupCommand {
         func run() throws {
             let group = try global.ledgerStore(writing: true).addGroup(name: name, type: type, accounts: account)
             Console.current.line(
-                "Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count) accounts.")
+                "Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count.counted("account")).")
         }
     }
 
@@ -117,5 +117,5 @@ struct GroupMembers: ParsableArguments {
     }
 
     /// "1 account", "3 accounts".
-    var counted: String { "\(accounts.count) account\(accounts.count == 1 ? "" : "s")" }
+    var counted: String { accounts.count.counted("account") }
 }

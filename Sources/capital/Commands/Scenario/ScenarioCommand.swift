@@ -143,7 +143,7 @@ extension Capital.ScenarioCommand {
             progress.finish()
             try sink.finish(sortedBy: sort)
             if let first = summary.firstFailure {
-                throw CLIError("\(summary.failed) of \(summary.total) scenarios could not be evaluated (first: \(first))", exitCode: 65)
+                throw CLIError("\(summary.failed) of \(summary.total.counted("scenario")) could not be evaluated (first: \(first))", exitCode: 65)
             }
         }
     }
