@@ -10,6 +10,8 @@ enum CommandLineHints {
 
     /// The error `arguments` should get, or nil when argument-parser should read them.
     static func check(_ arguments: [String]) -> CLIError? {
+        // argument-parser's own: completion scripts and the completions they ask for.
+        if arguments.contains(where: { $0 == "--generate-completion-script" || $0.hasPrefix("---") }) { return nil }
         var command: any ParsableCommand.Type = Capital.self
         var path: [String] = []
         var index = 0

@@ -20,7 +20,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Take this day as today (YYYY-MM-DD).", valueName: "date"))
     var today: String?
 
-    @Option(name: .long, help: ArgumentHelp("Output format: table, json or csv (export: yaml, json, or csv for one table).", valueName: "format"))
+    @Option(
+        name: .long, help: ArgumentHelp("Output format: table, json or csv (export: yaml, json, or csv for one table).", valueName: "format"),
+        completion: .list(["table", "json", "csv", "yaml", "journal"]))
     var format: String?
 
     @Flag(name: .long, help: "Show *** instead of amounts in tables.")

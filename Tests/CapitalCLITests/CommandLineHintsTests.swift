@@ -175,3 +175,37 @@ struct PluralTests {
         #expect(hidden.contains("(its 1 posting stays in the ledger)"), "\(hidden)")
     }
 }
+
+/// Issue 17, friction: shell completion completes option values and the ledger's names.
+@Suite("CLI: shell completion")
+struct CompletionTests {
+    @Test func scriptsListTheValuesOfFormatByAndKind() throws {
+        let cli = try CLI()
+        let bash = cli.ok(["--generate-completion-script", "bash"])
+        #expect(bash.contains("'table'$'\\n''json'$'\\n''csv'"))
+        #expect(bash.contains("'day'$'\\n''week'$'\\n''month'"))
+        #expect(bash.contains("'income'$'\\n''expense'"))
+        #expect(bash.contains("'cash'$'\\n''debit'"), "account kinds, from AccountKind's cases")
+        for shell in ["zsh", "fish"] { #expect(!cli.ok(["--generate-completion-script", shell]).isEmpty) }
+    }
+
+    @Test func namesComeFromTheLedgerTheWordsPointAt() throws {
+        let cli = try CLI.household()
+        func complete(_ command: [String], _ argument: String, _ words: [String]) -> [String] {
+            let result = cli.run(["---completion"] + command + ["--", argument, String(words.count - 1), String(words.last!.count)] + words)
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(complete(["account", "show"], "positional@0", ["capital", "account", "show", "VTB"]) == ["VTB Debit", "VTB Loan"])
+        #expect(
+            complete(["spend"], "--from", ["capital", "spend", "100", "Groceries", "--from", "ca"]) == [
+                "Capital", "Car", "Car Loan", "Card interest", "Cash",
+            ])
+        #expect(complete(["budget", "set"], "positional@0", ["capital", "budget", "set", "gro"]) == ["Groceries"])
+        #expect(complete(["group", "show"], "positional@0", ["capital", "group", "show", ""]) == ["Car", "Children", "Debts", "Everyday money"])
+        // From a ledger file named on the line; nothing when there is no ledger.
+        #expect(
+            complete(["schedule", "show"], "positional@0", ["capital", "-f", "samples/household.yaml", "schedule", "show", "Sal"]).first
+                == "Salary Anna")
+        #expect(complete(["account", "show"], "positional@0", ["capital", "--db", cli.path("none.sqlite"), "account", "show", ""]) == [])
+    }
+}

@@ -83,7 +83,8 @@ extension Capital.AccountCommand {
         @Option(help: ArgumentHelp("ISO 4217 code (default: the ledger's).", valueName: "code")) var currency: String?
         @Option(help: ArgumentHelp("A reserve the balance must not go below.", valueName: "amount")) var floor: String?
         @Option(help: ArgumentHelp("Answer-ladder level override, 1 to 6.", valueName: "n")) var level: Int?
-        @Option(help: ArgumentHelp("Put the account in this group (repeatable).", valueName: "group")) var group: [String] = []
+        @Option(help: ArgumentHelp("Put the account in this group (repeatable).", valueName: "group"), completion: .groupNames) var group: [String] =
+            []
         @Option(help: "A free-text note.") var note = ""
         @Flag(help: "Make it the account spend/earn use when none is named.") var `default` = false
         @OptionGroup var value: ValueChangeOptions
@@ -131,7 +132,7 @@ extension Capital.AccountCommand {
             abstract: "Show one account: its fields, balance, postings and groups.", discussion: "Example: capital account show \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Account name or id prefix.") var account: String
+        @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
 
         func run() throws {
             try global.print(Report.account(try global.answer { try $0.accountDetail(account, today: $1) }))
@@ -145,7 +146,7 @@ extension Capital.AccountCommand {
             discussion: "Example: capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Account name or id prefix.") var account: String
+        @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
         @Option(help: "A new name.") var name: String?
         @Option(help: ArgumentHelp("A new kind.", valueName: "kind")) var kind: AccountKind?
         @Option(help: ArgumentHelp("A new floor; \"\" clears it.", valueName: "amount")) var floor: String?
@@ -192,8 +193,10 @@ extension Capital.AccountCommand {
             discussion: "Example: capital account rm \"Old card\" --move-to \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Account name or id prefix.") var account: String
-        @Option(name: .customLong("move-to"), help: ArgumentHelp("Reassign its postings to this account.", valueName: "account")) var moveTo: String?
+        @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
+        @Option(
+            name: .customLong("move-to"), help: ArgumentHelp("Reassign its postings to this account.", valueName: "account"),
+            completion: .accountNames) var moveTo: String?
         @Flag(name: .customLong("to-capital"), help: "Reassign its postings to Capital.") var toCapital = false
         @Flag(help: "Keep it and its history, hidden from listings.") var hide = false
         @Flag(help: "Delete the transactions that touch it (asks first unless --yes).") var cascade = false

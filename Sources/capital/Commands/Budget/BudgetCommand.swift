@@ -41,12 +41,13 @@ extension Capital.BudgetCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "An expense category.") var category: String
+        @Argument(help: "An expense category.", completion: .categoryNames) var category: String
         @Argument(help: "The limit per period.") var amount: String
         @Flag(help: "The period.") var period: BudgetPeriod = .monthly
         @Option(help: ArgumentHelp("The first month (YYYY-MM) or day.", valueName: "month")) var from: String?
-        @Option(help: ArgumentHelp("The account the expected spending comes from (default: the default account).", valueName: "account")) var payFrom:
-            String?
+        @Option(
+            help: ArgumentHelp("The account the expected spending comes from (default: the default account).", valueName: "account"),
+            completion: .accountNames) var payFrom: String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)
@@ -132,7 +133,7 @@ extension Capital.BudgetCommand {
             commandName: "rm", abstract: "Remove the budget of a category.", discussion: "Example: capital budget rm Entertainment")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The budget's category.") var category: String
+        @Argument(help: "The budget's category.", completion: .categoryNames) var category: String
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)

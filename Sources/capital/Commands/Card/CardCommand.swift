@@ -64,8 +64,11 @@ extension Capital.CardCommand {
             help: ArgumentHelp("keep (interest only on what is carried) or lose (an unpaid statement pays interest from its day).", valueName: "rule")
         )
         var grace: CardGrace = .keep
-        @Option(help: ArgumentHelp("The account paybacks come from (required).", valueName: "account")) var payFrom: String?
-        @Option(help: ArgumentHelp("The expense category of the interest (default Card interest).", valueName: "category")) var category: String?
+        @Option(help: ArgumentHelp("The account paybacks come from (required).", valueName: "account"), completion: .accountNames) var payFrom:
+            String?
+        @Option(
+            help: ArgumentHelp("The expense category of the interest (default Card interest).", valueName: "category"), completion: .categoryNames)
+        var category: String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)

@@ -65,7 +65,8 @@ extension Capital.CategoryCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Only income or only expense categories.", valueName: "kind")) var kind: String?
+        @Option(help: ArgumentHelp("Only income or only expense categories.", valueName: "kind"), completion: .list(["income", "expense"])) var kind:
+            String?
         @Flag(help: "Include hidden categories.") var all = false
 
         func run() throws {
@@ -88,7 +89,7 @@ extension Capital.CategoryCommand {
             discussion: "Example: capital category edit Groceries --icon 🛒 --color green   (--icon \"\" clears the icon)")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Category name or id prefix.") var category: String
+        @Argument(help: "Category name or id prefix.", completion: .categoryNames) var category: String
         @Option(help: "A new name.") var name: String?
         @OptionGroup var style: StyleOptions
 
@@ -116,7 +117,7 @@ extension Capital.CategoryCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Category name or id prefix.") var category: String
+        @Argument(help: "Category name or id prefix.", completion: .categoryNames) var category: String
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)

@@ -37,8 +37,9 @@ extension Capital.DepositCommand {
         @Option(help: ArgumentHelp("monthly, quarterly or at-maturity.", valueName: "period")) var capitalisation: Capitalisation = .monthly
         @Option(help: ArgumentHelp("The day the deposit was opened, YYYY-MM-DD.", valueName: "date")) var opened: String
         @Option(help: ArgumentHelp("The day it matures and pays out (none: an open-ended savings account).", valueName: "date")) var maturity: String?
-        @Option(help: ArgumentHelp("Where the balance goes at maturity.", valueName: "account")) var payout: String?
-        @Option(help: ArgumentHelp("The income category of the interest (default Interest).", valueName: "category")) var category: String?
+        @Option(help: ArgumentHelp("Where the balance goes at maturity.", valueName: "account"), completion: .accountNames) var payout: String?
+        @Option(help: ArgumentHelp("The income category of the interest (default Interest).", valueName: "category"), completion: .categoryNames)
+        var category: String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)

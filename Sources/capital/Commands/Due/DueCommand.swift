@@ -48,9 +48,12 @@ extension Capital.DueCommand {
         @Option(help: ArgumentHelp("The IBAN to pay to.", valueName: "iban")) var iban = ""
         @Option(help: ArgumentHelp("The payee's address.", valueName: "text")) var address = ""
         @Option(help: ArgumentHelp("Who is owed (a utility, a court, a police department).", valueName: "text")) var institution = ""
-        @Option(help: ArgumentHelp("The account the forecast pays the rest from (default: the default account).", valueName: "account")) var from:
-            String?
-        @Option(help: ArgumentHelp("The expense category of its payments (default Bills or Fines).", valueName: "category")) var category: String?
+        @Option(
+            help: ArgumentHelp("The account the forecast pays the rest from (default: the default account).", valueName: "account"),
+            completion: .accountNames) var from: String?
+        @Option(
+            help: ArgumentHelp("The expense category of its payments (default Bills or Fines).", valueName: "category"), completion: .categoryNames)
+        var category: String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)
@@ -125,7 +128,7 @@ extension Capital.DueCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its number, as `due list` shows it.") var id: String
         @Argument(help: "How much is paid now.") var amount: String
-        @Option(help: ArgumentHelp("The account it is paid from.", valueName: "account")) var from: String?
+        @Option(help: ArgumentHelp("The account it is paid from.", valueName: "account"), completion: .accountNames) var from: String?
         @Option(help: ArgumentHelp("The day it was paid (default today).", valueName: "date")) var on: String?
 
         func run() throws {
@@ -160,8 +163,11 @@ extension Capital.DueCommand {
         @Option(help: ArgumentHelp("The IBAN (\"\" clears).", valueName: "iban")) var iban: String?
         @Option(help: ArgumentHelp("The address (\"\" clears).", valueName: "text")) var address: String?
         @Option(help: ArgumentHelp("Who is owed (\"\" clears).", valueName: "text")) var institution: String?
-        @Option(help: ArgumentHelp("The account the forecast pays from (\"\": the default account).", valueName: "account")) var from: String?
-        @Option(help: ArgumentHelp("The expense category (\"\": Bills or Fines).", valueName: "category")) var category: String?
+        @Option(
+            help: ArgumentHelp("The account the forecast pays from (\"\": the default account).", valueName: "account"), completion: .accountNames)
+        var from: String?
+        @Option(help: ArgumentHelp("The expense category (\"\": Bills or Fines).", valueName: "category"), completion: .categoryNames) var category:
+            String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)

@@ -18,9 +18,9 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
-        @Option(help: ArgumentHelp("Period: day, week or month.", valueName: "period")) var by = "month"
-        @Option(help: ArgumentHelp("One account.", valueName: "account")) var account: String?
-        @Option(help: ArgumentHelp("One group.", valueName: "group")) var group: String?
+        @Option(help: ArgumentHelp("Period: day, week or month.", valueName: "period"), completion: .list(["day", "week", "month"])) var by = "month"
+        @Option(help: ArgumentHelp("One account.", valueName: "account"), completion: .accountNames) var account: String?
+        @Option(help: ArgumentHelp("One group.", valueName: "group"), completion: .groupNames) var group: String?
         @Option(help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
         @Flag(help: "Draw the balance in the terminal.") var chart = false
 

@@ -21,7 +21,8 @@ extension Capital.GroupCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The group's name (unique).") var name: String
         @Option(help: ArgumentHelp("cash-flow or profit-and-loss.", valueName: "type")) var type: GroupType
-        @Option(help: ArgumentHelp("An account to put in it (repeatable).", valueName: "account")) var account: [String] = []
+        @Option(help: ArgumentHelp("An account to put in it (repeatable).", valueName: "account"), completion: .accountNames) var account: [String] =
+            []
 
         func run() throws {
             let group = try global.ledgerStore(writing: true).addGroup(name: name, type: type, accounts: account)
@@ -58,7 +59,7 @@ extension Capital.GroupCommand {
             abstract: "Show a group's accounts with today's balances and their total.", discussion: "Example: capital group show \"Everyday money\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Group name or id prefix.") var group: String
+        @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
 
         func run() throws {
             try global.print(Report.group(try global.answer { try $0.groupDetail(group, today: $1) }))
@@ -70,7 +71,7 @@ extension Capital.GroupCommand {
             commandName: "rm", abstract: "Remove a group (its accounts stay).", discussion: "Example: capital group rm \"Everyday money\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Group name or id prefix.") var group: String
+        @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
 
         func run() throws {
             let removed = try global.ledgerStore(writing: true).removeGroup(group)
@@ -109,8 +110,8 @@ extension Capital.GroupCommand {
 
 /// A group and the accounts to put in or take out of it.
 struct GroupMembers: ParsableArguments {
-    @Argument(help: "Group name or id prefix.") var group: String
-    @Argument(help: "The accounts.") var accounts: [String]
+    @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
+    @Argument(help: "The accounts.", completion: .accountNames) var accounts: [String]
 
     func validate() throws {
         if accounts.isEmpty { throw ValidationError("give at least one account") }

@@ -47,9 +47,11 @@ struct CSVExportOptions: ParsableArguments {
     var to: String?
     @Flag(help: "Start with a UTF-8 byte order mark, which Excel needs to read UTF-8 text.") var bom = false
     @Flag(help: "Write text as it is: no ' before a cell starting with = + - @ (for programs rather than spreadsheets).") var raw = false
-    @Option(help: ArgumentHelp("Forecast: one row per day, week or month (default month).", valueName: "period")) var by: String?
-    @Option(help: ArgumentHelp("Forecast: one account.", valueName: "account")) var account: String?
-    @Option(help: ArgumentHelp("Forecast: one group.", valueName: "group")) var group: String?
+    @Option(
+        help: ArgumentHelp("Forecast: one row per day, week or month (default month).", valueName: "period"),
+        completion: .list(["day", "week", "month"])) var by: String?
+    @Option(help: ArgumentHelp("Forecast: one account.", valueName: "account"), completion: .accountNames) var account: String?
+    @Option(help: ArgumentHelp("Forecast: one group.", valueName: "group"), completion: .groupNames) var group: String?
     @Option(help: ArgumentHelp("Forecast: a ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
     @Flag(help: "Forecast: expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
 

@@ -24,11 +24,16 @@ extension Capital.LoanCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The loan's name: its loan account.") var name: String
         @OptionGroup var terms: LoanTermsOptions
-        @Option(help: ArgumentHelp("The account the payments come from.", valueName: "account")) var payFrom: String
-        @Option(help: ArgumentHelp("The expense category of the interest (default Loan interest).", valueName: "category")) var category: String?
-        @Option(help: ArgumentHelp("Where the money lent arrives, for a loan starting after today (default --pay-from).", valueName: "account"))
+        @Option(help: ArgumentHelp("The account the payments come from.", valueName: "account"), completion: .accountNames) var payFrom: String
+        @Option(
+            help: ArgumentHelp("The expense category of the interest (default Loan interest).", valueName: "category"), completion: .categoryNames)
+        var category: String?
+        @Option(
+            help: ArgumentHelp("Where the money lent arrives, for a loan starting after today (default --pay-from).", valueName: "account"),
+            completion: .accountNames)
         var to: String?
-        @Option(help: ArgumentHelp("An asset the loan is secured on, shown beside the debt.", valueName: "account")) var collateral: String?
+        @Option(help: ArgumentHelp("An asset the loan is secured on, shown beside the debt.", valueName: "account"), completion: .accountNames)
+        var collateral: String?
 
         func run() throws {
             let store = try global.ledgerStore(writing: true)

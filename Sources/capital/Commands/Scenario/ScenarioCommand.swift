@@ -63,7 +63,9 @@ extension Capital.ScenarioCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("An asset sold (the old car): the amount.", valueName: "amount")) var sale: String?
         @Option(help: ArgumentHelp("The day of the sale (default --on).", valueName: "date")) var saleDate: String?
         @Option(help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
-        @Option(help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"))
+        @Option(
+            help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"),
+            completion: .accountNames)
         var from: String?
         @Flag(help: "Also find the first day from which the whole plan, moved, is feasible.") var earliest = false
         @Flag(help: "Explain: the lowest day, the flows that drive the balance down to it, and what lifts it.") var why = false
@@ -115,10 +117,14 @@ extension Capital.ScenarioCommand {
         @OptionGroup var horizon: HorizonOptions
         @Argument(help: "A CSV or JSON file of scenarios.") var file: String
         @Option(help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
-        @Option(help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"))
+        @Option(
+            help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"),
+            completion: .accountNames)
         var from: String?
         @Flag(help: "Also find each plan's earliest feasible day.") var earliest = false
-        @Option(help: ArgumentHelp("max-price (largest first), worst-balance (safest first) or total-cost (cheapest first).", valueName: "key"))
+        @Option(
+            help: ArgumentHelp("max-price (largest first), worst-balance (safest first) or total-cost (cheapest first).", valueName: "key"),
+            completion: .list(["max-price", "worst-balance", "total-cost"]))
         var sort: String?
         @OptionGroup var output: OutOptions
 

@@ -12,7 +12,9 @@ extension Capital {
 
 /// `--scope one|future|all` with `--at DATE`, as calendar apps ask.
 struct ScopeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("one (the occurrence on --at), future (it and later ones) or all.", valueName: "scope"))
+    @Option(
+        help: ArgumentHelp("one (the occurrence on --at), future (it and later ones) or all.", valueName: "scope"),
+        completion: .list(["one", "future", "all"]))
     var scope: String?
     @Option(help: ArgumentHelp("The occurrence's day (YYYY-MM-DD), for --scope one or future.", valueName: "date")) var at: String?
 
@@ -60,8 +62,8 @@ extension Capital.ScheduleCommand {
         var adjust: BusinessDayAdjustment?
         @Option(help: ArgumentHelp("AMOUNT or LOW..HIGH.", valueName: "amount")) var amount: String?
         @Option(help: ArgumentHelp("The expected value of a range (default: its midpoint).", valueName: "amount")) var expected: String?
-        @Option(help: ArgumentHelp("The account the amount leaves.", valueName: "account")) var from: String?
-        @Option(help: ArgumentHelp("The account or category it goes to.", valueName: "account")) var to: String?
+        @Option(help: ArgumentHelp("The account the amount leaves.", valueName: "account"), completion: .accountNames) var from: String?
+        @Option(help: ArgumentHelp("The account or category it goes to.", valueName: "account"), completion: .accountNames) var to: String?
         @Option(
             name: [.customShort("p"), .long], parsing: .unconditionalSingleValue,
             help: ArgumentHelp("ACCOUNT=AMOUNT of a split template (repeatable).", valueName: "posting"))
@@ -109,7 +111,7 @@ extension Capital.ScheduleCommand {
             abstract: "Show a schedule and its next occurrences with their amounts.", discussion: "Example: capital schedule show Lunch --next 5")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
         @Option(help: ArgumentHelp("How many occurrences to list.", valueName: "n")) var next = 10
 
         func run() throws {
@@ -131,7 +133,7 @@ extension Capital.ScheduleCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
         @OptionGroup var scope: ScopeOptions
         @Option(help: "A new name.") var name: String?
         @Option(help: ArgumentHelp("A new rule.", valueName: "rule")) var rule: String?
@@ -174,7 +176,7 @@ extension Capital.ScheduleCommand {
             abstract: "Skip one occurrence.", discussion: "Example: capital schedule skip Gymnastics --at 2025-07-04")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
         @Option(help: ArgumentHelp("The occurrence's day.", valueName: "date")) var at: String
 
         func run() throws {
@@ -190,7 +192,7 @@ extension Capital.ScheduleCommand {
             discussion: "Example: capital schedule rm Gymnastics --scope future --at 2025-09-04")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Schedule name or id prefix.") var schedule: String
+        @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
         @OptionGroup var scope: ScopeOptions
 
         func run() throws {

@@ -41,8 +41,10 @@ extension Capital {
         var from: String?
         @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))
         var to: String?
-        @Option(help: ArgumentHelp("Only transactions with a posting to this account.", valueName: "account")) var account: String?
-        @Option(help: ArgumentHelp("category, month or spender.", valueName: "view")) var by = "category"
+        @Option(help: ArgumentHelp("Only transactions with a posting to this account.", valueName: "account"), completion: .accountNames) var account:
+            String?
+        @Option(help: ArgumentHelp("category, month or spender.", valueName: "view"), completion: .list(["category", "month", "spender"])) var by =
+            "category"
         @Flag(help: "Draw bar charts above the table.") var chart = false
 
         func run() throws {

@@ -37,8 +37,9 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
-        @Argument(help: "An expense category.") var category: String
-        @Option(help: ArgumentHelp("Pay from this account (default: the default account).", valueName: "account")) var from: String?
+        @Argument(help: "An expense category.", completion: .categoryNames) var category: String
+        @Option(help: ArgumentHelp("Pay from this account (default: the default account).", valueName: "account"), completion: .accountNames)
+        var from: String?
         @OptionGroup var fields: TransactionFields
 
         func run() throws {
@@ -59,8 +60,9 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
-        @Argument(help: "An income category.") var category: String
-        @Option(help: ArgumentHelp("Put it into this account (default: the default account).", valueName: "account")) var to: String?
+        @Argument(help: "An income category.", completion: .categoryNames) var category: String
+        @Option(help: ArgumentHelp("Put it into this account (default: the default account).", valueName: "account"), completion: .accountNames)
+        var to: String?
         @OptionGroup var fields: TransactionFields
 
         func run() throws {
@@ -78,8 +80,8 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
-        @Option(help: ArgumentHelp("From this account.", valueName: "account")) var from: String
-        @Option(help: ArgumentHelp("To this account.", valueName: "account")) var to: String
+        @Option(help: ArgumentHelp("From this account.", valueName: "account"), completion: .accountNames) var from: String
+        @Option(help: ArgumentHelp("To this account.", valueName: "account"), completion: .accountNames) var to: String
         @OptionGroup var fields: TransactionFields
 
         func run() throws {

@@ -78,8 +78,10 @@ extension Capital.TxCommand {
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day).", valueName: "date")) var from: String?
         @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day).", valueName: "date")) var to: String?
-        @Option(help: ArgumentHelp("With a posting to this account (repeatable).", valueName: "account")) var account: [String] = []
-        @Option(help: ArgumentHelp("With a posting to this category (repeatable).", valueName: "category")) var category: [String] = []
+        @Option(help: ArgumentHelp("With a posting to this account (repeatable).", valueName: "account"), completion: .accountNames) var account:
+            [String] = []
+        @Option(help: ArgumentHelp("With a posting to this category (repeatable).", valueName: "category"), completion: .categoryNames) var category:
+            [String] = []
         @Option(help: ArgumentHelp("Amount at least this.", valueName: "amount")) var min: String?
         @Option(help: ArgumentHelp("Amount at most this.", valueName: "amount")) var max: String?
         @Option(help: ArgumentHelp("Text in the payee or note (case-insensitive).", valueName: "text")) var search: String?
