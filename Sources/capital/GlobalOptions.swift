@@ -117,3 +117,61 @@ func parseMoney(_ text: String, field: String, currency: Currency) throws -> Mon
         throw CLIError("\(field): \(spelled(error))", exitCode: 64)
     }
 }
+
+/// How a write command reports what it wrote: its sentence in a table, the record it wrote (the
+/// same record its `show` command gives, id included) in JSON or CSV. Chosen before the command
+/// writes, so that a bad `--format` changes nothing.
+struct WriteOutput {
+    let format: OutputFormat
+    let global: GlobalOptions
+
+    /// A side remark: a line of its own in a table, on stderr beside JSON or CSV (which stay data).
+    func note(_ text: String) {
+        if format == .table { Console.current.line(text) } else { Console.current.writeError("capital: note: \(text)\n") }
+    }
+
+    /// Says `line`, or prints the record `record` makes.
+    func said(_ line: String, _ record: () throws -> Report) throws {
+        if format == .table { Console.current.line(line) } else { try global.print(try record()) }
+    }
+}
+
+extension GlobalOptions {
+    /// The output of a write command, its format checked now.
+    func writeOutput() throws -> WriteOutput { WriteOutput(format: try outputFormat(), global: self) }
+}
+
+extension Report {
+    /// What a removal removed, as a record: its id and what names it.
+    static func removed(_ id: String, _ fields: [(String, String)]) -> Report {
+        record("removed", [(Column("id", "ID"), .text(id))] + fields.map { (Column($0.0, $0.0), .text($0.1)) })
+    }
+}
+
+extension GlobalOptions {
+    /// A transaction as `tx show --format json` writes it.
+    func transactionRecord(_ transaction: Transaction) throws -> Report {
+        Report.transaction(transaction, try ledgerStore(writing: false).accounts(includeHidden: true), table: false)
+    }
+}
+
+extension GlobalOptions {
+    /// An account or category as `account show --format json` writes it.
+    func accountRecord(_ id: String) throws -> Report {
+        Report.account(try answer { try $0.accountDetail(id, today: $1) })
+    }
+}
+
+extension GlobalOptions {
+    /// A group as `group show --format json` writes it.
+    func groupRecord(_ reference: String) throws -> Report {
+        Report.group(try answer { try $0.groupDetail(reference, today: $1) })
+    }
+}
+
+extension GlobalOptions {
+    /// A schedule as `schedule show --format json` writes it (its next ten occurrences).
+    func scheduleRecord(_ reference: String) throws -> Report {
+        Report.schedule(try answer { try $0.scheduleDetail(reference, today: $1, next: 10) })
+    }
+}

@@ -91,6 +91,7 @@ extension Capital.AccountCommand {
         @OptionGroup var style: StyleOptions
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             var code: Currency?
             if let currency {
@@ -101,7 +102,9 @@ extension Capital.AccountCommand {
             let account = try store.addAccount(
                 name: name, kind: kind, currency: code, floor: floorMinor, level: level, note: note, groups: group, makeDefault: `default`,
                 valueChange: try value.revaluation(today: try global.todayDay()) ?? nil, color: style.newColor, icon: style.newIcon)
-            Console.current.line("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).")
+            try output.said("Added \(account.kind.rawValue) account '\(account.name)' (\(Store.shortID(account.id)), \(account.currency.code)).") {
+                try global.accountRecord(account.id)
+            }
         }
     }
 
@@ -163,6 +166,7 @@ extension Capital.AccountCommand {
         }
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let existing = try store.account(account)
             var changes = AccountChanges()
@@ -183,7 +187,7 @@ extension Capital.AccountCommand {
             if unhide { changes.hidden = false }
             style.apply(to: &changes)
             let updated = try store.editAccount(account, changes, makeDefault: `default`)
-            Console.current.line("Updated account '\(updated.name)' (\(Store.shortID(updated.id))).")
+            try output.said("Updated account '\(updated.name)' (\(Store.shortID(updated.id))).") { try global.accountRecord(updated.id) }
         }
     }
 

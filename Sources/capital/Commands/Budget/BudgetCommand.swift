@@ -50,6 +50,7 @@ extension Capital.BudgetCommand {
             completion: .accountNames) var payFrom: String?
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let start = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) } ?? global.todayDay()
             var input = BudgetInput(category: category, amount: amount, start: start)
@@ -59,7 +60,17 @@ extension Capital.BudgetCommand {
             let name = try store.account(budget.categoryID).name
             let money = Money(minor: budget.amount, currency: try store.account(budget.categoryID).currency).formatted()
             let first = Budget.period(budget.period, containing: budget.start).start
-            Console.current.line("\(replaced ? "Replaced the" : "Set a") budget for \(name): \(money) \(periodWords(budget.period)) from \(first).")
+            try output.said("\(replaced ? "Replaced the" : "Set a") budget for \(name): \(money) \(periodWords(budget.period)) from \(first).") {
+                let currency = try store.account(budget.categoryID).currency
+                return Report.record(
+                    "budget",
+                    [
+                        (Column("id", "ID"), .text(budget.id)), (Column("category", "Category"), .text(name)),
+                        (Column("amount", "Amount"), .money(Money(minor: budget.amount, currency: currency))),
+                        (Column("period", "Period"), .text(budget.period.rawValue)), (Column("from", "From"), .day(budget.start)),
+                        (Column("replaced", "Replaced"), .bool(replaced)),
+                    ])
+            }
         }
     }
 

@@ -71,6 +71,7 @@ extension Capital.CardCommand {
         var category: String?
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             var input = CardInput(account: name, limit: limit, statementDay: statementDay)
             input.payFrom = payFrom
@@ -85,8 +86,10 @@ extension Capital.CardCommand {
             input.grace = grace
             let card = try store.addCard(input)
             let view = try kit { try store.cardStatuses(today: try global.todayDay(), of: [card])[0] }
-            Console.current.line(
-                "Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
+            try output.said("Added card '\(name)': next statement \(view.nextStatement), due \(card.terms.dueDay(forStatement: view.nextStatement)).")
+            {
+                Report.card(view)
+            }
         }
     }
 

@@ -34,6 +34,7 @@ extension Capital.CategoryCommand {
         }
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             var code: Currency?
             if let currency {
@@ -50,8 +51,11 @@ extension Capital.CategoryCommand {
                     "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'"
                 )
             }
-            Console.current.line(
-                "Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code)).")
+            try output.said(
+                "Added \(category.kind.rawValue) category '\(category.name)' (\(Store.shortID(category.id)), \(category.currency.code))."
+            ) {
+                try global.accountRecord(category.id)
+            }
         }
     }
 
@@ -97,13 +101,16 @@ extension Capital.CategoryCommand {
             guard name != nil || style.color != nil || style.icon != nil else {
                 throw CLIError.invalid("category", category, "nothing to change; give --name, --color or --icon")
             }
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let found = try store.category(category)
             var changes = AccountChanges()
             changes.name = name
             style.apply(to: &changes)
             let updated = try store.editAccount(found.id, changes)
-            Console.current.line("Updated \(updated.kind.rawValue) category '\(updated.name)' (\(Store.shortID(updated.id))).")
+            try output.said("Updated \(updated.kind.rawValue) category '\(updated.name)' (\(Store.shortID(updated.id))).") {
+                try global.accountRecord(updated.id)
+            }
         }
     }
 

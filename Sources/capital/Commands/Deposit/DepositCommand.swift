@@ -42,6 +42,7 @@ extension Capital.DepositCommand {
         var category: String?
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             var input = DepositInput(account: name, rate: rate, opened: try parseDay(opened, field: "--opened"))
             input.capitalisation = capitalisation
@@ -49,7 +50,9 @@ extension Capital.DepositCommand {
             input.payout = payout
             input.category = category
             let deposit = try store.addDeposit(input)
-            Console.current.line("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").")
+            try output.said("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").") {
+                Report.deposit(try global.answer { try $0.depositStatus(deposit, today: $1) })
+            }
         }
     }
 

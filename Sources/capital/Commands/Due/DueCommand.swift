@@ -56,6 +56,7 @@ extension Capital.DueCommand {
         var category: String?
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             var input = DueInput(type: type, total: total, reason: reason, dueDay: try parseDay(due, field: "--due"))
             input.paid = paid
@@ -67,13 +68,13 @@ extension Capital.DueCommand {
             let added = try store.addDue(input)
             let today = try global.todayDay()
             if added.payFromID == nil, try store.defaultAccount() == nil {
-                Console.current.line(
+                output.note(
                     "Note: there is no default account, so the forecast leaves it out; give one with `capital due edit \(added.number) --from ACCOUNT`."
                 )
             }
-            Console.current.line(
+            try output.said(
                 "Added \(added.type.rawValue) #\(added.number): \(added.reason), \(Money(minor: added.left, currency: added.currency).formatted()) left, \(dueWhen(added, today: today)) (\(added.dueDay))."
-            )
+            ) { Report.due(try global.answer { store, _ in try store.dueDetail(String(added.number)) }, today: today) }
         }
     }
 
@@ -132,13 +133,15 @@ extension Capital.DueCommand {
         @Option(help: ArgumentHelp("The day it was paid (default today).", valueName: "date")) var on: String?
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let day = try on.map { try parseDay($0, field: "--on") } ?? global.todayDay()
             let (due, transaction) = try store.payDue(id, amount: amount, from: from, on: day)
             let money = { (minor: Int64) in Money(minor: minor, currency: due.currency).formatted() }
-            Console.current.line(
+            try output.said(
                 "Paid \(money(transaction.postings[1].amount.minor)) of \(due.type.rawValue) #\(due.number) (\(due.reason)): "
-                    + (due.status == .fullyPaid ? "fully paid." : "\(money(due.left)) left, \(due.status.rawValue)."))
+                    + (due.status == .fullyPaid ? "fully paid." : "\(money(due.left)) left, \(due.status.rawValue).")
+            ) { Report.due(try global.answer { store, _ in try store.dueDetail(String(due.number)) }, today: try global.todayDay()) }
         }
     }
 
@@ -188,15 +191,19 @@ extension Capital.DueCommand {
             else {
                 throw CLIError("due edit \(id): nothing to change; give at least one option (see `capital due edit --help`)", exitCode: 64)
             }
+            let output = try global.writeOutput()
             let (edited, clamped) = try store.editDue(id, edit)
             let money = { (minor: Int64) in Money(minor: minor, currency: edited.currency).formatted() }
             if clamped {
-                Console.current.line(
+                output.note(
                     "The total \(money(edited.total)) is below what was paid: paid is now \(money(edited.paid)), and the \(edited.type.rawValue) is fully paid."
                 )
             }
-            Console.current.line(
-                "Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue).")
+            try output.said(
+                "Changed \(edited.type.rawValue) #\(edited.number) (\(edited.reason)): \(money(edited.left)) left, \(edited.status.rawValue)."
+            ) {
+                Report.due(try global.answer { store, _ in try store.dueDetail(String(edited.number)) }, today: try global.todayDay())
+            }
         }
     }
 
@@ -208,9 +215,12 @@ extension Capital.DueCommand {
         @Argument(help: "Its number, as `due list` shows it.") var id: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let removed = try store.removeDue(id)
-            Console.current.line("Removed \(removed.type.rawValue) #\(removed.number) (\(removed.reason)).")
+            try output.said("Removed \(removed.type.rawValue) #\(removed.number) (\(removed.reason)).") {
+                Report.removed(removed.id, [("number", String(removed.number)), ("reason", removed.reason)])
+            }
         }
     }
 }

@@ -25,9 +25,11 @@ extension Capital.GroupCommand {
             []
 
         func run() throws {
+            let output = try global.writeOutput()
             let group = try global.ledgerStore(writing: true).addGroup(name: name, type: type, accounts: account)
-            Console.current.line(
-                "Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count.counted("account")).")
+            try output.said(
+                "Added \(group.type.rawValue) group '\(group.name)' (\(Store.shortID(group.id))) with \(group.accountIDs.count.counted("account"))."
+            ) { try global.groupRecord(group.id) }
         }
     }
 
@@ -74,8 +76,9 @@ extension Capital.GroupCommand {
         @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let removed = try global.ledgerStore(writing: true).removeGroup(group)
-            Console.current.line("Removed group '\(removed.name)'.")
+            try output.said("Removed group '\(removed.name)'.") { Report.removed(removed.id, [("name", removed.name)]) }
         }
     }
 
@@ -88,8 +91,9 @@ extension Capital.GroupCommand {
         @OptionGroup var members: GroupMembers
 
         func run() throws {
+            let output = try global.writeOutput()
             try global.ledgerStore(writing: true).addToGroup(members.group, accounts: members.accounts)
-            Console.current.line("Added \(members.counted) to group '\(members.group)'.")
+            try output.said("Added \(members.counted) to group '\(members.group)'.") { try global.groupRecord(members.group) }
         }
     }
 
@@ -102,8 +106,9 @@ extension Capital.GroupCommand {
         @OptionGroup var members: GroupMembers
 
         func run() throws {
+            let output = try global.writeOutput()
             try global.ledgerStore(writing: true).removeFromGroup(members.group, accounts: members.accounts)
-            Console.current.line("Removed \(members.counted) from group '\(members.group)'.")
+            try output.said("Removed \(members.counted) from group '\(members.group)'.") { try global.groupRecord(members.group) }
         }
     }
 }

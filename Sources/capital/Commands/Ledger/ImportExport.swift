@@ -18,13 +18,24 @@ extension Capital {
         @Argument(help: "The ledger file (.yaml, .yml or .json).") var file: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let document = try LedgerFile.read(path: file)
             let path = global.databasePath
             let existed = global.file != nil || FileManager.default.fileExists(atPath: path)
             do {
                 let store = try global.store(writing: true, creating: true)
                 let summary = try store.importDocument(document)
-                Console.current.line("Imported \(file) into \(store.location): \(summary.description).")
+                try output.said("Imported \(file) into \(store.location): \(summary.description).") {
+                    let fields: [(String, Cell)] = [
+                        ("file", .text(file)), ("database", .text(store.location)), ("accountsAdded", .int(summary.accountsAdded)),
+                        ("accountsMerged", .int(summary.accountsMerged)), ("groupsAdded", .int(summary.groupsAdded)),
+                        ("groupsMerged", .int(summary.groupsMerged)), ("transactionsAdded", .int(summary.transactionsAdded)),
+                        ("transactionsAlreadyPresent", .int(summary.transactionsAlreadyPresent)), ("schedulesAdded", .int(summary.schedulesAdded)),
+                        ("schedulesAlreadyPresent", .int(summary.schedulesAlreadyPresent)), ("instrumentsAdded", .int(summary.instrumentsAdded)),
+                        ("instrumentsAlreadyPresent", .int(summary.instrumentsAlreadyPresent)), ("nothingNew", .bool(summary.addedNothing)),
+                    ]
+                    return Report.record("import", fields.map { (Column($0.0, $0.0), $0.1) })
+                }
             } catch {
                 // A failed import into a new database leaves no database behind.
                 if !existed {

@@ -17,10 +17,20 @@ extension Capital {
         func run() throws {
             let code: Currency
             do { code = try Currency(currency) } catch { throw CLIError.invalid("--currency", currency, "not an ISO 4217 currency code") }
+            let output = try global.writeOutput()
             let store = try global.store(writing: true, creating: true)
             try store.initialize(currency: code)
-            Console.current.line("Created a \(code.code) ledger at \(store.location) with \(Account.defaultCategories.count) categories.")
-            Console.current.line("Next: capital account add \"VTB Debit\" --kind debit --default")
+            try output.said(
+                "Created a \(code.code) ledger at \(store.location) with \(Account.defaultCategories.count.counted("category", plural: "categories")).\n"
+                    + "Next: capital account add \"VTB Debit\" --kind debit --default"
+            ) {
+                Report.record(
+                    "ledger",
+                    [
+                        (Column("database", "Database"), .text(store.location)), (Column("currency", "Currency"), .text(code.code)),
+                        (Column("categories", "Categories"), .int(Account.defaultCategories.count)),
+                    ])
+            }
         }
     }
 }

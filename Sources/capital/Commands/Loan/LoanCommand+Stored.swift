@@ -36,6 +36,7 @@ extension Capital.LoanCommand {
         var collateral: String?
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             var input = try terms.input(account: name, payFrom: payFrom)
             input.category = category
@@ -44,7 +45,9 @@ extension Capital.LoanCommand {
             let loan = try store.addLoan(input)
             let view = try kit { try store.loanStanding(loan, today: try global.todayDay()) }
             let shown = global.shown(Money(minor: view.schedule.payment, currency: view.account.currency))
-            Console.current.line("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).")
+            try output.said("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).") {
+                Report.loan(try global.answer { try $0.loanDetail(name, today: $1) }, schedule: false)
+            }
         }
     }
 
@@ -147,9 +150,11 @@ extension Capital.LoanCommand {
         @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let removed = try store.removeLoan(loan)
-            Console.current.line("Removed loan '\(try store.account(removed.accountID).name)'; its account stays.")
+            let name = try store.account(removed.accountID).name
+            try output.said("Removed loan '\(name)'; its account stays.") { Report.removed(removed.id, [("name", name)]) }
         }
     }
 }

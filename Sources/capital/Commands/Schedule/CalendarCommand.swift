@@ -42,8 +42,11 @@ extension Capital.CalendarCommand {
         @Argument(help: "RU, US or none.") var name: String
 
         func run() throws {
+            let output = try global.writeOutput()
             try global.ledgerStore(writing: true).setDefaultCalendar(name)
-            Console.current.line("Schedules now use the \(name) calendar unless they name another.")
+            try output.said("Schedules now use the \(name) calendar unless they name another.") {
+                Report.record("calendar", [(Column("default", "Default"), .text(try global.ledgerStore(writing: false).defaultCalendar()))])
+            }
         }
     }
 
@@ -79,7 +82,15 @@ struct CalendarDay: ParsableArguments {
     /// Adds the day as a holiday or a working day: the body of both add commands.
     func add(holiday: Bool, _ global: GlobalOptions) throws {
         let day = try parseDay(date, field: "DATE")
+        let output = try global.writeOutput()
         try global.ledgerStore(writing: true).addCalendarDay(calendar, day: day, holiday: holiday, name: name)
-        Console.current.line("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).")
+        try output.said("\(day) is now a \(holiday ? "holiday" : "working day") in \(calendar).") {
+            Report.record(
+                "day",
+                [
+                    (Column("calendar", "Calendar"), .text(calendar)), (Column("date", "Date"), .day(day)),
+                    (Column("kind", "Kind"), .text(holiday ? "holiday" : "workday")), (Column("name", "Name"), .text(name)),
+                ])
+        }
     }
 }

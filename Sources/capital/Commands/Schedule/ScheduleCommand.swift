@@ -86,9 +86,12 @@ extension Capital.ScheduleCommand {
             input.approval = approval
             input.note = note
             input.backfill = backfill
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let schedule = try store.addSchedule(input, today: try global.todayDay())
-            Console.current.line("Added schedule '\(schedule.name)' (\(Store.shortID(schedule.id))): \(schedule.rule.text), from \(schedule.start).")
+            try output.said("Added schedule '\(schedule.name)' (\(Store.shortID(schedule.id))): \(schedule.rule.text), from \(schedule.start).") {
+                try global.scheduleRecord(schedule.id)
+            }
         }
     }
 
@@ -160,13 +163,15 @@ extension Capital.ScheduleCommand {
             if let end { changes.end = end.isEmpty ? .some(nil) : .some(try parseDay(end, field: "--end")) }
             changes.moveTo = try moveTo.map { try parseDay($0, field: "--move-to") }
             let resolved = try scope.resolve()
+            let output = try global.writeOutput()
             let updated = try global.ledgerStore(writing: true).editSchedule(schedule, changes, scope: resolved, today: try global.todayDay())
-            switch resolved {
-            case .one(let day): Console.current.line("Changed the occurrence of \(day) of '\(updated.name)'.")
-            case .future(let day):
-                Console.current.line("Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id))).")
-            case .all: Console.current.line("Updated schedule '\(updated.name)'.")
-            }
+            let line =
+                switch resolved {
+                case .one(let day): "Changed the occurrence of \(day) of '\(updated.name)'."
+                case .future(let day): "Split the schedule: from \(day) on it continues as '\(updated.name)' (\(Store.shortID(updated.id)))."
+                case .all: "Updated schedule '\(updated.name)'."
+                }
+            try output.said(line) { try global.scheduleRecord(updated.id) }
         }
     }
 

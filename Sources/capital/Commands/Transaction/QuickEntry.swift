@@ -43,10 +43,11 @@ extension Capital {
         @OptionGroup var fields: TransactionFields
 
         func run() throws {
+            let output = try global.writeOutput()
             let (t, source, target) = try fields.record(.spend(category: category, from: from), amount: amount, global)
-            Console.current.line(
+            try output.said(
                 "Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id)))."
-            )
+            ) { try global.transactionRecord(t) }
         }
     }
 
@@ -66,10 +67,11 @@ extension Capital {
         @OptionGroup var fields: TransactionFields
 
         func run() throws {
+            let output = try global.writeOutput()
             let (t, source, target) = try fields.record(.earn(category: category, to: to), amount: amount, global)
-            Console.current.line(
+            try output.said(
                 "Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
-            )
+            ) { try global.transactionRecord(t) }
         }
     }
 
@@ -85,10 +87,11 @@ extension Capital {
         @OptionGroup var fields: TransactionFields
 
         func run() throws {
+            let output = try global.writeOutput()
             let (t, source, target) = try fields.record(.transfer(from: from, to: to), amount: amount, global)
-            Console.current.line(
+            try output.said(
                 "Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
-            )
+            ) { try global.transactionRecord(t) }
         }
     }
 }

@@ -60,12 +60,13 @@ extension Capital.TxCommand {
         func run() throws {
             if posting.count < 2 { throw CLIError.invalid("--posting", posting.joined(separator: " "), "a transaction needs at least 2 postings") }
             let day = try fields.on.map { try parseDay($0, field: "--on") } ?? global.todayDay()
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let transaction = try store.addTransaction(
                 TransactionInput(
                     day: day, payee: fields.payee ?? "", note: fields.note ?? "", spender: fields.spender ?? "", tags: fields.tag,
                     postings: try posting.map(parsePosting)))
-            Console.current.line("Added transaction \(Store.shortID(transaction.id)) on \(transaction.day).")
+            try output.said("Added transaction \(Store.shortID(transaction.id)) on \(transaction.day).") { try global.transactionRecord(transaction) }
         }
     }
 
@@ -138,8 +139,9 @@ extension Capital.TxCommand {
             changes.spender = fields.spender
             if !fields.tag.isEmpty || clearTags { changes.tags = fields.tag }
             if !posting.isEmpty { changes.postings = try posting.map(parsePosting) }
+            let output = try global.writeOutput()
             let updated = try global.ledgerStore(writing: true).editTransaction(id, changes)
-            Console.current.line("Updated transaction \(Store.shortID(updated.id)).")
+            try output.said("Updated transaction \(Store.shortID(updated.id)).") { try global.transactionRecord(updated) }
         }
     }
 
@@ -151,8 +153,11 @@ extension Capital.TxCommand {
         @Argument(help: "Id prefix (at least 4 hex digits).") var id: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let removed = try global.ledgerStore(writing: true).removeTransaction(id)
-            Console.current.line("Removed transaction \(Store.shortID(removed.id)) of \(removed.day) (\(removed.payee)).")
+            try output.said("Removed transaction \(Store.shortID(removed.id)) of \(removed.day) (\(removed.payee)).") {
+                Report.removed(removed.id, [("date", removed.day.iso), ("payee", removed.payee)])
+            }
         }
     }
 }
