@@ -213,7 +213,7 @@ struct HostileTextTests {
             try Data(seed.utf8).write(to: URL(fileURLWithPath: cli.path(name)))
             cli.ok(["-f", cli.path(name), "--today", "2025-04-01", "forecast", "--until", "2025-09"])
         }
-        for index in 0..<120 {
+        for index in 0..<(60 * Hostile.scale) {
             let json = index % 4 == 1
             let text = hostile.mutateLines(json ? Self.smallJSONLedger : index % 4 == 0 ? household : Self.smallLedger)
             let file = cli.path("mutated-\(index).\(json ? "json" : "yaml")")
@@ -245,7 +245,7 @@ struct HostileTextTests {
             ),
             (["12", "7.75", "0.0001"], { ["loan", "schedule", "--principal", "100000", "--rate", $0, "--term", "12", "--start", "2025-01-01"] }),
         ]
-        for index in 0..<200 {
+        for index in 0..<(100 * Hostile.scale) {
             let (values, command) = seeds[index % seeds.count]
             // Arguments cannot hold NUL: the kernel would cut them there.
             let value = hostile.mutate(hostile.pick(values)).replacingOccurrences(of: "\u{0}", with: "")
@@ -259,7 +259,7 @@ struct HostileTextTests {
         let seed = try String(contentsOfFile: CLI.root.appendingPathComponent("samples/cars.csv").path, encoding: .utf8)
         var hostile = Hostile(seed: 0xCA5)
         var failures = 0
-        for index in 0..<60 {
+        for index in 0..<(40 * Hostile.scale) {
             var bytes = Array(hostile.mutateLines(seed).utf8)
             // Maybe not UTF-8 afterwards.
             if hostile.below(2) == 0, !bytes.isEmpty { bytes[hostile.below(bytes.count)] = UInt8(truncatingIfNeeded: hostile.below(256)) }

@@ -17,7 +17,7 @@ import Testing
 struct HostileInputTests {
     /// Cases per parser (each runs its parser one or more times); readable rules, whose errors
     /// each compute a suggestion by edit distance, get fewer.
-    static let cases = 4_000
+    static let cases = 2_000 * Hostile.scale
 
     // MARK: Amounts
 
@@ -97,7 +97,9 @@ struct HostileInputTests {
     @Test func readableRulesParseOrFailOnOneLine() throws {
         let start = try Day(iso: "2025-01-31")
         let range = DayRange(start, start.advanced(by: 400))
-        try Hostile.run(seed: 0x8E, cases: 2_000, seeds: ReadableRule.examples + ["every 2 weeks on mon,wed,fri", "annually on 12-31"]) {
+        try Hostile.run(
+            seed: 0x8E, cases: 1_000 * Hostile.scale, seeds: ReadableRule.examples + ["every 2 weeks on mon,wed,fri", "annually on 12-31"]
+        ) {
             text, report in
             let (rule, adjustment): (Recurrence, BusinessDayAdjustment)
             do { (rule, adjustment) = try ReadableRule.parse(text) } catch {

@@ -144,17 +144,17 @@ struct HostileLedgerFileTests {
     }
 
     @Test func mutatedSmallYAMLParsesOrFailsOnOneLine() throws {
-        try Self.fuzz(seed: 0x7A, cases: 3_000, seeds: [Self.smallYAML], file: "small.yaml", loads: 300)
+        try Self.fuzz(seed: 0x7A, cases: 1_500 * Hostile.scale, seeds: [Self.smallYAML], file: "small.yaml", loads: 300)
     }
 
     @Test func mutatedSmallJSONParsesOrFailsOnOneLine() throws {
-        try Self.fuzz(seed: 0x150, cases: 1_500, seeds: [Self.smallJSON], file: "small.json", loads: 200)
+        try Self.fuzz(seed: 0x150, cases: 750 * Hostile.scale, seeds: [Self.smallJSON], file: "small.json", loads: 200)
     }
 
     /// The whole sample is slower to read, so it gets fewer cases (and keeps its mutations for
     /// a single load).
     @Test func mutatedHouseholdParsesOrFailsOnOneLine() throws {
-        try Self.fuzz(seed: 0x40, cases: 120, seeds: [Self.household], file: "household.yaml", loads: 40, pile: false)
+        try Self.fuzz(seed: 0x40, cases: 60 * Hostile.scale, seeds: [Self.household], file: "household.yaml", loads: 40, pile: false)
     }
 
     // MARK: Alias bombs and deep nesting

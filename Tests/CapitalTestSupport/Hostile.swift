@@ -1,4 +1,5 @@
 import CapitalCore
+import Foundation
 
 /// Seeded draws for the hostile-input tests of every test target: which edit, where, which
 /// piece, which scalar. Each target extends it with the pieces and edits that suit its inputs
@@ -6,6 +7,10 @@ import CapitalCore
 /// failure's seed reproduces it, and the figures in docs/reliability.md were taken with them.
 public struct Hostile {
     public var random: SplitMix64
+
+    /// How many times the suite's share of mutated cases the hostile tests try: 1, or
+    /// `CAPITAL_HOSTILE_CASES=N` for a longer search (`CAPITAL_HOSTILE_CASES=10 swift test --filter Hostile`).
+    public static let scale = max(1, ProcessInfo.processInfo.environment["CAPITAL_HOSTILE_CASES"].flatMap { Int($0) } ?? 1)
 
     public init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
