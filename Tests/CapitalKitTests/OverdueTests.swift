@@ -1,0 +1,51 @@
+import CapitalCore
+import CapitalKit
+import CapitalStore
+import Foundation
+import Testing
+
+/// `Projection.overdue`: the expected flows dated before today that nothing recorded (issue 17,
+/// item 4 — the use case; the CLI's note on it comes with the expected-flows work).
+@Suite("CapitalKit: overdue expected flows")
+struct OverdueTests {
+    static func projection(today: String) throws -> Projection {
+        let store = try Store.load(try LedgerFile.read(path: ProjectionTests.root.appendingPathComponent("samples/household.yaml").path))
+        return try Projection(store: store, today: try Day(iso: today), horizon: { $0.advanced(by: 30) })
+    }
+
+    @Test func theSampleOnItsOwnDayOwesOnlyTheUnpaidFine() throws {
+        let overdue = try Self.projection(today: "2025-04-01").overdue
+        // The speeding ticket, 500.00 due on 2025-03-20 and unpaid; every schedule is handled to then.
+        let rub = try Currency("RUB")
+        let day = try Day(iso: "2025-04-01")
+        #expect(overdue.count == 1 && overdue.net == Money(minor: -500_00, currency: rub))
+        #expect(overdue.before == day)
+    }
+
+    /// Opened long after its last post, the sample has every occurrence since open: counted here
+    /// occurrence by occurrence from each schedule's start, without the open-occurrence walk.
+    @Test func everyUnpostedOccurrenceAndUnpaidBillBeforeTodayCounts() throws {
+        let projection = try Self.projection(today: "2026-11-24")
+        let today = projection.today
+        let stored = projection.stored
+        let sheet = Set(stored.accounts.filter(\.kind.isBalanceSheet).map(\.id))
+        var count = 0
+        var net: Int64 = 0
+        for schedule in stored.schedules {
+            let state = stored.scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+            let calendar = projection.window.calendars[schedule.rule.calendar] ?? .none
+            for occurrence in schedule.occurrences(in: DayRange(schedule.start.advanced(by: -10), today), calendar: calendar)
+            where occurrence.day < today && state.isOpen(occurrence.original) && occurrence.original > state.handledThrough {
+                count += 1
+                net += occurrence.postings.filter { sheet.contains($0.accountID) }.map(\.amount.minor).reduce(0, +)
+            }
+        }
+        for due in stored.dues where due.status != .fullyPaid && due.dueDay < today {
+            count += 1
+            net -= due.left
+        }
+        #expect(count > 500)
+        #expect(projection.overdue.count == count)
+        #expect(projection.overdue.net.minor == net)
+    }
+}
