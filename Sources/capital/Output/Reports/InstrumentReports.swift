@@ -19,9 +19,37 @@ extension Report {
                 (Column("nextStatement", "Next statement"), .day(view.nextStatement)),
                 (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
                 (Column("nextInterest", "  interest charged"), view.nextCycle.map { view.money($0.interest) } ?? .none),
-                (Column("payback", "Payback"), .text(view.policy)), (Column("payFrom", "Paid from"), view.payFrom.map { .text($0.name) } ?? .none),
+                // The policy in words for tables; as data (kind, percent, amounts) in JSON.
+                (Column("paybackText", "Payback", jsonHidden: true), .text(view.policy)),
+                (Column("payback", "Payback", tableHidden: true), .text(paybackKind(terms.payback))),
+                (Column("paybackPercent", "Payback percent", tableHidden: true), paybackPercent(terms.payback).map { .rate($0) } ?? .none),
+                (Column("paybackAmount", "Payback amount", tableHidden: true), paybackAmount(terms.payback).map { view.money($0) } ?? .none),
+                (Column("payFrom", "Paid from"), view.payFrom.map { .text($0.name) } ?? .none),
                 (Column("rate", "Rate"), .rate(terms.rate)), (Column("grace", "Grace"), .text(terms.grace.rawValue)),
             ])
+    }
+
+    /// A card's payback policy as data: its kind, the minimum's percent, and the minimum's floor or
+    /// the fixed amount.
+    static func paybackKind(_ payback: CardPayback) -> String {
+        switch payback {
+        case .full: "full"
+        case .minimum: "minimum"
+        case .fixed: "fixed"
+        }
+    }
+
+    static func paybackPercent(_ payback: CardPayback) -> Rate? {
+        if case .minimum(let percent, _) = payback { return percent }
+        return nil
+    }
+
+    static func paybackAmount(_ payback: CardPayback) -> Int64? {
+        switch payback {
+        case .full: nil
+        case .minimum(_, let floor): floor
+        case .fixed(let amount): amount
+        }
     }
 
     /// `deposit show`.
