@@ -61,3 +61,24 @@ struct WriteJSONTests {
         cli.fails(Self.day + ["account", "add", "Piggy bank", "--kind", "cash", "--format", "yaml"], mentioning: ["--format 'yaml'"])
     }
 }
+
+/// Removals in JSON: what was removed, by id.
+@Suite("CLI: removals in JSON")
+struct RemoveJSONTests {
+    @Test func aRemovalSaysWhatItRemoved() throws {
+        let cli = try CLI.household()
+        let day = WriteJSONTests.day
+        let added = try WriteJSONTests.object(cli, ["account", "add", "Old box", "--kind", "cash"])
+        let removed = try WriteJSONTests.object(cli, ["account", "rm", "Old box"])
+        #expect(removed.string("id") == added.string("id") && removed.string("name") == "Old box" && removed.string("postings") == "unused")
+        let hidden = try WriteJSONTests.object(cli, ["account", "rm", "Cash", "--hide"])
+        #expect(hidden["hidden"] as? Bool == true, "a hidden account is still there: its record")
+        #expect(try WriteJSONTests.object(cli, ["category", "add", "Books"]).string("name") == "Books")
+        #expect(try WriteJSONTests.object(cli, ["category", "rm", "Books"]).string("name") == "Books")
+        #expect(try WriteJSONTests.object(cli, ["budget", "rm", "Groceries"]).string("category") == "Groceries")
+        let skipped = try WriteJSONTests.object(cli, ["schedule", "skip", "Salary Anna", "--at", "2025-05-10"])
+        #expect(skipped.string("name") == "Salary Anna")
+        #expect(try WriteJSONTests.object(cli, ["schedule", "rm", "Salary Anna"]).string("name") == "Salary Anna")
+        #expect(cli.run(day + ["schedule", "show", "Salary Anna"]).status != 0)
+    }
+}

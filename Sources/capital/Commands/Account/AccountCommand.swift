@@ -221,7 +221,15 @@ extension Capital.AccountCommand {
                     throw CLIError("--cascade: not confirmed; nothing was changed (add --yes to skip the question)")
                 }
             }
-            Console.current.line(try store.removeAccount(account, removal).capitalizedFirst + ".")
+            let output = try global.writeOutput()
+            let found = try store.account(account)
+            let done = try store.removeAccount(account, removal)
+            // Hidden, it is still there: its record; removed, what it was.
+            try output.said(done.capitalizedFirst + ".") {
+                if removal == .hide { return try global.accountRecord(found.id) }
+                let how = moveTo.map { "moved to " + $0 } ?? (toCapital ? "moved to Capital" : cascade ? "with its transactions" : "unused")
+                return Report.removed(found.id, [("name", found.name), ("postings", how)])
+            }
         }
     }
 }

@@ -147,9 +147,11 @@ extension Capital.BudgetCommand {
         @Argument(help: "The budget's category.", completion: .categoryNames) var category: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let removed = try store.removeBudget(category)
-            Console.current.line("Removed the budget for \(try store.account(removed.categoryID).name).")
+            let name = try store.account(removed.categoryID).name
+            try output.said("Removed the budget for \(name).") { Report.removed(removed.id, [("category", name)]) }
         }
     }
 }

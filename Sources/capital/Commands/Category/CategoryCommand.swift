@@ -127,8 +127,11 @@ extension Capital.CategoryCommand {
         @Argument(help: "Category name or id prefix.", completion: .categoryNames) var category: String
 
         func run() throws {
+            let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
-            Console.current.line(try store.removeCategory(category).capitalizedFirst + ".")
+            let found = try store.category(category)
+            let done = try store.removeCategory(category)
+            try output.said(done.capitalizedFirst + ".") { Report.removed(found.id, [("name", found.name)]) }
         }
     }
 }

@@ -186,8 +186,11 @@ extension Capital.ScheduleCommand {
 
         func run() throws {
             let day = try parseDay(at, field: "--at")
-            try global.ledgerStore(writing: true).skipOccurrence(schedule, at: day)
-            Console.current.line("Skipped the occurrence of \(day).")
+            let output = try global.writeOutput()
+            let store = try global.ledgerStore(writing: true)
+            let found = try store.schedule(schedule)
+            try store.skipOccurrence(schedule, at: day)
+            try output.said("Skipped the occurrence of \(day).") { try global.scheduleRecord(found.id) }
         }
     }
 
@@ -202,11 +205,14 @@ extension Capital.ScheduleCommand {
 
         func run() throws {
             let resolved = try scope.resolve()
-            try global.ledgerStore(writing: true).removeSchedule(schedule, scope: resolved)
+            let output = try global.writeOutput()
+            let store = try global.ledgerStore(writing: true)
+            let found = try store.schedule(schedule)
+            try store.removeSchedule(schedule, scope: resolved)
             switch resolved {
-            case .one(let day): Console.current.line("Skipped the occurrence of \(day).")
-            case .future(let day): Console.current.line("The schedule now ends before \(day).")
-            case .all: Console.current.line("Removed schedule '\(schedule)'.")
+            case .one(let day): try output.said("Skipped the occurrence of \(day).") { try global.scheduleRecord(found.id) }
+            case .future(let day): try output.said("The schedule now ends before \(day).") { try global.scheduleRecord(found.id) }
+            case .all: try output.said("Removed schedule '\(found.name)'.") { Report.removed(found.id, [("name", found.name)]) }
             }
         }
     }
