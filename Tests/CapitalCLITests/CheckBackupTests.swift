@@ -174,6 +174,9 @@ struct BackupCommandTests {
         cli.ok(["--db", target, "check"])
         #expect(cli.ok(["--db", target, "export"]) == cli.ok(["export"]))
         #expect(RawDatabase.sideFiles(cli.db) == [])
+        // In JSON: what was copied where.
+        let json = try #require(try cli.json(["backup", cli.path("backups/again.sqlite")]) as? [String: Any])
+        #expect(json["transactions"] as? Int == transactions && json["copy"] as? String == cli.path("backups/again.sqlite"))
     }
 
     @Test func existingFileIsRefusedUnlessForce() throws {

@@ -21,12 +21,20 @@ extension Capital {
             if let ledger = global.file {
                 throw CLIError.invalid("-f", ledger, "backup copies a database; give --db (a ledger file is copied with cp)")
             }
+            let output = try global.writeOutput()
             let source = try global.existingDatabasePath()
             if global.protectedPaths.dropFirst().contains(where: { OutputFile.canonical($0) == OutputFile.canonical(file) }) {
                 throw CLIError.invalid("FILE", file, "is one of the database's own files (-wal, -shm, -journal); write the copy somewhere else")
             }
             let summary = try Store.backup(source, to: file, replacing: force)
-            Console.current.line("Backed up \(source) to \(summary.path): \(summary.transactions) transactions, \(summary.bytes) bytes.")
+            try output.said("Backed up \(source) to \(summary.path): \(summary.transactions.counted("transaction")), \(summary.bytes) bytes.") {
+                Report.record(
+                    "backup",
+                    [
+                        (Column("database", "Database"), .text(source)), (Column("copy", "Copy"), .text(summary.path)),
+                        (Column("transactions", "Transactions"), .int(summary.transactions)), (Column("bytes", "Bytes"), .int(Int(summary.bytes))),
+                    ])
+            }
         }
     }
 }
