@@ -3,7 +3,8 @@ import ArgumentParser
 /// What a mistyped command line gets before argument-parser reads it, where argument-parser's own
 /// answer would not help: a command name that is not one (`capital balanse`, `capital help
 /// balanse`, `capital account lsit`) gets the nearest name; a negative amount given to `spend`,
-/// `earn` or `transfer` gets the command that records money the other way.
+/// `earn` or `transfer` gets the command that records money the other way, one given to `budget
+/// set`, `due pay` or `loan prepay` says what to do instead.
 enum CommandLineHints {
     /// The global options that take a value: the word after one is its value, not a command.
     static let valued: Set<String> = ["--db", "-f", "--file", "--today", "--format"]
@@ -79,20 +80,36 @@ enum CommandLineHints {
     /// `spend -100 Groceries`: argument-parser would read `-100` as an option and complain about a
     /// missing category. An amount is positive; money going the other way is the other command.
     static func negativeAmount(_ path: [String], _ rest: [String], before: String) -> CLIError? {
-        guard let command = path.last, ["spend", "earn", "transfer"].contains(command), path.count == 1 else { return nil }
+        let others = [
+            "budget set": "a budget's limit is positive; `capital budget rm CATEGORY` removes one",
+            "due pay": "a payment is positive; `capital due edit N --paid AMOUNT` corrects what was paid",
+            "loan prepay": "a prepayment is positive",
+        ]
+        let joined = path.joined(separator: " ")
+        if let why = others[joined] {
+            return firstNegative(rest, before: before).map { CLIError("AMOUNT '\($0)': \(why)", exitCode: 64) }
+        }
+        guard let command = path.last, ["spend", "earn", "transfer"].contains(command), path.count == 1,
+            let word = firstNegative(rest, before: before)
+        else { return nil }
+        let other =
+            switch command {
+            case "spend": "money coming back (a refund) is `capital earn \(word.dropFirst()) CATEGORY`"
+            case "earn": "income taken back is `capital spend \(word.dropFirst()) CATEGORY`"
+            default: "to move money the other way, swap --from and --to"
+            }
+        return CLIError("AMOUNT '\(word)': amounts are positive; \(other)", exitCode: 64)
+    }
+
+    /// The first word of `rest` written as a negative number that is not an option's value
+    /// (`--note -5`), the word before `rest` being `before`.
+    static func firstNegative(_ rest: [String], before: String) -> String? {
         var previous = before
         for word in rest {
             defer { previous = word }
             guard word.count > 1, word.first == "-", word.dropFirst().first?.isNumber == true else { continue }
-            // The value of an option (`--note -5`) is not the amount.
-            if previous.hasPrefix("--") && !valued.contains(previous) && previous != command { continue }
-            let other =
-                switch command {
-                case "spend": "money coming back (a refund) is `capital earn \(word.dropFirst()) CATEGORY`"
-                case "earn": "income taken back is `capital spend \(word.dropFirst()) CATEGORY`"
-                default: "to move money the other way, swap --from and --to"
-                }
-            return CLIError("AMOUNT '\(word)': amounts are positive; \(other)", exitCode: 64)
+            if previous.hasPrefix("--") && !valued.contains(previous) { continue }
+            return word
         }
         return nil
     }

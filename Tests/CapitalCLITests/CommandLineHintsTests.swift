@@ -17,6 +17,8 @@ struct CommandLineHintsTests {
         (["spend", "--from", "Cash", "-100", "Groceries"], ["AMOUNT '-100'", "amounts are positive"]),
         (["earn", "-5", "Salary"], ["AMOUNT '-5'", "`capital spend 5 CATEGORY`"]),
         (["transfer", "-5", "--from", "Cash", "--to", "VTB Debit"], ["AMOUNT '-5'", "swap --from and --to"]),
+        (["budget", "set", "Groceries", "-1"], ["AMOUNT '-1'", "a budget's limit is positive", "`capital budget rm CATEGORY`"]),
+        (["due", "pay", "1", "-100"], ["AMOUNT '-100'", "a payment is positive"]),
     ])
     func refusedInOneLineWithTheNearestCommand(args: [String], mentions: [String]) throws {
         let cli = try CLI.initialized()
