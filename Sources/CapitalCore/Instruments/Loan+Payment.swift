@@ -25,7 +25,9 @@ extension Loan {
     }
 
     /// (1 + r)^n − 1, by squaring on the excess over 1, which keeps its relative precision for
-    /// small r·n, where 1 − (1 + r)^−n would cancel.
+    /// small r·n, where 1 − (1 + r)^−n would cancel. Only for estimates, never an amount: the
+    /// annuity payment's guess (settled exactly near a rounding tie, `exactAnnuityPayment`) and the
+    /// scenario max-price guess (settled by the exact feasibility search).
     /// - Complexity: O(log n).
     static func growth(_ monthly: Double, _ count: Int) -> Double {
         var excess = 0.0

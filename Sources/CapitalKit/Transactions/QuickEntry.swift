@@ -83,6 +83,9 @@ extension Store {
     /// The balance of a cash or debit `account` at the end of `day` when it is below the
     /// account's floor (what a spend or a transfer from it should warn about; it is not refused);
     /// nil otherwise.
+    /// Reads the whole ledger with what its instruments make (a loan payment from the account
+    /// counts): one read per quick entry from an account with a floor; a checkpointed balance
+    /// (issue 20) would make it cheap on long histories.
     /// - Throws: as `balanceSheet(on:today:)`.
     public func belowFloor(_ account: Account, on day: Day) throws -> (balance: Money, floor: Money)? {
         guard [.cash, .debit].contains(account.kind), let floor = account.floor else { return nil }
