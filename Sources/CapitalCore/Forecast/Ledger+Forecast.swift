@@ -15,10 +15,12 @@ extension Ledger {
     /// each an ordinary dated transaction, so the timeline, the drivers of `--why` and group sums
     /// see them like any other. In this order, each seeing what the ones before made:
     ///
-    /// - **Loans**: the liability account is brought to its schedule's balance before today (a
-    ///   correction dated yesterday, against the equity account); each payment from today to the
-    ///   horizon is a transaction from the paying account, the interest to the loan's category and
-    ///   the principal to the liability. A loan starting after today is paid out on its start day.
+    /// - **Loans**: through the day its history was handled (`loanStates`), the liability account
+    ///   follows its schedule (corrections against the equity account); after it, the account holds
+    ///   what was posted and settled, like any account. Each open payment is a transaction from the
+    ///   paying account, the interest to the loan's category and the principal to the liability:
+    ///   on its day from today to the horizon, today when its day has passed (overdue). A loan
+    ///   starting after today is paid out on its start day.
     /// - **Assets with a value change**: the monthly changes from their valuation day on, against
     ///   the equity account (those before today make up today's value).
     /// - **Deposits**: interest credited on each capitalisation day from the opening on (earlier
@@ -27,31 +29,34 @@ extension Ledger {
     /// - **Cards**: from the statement before today, the interest charged at each statement and
     ///   the payback on each due day from the paying account (`cardCycles`); a card account
     ///   without a floor gets minus its limit, so level 3 counts the credit left.
-    /// - **Dues and budgets** (`trackingTransactions`, unless `tracking` is false: balances as of
-    ///   a day leave out what is only expected): the unpaid rest of each bill and fine, and the
-    ///   spending budgets expect; before the cards, so what a card pays is paid back.
+    /// - **Dues and budgets** (`trackingTransactions`): the unpaid rest of each bill and fine, and
+    ///   the spending budgets expect; before the cards, so what a card pays is paid back.
+    ///
+    /// With `expected` false — balances as of a day, which hold what happened, not what is
+    /// expected — loans' payments and payouts, cards' interest and paybacks, dues and budgets are
+    /// left out; loans' histories, deposits' interest and assets' value changes stay.
     /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards + budgets)).
-    public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], tracking withTracking: Bool = true)
+    public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], expected: Bool = true)
         throws(InstrumentError)
         -> Ledger
     {
         let revalued = accounts.filter { $0.valueChange != nil }
         var origins: [String: FlowOrigin] = [:]
-        let tracking = withTracking ? trackingTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins) : []
+        let tracking = expected ? trackingTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins) : []
         guard !loans.isEmpty || !cards.isEmpty || !deposits.isEmpty || !revalued.isEmpty else {
             var result = adding(tracking)
             result.origins.merge(origins) { _, new in new }
             return result
         }
         var result = self
-        result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins)
+        result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins)
         if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon, origins: &origins)) }
         if !deposits.isEmpty {
             result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins))
         }
         // Before the cards: a bill or budget paid by card is paid back with the rest.
         result = result.adding(tracking)
-        if !cards.isEmpty {
+        if expected && !cards.isEmpty {
             var generated: [Transaction] = []
             var cases: [String: CaseAmounts] = [:]
             for card in cards {
@@ -76,17 +81,18 @@ extension Ledger {
         return result
     }
 
-    /// The transactions, with each loan's correction, payout and payments merged in.
+    /// The transactions, with each loan's corrections, payout and open payments merged in (only
+    /// the corrections without `expected`).
     private func loanTransactions(
-        today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], origins: inout [String: FlowOrigin]
+        today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], expected: Bool, origins: inout [String: FlowOrigin]
     ) throws(InstrumentError) -> [Transaction] {
         guard !loans.isEmpty else { return transactions }
         var generated: [Transaction] = []
         let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        // Each loan account's postings before today, by day: the schedule overrides them.
+        // Each loan account's postings, by day: its history's schedule overrides them.
         var posted: [String: [(day: Day, amount: Int64)]] = [:]
         let loanAccounts = Set(loans.map(\.accountID))
-        for transaction in transactions where transaction.day < today {
+        for transaction in transactions {
             for posting in transaction.postings where loanAccounts.contains(posting.accountID) {
                 posted[posting.accountID, default: []].append((transaction.day, posting.amount.minor))
             }
@@ -95,21 +101,24 @@ extension Ledger {
             guard let account = byID[loan.accountID] else { continue }
             let first = generated.count
             defer { for transaction in generated[first...] { origins[transaction.id] = .loan(id: loan.id) } }
-            let schedule: LoanSchedule
-            do { schedule = try loan.schedule(calendar: calendars[loan.calendar] ?? .none) } catch { throw .loan(name: account.name, error) }
+            let rows = try loanRows(loan, calendars: calendars)
             func money(_ minor: Int64) -> Money { Money(minor: minor, currency: account.currency) }
             let terms = loan.terms
-            // Before today the account follows the schedule day by day: on the start day, on each
-            // payment day and on each day something was posted to it, it is brought to the
-            // schedule's balance (0 before the start).
+            let state = loan.state(in: self, today: today, rows: rows)
+            // Through its history the account follows the schedule day by day: on the start day, on
+            // each payment day and on each day something was posted to it, it is brought to the
+            // schedule's balance (0 before the start). After it, what is posted is what it holds.
             var steps: [(day: Day, balance: Int64)] = []
-            if terms.start < today {
+            // The money lent is history once its day has passed (paid out on it when it is ahead).
+            if terms.start < today || terms.start <= state.handledThrough {
                 steps.append((terms.start, -terms.principal))
-                for row in schedule.rows where row.day < today { steps.append((row.day, -row.balance)) }
+                for row in rows where row.original <= state.handledThrough { steps.append((row.day, -row.balance)) }
             }
+            let historyEnd = steps.last?.day ?? Day(Int.min / 4)
+            let postedDays = posted[loan.accountID, default: []].map(\.day).filter { $0 <= historyEnd }
             var checkpoints: [(day: Day, balance: Int64)] = []
             var step = 0
-            for day in (steps.map(\.day) + posted[loan.accountID, default: []].map(\.day)).sorted() where day != checkpoints.last?.day {
+            for day in (steps.map(\.day) + postedDays).sorted() where day != checkpoints.last?.day {
                 while step < steps.count && steps[step].day <= day { step += 1 }
                 checkpoints.append((day, step == 0 ? 0 : steps[step - 1].balance))
             }
@@ -130,6 +139,7 @@ extension Ledger {
                             Posting(accountID: loan.accountID, amount: money(correction)), Posting(accountID: equityID, amount: money(-correction)),
                         ]))
             }
+            guard expected else { continue }
             if terms.start >= today && terms.start <= horizon {
                 generated.append(
                     Transaction(
@@ -139,14 +149,13 @@ extension Ledger {
                             Posting(accountID: loan.accountID, amount: money(-terms.principal)),
                         ]))
             }
-            for (index, row) in schedule.rows.enumerated() where row.day >= today && row.day <= horizon {
-                var postings = [Posting(accountID: loan.payFromID, amount: money(-row.payment))]
-                if row.interest != 0 { postings.append(Posting(accountID: loan.interestCategoryID, amount: money(row.interest))) }
-                postings.append(Posting(accountID: loan.accountID, amount: money(row.principal)))
-                generated.append(
-                    Transaction(
-                        id: "\(loan.id)#\(index + 1)", day: row.day,
-                        payee: row.kind == .payment ? "\(account.name) payment" : "\(account.name) prepayment", postings: postings))
+            for (index, row) in rows.enumerated() where row.day <= horizon && state.isOpen(row.original) {
+                var flow = loanFlow(loan, account: account, row: row, isOpen: true)
+                if row.day < today {
+                    flow.day = today
+                    flow.payee += " (overdue since \(row.day))"
+                }
+                generated.append(flow.transaction(id: "\(loan.id)#\(index + 1)"))
             }
         }
         return adding(generated).transactions

@@ -10,6 +10,10 @@ public struct Ledger: Hashable, Sendable {
     public var schedules: [Schedule]
     /// What `post` has done with each schedule, by schedule id.
     public var scheduleStates: [String: ScheduleState] = [:]
+    /// Which loan payments are made, by loan id: those through `handledThrough` by the history
+    /// the loan was added with, later ones when posted, settled or skipped (keyed by their day
+    /// before adjustment). A loan without one has every payment before today made.
+    public var loanStates: [String: ScheduleState] = [:]
     /// Loans, in the order they were added.
     public var loans: [LedgerLoan] = []
     public var cards: [LedgerCard] = []
@@ -82,8 +86,9 @@ public struct BalanceKey: Hashable, Sendable {
     }
 }
 
-/// A schedule's posting bookkeeping: occurrences up to `handledThrough` (rule day) count as
-/// recorded, and `posted` holds the rule days already turned into transactions.
+/// A schedule's or a loan's bookkeeping of its expected flows: those up to `handledThrough` (by
+/// their key day: a rule day, a payment's day before adjustment) count as recorded, and `posted`
+/// holds the later key days that a transaction stands for (posted or settled) or that were skipped.
 public struct ScheduleState: Hashable, Sendable {
     public var handledThrough: Day
     public var posted: Set<Day>

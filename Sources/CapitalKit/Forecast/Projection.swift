@@ -93,7 +93,7 @@ extension Store {
         }
         do {
             return try stored.forecastLedger(
-                today: today, horizon: max(day, today), calendars: try calendars ?? self.calendars(for: stored), tracking: false)
+                today: today, horizon: max(day, today), calendars: try calendars ?? self.calendars(for: stored), expected: false)
         } catch let error as InstrumentError { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
     }
 }

@@ -1,0 +1,99 @@
+/// What an expected flow comes from.
+public enum ExpectedKind: String, CaseIterable, Hashable, Sendable {
+    /// An occurrence of a recurring transaction.
+    case schedule
+    /// A loan's payment or planned prepayment.
+    case loan
+}
+
+/// An expected flow: what a schedule or a loan says will move on a day, named by its kind, its
+/// schedule or loan, and its `key` day. It is *open* until a transaction stands for it (one `post`
+/// wrote, or one the user recorded and said it settles) or it is skipped; the states are kept by
+/// the store, the engine sees only which keys are no longer open (`ScheduleState`).
+public struct ExpectedFlow: Hashable, Sendable {
+    public var kind: ExpectedKind
+    /// The schedule's or the loan's id.
+    public var instrumentID: String
+    /// The day that names it and never moves: a schedule occurrence's rule day, a loan payment's
+    /// day before the working-day adjustment.
+    public var key: Day
+    /// The day the money moves.
+    public var day: Day
+    /// What `post` writes as the transaction's payee.
+    public var payee: String
+    /// At the expected amount; they balance.
+    public var postings: [Posting]
+    /// Whether nothing stands for it yet.
+    public var isOpen: Bool
+
+    /// What it moves (minor units): the sum of its positive postings.
+    public var amount: Int64 { Transaction(id: "", day: day, postings: postings).amount }
+
+    /// The flow as the transaction `post` writes, under `id`.
+    public func transaction(id: String, note: String = "") -> Transaction {
+        Transaction(id: id, day: day, payee: payee, note: note, postings: postings)
+    }
+}
+
+extension LedgerLoan {
+    /// The postings of a row of the schedule in `currency`: the payment out of the paying
+    /// account, the interest to the loan's category, the principal to the liability.
+    public func postings(_ row: LoanRow, currency: Currency) -> [Posting] {
+        var postings = [Posting(accountID: payFromID, amount: Money(minor: -row.payment, currency: currency))]
+        if row.interest != 0 { postings.append(Posting(accountID: interestCategoryID, amount: Money(minor: row.interest, currency: currency))) }
+        postings.append(Posting(accountID: accountID, amount: Money(minor: row.principal, currency: currency)))
+        return postings
+    }
+
+    /// The state of the loan's payments in `ledger`: `loanStates`, else (a ledger that never said)
+    /// every payment whose day is before `today` made, as a loan's balance always followed its
+    /// schedule. `rows` are the loan's schedule's.
+    public func state(in ledger: Ledger, today: Day, rows: [LoanRow]) -> ScheduleState {
+        if let state = ledger.loanStates[id] { return state }
+        return ScheduleState(handledThrough: rows.last { $0.day < today }?.original ?? terms.start.advanced(by: -1))
+    }
+}
+
+extension Ledger {
+    /// The expected flows of schedules and loans whose day falls in `range`, made or open, in day
+    /// order (then kind, then key). Loans' days are their schedules' (each loan on its calendar).
+    /// - Throws: `InstrumentError` for a loan whose terms give no schedule.
+    /// - Complexity: O(occurrences in range + Σ loan rows).
+    public func expectedFlows(in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> [ExpectedFlow] {
+        var flows: [ExpectedFlow] = []
+        for schedule in schedules {
+            let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+            for occurrence in schedule.occurrences(in: range, calendar: calendars[schedule.rule.calendar] ?? .none) {
+                flows.append(
+                    ExpectedFlow(
+                        kind: .schedule, instrumentID: schedule.id, key: occurrence.original, day: occurrence.day, payee: schedule.name,
+                        postings: occurrence.postings, isOpen: state.isOpen(occurrence.original)))
+            }
+        }
+        for loan in loans {
+            guard let account = accounts.first(where: { $0.id == loan.accountID }) else { continue }
+            let rows = try loanRows(loan, calendars: calendars)
+            let state = loan.state(in: self, today: today, rows: rows)
+            for row in rows where range.contains(row.day) {
+                flows.append(loanFlow(loan, account: account, row: row, isOpen: state.isOpen(row.original)))
+            }
+        }
+        flows.sort { ($0.day, $0.kind.rawValue, $0.key.number) < ($1.day, $1.kind.rawValue, $1.key.number) }
+        return flows
+    }
+
+    /// A loan's schedule rows, on its calendar.
+    func loanRows(_ loan: LedgerLoan, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> [LoanRow] {
+        do { return try loan.schedule(calendar: calendars[loan.calendar] ?? .none).rows } catch {
+            throw .loan(name: accounts.first { $0.id == loan.accountID }?.name ?? loan.id, error)
+        }
+    }
+
+    /// A row of `loan`'s schedule as an expected flow.
+    func loanFlow(_ loan: LedgerLoan, account: Account, row: LoanRow, isOpen: Bool) -> ExpectedFlow {
+        ExpectedFlow(
+            kind: .loan, instrumentID: loan.id, key: row.original, day: row.day,
+            payee: row.kind == .payment ? "\(account.name) payment" : "\(account.name) prepayment",
+            postings: loan.postings(row, currency: account.currency), isOpen: isOpen)
+    }
+}
