@@ -93,8 +93,8 @@ struct ConcurrentWriterTests {
             let posted = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT postedOccurrence.original AS original, txn.day AS day, txn.payee AS payee
-                    FROM postedOccurrence JOIN txn ON txn.id = postedOccurrence.txnId WHERE postedOccurrence.scheduleId = ?
+                    SELECT m.day AS original, txn.day AS day, txn.payee AS payee
+                    FROM expectedMark m JOIN txn ON txn.id = m.txnId WHERE m.kind = 'schedule' AND m.instrumentId = ?
                     ORDER BY original
                     """, arguments: [scheduleID])
             let expected = last.map { Array(start.number...$0.number) } ?? []

@@ -84,13 +84,6 @@ extension HouseholdForecast {
     /// The last day instruments are worked out to: past every horizon the tests use.
     static let instrumentsThrough = "2026-12-31"
 
-    /// A loan's balance owed at the start of `today` (on or after the day `loan show` was run):
-    /// less the principal of the payments in between.
-    func owed(_ loan: LoanShow, today: String) -> Int64 {
-        precondition(today >= Self.today, "loan show was run on \(Self.today)")
-        return loan.balance - loan.rows.filter { $0.day < today }.map(\.principal).reduce(0, +)
-    }
-
     /// Everything the instruments make, seen from `today`, in no particular order: the loans'
     /// corrections (dated yesterday) and payments, the asset's value changes and the deposit's
     /// interest from their start, the card's paybacks from today, and (unless `tracking` is false)
@@ -110,17 +103,20 @@ extension HouseholdForecast {
         for loan in sample.loans {
             guard let show = loanShows.first(where: { $0.name == loan.account }) else { continue }
             let correction =
-                -owed(show, today: today)
+                -show.balance
                 - sample.transactions.filter { $0.date < today }.flatMap(\.postings)
                 .filter { $0.account == loan.account }.map(\.amount).reduce(0, +)
             if correction != 0 {
                 events.append(event(yesterday, "\(loan.account): balance by its schedule", [(loan.account, correction), ("Capital", -correction)]))
             }
             let category = loan["category"] ?? "Loan interest"
-            for row in show.rows where row.day >= today && row.day <= last {
+            // Payments after the loan's history (handledThrough, before the shown rows) are open:
+            // those whose day has passed are paid today.
+            precondition(loan["handledThrough"].map { $0 < Self.today } ?? false, "the sample's loans are handled through March")
+            for row in show.rows where row.day <= last {
                 events.append(
                     event(
-                        row.day, "\(loan.account) payment",
+                        max(row.day, today), row.day < today ? "\(loan.account) payment (overdue since \(row.day))" : "\(loan.account) payment",
                         [(loan["payFrom"]!, -row.payment), (category, row.interest), (loan.account, row.principal)]))
             }
         }
@@ -365,21 +361,24 @@ extension HouseholdForecast {
     // MARK: Balances on a day, as `balance --on DAY` shows them
 
     /// Every account's balance at the end of `day` as capital shows it on `today`: the posted
-    /// transactions and what the instruments make up to that day; a loan account at its schedule's
-    /// balance on every day (before today, by `loan schedule`; from today, the balance today less
-    /// the principal paid since), the difference against Capital.
+    /// transactions and what the instruments compute up to that day (deposit interest, value
+    /// changes), never what is only expected (loan payments, card paybacks, bills, fines,
+    /// budgets); a loan account at its schedule's balance through its history (handledThrough, by
+    /// `loan schedule`), then at the history's end plus what was posted to it since, the
+    /// difference against Capital.
     func balances(on day: String, today: String = today) -> [String: Int64] {
         var result = sample.balances(through: day)
-        // A balance leaves out what bills, fines and budgets only expect.
-        for event in generated(today: today, tracking: false) where event.date <= day && !event.label.hasSuffix("balance by its schedule") {
+        for event in generated(today: today, tracking: false)
+        where event.date <= day && !event.label.hasSuffix("balance by its schedule") && !event.label.contains(" payment")
+            && !event.label.hasSuffix(" payback")
+        {
             for leg in event.legs { result[leg.account, default: 0] += leg.expected }
         }
         for loan in sample.loans {
-            guard let show = loanShows.first(where: { $0.name == loan.account }) else { continue }
-            let rowsSince = show.rows.filter { $0.day >= today && $0.day <= day }.map(\.principal).reduce(0, +)
-            let postedSince = sample.transactions.filter { $0.date >= today && $0.date <= day }.flatMap(\.postings)
+            guard let show = loanShows.first(where: { $0.name == loan.account }), let handled = loan["handledThrough"] else { continue }
+            let postedSince = sample.transactions.filter { $0.date > handled && $0.date <= day }.flatMap(\.postings)
                 .filter { $0.account == loan.account }.map(\.amount).reduce(0, +)
-            let target = day < today ? -scheduled(loan, on: day) : -owed(show, today: today) + rowsSince + postedSince
+            let target = day <= handled ? -scheduled(loan, on: day) : -show.balance + postedSince
             let correction = target - result[loan.account, default: 0]
             result[loan.account] = target
             result["Capital", default: 0] -= correction

@@ -45,7 +45,7 @@ struct ScheduleCommandTests {
 
     /// `schedule:date:amount` of each item, as posted or pending.
     static func summary(_ items: [[String: Any]]) -> [String] {
-        items.map { "\($0.string("schedule") ?? "?") \($0.string("date") ?? "?") \($0.string("amount") ?? "?")" }
+        items.map { "\($0.string("name") ?? "?") \($0.string("date") ?? "?") \($0.string("amount") ?? "?")" }
     }
 
     /// `payee date amount` of every transaction, in the order `tx list` gives.

@@ -29,7 +29,7 @@ struct MigrationFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/schema")
 
-    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit"]
+    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows"]
 
     static let fixtures: [Fixture] = [
         Fixture(
@@ -219,7 +219,8 @@ struct Figures: Equatable {
                       || (SELECT COUNT(*) FROM scheduleException e WHERE e.scheduleId = s.id)
                     FROM schedule s WHERE s.deleted = 0 ORDER BY s.position
                     """)
-                postedOccurrences = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM postedOccurrence") ?? 0
+                let marks = tables.contains("expectedMark") ? "expectedMark WHERE kind = 'schedule'" : "postedOccurrence"
+                postedOccurrences = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(marks)") ?? 0
                 calendarDays = try texts(
                     "SELECT calendar || ' ' || date(day * 86400, 'unixepoch') || ' ' || kind || ' ' || name FROM calendarDay ORDER BY calendar, day")
             }

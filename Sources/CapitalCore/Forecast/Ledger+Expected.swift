@@ -6,6 +6,18 @@ public enum ExpectedKind: String, CaseIterable, Hashable, Sendable {
     case loan
 }
 
+/// Where an expected flow stands.
+public enum ExpectedState: String, CaseIterable, Hashable, Sendable {
+    /// Nothing stands for it yet: the forecast counts it (today when its day has passed).
+    case open
+    /// `post` wrote its transaction.
+    case posted
+    /// A transaction the user recorded stands for it.
+    case settled
+    /// It will not happen.
+    case skipped
+}
+
 /// An expected flow: what a schedule or a loan says will move on a day, named by its kind, its
 /// schedule or loan, and its `key` day. It is *open* until a transaction stands for it (one `post`
 /// wrote, or one the user recorded and said it settles) or it is skipped; the states are kept by
@@ -45,23 +57,25 @@ extension LedgerLoan {
         return postings
     }
 
-    /// The state of the loan's payments in `ledger`: `loanStates`, else (a ledger that never said)
-    /// every payment whose day is before `today` made, as a loan's balance always followed its
-    /// schedule. `rows` are the loan's schedule's.
+    /// Which of the loan's payments are made in `ledger`: those through `handledThrough` (without
+    /// one, those whose day is before `today`) and the marked ones. `rows` are its schedule's.
     public func state(in ledger: Ledger, today: Day, rows: [LoanRow]) -> ScheduleState {
-        if let state = ledger.loanStates[id] { return state }
-        return ScheduleState(handledThrough: rows.last { $0.day < today }?.original ?? terms.start.advanced(by: -1))
+        let handled = handledThrough ?? rows.last { $0.day < today }?.original ?? terms.start.advanced(by: -1)
+        return ScheduleState(handledThrough: handled, posted: ledger.loanMarks[id] ?? [])
     }
 }
 
 extension Ledger {
-    /// The expected flows of schedules and loans whose day falls in `range`, made or open, in day
-    /// order (then kind, then key). Loans' days are their schedules' (each loan on its calendar).
+    /// The expected flows of schedules and loans (of `kinds`) whose day falls in `range`, made or
+    /// open, in day order (then kind, then key). Loans' days are their schedules' (each loan on
+    /// its calendar); `today` decides which payments of a loan without `handledThrough` are made.
     /// - Throws: `InstrumentError` for a loan whose terms give no schedule.
     /// - Complexity: O(occurrences in range + Σ loan rows).
-    public func expectedFlows(in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar]) throws(InstrumentError) -> [ExpectedFlow] {
+    public func expectedFlows(
+        in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], kinds: Set<ExpectedKind> = Set(ExpectedKind.allCases)
+    ) throws(InstrumentError) -> [ExpectedFlow] {
         var flows: [ExpectedFlow] = []
-        for schedule in schedules {
+        for schedule in schedules where kinds.contains(.schedule) {
             let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
             for occurrence in schedule.occurrences(in: range, calendar: calendars[schedule.rule.calendar] ?? .none) {
                 flows.append(
@@ -70,7 +84,7 @@ extension Ledger {
                         postings: occurrence.postings, isOpen: state.isOpen(occurrence.original)))
             }
         }
-        for loan in loans {
+        for loan in loans where kinds.contains(.loan) {
             guard let account = accounts.first(where: { $0.id == loan.accountID }) else { continue }
             let rows = try loanRows(loan, calendars: calendars)
             let state = loan.state(in: self, today: today, rows: rows)

@@ -10,10 +10,9 @@ public struct Ledger: Hashable, Sendable {
     public var schedules: [Schedule]
     /// What `post` has done with each schedule, by schedule id.
     public var scheduleStates: [String: ScheduleState] = [:]
-    /// Which loan payments are made, by loan id: those through `handledThrough` by the history
-    /// the loan was added with, later ones when posted, settled or skipped (keyed by their day
-    /// before adjustment). A loan without one has every payment before today made.
-    public var loanStates: [String: ScheduleState] = [:]
+    /// The loan payments after a loan's `handledThrough` that are posted, settled or skipped, by
+    /// loan id (keyed by their day before adjustment).
+    public var loanMarks: [String: Set<Day>] = [:]
     /// Loans, in the order they were added.
     public var loans: [LedgerLoan] = []
     public var cards: [LedgerCard] = []

@@ -1,8 +1,9 @@
 /// A loan kept in a ledger: its terms, the liability account that carries its balance, where the
 /// payments come from and where the interest goes.
 ///
-/// The liability account's balance follows the schedule: in a forecast it is the schedule's
-/// balance after the last payment before today, whatever was posted to the account by hand.
+/// The liability account's balance follows the schedule through `handledThrough`, whatever was
+/// posted to the account by hand; after it, each payment is an expected flow, open until a
+/// transaction stands for it.
 public struct LedgerLoan: Hashable, Sendable, Identifiable {
     public var id: String
     /// The liability account (kind `loan`); the loan goes by its name.
@@ -21,11 +22,15 @@ public struct LedgerLoan: Hashable, Sendable, Identifiable {
     public var terms: Loan
     /// Recurring extra payments, expanded into prepayments until the loan is paid off.
     public var extras: [LoanExtra]
+    /// The last day of the history the loan was added with: payments up to it (by their day
+    /// before adjustment) were made before capital knew the loan. Nil: every payment whose day is
+    /// before today counts as made (a ledger file that does not say).
+    public var handledThrough: Day?
 
     /// A loan with its terms on `accountID`, paid from `payFromID`, its interest to `interestCategoryID`.
     public init(
         id: String, accountID: String, payFromID: String, interestCategoryID: String, disburseToID: String? = nil,
-        collateralID: String? = nil, calendar: String = "none", terms: Loan, extras: [LoanExtra] = []
+        collateralID: String? = nil, calendar: String = "none", terms: Loan, extras: [LoanExtra] = [], handledThrough: Day? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -36,6 +41,7 @@ public struct LedgerLoan: Hashable, Sendable, Identifiable {
         self.calendar = calendar
         self.terms = terms
         self.extras = extras
+        self.handledThrough = handledThrough
     }
 
     /// The schedule with every prepayment: one-off ones as given, recurring ones on each of their

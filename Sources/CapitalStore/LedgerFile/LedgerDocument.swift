@@ -77,8 +77,16 @@ public struct LedgerDocument: Sendable {
         public var input: ScheduleInput
         public var handledThrough: Day?
         public var exceptions: [ExceptionEntry]
-        /// Occurrences already posted: the rule day and the transaction made for it.
-        public var posted: [(date: Day, transaction: String, location: FileLocation)]
+        /// Occurrences no longer open: posted, settled or skipped.
+        public var posted: [MarkEntry]
+        public var location: FileLocation
+    }
+
+    /// An expected flow that is no longer open, as written under `posted:` of a schedule or a
+    /// loan: its key day, the transaction that stands for it, and how (`posted` when not said).
+    public struct MarkEntry: Sendable {
+        public var date: Day
+        public var mark: FlowMark
         public var location: FileLocation
     }
 

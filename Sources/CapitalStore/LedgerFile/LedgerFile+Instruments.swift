@@ -10,6 +10,8 @@ extension LedgerDocument {
         public var location: FileLocation
         /// Where each of `input.prepayments` is written.
         public var prepaymentLocations: [FileLocation] = []
+        /// Payments after `handledThrough` no longer open.
+        public var posted: [MarkEntry] = []
 
         /// The place of a field a loan's error names by key: `loans[0].rate`, or a prepayment's
         /// own (`loans[0].prepayments[1].date` for `{prepayments.1.on}`).
@@ -32,7 +34,7 @@ extension Reader {
             node, path,
             allowed: [
                 "id", "account", "payFrom", "category", "disburseTo", "collateral", "principal", "rate", "term", "start", "firstPayment", "method",
-                "dayCount", "rounding", "calendar", "adjust", "prepayments",
+                "dayCount", "rounding", "calendar", "adjust", "prepayments", "handledThrough", "posted",
             ])
         let termText = try text(fields, "term", path, in: node, required: true)!
         guard let term = Int(termText) else { throw fail(fields["term"]!, "\(path).term", "'\(termText)' is not a whole number of months") }
@@ -52,6 +54,7 @@ extension Reader {
         input.rounding = try choice(fields, "rounding", path, in: node) ?? .halfUp
         input.calendar = try text(fields, "calendar", path, in: node) ?? "none"
         input.adjustment = try choice(fields, "adjust", path, in: node) ?? .none
+        input.handledThrough = try day(fields, "handledThrough", path, in: node)
         var prepaymentLocations: [FileLocation] = []
         for (index, item) in try list(fields, "prepayments", path).enumerated() {
             let p = "\(path).prepayments[\(index)]"
@@ -64,7 +67,9 @@ extension Reader {
             input.prepayments.append(prepayment)
             prepaymentLocations.append(location(item, p))
         }
-        return .init(id: try text(fields, "id", path, in: node), input: input, location: at, prepaymentLocations: prepaymentLocations)
+        return .init(
+            id: try text(fields, "id", path, in: node), input: input, location: at, prepaymentLocations: prepaymentLocations,
+            posted: try marks(fields, path, in: node))
     }
 
     /// A field that names one of an enum's cases.
@@ -80,7 +85,7 @@ extension Reader {
 }
 
 extension LedgerFile {
-    static func loan(of loan: LedgerLoan, names: [String: String], currency: Currency) -> Value {
+    static func loan(of loan: LedgerLoan, names: [String: String], currency: Currency, extras: LedgerExtras) -> Value {
         let t = loan.terms
         func name(_ id: String) -> Value { .text(names[id] ?? id) }
         func amount(_ minor: Int64) -> Value { .amount(Money(minor: minor, currency: currency).plain) }
@@ -111,6 +116,8 @@ extension LedgerFile {
             return .map(f)
         }
         if !prepayments.isEmpty { fields.append(("prepayments", .list(prepayments))) }
+        if let handled = loan.handledThrough { fields.append(("handledThrough", .text(handled.iso))) }
+        if let marks = extras.marks[loan.id], !marks.isEmpty { fields.append(("posted", markList(marks))) }
         return .map(fields)
     }
 }

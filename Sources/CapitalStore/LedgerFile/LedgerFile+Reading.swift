@@ -347,16 +347,29 @@ struct Reader {
                     date: try day(f, "date", p, in: item, required: true)!, skip: try bool(f, "skip", p, in: item),
                     moveTo: try day(f, "moveTo", p, in: item), amount: try text(f, "amount", p, in: item), location: location(item, p)))
         }
-        var posted: [(date: Day, transaction: String, location: FileLocation)] = []
-        for (index, item) in try list(fields, "posted", path).enumerated() {
-            let p = "\(path).posted[\(index)]"
-            let f = try mapping(item, p, allowed: ["date", "transaction"])
-            posted.append(
-                (try day(f, "date", p, in: item, required: true)!, try text(f, "transaction", p, in: item, required: true)!, location(item, p)))
-        }
         return .init(
             id: try text(fields, "id", path, in: node), input: input, handledThrough: try day(fields, "handledThrough", path, in: node),
-            exceptions: exceptions, posted: posted, location: location(node, path))
+            exceptions: exceptions, posted: try marks(fields, path, in: node), location: location(node, path))
+    }
+
+    /// `posted:` of a schedule or a loan: each flow no longer open, by `date` (its key day), with
+    /// the `transaction` that stands for it and `state` (posted, the default, or settled), or
+    /// `state: skipped` and no transaction.
+    func marks(_ fields: [String: Node], _ path: String, in node: Node) throws(LedgerFileError) -> [LedgerDocument.MarkEntry] {
+        var marks: [LedgerDocument.MarkEntry] = []
+        for (index, item) in try list(fields, "posted", path).enumerated() {
+            let p = "\(path).posted[\(index)]"
+            let f = try mapping(item, p, allowed: ["date", "transaction", "state"])
+            let state: ExpectedState = try choice(f, "state", p, in: item) ?? .posted
+            if state == .open { throw fail(f["state"]!, "\(p).state", "'open' is not a mark: leave the flow out of posted") }
+            let transaction = try text(f, "transaction", p, in: item, required: state != .skipped)
+            if state == .skipped, transaction != nil {
+                throw fail(f["transaction"]!, "\(p).transaction", "a skipped flow has no transaction")
+            }
+            marks.append(
+                .init(date: try day(f, "date", p, in: item, required: true)!, mark: FlowMark(state: state, transactionID: transaction), location: location(item, p)))
+        }
+        return marks
     }
 
     func transaction(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.TransactionEntry {

@@ -178,7 +178,14 @@ extension Store {
         try resolveInstruments(
             document.loans, onto: draft, kind: "loan", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.loan,
             added: \.loans, valueID: \.id,
-            build: { entry, id in try building(entry.place) { try buildLoan(draft, id: id, entry.input, accounts: draft.accountIndex()) } })
+            build: { entry, id in
+                var loan = try building(entry.place) { try buildLoan(draft, id: id, entry.input, accounts: draft.accountIndex()) }
+                // A file that does not say how far the history goes takes the stored loan's word.
+                if loan.handledThrough == nil, let stored = try draft.lookup.loan(id) { loan.handledThrough = stored.handledThrough }
+                var transactionIDs: Set<String>?
+                draft.content.loanMarks[id] = try resolveMarks(entry.posted, onto: draft, known: &transactionIDs)
+                return loan
+            })
         try resolveInstruments(
             document.cards, onto: draft, kind: "card", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.card,
             added: \.cards, valueID: \.id, build: { entry, id in try building(entry.location.field) { try buildCard(draft, id: id, entry.input) } })
@@ -393,17 +400,7 @@ extension Store {
                 throw StoreError.duplicateName(what: "schedule", name: schedule.name)
             }
             names.insert(key)
-            var posted: [(day: Day, transaction: String)] = []
-            for (date, transaction, at) in entry.posted {
-                let id = transaction.lowercased()
-                if transactionIDs == nil { transactionIDs = Set(draft.content.transactions.map(\.id)) }
-                var known = transactionIDs!.contains(id)
-                if !known { known = try draft.lookup.transaction(id) != nil }
-                guard known else {
-                    throw fail(at, "transaction '\(transaction)' is not in the file or the database")
-                }
-                if !posted.contains(where: { $0.day == date }) { posted.append((date, id)) }
-            }
+            let posted = try resolveMarks(entry.posted, onto: draft, known: &transactionIDs)
             added[id] = draft.content.schedules.count
             draft.content.schedules.append(.init(schedule: schedule, handledThrough: handled, position: position, posted: posted))
             position += 1
@@ -413,6 +410,27 @@ extension Store {
 
     /// Adds a file's instruments by id (derived from the account's name when the file gives none);
     /// one already there must have the same terms.
+    /// The marks of a schedule or a loan, each transaction found in the file or the database; the
+    /// first of a day counts.
+    static func resolveMarks(_ entries: [LedgerDocument.MarkEntry], onto draft: LedgerDraft, known transactionIDs: inout Set<String>?) throws
+        -> [(day: Day, mark: FlowMark)]
+    {
+        var marks: [(day: Day, mark: FlowMark)] = []
+        for entry in entries {
+            var mark = entry.mark
+            if let transaction = mark.transactionID {
+                let id = transaction.lowercased()
+                if transactionIDs == nil { transactionIDs = Set(draft.content.transactions.map(\.id)) }
+                var known = transactionIDs!.contains(id)
+                if !known { known = try draft.lookup.transaction(id) != nil }
+                guard known else { throw StoreError.file(LedgerFileError(entry.location, "transaction '\(transaction)' is not in the file or the database")) }
+                mark.transactionID = id
+            }
+            if !marks.contains(where: { $0.day == entry.date }) { marks.append((entry.date, mark)) }
+        }
+        return marks
+    }
+
     static func resolveInstruments<Entry, Value: Equatable>(
         _ entries: [Entry], onto draft: LedgerDraft, kind: String, id: (Entry) -> String?, account: (Entry) -> String,
         location: (Entry) -> FileLocation, existing: (String) throws -> Value?, added: WritableKeyPath<ResolvedLedger, [Value]>,

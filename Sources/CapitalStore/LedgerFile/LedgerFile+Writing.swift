@@ -102,7 +102,7 @@ extension LedgerFile {
             root.append(("schedules", .list(ledger.schedules.map { schedule(of: $0, names: names, ledger: ledger, extras: extras) })))
         }
         if !ledger.loans.isEmpty {
-            root.append(("loans", .list(ledger.loans.map { loan(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
+            root.append(("loans", .list(ledger.loans.map { loan(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency, extras: extras) })))
         }
         if !ledger.cards.isEmpty {
             root.append(("cards", .list(ledger.cards.map { card(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
@@ -181,10 +181,19 @@ extension LedgerFile {
                         })
                 ))
         }
-        if let posted = extras.posted[s.id], !posted.isEmpty {
-            fields.append(("posted", .list(posted.map { .map([("date", .text($0.day.iso)), ("transaction", .text($0.transaction))]) })))
-        }
+        if let marks = extras.marks[s.id], !marks.isEmpty { fields.append(("posted", markList(marks))) }
         return .map(fields)
+    }
+
+    /// `posted:` of a schedule or a loan, in day order.
+    static func markList(_ marks: [(day: Day, mark: FlowMark)]) -> Value {
+        .list(
+            marks.sorted { $0.day < $1.day }.map { entry in
+                var fields: [(String, Value)] = [("date", .text(entry.day.iso))]
+                if let transaction = entry.mark.transactionID { fields.append(("transaction", .text(transaction))) }
+                if entry.mark.state != .posted { fields.append(("state", .text(entry.mark.state.rawValue))) }
+                return .map(fields)
+            })
     }
 
     /// A tree of values to write; amounts stay text.
@@ -325,8 +334,8 @@ public struct LedgerExtras: Sendable {
     public var calendarDays: [(calendar: String, day: Day, holiday: Bool, name: String)] = []
     /// Per schedule id: occurrences up to this rule day count as handled.
     public var handledThrough: [String: Day] = [:]
-    /// Per schedule id: the posted occurrences (rule day, transaction id).
-    public var posted: [String: [(day: Day, transaction: String)]] = [:]
+    /// Per schedule or loan id: the flows no longer open (key day, mark).
+    public var marks: [String: [(day: Day, mark: FlowMark)]] = [:]
     public init() {}
 }
 
@@ -341,9 +350,7 @@ extension Store {
             for row in try Row.fetchAll(db, sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0") {
                 extras.handledThrough[row["id"]] = Day(row["handledThrough"])
             }
-            for row in try Row.fetchAll(db, sql: "SELECT scheduleId, original, txnId FROM postedOccurrence ORDER BY scheduleId, original") {
-                extras.posted[row["scheduleId"], default: []].append((Day(row["original"]), row["txnId"]))
-            }
+            for (key, mark) in try Store.fetchMarks(db) { extras.marks[key.instrumentID, default: []].append((key.day, mark)) }
         }
         extras.calendarDays = try calendarDays()
         return LedgerFile.write(ledger, defaultAccountID: defaultAccount?.id, format: format, extras: extras)

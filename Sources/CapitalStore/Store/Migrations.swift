@@ -9,6 +9,7 @@ enum Migrations {
         migrator.registerMigration("v3-instruments", migrate: v3)
         migrator.registerMigration("v4-tracking", migrate: v4)
         migrator.registerMigration("v5-calendar-inherit", migrate: v5)
+        migrator.registerMigration("v6-expected-flows", migrate: v6)
         return migrator
     }
 
@@ -253,4 +254,25 @@ enum Migrations {
         try db.execute(sql: "UPDATE schedule SET calendar = '' WHERE calendar = 'none'")
     }
 
+    /// Expected flows get a state (issue 17). One table keeps, for schedules and loans alike, the
+    /// flows a transaction stands for — `posted` (written by `post`) or `settled` (recorded by the
+    /// user) — and those `skipped`; the schedules' posted occurrences move into it. Loans get the
+    /// day their history was handled through: payments up to it follow the schedule, later ones
+    /// are open until posted or settled. Loans stored so far followed their schedule up to any
+    /// today; from now on they do up to the day before they were added.
+    private static func v6(_ db: Database) throws {
+        try db.create(table: "expectedMark") { t in
+            t.column("kind", .text).notNull()  // schedule or loan
+            t.column("instrumentId", .text).notNull()
+            t.column("day", .integer).notNull()  // the flow's key day: a rule day, a payment's day before adjustment
+            t.column("state", .text).notNull()  // posted, settled or skipped
+            t.column("txnId", .text).references("txn")
+            t.primaryKey(["kind", "instrumentId", "day"])
+        }
+        try db.execute(sql: "INSERT INTO expectedMark(kind, instrumentId, day, state, txnId) SELECT 'schedule', scheduleId, original, 'posted', txnId FROM postedOccurrence")
+        try db.drop(table: "postedOccurrence")
+        try db.execute(sql: "CREATE INDEX expectedMark_txn ON expectedMark(txnId)")
+        try db.alter(table: "loan") { t in t.add(column: "handledThrough", .integer) }
+        try db.execute(sql: "UPDATE loan SET handledThrough = CAST(julianday(date(createdAt)) - 2440587.5 AS INTEGER) - 1")
+    }
 }

@@ -89,12 +89,12 @@ extension Store {
         }
         for entry in resolved.schedules {
             try insertSchedule(db, entry.schedule, handledThrough: entry.handledThrough, position: entry.position)
-            for (day, transaction) in entry.posted {
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)").execute(
-                    arguments: [entry.schedule.id, day.number, transaction])
-            }
+            for (day, mark) in entry.posted { try Store.mark(db, FlowKey(kind: .schedule, instrumentID: entry.schedule.id, day: day), mark) }
         }
-        for loan in resolved.loans { try insertLoan(db, loan) }
+        for loan in resolved.loans {
+            try insertLoan(db, loan)
+            for (day, mark) in resolved.loanMarks[loan.id] ?? [] { try Store.mark(db, FlowKey(kind: .loan, instrumentID: loan.id, day: day), mark) }
+        }
         for card in resolved.cards { try insertCard(db, card) }
         for deposit in resolved.deposits { try insertDeposit(db, deposit) }
         for due in resolved.dues { try insertDue(db, due) }

@@ -22,6 +22,9 @@ public struct LoanInput: Sendable {
     public var calendar = "none"
     public var adjustment: BusinessDayAdjustment = .none
     public var prepayments: [PrepaymentInput] = []
+    /// Payments up to this day (before adjustment) were made before capital knew the loan; nil:
+    /// every payment before today counts as made (`LedgerLoan.handledThrough`).
+    public var handledThrough: Day?
 
     public init(account: String, payFrom: String, principal: String, rate: String, term: Int, start: Day) {
         self.account = account
@@ -212,7 +215,7 @@ extension Store {
         if account == nil { account = try created(db, Account(id: newID(), name: input.account, kind: .loan, currency: currency)) }
         var loan = LedgerLoan(
             id: id, accountID: account!.id, payFromID: payFrom.id, interestCategoryID: category.id, disburseToID: disburseTo?.id,
-            collateralID: collateral?.id, calendar: calendarName, terms: terms)
+            collateralID: collateral?.id, calendar: calendarName, terms: terms, handledThrough: input.handledThrough)
         for (index, prepayment) in input.prepayments.enumerated() {
             // A loan's own prepayments are parts of it: `{prepayments.0.amount}`.
             do { try addPrepayment(prepayment, to: &loan, currency: currency) } catch let error as StoreError {
@@ -234,13 +237,13 @@ extension Store {
         try db.cachedStatement(
             sql: """
                 INSERT INTO loan(id, createdAt, updatedAt, accountId, payFromId, categoryId, disburseToId, collateralId, principal, ratePerMillion,
-                    term, start, firstPayment, method, dayCount, rounding, adjustment, calendar)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    term, start, firstPayment, method, dayCount, rounding, adjustment, calendar, handledThrough)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             loan.id, now, now, loan.accountID, loan.payFromID, loan.interestCategoryID, loan.disburseToID, loan.collateralID, t.principal,
             t.rate.perMillion, t.term, t.start.number, t.firstPayment.number, t.method.rawValue, t.dayCount.rawValue, t.rounding.rawValue,
-            t.adjustment.rawValue, loan.calendar,
+            t.adjustment.rawValue, loan.calendar, loan.handledThrough?.number,
         ])
         try savePrepayments(db, loan)
     }
@@ -293,7 +296,8 @@ extension Store {
             }
             return LedgerLoan(
                 id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"],
-                disburseToID: row["disburseToId"], collateralID: row["collateralId"], calendar: calendar, terms: terms, extras: loanExtras)
+                disburseToID: row["disburseToId"], collateralID: row["collateralId"], calendar: calendar, terms: terms, extras: loanExtras,
+                handledThrough: (row["handledThrough"] as Int?).map(Day.init))
         }
     }
 

@@ -20,13 +20,20 @@ public struct OccurrenceApproval: Sendable {
 
 /// What `post` did, or would do with `--dry-run`.
 public struct PostResult: Sendable {
+    /// An expected flow posted, or awaiting approval.
     public struct Item: Sendable {
-        public var schedule: Schedule
-        public var occurrence: ScheduleOccurrence
-        /// The transaction created (nil for a dry run or a pending occurrence).
-        public var transactionID: String?
+        public var kind: ExpectedKind
+        /// The schedule's name, or the loan's (its account's).
+        public var name: String
+        /// The day that names the flow (a rule day, a payment's day before adjustment).
+        public var key: Day
+        /// The day of the transaction.
+        public var day: Day
         /// What the transaction moves (minor units): the sum of its positive postings.
         public var amount: Int64
+        public var currency: Currency
+        /// The transaction created (nil for a dry run or a pending occurrence).
+        public var transactionID: String?
     }
 
     public var posted: [Item] = []
@@ -35,9 +42,10 @@ public struct PostResult: Sendable {
 }
 
 extension Store {
-    /// Turns every occurrence due up to `until` that has not been posted into a real transaction:
-    /// `auto` schedules at once, `confirm` ones only when approved. All or nothing, and never twice
-    /// (each posted occurrence is recorded under its schedule and rule day).
+    /// Turns every expected flow due up to `until` that is still open into a real transaction:
+    /// occurrences of `auto` schedules and loan payments at once, occurrences of `confirm`
+    /// schedules only when approved. All or nothing, and never twice (each posted flow is marked
+    /// under its schedule or loan and key day).
     public func post(until: Day, approvals: [OccurrenceApproval], dryRun: Bool) throws(StoreError) -> PostResult {
         try write("posting due occurrences") { db in
             var result = PostResult()
@@ -52,21 +60,33 @@ extension Store {
                 approvalsBySchedule[schedule.id, default: []].append((approval, false))
             }
             let accounts = AccountIndex(try Store.fetchAccounts(db))
-            for schedule in try Store.fetchSchedules(db) {
-                let handled = Day(
-                    try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0)
-                let posted = Set(
-                    try Int.fetchAll(db.cachedStatement(sql: "SELECT original FROM postedOccurrence WHERE scheduleId = ?"), arguments: [schedule.id])
-                        .map(Day.init))
-                let calendar = try Store.workingDayCalendar(db, schedule.rule.calendar)
+            let ledger = try Store.fetchLedger(db, location: "")
+            let calendars = try Store.fetchCalendars(db, for: ledger)
+            /// Writes `transaction` for `key` (unless a dry run) and lists it.
+            func post(_ transaction: Transaction, _ key: FlowKey, name: String) throws {
+                if !dryRun {
+                    try Store.insertTransaction(db, transaction, accounts)
+                    try Store.mark(db, key, FlowMark(state: .posted, transactionID: transaction.id))
+                }
+                result.posted.append(
+                    .init(
+                        kind: key.kind, name: name, key: key.day, day: transaction.day, amount: transaction.amount,
+                        currency: transaction.postings[0].amount.currency, transactionID: dryRun ? nil : transaction.id))
+            }
+            for schedule in ledger.schedules {
+                let calendar = calendars[schedule.rule.calendar] ?? .none
                 // The same occurrences the forecast counts as due: open ones falling on or before `until`.
-                let state = ScheduleState(handledThrough: handled, posted: posted)
+                let state = ledger.scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
                 for occurrence in schedule.openOccurrences(dueBy: until, state: state, calendar: calendar) {
                     var amount = occurrence.amount.expected
+                    let key = FlowKey(kind: .schedule, instrumentID: schedule.id, day: occurrence.original)
                     if schedule.approval == .confirm {
                         guard let index = approvalsBySchedule[schedule.id]?.firstIndex(where: { $0.0.day == occurrence.day && !$0.used }) else {
                             let size = Transaction(id: "", day: occurrence.day, postings: occurrence.postings).amount
-                            result.pending.append(.init(schedule: schedule, occurrence: occurrence, transactionID: nil, amount: size))
+                            result.pending.append(
+                                .init(
+                                    kind: .schedule, name: schedule.name, key: occurrence.original, day: occurrence.day, amount: size,
+                                    currency: schedule.currency, transactionID: nil))
                             continue
                         }
                         let approval = approvalsBySchedule[schedule.id]![index].0
@@ -89,15 +109,19 @@ extension Store {
                     let transaction = Transaction(
                         id: Store.newID(), day: occurrence.day, payee: schedule.name, note: schedule.note,
                         tags: [], postings: schedule.postings(for: amount))
-                    if !dryRun {
-                        try Store.insertTransaction(db, transaction, accounts)
-                        try db.execute(
-                            sql: "INSERT INTO postedOccurrence(scheduleId, original, txnId) VALUES (?, ?, ?)",
-                            arguments: [schedule.id, occurrence.original.number, transaction.id])
-                    }
-                    result.posted.append(
-                        .init(schedule: schedule, occurrence: occurrence, transactionID: dryRun ? nil : transaction.id, amount: transaction.amount))
+                    try post(transaction, key, name: schedule.name)
                 }
+            }
+            // Loan payments: every open one whose day has come.
+            let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            let loanNames = Dictionary(ledger.loans.map { ($0.id, names[$0.accountID] ?? $0.id) }, uniquingKeysWith: { a, _ in a })
+            let payments: [ExpectedFlow]
+            // A loan that never said how far its history goes has its payments before today made.
+            let ahead = until.advanced(by: 1)
+            do { payments = try ledger.expectedFlows(in: DayRange(Day(Int.min / 4), ahead), today: ahead, calendars: calendars, kinds: [.loan]) } catch
+            let error as InstrumentError { throw StoreError.invalid(field: "loan", value: "", reason: error.template) }
+            for flow in payments where flow.isOpen {
+                try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: loanNames[flow.instrumentID] ?? flow.instrumentID)
             }
             for (_, entries) in approvalsBySchedule {
                 if let unused = entries.first(where: { !$0.used }) {
@@ -106,10 +130,11 @@ extension Store {
                         reason: "no occurrence of that schedule awaiting approval is due on \(unused.0.day) (by \(until))", remedy: .dryRunPost)
                 }
             }
-            result.posted.sort { ($0.occurrence.day, $0.schedule.name) < ($1.occurrence.day, $1.schedule.name) }
-            result.pending.sort { ($0.occurrence.day, $0.schedule.name) < ($1.occurrence.day, $1.schedule.name) }
+            result.posted.sort { ($0.day, $0.name) < ($1.day, $1.name) }
+            result.pending.sort { ($0.day, $0.name) < ($1.day, $1.name) }
             if !dryRun {
-                try Store.checkBalancesFit(db, accountIDs: Set(result.posted.flatMap { $0.schedule.postings.map(\.accountID) }))
+                let touched = try Set(result.posted.compactMap(\.transactionID).flatMap { try Store.resolveTransaction(db, $0).postings.map(\.accountID) })
+                try Store.checkBalancesFit(db, accountIDs: touched)
             }
             return result
         }

@@ -167,9 +167,11 @@ extension Store {
                     try Int.fetchOne(db.cachedStatement(sql: "SELECT handledThrough FROM schedule WHERE id = ?"), arguments: [schedule.id]) ?? 0
                 if movesDays { handled = max(handled, today.number - 1) }
                 try Store.insertSchedule(db, second, handledThrough: Day(handled))
-                // Occurrences from the split on that were already posted now belong to the second
+                // Occurrences from the split on that were already posted, settled or skipped now belong to the second
                 // half, which must not post them again.
-                try db.cachedStatement(sql: "UPDATE postedOccurrence SET scheduleId = ? WHERE scheduleId = ? AND original >= ?").execute(arguments: [
+                try db.cachedStatement(
+                    sql: "UPDATE expectedMark SET instrumentId = ? WHERE kind = 'schedule' AND instrumentId = ? AND day >= ?"
+                ).execute(arguments: [
                     second.id, schedule.id, occurrence.original.number,
                 ])
                 return second

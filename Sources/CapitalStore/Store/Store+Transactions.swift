@@ -112,26 +112,7 @@ extension Store {
     /// Everything in the ledger, as one consistent snapshot.
     public func snapshot() throws(StoreError) -> Ledger {
         if let file = fileLedger { return try file.get() }
-        return try read("reading the ledger") { db in
-            var ledger = Ledger(
-                currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
-                groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db), schedules: try Store.fetchSchedules(db))
-            var posted: [String: Set<Day>] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT scheduleId, original FROM postedOccurrence")) {
-                posted[row["scheduleId"], default: []].insert(Day(row["original"]))
-            }
-            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0")) {
-                let id: String = row["id"]
-                ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: posted[id] ?? [])
-            }
-            ledger.loans = try Store.fetchLoans(db)
-            ledger.cards = try Store.fetchCards(db)
-            ledger.deposits = try Store.fetchDeposits(db)
-            ledger.dues = try Store.fetchDues(db)
-            ledger.budgets = try Store.fetchBudgets(db)
-            ledger.defaultAccountID = try Store.setting(db, "defaultAccount")
-            return ledger
-        }
+        return try read("reading the ledger") { db in try Store.fetchLedger(db, location: location) }
     }
 
     // MARK: Helpers

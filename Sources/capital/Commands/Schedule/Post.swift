@@ -6,11 +6,12 @@ extension Capital {
     struct Post: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "post",
-            abstract: "Turn due occurrences into real transactions, since the last run.",
+            abstract: "Turn due expected flows into real transactions: schedule occurrences and loan payments.",
             discussion: """
-                auto schedules are posted at once; confirm ones are listed until approved with \
-                --approve SCHEDULE@DATE (=AMOUNT for a ranged schedule). Running it twice posts nothing twice; \
-                a run posts all or nothing.
+                Occurrences of auto schedules and loan payments are posted at once; those of confirm \
+                schedules are listed until approved with --approve SCHEDULE@DATE (=AMOUNT for a ranged \
+                schedule). A flow that a recorded transaction settles, or that was skipped, is not posted \
+                (see capital expected). Running it twice posts nothing twice; a run posts all or nothing.
                 Examples:
                   capital post --dry-run
                   capital post --approve Lunch@2025-03-07=430 --approve "Salary Anna@2025-03-10"
@@ -41,14 +42,14 @@ extension Capital {
             let store = try global.ledgerStore(writing: true)
             let result = try store.postDue(through: last, today: try global.todayDay(), approvals: approvals, dryRun: dryRun)
             let columns = [
-                Column("schedule", "Schedule"), Column("date", "Date"), Column("amount", "Amount", numeric: true), Column("currency", "Cur"),
+                Column("kind", "Kind"), Column("name", "Flow"), Column("date", "Date"), Column("amount", "Amount", numeric: true), Column("currency", "Cur"),
                 Column("transaction", "Transaction"),
             ]
             func rows(_ items: [PostResult.Item]) -> [[Cell]] {
                 items.map {
                     [
-                        .text($0.schedule.name), .day($0.occurrence.day), .money(Money(minor: $0.amount, currency: $0.schedule.currency)),
-                        .text($0.schedule.currency.code), $0.transactionID.map { .id($0) } ?? .none,
+                        .text($0.kind.rawValue), .text($0.name), .day($0.day), .money(Money(minor: $0.amount, currency: $0.currency)),
+                        .text($0.currency.code), $0.transactionID.map { .id($0) } ?? .none,
                     ]
                 }
             }
