@@ -16,6 +16,9 @@ public enum ExpectedState: String, CaseIterable, Hashable, Sendable {
     case settled
     /// It will not happen.
     case skipped
+    /// Its day is within the history its schedule or loan was added with (`handledThrough`):
+    /// recorded before capital knew of it, or never to be.
+    case handled
 }
 
 /// An expected flow: what a schedule or a loan says will move on a day, named by its kind, its

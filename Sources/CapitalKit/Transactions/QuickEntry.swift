@@ -22,6 +22,8 @@ public struct QuickEntry: Sendable {
     public var note = ""
     public var spender = ""
     public var tags: [String] = []
+    /// The expected flow it stands for: none, one named, or the nearest that matches.
+    public var settling: Settling = .none
 
     /// An entry of `amount` on `day`, without payee, note, spender or tags.
     public init(_ move: Move, amount: String, day: Day) {
@@ -32,12 +34,13 @@ public struct QuickEntry: Sendable {
 }
 
 extension Store {
-    /// Records a quick entry as a two-posting transaction.
-    /// - Returns: the transaction and the accounts the money left and reached.
+    /// Records a quick entry as a two-posting transaction, settling what `entry.settling` says.
+    /// - Returns: the transaction, the accounts the money left and reached, and the expected flow
+    ///   it settled.
     /// - Throws: `KitError` naming the field at fault (a category of the wrong kind, the same
     ///   account twice, an amount that is not one or not more than zero, no account and no
     ///   default account), or refusing two currencies; `StoreError` for names that are no account.
-    public func record(_ entry: QuickEntry) throws -> (transaction: Transaction, from: Account, to: Account) {
+    public func record(_ entry: QuickEntry) throws -> (transaction: Transaction, from: Account, to: Account, settled: Settlement?) {
         let from: Account
         let to: Account
         switch entry.move {
@@ -70,14 +73,15 @@ extension Store {
         let money: Money
         do { money = try Money(parsing: entry.amount, currency: from.currency) } catch { throw KitError.unreadable(.amount, reason: "\(error)") }
         guard money.minor > 0 else { throw KitError.invalid(.amount, value: entry.amount, reason: "must be more than zero") }
-        let transaction = try addTransaction(
+        let (transaction, settled) = try addTransaction(
             TransactionInput(
                 day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags,
                 postings: [
                     PostingInput(account: to.id, amount: money.plain, field: "{amount}"),
                     PostingInput(account: from.id, amount: try money.negated().plain, field: "{amount}"),
-                ]))
-        return (transaction, from, to)
+                ]),
+            settling: entry.settling)
+        return (transaction, from, to, settled)
     }
 
     /// The balance of a cash or debit `account` at the end of `day` when it is below the

@@ -361,7 +361,9 @@ struct Reader {
             let p = "\(path).posted[\(index)]"
             let f = try mapping(item, p, allowed: ["date", "transaction", "state"])
             let state: ExpectedState = try choice(f, "state", p, in: item) ?? .posted
-            if state == .open { throw fail(f["state"]!, "\(p).state", "'open' is not a mark: leave the flow out of posted") }
+            if state == .open || state == .handled {
+                throw fail(f["state"]!, "\(p).state", "'\(state.rawValue)' is not a mark: posted, settled or skipped")
+            }
             let transaction = try text(f, "transaction", p, in: item, required: state != .skipped)
             if state == .skipped, transaction != nil {
                 throw fail(f["transaction"]!, "\(p).transaction", "a skipped flow has no transaction")

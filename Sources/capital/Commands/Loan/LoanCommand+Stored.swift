@@ -42,8 +42,12 @@ extension Capital.LoanCommand {
             input.category = category
             input.disburseTo = to
             input.collateral = collateral
+            // Payments before today were made before capital knew the loan; from today they are
+            // expected, open until posted or settled.
+            let today = try global.todayDay()
+            input.handledThrough = today.advanced(by: -1)
             let loan = try store.addLoan(input)
-            let view = try kit { try store.loanStanding(loan, today: try global.todayDay()) }
+            let view = try kit { try store.loanStanding(loan, today: today) }
             let shown = global.shown(Money(minor: view.schedule.payment, currency: view.account.currency))
             try output.said("Added loan '\(name)': payment \(shown), paid off \(view.schedule.payoff).") {
                 Report.loan(try global.answer { try $0.loanDetail(name, today: $1) }, schedule: false)

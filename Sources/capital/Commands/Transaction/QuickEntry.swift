@@ -5,24 +5,66 @@ import CapitalStore
 
 extension TransactionFields {
     /// A quick entry of `amount` with these fields: the day (`--on`, else today), payee, note, spender, tags.
-    func entry(_ move: QuickEntry.Move, amount: String, _ global: GlobalOptions) throws -> QuickEntry {
+    func entry(_ move: QuickEntry.Move, amount: String, settling: Settling, _ global: GlobalOptions) throws -> QuickEntry {
         var entry = QuickEntry(move, amount: amount, day: try on.map { try parseDay($0, field: "--on") } ?? global.todayDay())
         (entry.payee, entry.note, entry.spender, entry.tags) = (payee ?? "", note ?? "", spender ?? "", tag)
+        entry.settling = settling
         return entry
     }
 
     /// Records it: the use case's answer, or its error in the command line's words.
-    func record(_ move: QuickEntry.Move, amount: String, _ global: GlobalOptions) throws -> (transaction: Transaction, from: Account, to: Account) {
+    func record(_ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions) throws -> (
+        transaction: Transaction, from: Account, to: Account
+    ) {
+        let settling = try settle.settling()
         let store = try global.ledgerStore(writing: true)
-        let entry = try entry(move, amount: amount, global)
+        let entry = try entry(move, amount: amount, settling: settling, global)
         let recorded = try kit { try store.record(entry) }
+        settle.say(recorded.settled, global)
         // Recorded all the same: money already spent is a fact, the floor a plan.
         if let (balance, floor) = (try? store.belowFloor(recorded.from, on: entry.day)) ?? nil {
             Console.current.writeError(
                 "capital: warning: \(recorded.from.name) is at \(global.shown(balance)) \(balance.currency.code) on \(entry.day), below its floor of \(global.shown(floor))\n"
             )
         }
-        return recorded
+        return (recorded.transaction, recorded.from, recorded.to)
+    }
+}
+
+/// `--settles REF` and `--match-days N`: which expected flow a recorded transaction stands for.
+struct SettleOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The expected flow this stands for, NAME@DATE (see capital expected list).", valueName: "ref")) var settles: String?
+    @Option(
+        name: .customLong("match-days"),
+        help: ArgumentHelp("Without --settles, settle the nearest open flow of this amount and these accounts within N days (default 3).", valueName: "n"))
+    var matchDays: String?
+
+    func settling() throws -> Settling {
+        var days = 3
+        if let matchDays {
+            guard let value = Int(matchDays), value >= 0, value <= 366 else {
+                throw CLIError.invalid("--match-days", matchDays, "expected a whole number of days from 0 to 366")
+            }
+            days = value
+        }
+        if let settles {
+            if matchDays != nil { throw CLIError.invalid("--match-days", matchDays!, "give either --settles or --match-days, not both") }
+            return .named(settles)
+        }
+        return .match(days: days)
+    }
+
+    /// Says on standard error what was settled: the flow, and the difference when the amount is not the one expected.
+    func say(_ settled: Settlement?, _ global: GlobalOptions) {
+        guard let settled else { return }
+        let currency = settled.flow.postings[0].amount.currency
+        var line = "capital: note: settles \(settled.flow.payee) of \(settled.flow.day) (\(settled.reference))"
+        if settled.recorded != settled.expected {
+            let difference = Money(minor: abs(settled.recorded - settled.expected), currency: currency)
+            line += "; expected \(global.shown(Money(minor: settled.expected, currency: currency))), recorded \(global.shown(Money(minor: settled.recorded, currency: currency)))"
+            line += " (\(global.shown(difference)) \(settled.recorded < settled.expected ? "less" : "more"))"
+        }
+        Console.current.writeError(line + "\n")
     }
 }
 
@@ -41,10 +83,11 @@ extension Capital {
         @Option(help: ArgumentHelp("Pay from this account (default: the default account).", valueName: "account"), completion: .accountNames)
         var from: String?
         @OptionGroup var fields: TransactionFields
+        @OptionGroup var settle: SettleOptions
 
         func run() throws {
             let output = try global.writeOutput()
-            let (t, source, target) = try fields.record(.spend(category: category, from: from), amount: amount, global)
+            let (t, source, target) = try fields.record(.spend(category: category, from: from), amount: amount, settle, global)
             try output.said(
                 "Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id)))."
             ) { try global.transactionRecord(t) }
@@ -65,10 +108,11 @@ extension Capital {
         @Option(help: ArgumentHelp("Put it into this account (default: the default account).", valueName: "account"), completion: .accountNames)
         var to: String?
         @OptionGroup var fields: TransactionFields
+        @OptionGroup var settle: SettleOptions
 
         func run() throws {
             let output = try global.writeOutput()
-            let (t, source, target) = try fields.record(.earn(category: category, to: to), amount: amount, global)
+            let (t, source, target) = try fields.record(.earn(category: category, to: to), amount: amount, settle, global)
             try output.said(
                 "Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
             ) { try global.transactionRecord(t) }
@@ -85,10 +129,11 @@ extension Capital {
         @Option(help: ArgumentHelp("From this account.", valueName: "account"), completion: .accountNames) var from: String
         @Option(help: ArgumentHelp("To this account.", valueName: "account"), completion: .accountNames) var to: String
         @OptionGroup var fields: TransactionFields
+        @OptionGroup var settle: SettleOptions
 
         func run() throws {
             let output = try global.writeOutput()
-            let (t, source, target) = try fields.record(.transfer(from: from, to: to), amount: amount, global)
+            let (t, source, target) = try fields.record(.transfer(from: from, to: to), amount: amount, settle, global)
             try output.said(
                 "Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
             ) { try global.transactionRecord(t) }

@@ -56,16 +56,20 @@ extension Capital.TxCommand {
             name: [.customShort("p"), .long], parsing: .unconditionalSingleValue,
             help: ArgumentHelp("ACCOUNT=AMOUNT, positive into the account; ACCOUNT alone balances the rest (repeatable).", valueName: "posting"))
         var posting: [String] = []
+        @OptionGroup var settle: SettleOptions
 
         func run() throws {
             if posting.count < 2 { throw CLIError.invalid("--posting", posting.joined(separator: " "), "a transaction needs at least 2 postings") }
             let day = try fields.on.map { try parseDay($0, field: "--on") } ?? global.todayDay()
             let output = try global.writeOutput()
+            let settling = try settle.settling()
             let store = try global.ledgerStore(writing: true)
-            let transaction = try store.addTransaction(
+            let (transaction, settled) = try store.addTransaction(
                 TransactionInput(
                     day: day, payee: fields.payee ?? "", note: fields.note ?? "", spender: fields.spender ?? "", tags: fields.tag,
-                    postings: try posting.map(parsePosting)))
+                    postings: try posting.map(parsePosting)),
+                settling: settling)
+            settle.say(settled, global)
             try output.said("Added transaction \(Store.shortID(transaction.id)) on \(transaction.day).") { try global.transactionRecord(transaction) }
         }
     }

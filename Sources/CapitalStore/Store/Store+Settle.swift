@@ -1,0 +1,240 @@
+import CapitalCore
+import GRDB
+
+/// Whether a transaction being recorded stands for an expected flow.
+public enum Settling: Sendable, Equatable {
+    /// It stands for none.
+    case none
+    /// It settles the flow `reference` names (`Mortgage@2025-04-05`), whatever its amount.
+    case named(String)
+    /// It settles the open flow nearest its day, within `days` before or after, that moves the
+    /// same accounts by the same amount (or within a ranged schedule's range).
+    case match(days: Int)
+}
+
+/// An expected flow a recorded transaction settled.
+public struct Settlement: Sendable, Equatable {
+    public var flow: ExpectedFlow
+    /// The schedule's name, or the loan's (its account's).
+    public var name: String
+    /// What the flow expected and what the transaction moves (minor units).
+    public var expected: Int64
+    public var recorded: Int64
+    /// Named by `--settles`, not matched.
+    public var named: Bool
+
+    /// `Mortgage@2025-04-05`: the flow's name and key day, as `--settles` and `expected skip` take it.
+    public var reference: String { Store.flowReference(name: name, key: flow.key) }
+}
+
+/// An expected flow with its names, state and what stands for it.
+public struct ExpectedEntry: Sendable, Equatable {
+    public var flow: ExpectedFlow
+    /// The schedule's name, or the loan's (its account's).
+    public var name: String
+    public var state: ExpectedState
+    /// The transaction that posted or settled it.
+    public var transactionID: String?
+
+    public var reference: String { Store.flowReference(name: name, key: flow.key) }
+}
+
+extension Store {
+    /// `NAME@YYYY-MM-DD`.
+    public static func flowReference(name: String, key: Day) -> String { "\(name)@\(key.iso)" }
+
+    /// Records a balanced transaction that may settle an expected flow: named, or matched.
+    /// All or nothing: a `named` flow that does not fit refuses the transaction too.
+    /// - Throws: `StoreError.invalid(field: "{settles}")` for a reference that names no flow, a
+    ///   flow already posted, settled or skipped, or one moving other accounts.
+    public func addTransaction(_ input: TransactionInput, settling: Settling) throws(StoreError) -> (Transaction, Settlement?) {
+        try write("adding a transaction") { db in
+            let accounts = AccountIndex(try Store.fetchAccounts(db))
+            var transaction = try Store.build(accounts, id: Store.newID(), input)
+            try Store.insertTransaction(db, transaction, accounts)
+            let settlement = try Store.settle(db, &transaction, settling, location: location)
+            try Store.checkBalancesFit(db, accountIDs: Set(transaction.postings.map(\.accountID)))
+            return (transaction, settlement)
+        }
+    }
+
+    /// Marks `reference`'s flow skipped: the forecast no longer counts it and `post` never writes it.
+    /// - Throws: `StoreError.invalid(field: "{reference}")` for no such flow, or one a transaction stands for.
+    public func skipExpected(_ reference: String) throws(StoreError) -> ExpectedEntry {
+        try write("skipping '\(reference)'") { db in
+            let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
+            var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
+            if entry.state != .open { throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry)) }
+            try Store.mark(db, FlowKey(entry.flow), FlowMark(state: .skipped, transactionID: nil))
+            entry.state = .skipped
+            return entry
+        }
+    }
+
+    /// Opens `reference`'s flow again: skipped, or settled (the transaction stays, no longer
+    /// standing for it).
+    /// - Throws: `StoreError.invalid(field: "{reference}")` for no such flow, one already open, or
+    ///   a posted one (its transaction is capital's own: removing it opens the flow).
+    public func reopenExpected(_ reference: String) throws(StoreError) -> ExpectedEntry {
+        try write("reopening '\(reference)'") { db in
+            let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
+            var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
+            switch entry.state {
+            case .open: throw StoreError.invalid(field: "{reference}", value: reference, reason: "it is open already")
+            case .posted, .handled: throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry))
+            case .settled, .skipped: break
+            }
+            let key = FlowKey(entry.flow)
+            try db.cachedStatement(sql: "DELETE FROM expectedMark WHERE kind = ? AND instrumentId = ? AND day = ?").execute(arguments: [
+                key.kind.rawValue, key.instrumentID, key.day.number,
+            ])
+            entry.state = .open
+            entry.transactionID = nil
+            return entry
+        }
+    }
+
+    /// The expected flows whose day falls in `range`, each with its state; `today` decides which
+    /// payments of a loan that never said how far its history goes are made.
+    public func expectedEntries(in range: DayRange, today: Day) throws(StoreError) -> [ExpectedEntry] {
+        let ledger = try snapshot()
+        var calendars: [String: WorkingDayCalendar] = [:]
+        for name in Set(ledger.schedules.map(\.rule.calendar) + ledger.loans.map(\.calendar)) { calendars[name] = try calendar(name) }
+        let marks = try expectedMarks()
+        return try Store.entries(in: range, today: today, ledger: ledger, calendars: calendars, marks: marks)
+    }
+
+    // MARK: Helpers
+
+    /// Why a flow that is not open cannot be settled, skipped or (posted or handled) reopened.
+    static func notOpen(_ entry: ExpectedEntry) -> String {
+        switch entry.state {
+        case .open: return "it is open"
+        case .posted: return "it is already posted by transaction \(shortID(entry.transactionID ?? "")): remove that transaction to open it again"
+        case .settled: return "it is already settled by transaction \(shortID(entry.transactionID ?? ""))"
+        case .skipped: return "it is already skipped"
+        case .handled: return "it is before the day its schedule or loan was taken over (handled through): counted as recorded"
+        }
+    }
+
+    static func expectedContext(_ db: Database, location: String) throws -> (Ledger, [String: WorkingDayCalendar], [FlowKey: FlowMark]) {
+        let ledger = try fetchLedger(db, location: location)
+        return (ledger, try fetchCalendars(db, for: ledger), try fetchMarks(db))
+    }
+
+    static func entries(
+        in range: DayRange, today: Day, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark]
+    ) throws(StoreError) -> [ExpectedEntry] {
+        let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var instrumentNames = Dictionary(ledger.schedules.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for loan in ledger.loans { instrumentNames[loan.id] = names[loan.accountID] ?? loan.id }
+        let flows: [ExpectedFlow]
+        do { flows = try ledger.expectedFlows(in: range, today: today, calendars: calendars) } catch {
+            throw StoreError.invalid(field: "loan", value: "", reason: error.template)
+        }
+        return flows.map { flow in
+            let mark = marks[FlowKey(flow)]
+            // Made by the history the schedule or loan was added with.
+            let state = mark?.state ?? (flow.isOpen ? .open : .handled)
+            return ExpectedEntry(flow: flow, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, state: state, transactionID: mark?.transactionID)
+        }
+    }
+
+    /// The flow `reference` (`NAME@DATE`: a schedule's or a loan's name, the flow's key day or the
+    /// day it falls on) names.
+    static func resolveFlow(
+        _ reference: String, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark], field: String
+    ) throws -> ExpectedEntry {
+        guard let at = reference.lastIndex(of: "@") else {
+            throw StoreError.invalid(field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's or a loan's name and the day)")
+        }
+        let name = String(reference[..<at])
+        let day: Day
+        do { day = try Day(iso: String(reference[reference.index(after: at)...])) } catch {
+            throw StoreError.invalid(field: field, value: reference, reason: "the day after '@' is not a date YYYY-MM-DD")
+        }
+        // A flow moved by a working-day adjustment or an exception lands within a month of its key day.
+        let window = DayRange(day.advanced(by: -31), day.advanced(by: 32))
+        let named = try entries(in: window, today: day, ledger: ledger, calendars: calendars, marks: marks).filter { nameKey($0.name) == nameKey(name) }
+        if named.isEmpty {
+            throw StoreError.notFound(what: "expected flow", reference: reference, hint: .list("expected"))
+        }
+        guard let entry = named.first(where: { $0.flow.key == day }) ?? named.first(where: { $0.flow.day == day }) else {
+            let near = named.min { abs($0.flow.day.number - day.number) < abs($1.flow.day.number - day.number) }!
+            throw StoreError.invalid(
+                field: field, value: reference, reason: "'\(FieldKeys.literal(name))' expects nothing on \(day); the nearest is \(near.reference)")
+        }
+        return entry
+    }
+
+    /// Settles what `settling` says with `transaction` (already inserted), splitting a loan
+    /// payment's principal from its interest when the transaction moved it all to the loan.
+    static func settle(_ db: Database, _ transaction: inout Transaction, _ settling: Settling, location: String) throws -> Settlement? {
+        if settling == .none { return nil }
+        let (ledger, calendars, marks) = try expectedContext(db, location: location)
+        let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        /// The balance-sheet accounts a set of postings moves, with the direction.
+        func moves(_ postings: [Posting]) -> [String: Bool] {
+            var sums: [String: Int64] = [:]
+            for posting in postings where kinds[posting.accountID]?.isBalanceSheet == true {
+                sums[posting.accountID, default: 0] = saturatingSum(sums[posting.accountID, default: 0], posting.amount.minor)
+            }
+            return sums.filter { $0.value != 0 }.mapValues { $0 > 0 }
+        }
+        let recorded = moves(transaction.postings)
+        func fits(_ flow: ExpectedFlow) -> Bool { moves(flow.postings).allSatisfy { recorded[$0.key] == $0.value } }
+        let amount = transaction.amount
+        var chosen: ExpectedEntry
+        var named = false
+        switch settling {
+        case .none: return nil
+        case .named(let reference):
+            named = true
+            chosen = try resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{settles}")
+            if chosen.state != .open { throw StoreError.invalid(field: "{settles}", value: reference, reason: notOpen(chosen)) }
+            guard fits(chosen.flow) else {
+                let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                let accounts = moves(chosen.flow.postings).keys.compactMap { names[$0] }.sorted().map { "'\(FieldKeys.literal($0))'" }
+                throw StoreError.invalid(
+                    field: "{settles}", value: reference,
+                    reason: "it moves \(accounts.joined(separator: " and ")); this transaction does not move them the same way")
+            }
+        case .match(let days):
+            let window = DayRange(transaction.day.advanced(by: -days), transaction.day.advanced(by: days + 1))
+            let amounts = Dictionary(ledger.schedules.map { ($0.id, $0.amount) }, uniquingKeysWith: { a, _ in a })
+            let candidates = try entries(in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks).filter { entry in
+                guard entry.state == .open, fits(entry.flow) else { return false }
+                if entry.flow.kind == .schedule, let model = amounts[entry.flow.instrumentID] ?? nil, !model.isFixed {
+                    return amount >= model.low && amount <= model.high
+                }
+                return amount == entry.flow.amount
+            }
+            guard let nearest = candidates.min(by: { abs($0.flow.day.number - transaction.day.number) < abs($1.flow.day.number - transaction.day.number) })
+            else { return nil }
+            chosen = nearest
+        }
+        if chosen.flow.kind == .loan, let loan = ledger.loans.first(where: { $0.id == chosen.flow.instrumentID }) {
+            try splitLoanPayment(db, &transaction, loan: loan, flow: chosen.flow)
+        }
+        try mark(db, FlowKey(chosen.flow), FlowMark(state: .settled, transactionID: transaction.id))
+        return Settlement(flow: chosen.flow, name: chosen.name, expected: chosen.flow.amount, recorded: amount, named: named)
+    }
+
+    /// A payment recorded whole to the loan's account is its principal and its interest: the
+    /// posting is split (interest first, up to the payment's), as `post` would have written it.
+    static func splitLoanPayment(_ db: Database, _ transaction: inout Transaction, loan: LedgerLoan, flow: ExpectedFlow) throws {
+        guard !transaction.postings.contains(where: { $0.accountID == loan.interestCategoryID }),
+            let index = transaction.postings.firstIndex(where: { $0.accountID == loan.accountID }),
+            transaction.postings[index].amount.minor > 0
+        else { return }
+        let paid = transaction.postings[index].amount
+        let interest = min(flow.postings.first { $0.accountID == loan.interestCategoryID }?.amount.minor ?? 0, paid.minor)
+        guard interest > 0 else { return }
+        transaction.postings[index].amount.minor = paid.minor - interest
+        transaction.postings.insert(
+            Posting(accountID: loan.interestCategoryID, amount: Money(minor: interest, currency: paid.currency)), at: index)
+        if transaction.postings[index + 1].amount.minor == 0 { transaction.postings.remove(at: index + 1) }
+        try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [transaction.id])
+        try insertPostings(db, transaction)
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import CapitalCore
+import CapitalKit
+import CapitalStore
+
+extension ExpectedKind: ExpressibleByArgument {}
+
+extension Capital {
+    struct ExpectedCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "expected", abstract: "Expected flows: schedule occurrences and loan payments, and what became of each.",
+            discussion: """
+                Each expected flow is named NAME@DATE (its schedule's or loan's name and its day) and is open, \
+                posted (capital post wrote it), settled (a transaction you recorded stands for it: --settles, \
+                or matched by amount and accounts within --match-days), skipped, or handled (before the day its \
+                schedule or loan was taken over). Open flows count in the forecast; those whose day has passed \
+                count today.
+                Examples:
+                  capital expected list --overdue
+                  capital expected skip "Car Loan@2025-05-20"
+                """,
+            subcommands: [List.self, Skip.self, Reopen.self])
+    }
+}
+
+extension Capital.ExpectedCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List expected flows with their state and what settled them.",
+            discussion: """
+                The window is --from to --until (default 30 days either side of today). --open shows only open \
+                flows; --overdue open flows before today, however old.
+                Example: capital expected list --open --kind loan --until 2025-06-30
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Only open flows.") var open = false
+        @Flag(help: "Only open flows dated before today.") var overdue = false
+        @Option(help: ArgumentHelp("First day (default 30 days before today).", valueName: "date")) var from: String?
+        @Option(help: ArgumentHelp("Last day (default 30 days after today).", valueName: "date")) var until: String?
+        @Option(help: ArgumentHelp("schedule or loan.", valueName: "kind")) var kind: ExpectedKind?
+
+        func run() throws {
+            var query = ExpectedQuery()
+            if open && overdue { throw CLIError.invalid("--open", "--overdue", "give either --open or --overdue, not both") }
+            query.show = overdue ? .overdue : open ? .open : .all
+            query.from = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
+            query.until = try until.map { try parseDay($0, field: "--until", monthAs: .endOfMonth) }
+            query.kind = kind
+            let entries = try global.answer { try $0.expectedList(query, today: $1) }
+            try global.print(Report.expected(entries))
+        }
+    }
+
+    struct Skip: ParsableCommand, SpellsFields {
+        static let fieldNames = ["reference": "REF"]
+
+        static let configuration = CommandConfiguration(
+            commandName: "skip", abstract: "Say an open expected flow will not happen: the forecast and post leave it out.",
+            discussion: "Example: capital expected skip \"Salary Ivan@2025-04-15\"")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
+
+        func run() throws {
+            let output = try global.writeOutput()
+            let store = try global.ledgerStore(writing: true)
+            let entry = try store.skipExpected(reference)
+            try output.said("Skipped \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
+        }
+    }
+
+    struct Reopen: ParsableCommand, SpellsFields {
+        static let fieldNames = ["reference": "REF"]
+
+        static let configuration = CommandConfiguration(
+            commandName: "reopen", abstract: "Open a skipped or settled expected flow again.",
+            discussion: """
+                A settled flow's transaction stays, no longer standing for it. A posted flow opens again when \
+                its transaction is removed (capital tx rm).
+                Example: capital expected reopen "Salary Ivan@2025-04-15"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
+
+        func run() throws {
+            let output = try global.writeOutput()
+            let store = try global.ledgerStore(writing: true)
+            let entry = try store.reopenExpected(reference)
+            try output.said("Reopened \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
+        }
+    }
+}
+
+extension Report {
+    /// Expected flows: reference, kind, day, amount, state and the transaction standing for it.
+    static func expected(_ entries: [ExpectedEntry]) -> Report {
+        let columns = [
+            Column("ref", "Ref"), Column("kind", "Kind"), Column("date", "Date"), Column("payee", "Flow"), Column("amount", "Amount", numeric: true),
+            Column("currency", "Cur"), Column("state", "State"), Column("transaction", "Transaction"),
+        ]
+        let rows: [[Cell]] = entries.map { entry in
+            let currency = entry.flow.postings[0].amount.currency
+            return [
+                .text(entry.reference), .text(entry.flow.kind.rawValue), .day(entry.flow.day), .text(entry.flow.payee),
+                .money(Money(minor: entry.flow.amount, currency: currency)), .text(currency.code), .text(entry.state.rawValue),
+                entry.transactionID.map { .id($0) } ?? .none,
+            ]
+        }
+        return Report([Section(name: "expected", title: nil, columns: columns, rows: rows)])
+    }
+}
