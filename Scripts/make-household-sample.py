@@ -276,7 +276,7 @@ for name, rule, start, extra in SCHEDULES:
     if start <= "2025-03-31":
         w("    handledThrough: 2025-03-31")
 
-w("loans:  # each loan account's balance follows its schedule; payments from VTB Debit")
+w("loans:  # each balance follows its schedule through handledThrough; later payments are expected from VTB Debit until posted or settled")
 for name, _, principal, rate, term, start, extra in LOANS:
     w(f"  - account: {name}")
     w("    payFrom: VTB Debit")
@@ -284,6 +284,7 @@ for name, _, principal, rate, term, start, extra in LOANS:
     w(f"    rate: {rate}")
     w(f"    term: {term}")
     w(f"    start: {start.isoformat()}")
+    w("    handledThrough: 2025-03-31")
     for line in extra:
         w(f"    {line}")
 w("cards:")

@@ -20,7 +20,8 @@ final class CLI: Sendable {
 
         var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
         /// Non-empty lines on stderr.
-        var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+        /// The lines of stderr but the overdue note an answer adds (`CLI.isOverdueNote`).
+        var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true).filter { !CLI.isOverdueNote($0) } }
     }
 
     /// `capital`, built next to the test bundle (`.build/<triple>/debug/`).
@@ -122,8 +123,17 @@ final class CLI: Sendable {
     func ok(_ args: [String], env: [String: String] = [:], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> String {
         let result = run(args, env: env, stdin: stdin)
         #expect(result.status == 0, "capital \(args.joined(separator: " ")) failed: \(result)", sourceLocation: sourceLocation)
-        #expect(result.stderr == "", "capital \(args.joined(separator: " ")) wrote to stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.split(separator: "\n").allSatisfy(CLI.isOverdueNote), "capital \(args.joined(separator: " ")) wrote to stderr: \(result.stderr)",
+            sourceLocation: sourceLocation)
         return result.stdout
+    }
+
+    /// The one line an answer writes on stderr when it counts open expected flows before today
+    /// (the sample's unpaid fine of March makes every answer from April say it): the only stderr
+    /// `ok` accepts. Its text is tested by the overdue tests.
+    static func isOverdueNote(_ line: Substring) -> Bool {
+        line.hasPrefix("capital: note: ") && line.contains(" before ") && line.contains(" open (net ") && line.hasSuffix("or --overdue ignore")
     }
 
     /// Runs a command with `--format json` and parses its output.

@@ -333,7 +333,8 @@ struct ProjectionTests {
         #expect(try store.snapshot().transactions.isEmpty)
         var entry = QuickEntry(.earn(category: "Salary", to: "Bank"), amount: "1 500.25", day: day)
         entry.payee = "Employer"
-        let (transaction, from, to) = try store.record(entry)
+        let (transaction, from, to, settled) = try store.record(entry)
+        #expect(settled == nil, "no schedule or loan expects it")
         #expect(from.name == "Salary" && to.name == "Bank" && transaction.day == day && transaction.payee == "Employer")
         #expect(transaction.postings.map(\.amount.minor).sorted() == [-150_025, 150_025])
         #expect(KitError.refused(reason: "x", remedy: .recordExchange).description.hasPrefix("x; record an exchange"))

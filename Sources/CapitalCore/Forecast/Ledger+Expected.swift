@@ -114,3 +114,33 @@ extension Ledger {
             postings: loan.postings(row, currency: account.currency), isOpen: isOpen)
     }
 }
+
+extension Ledger {
+    /// The ledger with what was expected before `today` and is still open left out, as if it had
+    /// happened: schedules handled through yesterday, loans' payments before today made, bills
+    /// and fines due before today gone. What `--overdue ignore` answers from.
+    /// - Complexity: O(schedules + Σ loan rows + dues).
+    public func ignoringOverdue(today: Day, calendars: [String: WorkingDayCalendar]) -> Ledger {
+        var result = self
+        let yesterday = today.advanced(by: -1)
+        for schedule in schedules {
+            var state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
+            let calendar = calendars[schedule.rule.calendar] ?? .none
+            // Rule days before today, and those adjusted or moved to before today.
+            for occurrence in schedule.openOccurrences(dueBy: yesterday, state: state, calendar: calendar) { state.posted.insert(occurrence.original) }
+            state.handledThrough = max(state.handledThrough, yesterday)
+            // An occurrence whose rule day has passed but that falls today or later is still to come.
+            for occurrence in schedule.occurrences(in: DayRange(today, today.advanced(by: WorkingDayCalendar.searchLimit + 1)), calendar: calendar)
+            where occurrence.original < today && state.posted.contains(occurrence.original) == false {
+                state.handledThrough = min(state.handledThrough, occurrence.original.advanced(by: -1))
+            }
+            result.scheduleStates[schedule.id] = state
+        }
+        for loan in loans {
+            guard let rows = try? loanRows(loan, calendars: calendars) else { continue }
+            for row in rows where row.day < today { result.loanMarks[loan.id, default: []].insert(row.original) }
+        }
+        result.dues = dues.filter { $0.dueDay >= today || $0.status == .fullyPaid }
+        return result
+    }
+}

@@ -1,8 +1,9 @@
 import CapitalCore
 import CapitalStore
 
-/// Expected flows dated before today that nothing has recorded yet: schedule occurrences not
-/// posted, bills and fines past their due day with money left. The forecast counts them as due
+/// Expected flows dated before today that nothing has recorded yet: schedule occurrences and
+/// loan payments neither posted, settled nor skipped, bills and fines past their due day with
+/// money left. The forecast counts them as due
 /// today — money that should have moved and did not, or moved and was not recorded — so every
 /// answer that includes them says so (issue 17: a database imported a year after its last post
 /// counted 803 such occurrences as today's money, silently).
@@ -18,7 +19,7 @@ public struct Overdue: Sendable, Equatable {
 
 extension Projection {
     /// The open expected flows dated before today.
-    /// - Complexity: O(open occurrences + dues).
+    /// - Complexity: O(open occurrences + Σ loan rows + dues).
     public var overdue: Overdue {
         let today = window.today
         let balanceSheet = Set(stored.accounts.filter(\.kind.isBalanceSheet).map(\.id))
@@ -33,6 +34,13 @@ extension Projection {
                 for posting in occurrence.postings where balanceSheet.contains(posting.accountID) && posting.amount.currency == currency {
                     net = saturatingSum(net, posting.amount.minor)
                 }
+            }
+        }
+        let payments = (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan])) ?? []
+        for payment in payments where payment.isOpen {
+            count += 1
+            for posting in payment.postings where balanceSheet.contains(posting.accountID) && posting.amount.currency == currency {
+                net = saturatingSum(net, posting.amount.minor)
             }
         }
         for due in stored.dues where due.status != .fullyPaid && due.dueDay < today {

@@ -17,12 +17,17 @@ public struct Projection: Sendable {
     public let timeline: Timeline
 
     /// Opens `store`'s ledger over a window from `today` to the last day `horizon` gives.
+    /// - Parameter ignoringOverdue: leave out what was expected before today and is still open
+    ///   (`Ledger.ignoringOverdue`) instead of counting it today.
     /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when the horizon is not
     ///   one, or the engine cannot lay the ledger out.
-    public init(store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic) throws {
-        let stored = try store.snapshot()
+    public init(
+        store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false
+    ) throws {
+        var stored = try store.snapshot()
         let last = try horizon(today)
         let window = ForecastWindow(today: today, horizon: last, calendars: try store.calendars(for: stored), forecastCase: forecastCase)
+        if ignoringOverdue { stored = stored.ignoringOverdue(today: today, calendars: window.calendars) }
         try self.init(store: store, stored: stored, window: window)
     }
 

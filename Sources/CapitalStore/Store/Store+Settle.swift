@@ -173,16 +173,22 @@ extension Store {
         if settling == .none { return nil }
         let (ledger, calendars, marks) = try expectedContext(db, location: location)
         let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
-        /// The balance-sheet accounts a set of postings moves, with the direction.
-        func moves(_ postings: [Posting]) -> [String: Bool] {
+        /// The accounts a set of postings moves (balance-sheet ones only, or all), with the direction.
+        func moves(_ postings: [Posting], balanceSheet: Bool) -> [String: Bool] {
             var sums: [String: Int64] = [:]
-            for posting in postings where kinds[posting.accountID]?.isBalanceSheet == true {
+            for posting in postings where !balanceSheet || kinds[posting.accountID]?.isBalanceSheet == true {
                 sums[posting.accountID, default: 0] = saturatingSum(sums[posting.accountID, default: 0], posting.amount.minor)
             }
             return sums.filter { $0.value != 0 }.mapValues { $0 > 0 }
         }
-        let recorded = moves(transaction.postings)
-        func fits(_ flow: ExpectedFlow) -> Bool { moves(flow.postings).allSatisfy { recorded[$0.key] == $0.value } }
+        let recorded = moves(transaction.postings, balanceSheet: false)
+        /// The transaction moves the flow's balance-sheet accounts the same way, and nothing the
+        /// flow does not (a loan payment recorded whole to the loan leaves out its interest).
+        func fits(_ flow: ExpectedFlow) -> Bool {
+            let expected = moves(flow.postings, balanceSheet: false)
+            return moves(flow.postings, balanceSheet: true).allSatisfy { recorded[$0.key] == $0.value }
+                && recorded.allSatisfy { expected[$0.key] == $0.value }
+        }
         let amount = transaction.amount
         var chosen: ExpectedEntry
         var named = false
@@ -194,7 +200,7 @@ extension Store {
             if chosen.state != .open { throw StoreError.invalid(field: "{settles}", value: reference, reason: notOpen(chosen)) }
             guard fits(chosen.flow) else {
                 let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                let accounts = moves(chosen.flow.postings).keys.compactMap { names[$0] }.sorted().map { "'\(FieldKeys.literal($0))'" }
+                let accounts = moves(chosen.flow.postings, balanceSheet: false).keys.compactMap { names[$0] }.sorted().map { "'\(FieldKeys.literal($0))'" }
                 throw StoreError.invalid(
                     field: "{settles}", value: reference,
                     reason: "it moves \(accounts.joined(separator: " and ")); this transaction does not move them the same way")

@@ -187,7 +187,7 @@ extension Report {
         func rows(_ section: Section) -> [JSON] {
             section.rows.map { row in .object(zip(section.columns, row).filter { !$0.0.jsonHidden }.map { ($0.key, Report.jsonValue($1)) }) }
         }
-        let value: JSON
+        var value: JSON
         if let json {
             value = json
         } else if let envelope {
@@ -199,6 +199,18 @@ extension Report {
             value = .object(sections.map { ($0.name, .array(rows($0))) })
         } else {
             value = .array(sections.first.map(rows) ?? [])
+        }
+        if let overdue {
+            switch value {
+            case .object(let fields): value = .object(fields + [("overdue", overdue)])
+            case .array(let items):
+                value = .array(
+                    items.map { item in
+                        if case .object(let fields) = item { return .object(fields + [("overdue", overdue)]) }
+                        return item
+                    })
+            default: break
+            }
         }
         return value.text(indent: 0) + "\n"
     }

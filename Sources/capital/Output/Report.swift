@@ -86,6 +86,9 @@ struct Report {
     var footer: [String] = []
     /// In table format the headline says it all: no table follows it.
     var headlineOnly = false
+    /// JSON only: an answer's `"overdue": {"count", "net"}` (the open expected flows before today
+    /// it counts today), added to its object, or to each object of its array.
+    var overdue: JSON?
 }
 
 /// The fields a report's JSON writes before its sections.

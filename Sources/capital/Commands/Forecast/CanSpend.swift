@@ -31,7 +31,7 @@ extension Capital {
             let day = try on.map { try parseDay($0, field: "--on") } ?? projection.today
             let levels = allLevels ? Array(Ladder.levels) : [chosen]
             let answers = try kit { try projection.canSpend(on: day, levels: levels, why: why, horizon.forecastCase) }
-            try global.print(Report.canSpend(answers, on: day, projection, allLevels: allLevels, horizon.forecastCase, global))
+            try global.print(Report.canSpend(answers, on: day, projection, allLevels: allLevels, horizon.forecastCase, global), from: projection)
         }
     }
 }

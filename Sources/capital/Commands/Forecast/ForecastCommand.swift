@@ -32,7 +32,7 @@ extension Capital {
             }
             var report = Report.forecast(forecast, projection, account: account != nil, group: group != nil)
             if chart, try global.outputFormat() == .table { report.headline.append(Report.chart(forecast, projection, global)) }
-            try global.print(report)
+            try global.print(report, from: projection)
         }
 
     }

@@ -12,6 +12,20 @@ struct HorizonOptions: ParsableArguments {
     var until: String?
     @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
+    @Option(
+        help: ArgumentHelp(
+            "Expected flows before today still open: count them today, saying so on stderr (count, the default), or leave them out (ignore).",
+            valueName: "count|ignore"), completion: .list(["count", "ignore"]))
+    var overdue: String?
+
+    /// Whether `--overdue ignore` was given.
+    func ignoresOverdue() throws -> Bool {
+        switch overdue {
+        case nil, "count": return false
+        case "ignore": return true
+        case let other?: throw CLIError.invalid("--overdue", other, "expected count or ignore")
+        }
+    }
 
     var forecastCase: ForecastCase { expected ? .expected : .pessimistic }
 
@@ -24,13 +38,30 @@ extension GlobalOptions {
     /// - Parameter store: the store a command already opened, so that account ids match (a ledger
     ///   file read again with `-f` gets new ids); else the options' store is opened.
     func projection(_ horizon: HorizonOptions, store: Store? = nil) throws -> Projection {
-        try projection(store: store, forecastCase: horizon.forecastCase) { today in try kit { try horizon.request.lastDay(today: today) } }
+        try projection(store: store, forecastCase: horizon.forecastCase, ignoringOverdue: try horizon.ignoresOverdue()) { today in
+            try kit { try horizon.request.lastDay(today: today) }
+        }
     }
 
     /// The ledger opened into a projection to the last day `horizon` gives for today.
-    func projection(store: Store? = nil, forecastCase: ForecastCase = .pessimistic, horizon: (Day) throws -> Day) throws -> Projection {
+    func projection(
+        store: Store? = nil, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false, horizon: (Day) throws -> Day
+    ) throws -> Projection {
         let store = try store ?? ledgerStore(writing: false)
-        return try kit { try Projection(store: store, today: try todayDay(), horizon: horizon, forecastCase: forecastCase) }
+        return try kit {
+            try Projection(store: store, today: try todayDay(), horizon: horizon, forecastCase: forecastCase, ignoringOverdue: ignoringOverdue)
+        }
+    }
+
+    /// Says in one line on stderr what `projection` counts today though it was expected before
+    /// (issue 17: never silently); nothing when nothing is.
+    func noteOverdue(_ projection: Projection) {
+        let overdue = projection.overdue
+        guard overdue.count > 0 else { return }
+        Console.current.writeError(
+            "capital: note: \(overdue.count.counted("expected flow")) before \(overdue.before) \(overdue.count == 1 ? "is" : "are") open "
+                + "(net \(overdue.net.minor > 0 ? "+" : "")\(shown(overdue.net)) \(overdue.net.currency.code)), counted today: "
+                + "run capital post, record them (capital expected list --overdue), or --overdue ignore\n")
     }
 }
 
@@ -39,4 +70,16 @@ func checkedLevel(_ level: Int?) throws -> Int {
     let value = level ?? Ladder.defaultLevel
     try kit { try Pool.check(level: value) }
     return value
+}
+
+extension GlobalOptions {
+    /// Prints an answer from `projection`, its JSON carrying what it counts as overdue, and the
+    /// overdue note after it.
+    func print(_ report: Report, from projection: Projection) throws {
+        var report = report
+        let overdue = projection.overdue
+        report.overdue = .object([("count", .number(String(overdue.count))), ("net", .string(overdue.net.plain))])
+        try print(report)
+        noteOverdue(projection)
+    }
 }

@@ -24,7 +24,7 @@ extension Capital {
             let chosen = try checkedLevel(level)
             let projection = try global.projection(horizon)
             let answer = try kit { try projection.when(text, level: chosen, horizon.forecastCase) }
-            try global.print(Report.when(answer, level: chosen, projection, global))
+            try global.print(Report.when(answer, level: chosen, projection, global), from: projection)
         }
     }
 }

@@ -94,7 +94,7 @@ extension Capital.ScenarioCommand {
                 throw scenarioError(
                     error, ["price": "--price", "down payment": "--down", "loan term": "--loan-term", "loan rate": "--loan-rate", "day": "--on"])
             }
-            try global.print(base.report(scenario, result, earliest: earliest, why: why, global))
+            try global.print(base.report(scenario, result, earliest: earliest, why: why, global), from: base.forecast)
         }
     }
 }
@@ -148,6 +148,7 @@ extension Capital.ScenarioCommand {
             }
             progress.finish()
             try sink.finish(sortedBy: sort)
+            global.noteOverdue(base.forecast)
             if let first = summary.firstFailure {
                 throw CLIError("\(summary.failed) of \(summary.total.counted("scenario")) could not be evaluated (first: \(first))", exitCode: 65)
             }
