@@ -25,7 +25,8 @@ struct Capital: ParsableCommand {
             Init.self, AccountCommand.self, GroupCommand.self, CategoryCommand.self, TxCommand.self, Spend.self, Earn.self, Transfer.self,
             Balance.self, ForecastCommand.self, CanSpend.self, When.self, Stats.self, RuleCommand.self, ScheduleCommand.self, LoanCommand.self,
             CardCommand.self,
-            DepositCommand.self, ScenarioCommand.self, DueCommand.self, BudgetCommand.self, Remind.self, SampleCommand.self, Post.self, ExpectedCommand.self,
+            DepositCommand.self, ScenarioCommand.self, DueCommand.self, BudgetCommand.self, Remind.self, SampleCommand.self, Post.self,
+            ExpectedCommand.self,
             CalendarCommand.self,
             Check.self, Backup.self, Import.self, Export.self,
         ]

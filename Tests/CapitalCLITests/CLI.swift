@@ -124,7 +124,8 @@ final class CLI: Sendable {
         let result = run(args, env: env, stdin: stdin)
         #expect(result.status == 0, "capital \(args.joined(separator: " ")) failed: \(result)", sourceLocation: sourceLocation)
         #expect(
-            result.stderr.split(separator: "\n").allSatisfy(CLI.isOverdueNote), "capital \(args.joined(separator: " ")) wrote to stderr: \(result.stderr)",
+            result.stderr.split(separator: "\n").allSatisfy(CLI.isOverdueNote),
+            "capital \(args.joined(separator: " ")) wrote to stderr: \(result.stderr)",
             sourceLocation: sourceLocation)
         return result.stdout
     }

@@ -34,6 +34,9 @@ struct RemindTests {
         cli.ok(
             ["loan", "add", "Zero loan", "--principal", "12000", "--rate", "0", "--term", "12", "--start", "2025-01-16", "--pay-from", "VTB Debit"]
                 + added)
+        // April's payment, recorded by hand, settles it: only May's is still to pay.
+        let paid = cli.run(["transfer", "1000", "--from", "VTB Debit", "--to", "Zero loan", "--on", "2025-04-16", "--today", "2025-04-16"])
+        #expect(paid.status == 0 && paid.stderr == "capital: note: settles Zero loan payment of 2025-04-16 (Zero loan@2025-04-16)\n", "\(paid)")
         return cli
     }
 
@@ -76,9 +79,10 @@ struct RemindTests {
         #expect(result.stderr.isEmpty)
         let rows = try Self.parse(result.stdout)
         // Overdue first, the oldest first: the bill of the 12th (8 days), the confirmation of the
-        // 13th, the card payback of the 15th; then the bills of the 17th and 18th.
+        // 13th, the card payback of the 15th, the loan payment of the 16th (`post` below pays
+        // it); then the bills of the 17th and 18th.
         let overdue = rows.filter { $0["overdue"] as? Bool == true }
-        #expect(overdue.map { $0.string("day") } == ["2025-05-12", "2025-05-13", "2025-05-15", "2025-05-17", "2025-05-18"])
+        #expect(overdue.map { $0.string("day") } == ["2025-05-12", "2025-05-13", "2025-05-15", "2025-05-16", "2025-05-17", "2025-05-18"])
         #expect(overdue.first?.string("when") == "8 days overdue")
         #expect(rows.prefix(overdue.count).allSatisfy { $0["overdue"] as? Bool == true })
 

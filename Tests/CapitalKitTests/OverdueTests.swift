@@ -44,7 +44,8 @@ struct OverdueTests {
         // account less the principal the loan account gains is the interest.
         for loan in stored.loans {
             let handled = try #require(loan.handledThrough, "the sample's loans say how far their history goes")
-            for row in try loan.schedule(calendar: projection.window.calendars[loan.calendar] ?? .none).rows where row.original > handled && row.day < today {
+            for row in try loan.schedule(calendar: projection.window.calendars[loan.calendar] ?? .none).rows
+            where row.original > handled && row.day < today {
                 count += 1
                 net -= row.interest
             }

@@ -127,7 +127,9 @@ extension Ledger {
             var state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
             let calendar = calendars[schedule.rule.calendar] ?? .none
             // Rule days before today, and those adjusted or moved to before today.
-            for occurrence in schedule.openOccurrences(dueBy: yesterday, state: state, calendar: calendar) { state.posted.insert(occurrence.original) }
+            for occurrence in schedule.openOccurrences(dueBy: yesterday, state: state, calendar: calendar) {
+                state.posted.insert(occurrence.original)
+            }
             state.handledThrough = max(state.handledThrough, yesterday)
             // An occurrence whose rule day has passed but that falls today or later is still to come.
             for occurrence in schedule.occurrences(in: DayRange(today, today.advanced(by: WorkingDayCalendar.searchLimit + 1)), calendar: calendar)

@@ -36,7 +36,8 @@ extension Projection {
                 }
             }
         }
-        let payments = (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan])) ?? []
+        let payments =
+            (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan])) ?? []
         for payment in payments where payment.isOpen {
             count += 1
             for posting in payment.postings where balanceSheet.contains(posting.accountID) && posting.amount.currency == currency {

@@ -86,15 +86,17 @@ extension Ledger {
                         overdue: false))
             }
         }
-        for loan in loans {
-            guard let schedule = try? loan.schedule(calendar: calendars[loan.calendar] ?? .none) else { continue }
-            let loanCurrency = accounts.first { $0.id == loan.accountID }?.currency ?? currency
-            for row in schedule.rows where row.day >= today && row.day <= last && row.payment > 0 {
-                items.append(
-                    Reminder(
-                        day: row.day, kind: .loan, what: names[loan.accountID] ?? "loan", amount: Money(minor: row.payment, currency: loanCurrency),
-                        overdue: false))
-            }
+        // Loan payments still open: those from before today (overdue) and those in the window;
+        // one posted or settled is done.
+        let payments =
+            (try? expectedFlows(in: DayRange(Day(Int.min / 4), last.advanced(by: 1)), today: today, calendars: calendars, kinds: [.loan])) ?? []
+        for payment in payments where payment.isOpen && payment.amount > 0 {
+            let loanCurrency = payment.postings[0].amount.currency
+            let name = loans.first { $0.id == payment.instrumentID }.flatMap { names[$0.accountID] } ?? "loan"
+            items.append(
+                Reminder(
+                    day: payment.day, kind: .loan, what: name, amount: Money(minor: payment.amount, currency: loanCurrency),
+                    overdue: payment.day < today))
         }
         items.sort { ($0.overdue ? 0 : 1, $0.day) < ($1.overdue ? 0 : 1, $1.day) }
         return items

@@ -369,7 +369,9 @@ struct Reader {
                 throw fail(f["transaction"]!, "\(p).transaction", "a skipped flow has no transaction")
             }
             marks.append(
-                .init(date: try day(f, "date", p, in: item, required: true)!, mark: FlowMark(state: state, transactionID: transaction), location: location(item, p)))
+                .init(
+                    date: try day(f, "date", p, in: item, required: true)!, mark: FlowMark(state: state, transactionID: transaction),
+                    location: location(item, p)))
         }
         return marks
     }

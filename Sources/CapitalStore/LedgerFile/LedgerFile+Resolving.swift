@@ -423,7 +423,9 @@ extension Store {
                 if transactionIDs == nil { transactionIDs = Set(draft.content.transactions.map(\.id)) }
                 var known = transactionIDs!.contains(id)
                 if !known { known = try draft.lookup.transaction(id) != nil }
-                guard known else { throw StoreError.file(LedgerFileError(entry.location, "transaction '\(transaction)' is not in the file or the database")) }
+                guard known else {
+                    throw StoreError.file(LedgerFileError(entry.location, "transaction '\(transaction)' is not in the file or the database"))
+                }
                 mark.transactionID = id
             }
             if !marks.contains(where: { $0.day == entry.date }) { marks.append((entry.date, mark)) }

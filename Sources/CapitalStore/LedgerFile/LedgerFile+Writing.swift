@@ -102,7 +102,11 @@ extension LedgerFile {
             root.append(("schedules", .list(ledger.schedules.map { schedule(of: $0, names: names, ledger: ledger, extras: extras) })))
         }
         if !ledger.loans.isEmpty {
-            root.append(("loans", .list(ledger.loans.map { loan(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency, extras: extras) })))
+            root.append(
+                (
+                    "loans",
+                    .list(ledger.loans.map { loan(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency, extras: extras) })
+                ))
         }
         if !ledger.cards.isEmpty {
             root.append(("cards", .list(ledger.cards.map { card(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))

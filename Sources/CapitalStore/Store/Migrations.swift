@@ -269,7 +269,10 @@ enum Migrations {
             t.column("txnId", .text).references("txn")
             t.primaryKey(["kind", "instrumentId", "day"])
         }
-        try db.execute(sql: "INSERT INTO expectedMark(kind, instrumentId, day, state, txnId) SELECT 'schedule', scheduleId, original, 'posted', txnId FROM postedOccurrence")
+        try db.execute(
+            sql:
+                "INSERT INTO expectedMark(kind, instrumentId, day, state, txnId) SELECT 'schedule', scheduleId, original, 'posted', txnId FROM postedOccurrence"
+        )
         try db.drop(table: "postedOccurrence")
         try db.execute(sql: "CREATE INDEX expectedMark_txn ON expectedMark(txnId)")
         try db.alter(table: "loan") { t in t.add(column: "handledThrough", .integer) }

@@ -47,7 +47,9 @@ extension Store {
                     """))
         for row in rows {
             guard let kind = ExpectedKind(rawValue: row["kind"]), let state = ExpectedState(rawValue: row["state"]) else {
-                throw StoreError.damaged(path: "", context: "reading expected flows", reason: "expectedMark holds kind '\(row["kind"] as String)' state '\(row["state"] as String)'")
+                throw StoreError.damaged(
+                    path: "", context: "reading expected flows",
+                    reason: "expectedMark holds kind '\(row["kind"] as String)' state '\(row["state"] as String)'")
             }
             marks[FlowKey(kind: kind, instrumentID: row["instrumentId"], day: Day(row["day"]))] = FlowMark(state: state, transactionID: row["txnId"])
         }

@@ -118,8 +118,9 @@ extension Store {
             let payments: [ExpectedFlow]
             // A loan that never said how far its history goes has its payments before today made.
             let ahead = until.advanced(by: 1)
-            do { payments = try ledger.expectedFlows(in: DayRange(Day(Int.min / 4), ahead), today: ahead, calendars: calendars, kinds: [.loan]) } catch
-            let error as InstrumentError { throw StoreError.invalid(field: "loan", value: "", reason: error.template) }
+            do {
+                payments = try ledger.expectedFlows(in: DayRange(Day(Int.min / 4), ahead), today: ahead, calendars: calendars, kinds: [.loan])
+            } catch let error as InstrumentError { throw StoreError.invalid(field: "loan", value: "", reason: error.template) }
             for flow in payments where flow.isOpen {
                 try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: loanNames[flow.instrumentID] ?? flow.instrumentID)
             }
@@ -133,7 +134,8 @@ extension Store {
             result.posted.sort { ($0.day, $0.name) < ($1.day, $1.name) }
             result.pending.sort { ($0.day, $0.name) < ($1.day, $1.name) }
             if !dryRun {
-                let touched = try Set(result.posted.compactMap(\.transactionID).flatMap { try Store.resolveTransaction(db, $0).postings.map(\.accountID) })
+                let touched = try Set(
+                    result.posted.compactMap(\.transactionID).flatMap { try Store.resolveTransaction(db, $0).postings.map(\.accountID) })
                 try Store.checkBalancesFit(db, accountIDs: touched)
             }
             return result

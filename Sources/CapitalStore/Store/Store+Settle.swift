@@ -136,7 +136,8 @@ extension Store {
             let mark = marks[FlowKey(flow)]
             // Made by the history the schedule or loan was added with.
             let state = mark?.state ?? (flow.isOpen ? .open : .handled)
-            return ExpectedEntry(flow: flow, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, state: state, transactionID: mark?.transactionID)
+            return ExpectedEntry(
+                flow: flow, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, state: state, transactionID: mark?.transactionID)
         }
     }
 
@@ -155,9 +156,15 @@ extension Store {
         }
         // A flow moved by a working-day adjustment or an exception lands within a month of its key day.
         let window = DayRange(day.advanced(by: -31), day.advanced(by: 32))
-        let named = try entries(in: window, today: day, ledger: ledger, calendars: calendars, marks: marks).filter { nameKey($0.name) == nameKey(name) }
+        let named = try entries(in: window, today: day, ledger: ledger, calendars: calendars, marks: marks).filter {
+            nameKey($0.name) == nameKey(name)
+        }
         if named.isEmpty {
-            throw StoreError.notFound(what: "expected flow", reference: reference, hint: .list("expected"))
+            let names = ledger.schedules.map(\.name) + ledger.loans.compactMap { loan in ledger.accounts.first { $0.id == loan.accountID }?.name }
+            if !names.contains(where: { nameKey($0) == nameKey(name) }) {
+                throw StoreError.invalid(field: field, value: reference, reason: "no schedule or loan is named '\(FieldKeys.literal(name))'")
+            }
+            throw StoreError.invalid(field: field, value: reference, reason: "'\(FieldKeys.literal(name))' expects nothing within a month of \(day)")
         }
         guard let entry = named.first(where: { $0.flow.key == day }) ?? named.first(where: { $0.flow.day == day }) else {
             let near = named.min { abs($0.flow.day.number - day.number) < abs($1.flow.day.number - day.number) }!
@@ -200,10 +207,15 @@ extension Store {
             if chosen.state != .open { throw StoreError.invalid(field: "{settles}", value: reference, reason: notOpen(chosen)) }
             guard fits(chosen.flow) else {
                 let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                let accounts = moves(chosen.flow.postings, balanceSheet: false).keys.compactMap { names[$0] }.sorted().map { "'\(FieldKeys.literal($0))'" }
+                var accounts = moves(chosen.flow.postings, balanceSheet: false).keys.compactMap { names[$0] }.sorted().map {
+                    "'\(FieldKeys.literal($0))'"
+                }
+                let last = accounts.removeLast()
                 throw StoreError.invalid(
                     field: "{settles}", value: reference,
-                    reason: "it moves \(accounts.joined(separator: " and ")); this transaction does not move them the same way")
+                    reason:
+                        "it moves \(accounts.isEmpty ? last : accounts.joined(separator: ", ") + " and " + last); this transaction does not move them the same way"
+                )
             }
         case .match(let days):
             let window = DayRange(transaction.day.advanced(by: -days), transaction.day.advanced(by: days + 1))
@@ -215,7 +227,10 @@ extension Store {
                 }
                 return amount == entry.flow.amount
             }
-            guard let nearest = candidates.min(by: { abs($0.flow.day.number - transaction.day.number) < abs($1.flow.day.number - transaction.day.number) })
+            guard
+                let nearest = candidates.min(by: {
+                    abs($0.flow.day.number - transaction.day.number) < abs($1.flow.day.number - transaction.day.number)
+                })
             else { return nil }
             chosen = nearest
         }

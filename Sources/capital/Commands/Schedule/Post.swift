@@ -42,7 +42,8 @@ extension Capital {
             let store = try global.ledgerStore(writing: true)
             let result = try store.postDue(through: last, today: try global.todayDay(), approvals: approvals, dryRun: dryRun)
             let columns = [
-                Column("kind", "Kind"), Column("name", "Flow"), Column("date", "Date"), Column("amount", "Amount", numeric: true), Column("currency", "Cur"),
+                Column("kind", "Kind"), Column("name", "Flow"), Column("date", "Date"), Column("amount", "Amount", numeric: true),
+                Column("currency", "Cur"),
                 Column("transaction", "Transaction"),
             ]
             func rows(_ items: [PostResult.Item]) -> [[Cell]] {

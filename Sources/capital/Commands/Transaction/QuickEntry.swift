@@ -35,8 +35,9 @@ extension TransactionFields {
 struct SettleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The expected flow this stands for, NAME@DATE (see capital expected list).", valueName: "ref")) var settles: String?
     @Option(
-        name: .customLong("match-days"),
-        help: ArgumentHelp("Without --settles, settle the nearest open flow of this amount and these accounts within N days (default 3).", valueName: "n"))
+        name: .customLong("match-days"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Without --settles, settle the nearest open flow of this amount and these accounts within N days (default 3).", valueName: "n"))
     var matchDays: String?
 
     func settling() throws -> Settling {
@@ -61,7 +62,8 @@ struct SettleOptions: ParsableArguments {
         var line = "capital: note: settles \(settled.flow.payee) of \(settled.flow.day) (\(settled.reference))"
         if settled.recorded != settled.expected {
             let difference = Money(minor: abs(settled.recorded - settled.expected), currency: currency)
-            line += "; expected \(global.shown(Money(minor: settled.expected, currency: currency))), recorded \(global.shown(Money(minor: settled.recorded, currency: currency)))"
+            line +=
+                "; expected \(global.shown(Money(minor: settled.expected, currency: currency))), recorded \(global.shown(Money(minor: settled.recorded, currency: currency)))"
             line += " (\(global.shown(difference)) \(settled.recorded < settled.expected ? "less" : "more"))"
         }
         Console.current.writeError(line + "\n")

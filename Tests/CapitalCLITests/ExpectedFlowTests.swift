@@ -1,0 +1,299 @@
+import CapitalCore
+import CapitalTestSupport
+import Foundation
+import Testing
+
+/// Issue 17: expected flows and recorded transactions reconciled — one meaning of balance, a
+/// payment recorded by hand counted once, overdue said out loud.
+@Suite("CLI: expected flows, settling and posting")
+struct ExpectedFlowTests {
+    /// Every account's balance (minor units) at the end of `today`, as `balance` shows it.
+    static func balances(_ cli: CLI, today: String) throws -> [String: Int64] {
+        let object = try #require(try cli.json(["--today", today, "balance", "--all"]) as? [String: Any])
+        var result: [String: Int64] = [:]
+        for row in try #require(object["accounts"] as? [[String: Any]]) {
+            result[row.string("account") ?? "?"] = try #require(minorUnits(row.string("balance") ?? ""))
+        }
+        return result
+    }
+
+    /// Level 4's can-spend today (minor units).
+    static func canSpend(_ cli: CLI, today: String, _ extra: [String] = []) throws -> Int64 {
+        let object = try #require(try cli.json(["--today", today, "can-spend"] + extra) as? [String: Any])
+        let text = try #require(object.string("amount"))
+        return try #require(minorUnits(text))
+    }
+
+    /// The state of the flow `ref` names, from `expected list`.
+    static func state(_ cli: CLI, _ ref: String, today: String) throws -> String? {
+        try cli.rows(["--today", today, "expected", "list", "--from", "2025-01-01", "--until", "2025-12-31"]).first { $0.string("ref") == ref }?
+            .string("state")
+    }
+
+    /// Case 1: nothing posted between the 5th and the 6th, so no balance moves: the unrecorded
+    /// mortgage payment of the 5th is expected, not taken on its day and given back the next.
+    @Test func aBalanceHoldsWhatHappenedNotWhatIsExpected() throws {
+        let cli = try CLI.household()
+        let fifth = try Self.balances(cli, today: "2025-04-05")
+        let sixth = try Self.balances(cli, today: "2025-04-06")
+        for account in ["VTB Debit", "Mortgage", "Capital"] { #expect(fifth[account] == sixth[account], "\(account)") }
+        #expect(fifth["VTB Debit"] == 393_650_61)
+        // The forecast counts it: open, its day passed, so paid today.
+        let open = try #require(try cli.rows(["--today", "2025-04-06", "expected", "list", "--overdue", "--kind", "loan"]).first)
+        #expect(open.string("ref") == "Mortgage@2025-04-05" && open.string("state") == "open" && open.string("amount") == "69979.36")
+    }
+
+    /// Case 1, a card: spending on it with no payback recorded leaves the bank as it was and the
+    /// card owing, on the payback day and after it, while `card show` says what is overdue.
+    @Test func aCardOwesUntilItsPaybackIsRecorded() throws {
+        let cli = try CLI()
+        cli.ok(["init", "--currency", "RUB"])
+        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"])
+        cli.ok(["earn", "50000", "Salary", "--on", "2025-03-01", "--today", "2025-03-01"])
+        cli.ok([
+            "card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank", "--today", "2025-03-01",
+        ])
+        cli.ok(["spend", "10000", "Groceries", "--from", "Card", "--on", "2025-03-10", "--today", "2025-03-10"])
+        for today in ["2025-04-14", "2025-04-15"] {
+            let balances = try Self.balances(cli, today: today)
+            #expect(balances["Bank"] == 50_000_00 && balances["Card"] == -10_000_00, "\(today): \(balances)")
+        }
+        let card = cli.ok(["--today", "2025-04-15", "card", "show", "Card"])
+        #expect(card.contains("Overdue") && card.contains("10 000.00"), "\(card)")
+    }
+
+    /// Case 2: a loan payment recorded by hand — on its day, a day early, two days late — is
+    /// counted once: the answer is the one `post` would have given, and `remind` drops it.
+    @Test(arguments: ["2025-04-05", "2025-04-04", "2025-04-07"])
+    func aLoanPaymentRecordedByHandIsCountedOnce(on day: String) throws {
+        let posted = try CLI.household()
+        posted.ok(["--today", "2025-04-08", "post", "--until", "2025-04-05"])
+        let byHand = try CLI.household()
+        byHand.ok(["--today", "2025-04-08", "post", "--until", "2025-04-05"])
+        // Undo what post did for the mortgage, then record it by hand.
+        let postedTransaction = try #require(
+            try byHand.rows(["tx", "list", "--from", "2025-04-05", "--to", "2025-04-05"]).first { $0.string("payee") == "Mortgage payment" }?.string(
+                "id"))
+        byHand.ok(["tx", "rm", postedTransaction])
+        #expect(try Self.state(byHand, "Mortgage@2025-04-05", today: "2025-04-08") == "open")
+        let result = byHand.run(["--today", "2025-04-08", "transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage", "--on", day])
+        #expect(result.status == 0 && result.stderr == "capital: note: settles Mortgage payment of 2025-04-05 (Mortgage@2025-04-05)\n", "\(result)")
+        #expect(try Self.state(byHand, "Mortgage@2025-04-05", today: "2025-04-08") == "settled")
+        #expect(try Self.canSpend(byHand, today: "2025-04-08") == (try Self.canSpend(posted, today: "2025-04-08")))
+        let balances = try Self.balances(byHand, today: "2025-04-08")
+        #expect(balances == (try Self.balances(posted, today: "2025-04-08")), "split into principal and interest, as posted")
+        // remind exits 2: the sample's fine is overdue.
+        let remind = byHand.run(["--today", "2025-04-08", "remind", "--days", "10", "--format", "json"])
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(remind.stdout.utf8)) as? [[String: Any]])
+        #expect(items.contains { $0.string("what") == "VTB Loan" } && !items.contains { $0.string("what") == "Mortgage" }, "\(remind)")
+    }
+
+    /// A payment of another amount settles only when named; the difference is said, and the
+    /// money not paid stays in the bank.
+    @Test func aPartialPaymentSettlesWhenNamedAndSaysTheDifference() throws {
+        let cli = try CLI.household()
+        let before = try Self.canSpend(cli, today: "2025-04-06")
+        // Not matched by amount: it stays a transfer, and the payment is still expected.
+        let plain = cli.run(["--today", "2025-04-06", "transfer", "60000", "--from", "VTB Debit", "--to", "Mortgage"])
+        #expect(plain.status == 0 && !plain.stderr.contains("settles"))
+        cli.ok(["tx", "rm", try #require(try cli.rows(["tx", "list", "--from", "2025-04-06"]).last?.string("id"))])
+        let named = cli.run([
+            "--today", "2025-04-06", "transfer", "60000", "--from", "VTB Debit", "--to", "Mortgage", "--settles", "mortgage@2025-04-05",
+        ])
+        #expect(
+            named.stderr
+                == "capital: note: settles Mortgage payment of 2025-04-05 (Mortgage@2025-04-05); expected 69 979.36, recorded 60 000.00 (9 979.36 less)\n",
+            "\(named)")
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == before + 9_979_36)
+    }
+
+    /// Bad input: each one clear line, a non-zero exit, nothing recorded.
+    @Test func settlingWhatCannotBeSettledIsRefused() throws {
+        let cli = try CLI.household()
+        let count = try cli.rows(["tx", "list"]).count
+        let cases: [([String], String)] = [
+            (
+                ["--settles", "Mortgage@2025-04-06"],
+                "--settles 'Mortgage@2025-04-06': 'Mortgage' expects nothing on 2025-04-06; the nearest is Mortgage@2025-04-05"
+            ),
+            (["--settles", "Nothing@2025-04-05"], "--settles 'Nothing@2025-04-05': no schedule or loan is named 'Nothing'"),
+            (
+                ["--settles", "Mortgage@2024-01-05"],
+                "--settles 'Mortgage@2024-01-05': it is before the day its schedule or loan was taken over (handled through): counted as recorded"
+            ),
+            (["--settles", "Mortgage"], "--settles 'Mortgage': expected NAME@YYYY-MM-DD (a schedule's or a loan's name and the day)"),
+            (
+                ["--settles", "Car Loan@2025-04-20"],
+                "--settles 'Car Loan@2025-04-20': it moves 'Car Loan', 'Loan interest' and 'VTB Debit'; this transaction does not move them the same way"
+            ),
+            (
+                ["--settles", "Business lunch@2025-04-07"],
+                "--settles 'Business lunch@2025-04-07': it moves 'Cash' and 'Eating out'; this transaction does not move them the same way"
+            ),
+            (["--match-days", "-1"], "--match-days '-1': expected a whole number of days from 0 to 366"),
+            (["--match-days", "2", "--settles", "Mortgage@2025-04-05"], "--match-days '2': give either --settles or --match-days, not both"),
+        ]
+        for (extra, message) in cases {
+            let result = cli.run(["--today", "2025-04-06", "transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage"] + extra)
+            #expect(result.status != 0 && result.stderr == "capital: error: " + message + "\n", "\(extra): \(result)")
+        }
+        #expect(try cli.rows(["tx", "list"]).count == count)
+        // Already settled: the second one is refused and not recorded.
+        let first = cli.run([
+            "--today", "2025-04-06", "transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage", "--settles", "Mortgage@2025-04-05",
+        ])
+        #expect(first.status == 0 && first.stderr == "capital: note: settles Mortgage payment of 2025-04-05 (Mortgage@2025-04-05)\n", "\(first)")
+        let id = try #require(try cli.rows(["tx", "list"]).last?.string("id"))
+        let again = cli.run([
+            "--today", "2025-04-06", "transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage", "--settles", "Mortgage@2025-04-05",
+        ])
+        #expect(
+            again.status == 1
+                && again.stderr == "capital: error: --settles 'Mortgage@2025-04-05': it is already settled by transaction \(id.prefix(8))\n",
+            "\(again)")
+        #expect(try cli.rows(["tx", "list"]).count == count + 1)
+    }
+
+    /// `expected skip` and `reopen`: a skipped flow leaves the forecast and `post`; a posted one
+    /// cannot be skipped (its transaction stands for it).
+    @Test func skipAndReopen() throws {
+        let cli = try CLI.household()
+        let before = try Self.canSpend(cli, today: "2025-04-06")
+        #expect(
+            cli.ok(["--today", "2025-04-06", "expected", "skip", "Mortgage@2025-04-05"])
+                == "Skipped Mortgage payment of 2025-04-05 (Mortgage@2025-04-05).\n")
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == before + 69_979_36)
+        #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "skipped")
+        let post = try #require(try cli.json(["--today", "2025-04-06", "post", "--dry-run"]) as? [String: Any])
+        let posted = try #require(post["posted"] as? [[String: Any]])
+        #expect(
+            posted.contains { $0.string("name") == "VTB Debit" || $0.string("kind") == "schedule" }
+                && !posted.contains { $0.string("name") == "Mortgage" }, "\(post)")
+        cli.ok(["--today", "2025-04-06", "expected", "reopen", "Mortgage@2025-04-05"])
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == before)
+        // Posted: refused, nothing changed.
+        cli.ok(["--today", "2025-04-06", "post"])
+        let id = try #require(
+            try cli.rows(["tx", "list", "--from", "2025-04-05", "--to", "2025-04-05"]).first { $0.string("payee") == "Mortgage payment" }?.string(
+                "id"))
+        let skip = cli.run(["--today", "2025-04-06", "expected", "skip", "Mortgage@2025-04-05"])
+        #expect(
+            skip.status == 1
+                && skip.stderr
+                    == "capital: error: REF 'Mortgage@2025-04-05': it is already posted by transaction \(id.prefix(8)): remove that transaction to open it again\n",
+            "\(skip)")
+        #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "posted")
+        // Removing the transaction opens it again.
+        cli.ok(["tx", "rm", id])
+        #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "open")
+    }
+
+    /// Case 6: a database a year and a half past its last post says how much it counts today, and
+    /// `--overdue ignore` leaves it out.
+    @Test func overdueFlowsAreSaidOutLoud() throws {
+        let cli = try CLI.household()
+        let result = cli.run(["--today", "2026-11-24", "can-spend"])
+        let note = try #require(result.stderr.split(separator: "\n").first)
+        #expect(result.status == 0 && CLI.isOverdueNote(note), "\(result)")
+        #expect(note.hasPrefix("capital: note: ") && note.contains(" expected flows before 2026-11-24 are open (net "), "\(note)")
+        let object = try #require(try cli.json(["--today", "2026-11-24", "can-spend"]) as? [String: Any])
+        let overdue = try #require(object["overdue"] as? [String: Any])
+        let count = try #require(overdue["count"] as? Int)
+        #expect(count > 800 && note.contains("capital: note: \(count) expected flows"))
+        // Four bills and fines are unpaid; the rest are schedule occurrences and loan payments.
+        #expect(try cli.rows(["--today", "2026-11-24", "expected", "list", "--overdue"]).count == count - 4)
+        let ignored = cli.run(["--today", "2026-11-24", "can-spend", "--overdue", "ignore"])
+        #expect(ignored.status == 0 && ignored.stderr == "" && ignored.stdout != result.stdout, "\(ignored)")
+        // Posting everything due leaves only what waits for approval and the bills and fines.
+        cli.ok(["--today", "2026-11-24", "post"])
+        let waiting = try #require(try cli.json(["--today", "2026-11-24", "post", "--dry-run"]) as? [String: Any])
+        let pending = try #require(waiting["pending"] as? [[String: Any]]).count
+        let open = try cli.rows(["--today", "2026-11-24", "expected", "list", "--overdue"]).count
+        #expect(pending > 0 && open == pending)
+        let after = cli.run(["--today", "2026-11-24", "can-spend"])
+        #expect(after.stderr.contains("capital: note: \(pending + 4) expected flows before 2026-11-24 are open"), "\(after)")
+        let bad = cli.run(["--today", "2026-11-24", "can-spend", "--overdue", "skip"])
+        #expect(bad.status == 64 && bad.stderr == "capital: error: --overdue 'skip': expected count or ignore\n", "\(bad)")
+    }
+
+    /// The property: on the sample with random hand-recorded payments (on time, early, late,
+    /// partial and named) and random `post` runs between them, every account's balance and
+    /// can-spend equal those of the same ledger with everything posted instead, give or take
+    /// what partial payments left unpaid.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func recordingByHandAnswersAsPostingWould(seed: UInt64) throws {
+        var random = Hostile(seed: seed)
+        let end = "2025-05-31"
+        let reference = try CLI.household()
+        reference.ok(["--today", "2025-06-01", "post"])
+        let cli = try CLI.household()
+        let flows = try cli.rows(["--today", "2025-04-01", "expected", "list", "--open", "--from", "2025-04-01", "--until", end])
+            .filter { $0.string("kind") == "loan" || ["Salary Anna", "Rent from tenants", "Groceries"].contains($0.string("payee")) }
+        #expect(flows.count >= 8)
+        var unpaid: [String: Int64] = [:]
+        var lastPost = "2025-03-31"
+        for flow in flows {
+            let ref = try #require(flow.string("ref"))
+            let day = try Day(iso: try #require(flow.string("date")))
+            let text = try #require(flow.string("amount"))
+            let amount = try #require(minorUnits(text))
+            // Now and then a post run up to a few days before this flow (never past it).
+            if random.below(3) == 0 {
+                let until = max(try Day(iso: lastPost), day.advanced(by: -(4 + random.below(5)))).iso
+                cli.ok(["--today", "2025-06-01", "post", "--until", until])
+                lastPost = until
+            }
+            guard try Self.state(cli, ref, today: "2025-06-01") == "open" else { continue }
+            let (from, to) = try Self.accounts(of: ref, in: cli)
+            switch random.below(5) {
+            case 0: continue  // left for the last post run
+            case 1:
+                // Partial and named: less than the loan's principal part, so the interest is whole.
+                let short = Int64(1 + random.below(50)) * 100
+                unpaid[from, default: 0] += short
+                unpaid[to, default: 0] -= short
+                let result = cli.run([
+                    "--today", "2025-06-01", "tx", "add", "--on", day.iso, "--posting", "\(to)=\(Self.decimal(amount - short))", "--posting", from,
+                    "--settles", ref,
+                ])
+                #expect(result.status == 0 && result.stderr.contains("less)"), "\(ref): \(result)")
+            default:
+                let shift = [0, -1, 2, 1][random.below(4)]
+                let result = cli.run([
+                    "--today", "2025-06-01", "tx", "add", "--on", day.advanced(by: shift).iso, "--posting", "\(to)=\(Self.decimal(amount))",
+                    "--posting",
+                    from,
+                ])
+                #expect(result.status == 0 && result.stderr.contains("capital: note: settles "), "\(ref) \(shift): \(result)")
+            }
+        }
+        cli.ok(["--today", "2025-06-01", "post"])
+        // Open still: only what waits for approval, as in the reference.
+        let open = try cli.rows(["--today", "2025-06-01", "expected", "list", "--open", "--from", "2025-04-01", "--until", "2025-05-31"])
+        let waiting = try reference.rows(["--today", "2025-06-01", "expected", "list", "--open", "--from", "2025-04-01", "--until", "2025-05-31"])
+        #expect(open.map { $0.string("ref") } == waiting.map { $0.string("ref") } && open.allSatisfy { $0.string("kind") == "schedule" })
+        var want = try Self.balances(reference, today: "2025-06-01")
+        for (account, difference) in unpaid { want[account, default: 0] += difference }
+        #expect(try Self.balances(cli, today: "2025-06-01") == want, "seed \(seed)")
+        // Level 4 holds the debit and cash accounts and the card's credit.
+        let short = unpaid.filter { ["VTB Debit", "Cash", "Tinkoff Card"].contains($0.key) }.values.reduce(0, +)
+        let (got, wanted) = (try Self.canSpend(cli, today: "2025-06-01"), try Self.canSpend(reference, today: "2025-06-01"))
+        #expect(got == wanted + short, "seed \(seed): \(got) vs \(wanted) + \(short); \(unpaid)")
+    }
+
+    /// The accounts a flow moves money from and to, from its schedule or loan.
+    static func accounts(of ref: String, in cli: CLI) throws -> (from: String, to: String) {
+        let name = String(ref[..<ref.lastIndex(of: "@")!])
+        if ["Mortgage", "VTB Loan", "Car Loan"].contains(name) { return ("VTB Debit", name) }
+        // Postings as `NAME +AMOUNT`: the one given is `to`, the one taken `from`.
+        let schedule = try #require(try cli.json(["schedule", "show", name]) as? [String: Any])
+        let postings = try #require(schedule["postings"] as? [String])
+        func account(_ sign: String) throws -> String {
+            let posting = try #require(postings.first { $0.contains(" \(sign)") })
+            return String(posting[..<posting.range(of: " \(sign)", options: .backwards)!.lowerBound])
+        }
+        return (try account("-"), try account("+"))
+    }
+
+    static func decimal(_ minor: Int64) -> String { "\(minor / 100).\(String(format: "%02d", minor % 100))" }
+}
