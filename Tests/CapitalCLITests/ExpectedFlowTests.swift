@@ -188,6 +188,27 @@ struct ExpectedFlowTests {
         #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "open")
     }
 
+    /// Posted, settled and skipped flows and the loans' history travel in the ledger file: its
+    /// own export changes nothing, and a new database made from it expects the same.
+    @Test func statesSurviveAnExportAndImport() throws {
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-10"]
+        #expect(cli.run(today + ["transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage", "--on", "2025-04-05"]).status == 0)
+        cli.ok(today + ["expected", "skip", "Salary Ivan@2025-04-25"])
+        cli.ok(today + ["post"])
+        let file = cli.path("ledger.yaml")
+        cli.ok(["export", "--out", file])
+        #expect(cli.ok(["import", file]).contains("nothing new"))
+        let list = today + ["expected", "list", "--from", "2025-03-01", "--until", "2025-05-31", "--format", "csv"]
+        let states = cli.ok(list)
+        #expect(states.contains("Mortgage@2025-04-05,loan,2025-04-05,Mortgage payment,69979.36,RUB,settled,"))
+        #expect(states.contains("Salary Ivan@2025-04-25,schedule,2025-04-25,Salary Ivan,") && states.contains(",skipped,"))
+        let copy = try CLI()
+        copy.ok(["import", file])
+        #expect(copy.ok(list) == states)
+        #expect(try Self.canSpend(copy, today: "2025-04-10") == (try Self.canSpend(cli, today: "2025-04-10")))
+    }
+
     /// Case 6: a database a year and a half past its last post says how much it counts today, and
     /// `--overdue ignore` leaves it out.
     @Test func overdueFlowsAreSaidOutLoud() throws {
