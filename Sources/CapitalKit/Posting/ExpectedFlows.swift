@@ -20,6 +20,7 @@ public struct ExpectedQuery: Sendable {
     /// Only these kinds; nil: every kind.
     public var kind: ExpectedKind?
 
+    /// Every flow of every kind from 30 days before today to 30 days after.
     public init() {}
 }
 

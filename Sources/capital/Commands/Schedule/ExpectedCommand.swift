@@ -62,12 +62,7 @@ extension Capital.ExpectedCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
 
-        func run() throws {
-            let output = try global.writeOutput()
-            let store = try global.ledgerStore(writing: true)
-            let entry = try store.skipExpected(reference)
-            try output.said("Skipped \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
-        }
+        func run() throws { try global.change(reference, "Skipped") { try $0.skipExpected($1) } }
     }
 
     struct Reopen: ParsableCommand, SpellsFields {
@@ -84,12 +79,16 @@ extension Capital.ExpectedCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
 
-        func run() throws {
-            let output = try global.writeOutput()
-            let store = try global.ledgerStore(writing: true)
-            let entry = try store.reopenExpected(reference)
-            try output.said("Reopened \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
-        }
+        func run() throws { try global.change(reference, "Reopened") { try $0.reopenExpected($1) } }
+    }
+}
+
+extension GlobalOptions {
+    /// Changes the state of the flow `reference` names and says so (`Skipped Mortgage payment of …`).
+    fileprivate func change(_ reference: String, _ verb: String, _ change: (Store, String) throws -> ExpectedEntry) throws {
+        let output = try writeOutput()
+        let entry = try change(try ledgerStore(writing: true), reference)
+        try output.said("\(verb) \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
     }
 }
 
