@@ -15,7 +15,8 @@ YEARLY, INTERVAL, COUNT, UNTIL in its three spellings, BYMONTH, BYWEEKNO, BYYEAR
 BYDAY with negative values and ordinals, BYSETPOS, WKST), only in combinations capital accepts
 (RFC 5545's: no BYWEEKNO outside YEARLY, no BYYEARDAY outside YEARLY, no BYMONTHDAY with WEEKLY, no
 BYDAY ordinal with DAILY or WEEKLY or next to BYWEEKNO, MONTHLY ordinals within ±5, never COUNT with
-UNTIL). Starts favour awkward days: the 28th–31st, 29 February, the turn of the year. Part names
+UNTIL). Then Tests/Fixtures/rrule-extended.json: the combinations beyond RFC 5545 that dateutil
+expands (see `extended`). Starts favour awkward days: the 28th–31st, 29 February, the turn of the year. Part names
 and order vary, and some rules are lower case, to exercise the parser too. Hand-written edge cases
 come first.
 
@@ -266,5 +267,93 @@ def main():
     print(f"{len(entries)} rules, {total} dates ({empty} rules with none in their window) -> {OUTPUT}")
 
 
+# Rules RFC 5545 does not allow but python-dateutil expands, with its meaning (issue 17, case 13):
+# BYWEEKNO or BYYEARDAY with DAILY, WEEKLY or MONTHLY, BYMONTHDAY with WEEKLY, ordinal weekdays with
+# DAILY or WEEKLY (dateutil drops the ordinal) or beside BYWEEKNO, COUNT=0 and an UNTIL before the
+# start (no occurrences). Written to EXTENDED_OUTPUT so that rrule.json stays as it was.
+EXTENDED_OUTPUT = OUTPUT.with_name("rrule-extended.json")
+EXTENDED_SEED = 20_250_405
+EXTENDED_RULES = 900
+EXTENDED_EDGE_CASES = [
+    ("FREQ=DAILY;BYWEEKNO=1", "2024-12-20", "2024-12-20", "2026-01-20"),
+    ("FREQ=DAILY;BYWEEKNO=-1;WKST=SU", "2020-12-01", "2020-12-01", "2023-01-31"),
+    ("FREQ=WEEKLY;BYWEEKNO=20;BYDAY=MO,FR", "2025-01-01", "2025-01-01", "2030-12-31"),
+    ("FREQ=MONTHLY;BYWEEKNO=1,53", "2014-12-01", "2014-12-01", "2027-01-31"),
+    ("FREQ=DAILY;BYYEARDAY=1,-1", "2024-12-25", "2024-12-25", "2027-01-05"),
+    ("FREQ=WEEKLY;BYYEARDAY=1,2,3,-1", "2024-12-30", "2024-12-01", "2027-01-31"),
+    ("FREQ=WEEKLY;BYYEARDAY=-365,-366;BYDAY=MO,TU,WE,TH,FR,SA,SU", "2023-12-25", "2023-12-25", "2029-01-10"),
+    ("FREQ=MONTHLY;BYYEARDAY=60,-306", "2024-01-15", "2024-01-01", "2030-12-31"),
+    ("FREQ=WEEKLY;BYMONTHDAY=1,15,-1", "2025-01-01", "2025-01-01", "2025-12-31"),
+    ("FREQ=WEEKLY;INTERVAL=2;BYMONTHDAY=13;BYDAY=FR", "2025-01-01", "2025-01-01", "2035-12-31"),
+    ("FREQ=DAILY;BYDAY=1MO,-1FR", "2025-01-01", "2025-01-01", "2025-03-31"),
+    ("FREQ=WEEKLY;BYDAY=2TU", "2025-01-01", "2025-01-01", "2025-06-30"),
+    ("FREQ=YEARLY;BYWEEKNO=10;BYDAY=1MO", "2025-01-01", "2025-01-01", "2040-12-31"),
+    ("FREQ=DAILY;COUNT=0", "2025-01-01", "2025-01-01", "2025-12-31"),
+    ("FREQ=MONTHLY;UNTIL=20241231", "2025-01-01", "2024-01-01", "2026-12-31"),
+    ("FREQ=WEEKLY;UNTIL=20250101", "2025-01-02", "2025-01-01", "2025-12-31"),
+]
+
+
+def draw_extended(rng, start):
+    """A rule using at least one of the combinations above."""
+    freq = rng.choices(["YEARLY", "MONTHLY", "WEEKLY", "DAILY"], [10, 30, 30, 30])[0]
+    parts = [("FREQ", freq)]
+    if rng.random() < 0.35:
+        parts.append(("INTERVAL", str(rng.randint(1, {"YEARLY": 3, "MONTHLY": 6, "WEEKLY": 4, "DAILY": 9}[freq]))))
+    end = rng.random()
+    if end < 0.2:
+        parts.append(("COUNT", str(rng.randint(0, 40))))
+    elif end < 0.4:
+        parts.append(("UNTIL", (start + datetime.timedelta(days=rng.randint(-60, 3_000))).strftime("%Y%m%d")))
+    kinds = rng.sample(["weekno", "yearday", "monthday", "ordinal"], rng.randint(1, 2))
+    if rng.random() < 0.2:
+        parts.append(("BYMONTH", joined(some(rng, list(range(1, 13)), 1, 5))))
+    if "weekno" in kinds:
+        parts.append(("BYWEEKNO", joined([signed(rng, 53) for _ in range(rng.randint(1, 4))])))
+    if "yearday" in kinds:
+        parts.append(("BYYEARDAY", joined([signed(rng, 366, 0.4) for _ in range(rng.randint(1, 6))])))
+    if "monthday" in kinds or (freq == "WEEKLY" and rng.random() < 0.3):
+        parts.append(("BYMONTHDAY", joined([signed(rng, 31) for _ in range(rng.randint(1, 4))])))
+    if "ordinal" in kinds:
+        limit = 5 if freq == "MONTHLY" else 53
+        parts.append(("BYDAY", ",".join(f"{signed(rng, limit, 0.4)}{d}" for d in some(rng, WEEKDAYS, 1, 3))))
+    elif rng.random() < 0.35:
+        parts.append(("BYDAY", ",".join(some(rng, WEEKDAYS, 1, 5))))
+    if rng.random() < 0.15:
+        parts.append(("BYSETPOS", joined(rng.sample([1, -1, 2, -2, 3], rng.randint(1, 2)))))
+    if rng.random() < 0.4:
+        parts.append(("WKST", rng.choice(WEEKDAYS)))
+    return parts
+
+
+def extended():
+    rng = random.Random(EXTENDED_SEED)
+    entries = []
+    day = datetime.date.fromisoformat
+    for rule, start, first, last in EXTENDED_EDGE_CASES:
+        dates, window_end = expand(rule, day(start), day(first), day(last))
+        entries.append({"rule": rule, "start": start, "windowStart": first, "windowEnd": iso(window_end), "dates": dates})
+    for _ in range(EXTENDED_RULES):
+        while True:
+            start = draw_start(rng)
+            parts = draw_extended(rng, start)
+            rule = spell(rng, parts)
+            window_start, window_end = draw_window(rng, start, parts)
+            try:
+                dates, window_end = expand(rule, start, window_start, window_end)
+            except IndexError:
+                continue  # dateutil's own bug on some ordinals past a month's weeks: no reference
+            if dates or rng.random() < KEEP_EMPTY:
+                break
+        entries.append({"rule": rule, "start": iso(start), "windowStart": iso(window_start), "windowEnd": iso(window_end), "dates": dates})
+    with EXTENDED_OUTPUT.open("w") as out:
+        out.write("[\n")
+        out.write(",\n".join(json.dumps(entry, separators=(",", ":")) for entry in entries))
+        out.write("\n]\n")
+    total = sum(len(e["dates"]) for e in entries)
+    print(f"{len(entries)} rules beyond RFC 5545, {total} dates -> {EXTENDED_OUTPUT}")
+
+
 if __name__ == "__main__":
     main()
+    extended()

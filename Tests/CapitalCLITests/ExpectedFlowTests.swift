@@ -12,7 +12,7 @@ struct ExpectedFlowTests {
         let object = try #require(try cli.json(["--today", today, "balance", "--all"]) as? [String: Any])
         var result: [String: Int64] = [:]
         for row in try #require(object["accounts"] as? [[String: Any]]) {
-            result[row.string("account") ?? "?"] = try #require(minorUnits(row.string("balance") ?? ""))
+            result[row.string("account") ?? "?"] = minorUnits(row.string("balance") ?? "")
         }
         return result
     }

@@ -18,7 +18,6 @@ struct ScheduleBadInputTests {
         BadRule(rule: "FREQ=DAILY;BYHOUR=9", mentions: ["BYHOUR=9 is not supported"]),
         BadRule(rule: "FREQ=MONTHLY;BYMONTHDAY=32", mentions: ["BYMONTHDAY '32'", "1 to 31"]),
         BadRule(rule: "FREQ=DAILY;INTERVAL=0", mentions: ["INTERVAL '0'", "1 or more"]),
-        BadRule(rule: "FREQ=DAILY;UNTIL=20241231", mentions: ["UNTIL 2024-12-31 is before the start 2025-01-01"]),
         BadRule(rule: "FREQ=DAILY;COUNT=3;UNTIL=20250301", mentions: ["COUNT=3", "UNTIL=20250301", "not both"]),
         BadRule(rule: "monthly on 2nd tuesday of", mentions: ["not a rule capital reads", "did you mean 'monthly on 2nd tue'?"]),
         BadRule(rule: "monthly on 32", mentions: ["day of month '32'", "1 to 31"]),
@@ -52,6 +51,27 @@ struct ScheduleBadInputTests {
                 "--today", "2025-01-01",
             ],
             mentioning: ["--rule '\(bad.rule)'"] + bad.mentions)
+    }
+
+    /// Issue 17, case 13: a rule that never occurs is python-dateutil's empty expansion for
+    /// `rule expand`, and a mistake for a schedule, which must happen.
+    @Test(arguments: [
+        ("FREQ=DAILY;UNTIL=20241231", "UNTIL 2024-12-31 is before the start 2025-01-01: the rule has no occurrences"),
+        ("FREQ=MONTHLY;COUNT=0", "COUNT=0: the rule has no occurrences"),
+    ])
+    func aRuleThatNeverOccursExpandsToNothingAndIsNoSchedule(rule: String, reason: String) throws {
+        let (bare, env, _) = try Self.withoutDatabase()
+        let expanded = bare.run(["rule", "expand", rule, "--start", "2025-01-01", "--until", "2025-03-31", "--format", "json"], env: env)
+        #expect(expanded.status == 0 && expanded.stderr == "", "\(expanded)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(expanded.stdout.utf8)) as? [String: Any])
+        #expect((object["dates"] as? [Any])?.isEmpty == true, "\(expanded)")
+        let cli = try CLITemplate.initialized.copy()
+        cli.fails(
+            [
+                "schedule", "add", "Rent", "--rule", rule, "--start", "2025-01-01", "--amount", "500", "--from", "VTB Debit", "--to", "Housing",
+                "--today", "2025-01-01",
+            ],
+            mentioning: ["--rule '\(rule)'", reason])
     }
 
     @Test func anUnknownCalendarIsRefusedListingTheKnownOnes() throws {

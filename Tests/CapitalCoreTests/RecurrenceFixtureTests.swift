@@ -2,8 +2,10 @@ import CapitalCore
 import Foundation
 import Testing
 
-/// capital's expansion against python-dateutil's on the rules of `Tests/Fixtures/rrule.json`,
-/// written by `Scripts/rrule-fixtures.py`.
+/// capital's expansion against python-dateutil's on the rules of `Tests/Fixtures/rrule.json` and
+/// of `rrule-extended.json` (what dateutil expands beyond RFC 5545: BYWEEKNO and BYYEARDAY with any
+/// FREQ, BYMONTHDAY with WEEKLY, COUNT=0, an UNTIL before the start), written by
+/// `Scripts/rrule-fixtures.py`.
 @Suite("Recurrence against python-dateutil")
 struct RecurrenceFixtureTests {
     /// One fixture entry: a rule, its start (DTSTART) and dateutil's occurrences in an inclusive
@@ -16,18 +18,21 @@ struct RecurrenceFixtureTests {
         var dates: [String]
     }
 
-    static func entries() throws -> [Entry] {
+    static func entries(_ name: String = "rrule.json") throws -> [Entry] {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
             .deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/rrule.json")
+            .appendingPathComponent("Fixtures/\(name)")
         return try JSONDecoder().decode([Entry].self, from: Data(contentsOf: url))
     }
 
+    /// Both fixture files.
+    static func allEntries() throws -> [Entry] { try entries() + entries("rrule-extended.json") }
+
     @Test("agrees with dateutil date for date on every fixture rule")
     func matchesDateutil() throws {
-        let entries = try Self.entries()
-        #expect(entries.count >= 2_000)
+        let entries = try Self.allEntries()
+        #expect(entries.count >= 3_000)
         var mismatches: [String] = []
         var agreeing = 0
         for entry in entries {
@@ -55,7 +60,7 @@ struct RecurrenceFixtureTests {
 
     @Test("counting and the delta buffer agree with the listed occurrences on every fixture rule")
     func countAndDeltaAgree() throws {
-        for entry in try Self.entries() {
+        for entry in try Self.allEntries() {
             let rule = try Recurrence(rrule: entry.rule)
             let start = try Day(iso: entry.start)
             let first = try Day(iso: entry.windowStart)
@@ -71,7 +76,7 @@ struct RecurrenceFixtureTests {
 
     @Test("every fixture rule prints to text that parses back to it")
     func fixtureRulesRoundTrip() throws {
-        for entry in try Self.entries() {
+        for entry in try Self.allEntries() {
             let rule = try Recurrence(rrule: entry.rule)
             #expect(try Recurrence(rrule: rule.rrule) == rule, "\(entry.rule) printed as \(rule.rrule)")
         }

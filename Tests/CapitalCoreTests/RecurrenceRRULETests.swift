@@ -79,13 +79,12 @@ struct RecurrenceRRULETests {
         #expect(error.description.contains("INTERVAL") && error.description.contains("'0'"))
     }
 
-    @Test("UNTIL before the start is refused by validate(start:)")
-    func untilBeforeStartConflicts() throws {
+    @Test("UNTIL before the start is valid, as in dateutil, and never occurs")
+    func untilBeforeStartNeverOccurs() throws {
         let rule = try Recurrence(rrule: "FREQ=DAILY;UNTIL=20241231")
-        #expect(throws: RecurrenceError.conflict("UNTIL 2024-12-31 is before the start 2025-01-01")) {
-            try rule.validate(start: Day(iso: "2025-01-01"))
-        }
-        try rule.validate(start: Day(iso: "2024-12-31"))  // the same day is fine
+        try rule.validate(start: Day(iso: "2025-01-01"))
+        #expect(rule.neverOccurs(from: try Day(iso: "2025-01-01")) == "UNTIL 2024-12-31 is before the start 2025-01-01: the rule has no occurrences")
+        #expect(rule.neverOccurs(from: try Day(iso: "2024-12-31")) == nil)  // the same day is fine
         // The expansion itself has nothing to give, as dateutil's.
         #expect(rule.occurrences(start: try Day(iso: "2025-01-01"), in: DayRange(try Day(iso: "2024-01-01"), try Day(iso: "2026-01-01"))).isEmpty)
     }
@@ -122,14 +121,9 @@ struct RecurrenceRRULETests {
             ("FREQ=YEARLY;BYWEEKNO=0", "BYWEEKNO", "0"),
             ("FREQ=MONTHLY;BYDAY=MO;BYSETPOS=0", "BYSETPOS", "0"), ("FREQ=MONTHLY;BYDAY=MO;BYSETPOS=367", "BYSETPOS", "367"),
             ("FREQ=DAILY;INTERVAL=-1", "INTERVAL", "-1"), ("FREQ=DAILY;INTERVAL=two", "INTERVAL", "TWO"),
-            ("FREQ=DAILY;COUNT=0", "COUNT", "0"),
             ("FREQ=WEEKLY;BYDAY=XX", "BYDAY", "XX"), ("FREQ=WEEKLY;BYDAY=MO,", "BYDAY", "MO,"),
-            ("FREQ=WEEKLY;BYDAY=1MO", "BYDAY", "1MO"), ("FREQ=DAILY;BYDAY=-1FR", "BYDAY", "-1FR"),
             ("FREQ=MONTHLY;BYDAY=6MO", "BYDAY", "6MO"), ("FREQ=MONTHLY;BYDAY=0MO", "BYDAY", "0MO"),
-            ("FREQ=YEARLY;BYDAY=54MO", "BYDAY", "54MO"), ("FREQ=YEARLY;BYWEEKNO=1;BYDAY=1MO", "BYDAY", "1MO"),
-            ("FREQ=MONTHLY;BYWEEKNO=1", "BYWEEKNO", "1"), ("FREQ=WEEKLY;BYWEEKNO=1,2", "BYWEEKNO", "1,2"),
-            ("FREQ=MONTHLY;BYYEARDAY=100", "BYYEARDAY", "100"), ("FREQ=DAILY;BYYEARDAY=1", "BYYEARDAY", "1"),
-            ("FREQ=WEEKLY;BYMONTHDAY=15", "BYMONTHDAY", "15"),
+            ("FREQ=YEARLY;BYDAY=54MO", "BYDAY", "54MO"), ("FREQ=DAILY;COUNT=-1", "COUNT", "-1"), ("FREQ=WEEKLY;BYDAY=0MO", "BYDAY", "0MO"),
             ("FREQ=DAILY;UNTIL=20250230", "UNTIL", "20250230"), ("FREQ=DAILY;UNTIL=2025", "UNTIL", "2025"),
             ("FREQ=DAILY;UNTIL=20250101T250000", "UNTIL", "20250101T250000"), ("FREQ=DAILY;UNTIL=00001231", "UNTIL", "00001231"),
             ("FREQ=DAILY;WKST=XY", "WKST", "XY"), ("FREQ=FORTNIGHTLY", "FREQ", "FORTNIGHTLY"),
@@ -143,6 +137,26 @@ struct RecurrenceRRULETests {
         }
         #expect(actualPart == part && actualValue == value, "\(text): \(error)")
         #expect(!reason.isEmpty)
+    }
+
+    /// Issue 17, case 13: what RFC 5545 leaves out but python-dateutil expands is read, with
+    /// dateutil's meaning (the dates are checked against dateutil in RecurrenceFixtureTests); a rule
+    /// that never occurs says why, for schedules to refuse.
+    @Test(
+        "what python-dateutil expands beyond RFC 5545 is read",
+        arguments: [
+            "FREQ=DAILY;COUNT=0", "FREQ=WEEKLY;BYDAY=1MO", "FREQ=DAILY;BYDAY=-1FR", "FREQ=YEARLY;BYWEEKNO=1;BYDAY=1MO", "FREQ=MONTHLY;BYWEEKNO=1",
+            "FREQ=WEEKLY;BYWEEKNO=1,2", "FREQ=MONTHLY;BYYEARDAY=100", "FREQ=DAILY;BYYEARDAY=1", "FREQ=WEEKLY;BYMONTHDAY=15",
+            "FREQ=DAILY;UNTIL=20241231",
+        ])
+    func readsWhatDateutilExpands(text: String) throws {
+        let rule = try Recurrence(rrule: text)
+        let start = try Day(iso: "2025-01-01")
+        try rule.validate(start: start)
+        #expect(try Recurrence(rrule: rule.rrule) == rule)
+        let never = rule.neverOccurs(from: start)
+        #expect((never != nil) == (text.contains("COUNT=0") || text.contains("UNTIL")), "\(text): \(never ?? "occurs")")
+        if never != nil { #expect(rule.occurrences(start: start, in: DayRange(start, start.advanced(by: 400))).isEmpty) }
     }
 
     @Test(

@@ -23,6 +23,9 @@ struct ExpansionPlan {
     let filtersYearDays: Bool
     let yearDayBitsCommon: DayBits
     let yearDayBitsLeap: DayBits
+    /// The 7 days after a frame are the next year's first: BYYEARDAY's days among them (bit i
+    /// for day i + 1 of that year), when the next year is common and when it is leap.
+    let yearDayOverhang: (common: UInt64, leap: UInt64)
     /// Plain weekdays as a 64-bit pattern (bit j for weekday j % 7), 0 when BYDAY has none.
     let weekdayPattern: UInt64
     /// BYDAY has ordinals (1MO, -1FR) that pick the n-th weekday of a month or year.
@@ -131,6 +134,15 @@ struct ExpansionPlan {
         filtersYearDays = !rule.byYearDay.isEmpty
         yearDayBitsCommon = filtersYearDays ? yearDayBits(length: 365) : .empty
         yearDayBitsLeap = filtersYearDays ? yearDayBits(length: 366) : .empty
+        func overhang(length: Int) -> UInt64 {
+            var pattern: UInt64 = 0
+            for value in rule.byYearDay {
+                let index = value > 0 ? value - 1 : length + value
+                if index >= 0, index < 7 { pattern |= 1 &<< UInt64(index) }
+            }
+            return pattern
+        }
+        yearDayOverhang = (overhang(length: 365), overhang(length: 366))
     }
 
     /// The days of `frame` (and the 7 days after it) every filter of the rule keeps.
@@ -139,7 +151,12 @@ struct ExpansionPlan {
         var bits = DayBits(range: 0, frame.length + 7)
         if months != 0 { bits &= frame.isLeap ? monthBitsLeap : monthBitsCommon }
         if filtersMonthDays { bits &= frame.isLeap ? monthDayBitsLeap : monthDayBitsCommon }
-        if filtersYearDays { bits &= frame.isLeap ? yearDayBitsLeap : yearDayBitsCommon }
+        if filtersYearDays {
+            // A week may run into the next year (WEEKLY): its days there are that year's days (as dateutil's).
+            var yearDays = frame.isLeap ? yearDayBitsLeap : yearDayBitsCommon
+            yearDays.insert(pattern: Day.isLeap(frame.year + 1) ? yearDayOverhang.leap : yearDayOverhang.common, at: frame.length)
+            bits &= yearDays
+        }
         if weekdayPattern != 0 { bits &= DayBits(weekdayPattern: weekdayPattern, firstWeekday: frame.firstWeekday) }
         if hasOrdinals { bits &= ordinalBits(frame, rule) }
         if hasWeekNumbers { bits &= weekNumberBits(frame, rule) }

@@ -42,6 +42,7 @@ extension Recurrence {
     /// frame keeps as bit masks, and hands each occurrence in `range` to `sink`.
     func expand<Sink: OccurrenceSink>(start: Day, in range: DayRange, into sink: inout Sink) {
         do { try validateParts() } catch { return }
+        if count == 0 { return }
         let minDay = Self.supportedDays.lowerBound
         let maxDay = Self.supportedDays.upperBound
         guard start.number >= minDay, start.number <= maxDay, range.end.number > minDay else { return }

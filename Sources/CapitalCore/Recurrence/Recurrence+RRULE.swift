@@ -38,7 +38,11 @@ extension Recurrence {
                 }
                 frequency = parsed
             case "INTERVAL": rule.interval = try Self.positive(value, part: name)
-            case "COUNT": rule.count = try Self.positive(value, part: name)
+            case "COUNT":
+                guard let count = Self.integer(Substring(value)), count >= 0 else {
+                    throw .invalid(part: name, value: value, reason: "expected a whole number, 0 or more")
+                }
+                rule.count = count
             case "UNTIL": rule.until = try Self.untilDay(value)
             case "BYMONTH": rule.byMonth = try Self.list(value, part: name, Self.signed)
             case "BYWEEKNO": rule.byWeekNo = try Self.list(value, part: name, Self.signed)

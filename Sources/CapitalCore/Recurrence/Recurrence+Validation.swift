@@ -1,23 +1,25 @@
 extension Recurrence {
-    /// Checks the rule against its start day: every part in range and allowed with the rule's FREQ
-    /// (as `init(rrule:)` checks), and UNTIL not before the start.
-    /// ```swift
-    /// try Recurrence(rrule: "FREQ=DAILY;UNTIL=20241231").validate(start: try Day(iso: "2025-01-01"))
-    /// // throws .conflict("UNTIL 2024-12-31 is before the start 2025-01-01")
-    /// ```
+    /// Checks the rule against its start day: every part in range (as `init(rrule:)` checks). An
+    /// UNTIL before the start is no error: as in python-dateutil, the rule has no occurrences.
     /// - Throws: `RecurrenceError` naming the part, the value and why.
     public func validate(start: Day) throws(RecurrenceError) {
         try validateParts()
-        if let until, until < start {
-            throw .conflict("UNTIL \(until.iso) is before the start \(start.iso)")
-        }
+    }
+
+    /// Why the rule has no occurrence at all from `start` (COUNT=0, or UNTIL before the start),
+    /// or nil: what a schedule, which must happen, refuses.
+    public func neverOccurs(from start: Day) -> String? {
+        if count == 0 { return "COUNT=0: the rule has no occurrences" }
+        if let until, until < start { return "UNTIL \(until.iso) is before the start \(start.iso): the rule has no occurrences" }
+        return nil
     }
 
     /// The checks that do not need the start day. Expansion yields nothing for a rule that fails them.
     func validateParts() throws(RecurrenceError) {
         guard interval >= 1 else { throw .invalid(part: "INTERVAL", value: "\(interval)", reason: "must be 1 or more") }
         if let count {
-            guard count >= 1 else { throw .invalid(part: "COUNT", value: "\(count)", reason: "must be 1 or more") }
+            // COUNT=0 is a rule with no occurrences, as in python-dateutil.
+            guard count >= 0 else { throw .invalid(part: "COUNT", value: "\(count)", reason: "must be 0 or more") }
             if let until {
                 let untilText = rrulePart(until: until)
                 throw .conflict(
@@ -47,10 +49,9 @@ extension Recurrence {
             guard let ordinal = entry.ordinal else { continue }
             switch frequency {
             case .daily, .weekly:
-                throw .invalid(
-                    part: "BYDAY", value: entry.rrule,
-                    reason: "an ordinal weekday (1MO, -1FR) needs FREQ=MONTHLY or YEARLY; FREQ=\(frequency.rawValue) takes plain weekdays"
-                )
+                // python-dateutil reads an ordinal weekday there as the plain weekday (so does
+                // the expansion); an ordinal of 0 is no weekday at all.
+                guard ordinal != 0 else { throw .invalid(part: "BYDAY", value: entry.rrule, reason: "the ordinal must not be 0") }
             case .monthly:
                 guard ordinal != 0, (-5...5).contains(ordinal) else {
                     throw .invalid(
@@ -60,24 +61,11 @@ extension Recurrence {
                 guard ordinal != 0, (-53...53).contains(ordinal) else {
                     throw .invalid(part: "BYDAY", value: entry.rrule, reason: "the ordinal must be 1 to 53 or -53 to -1")
                 }
-                guard byWeekNo.isEmpty else {
-                    throw .invalid(
-                        part: "BYDAY", value: entry.rrule,
-                        reason: "an ordinal weekday cannot be combined with BYWEEKNO (RFC 5545); use plain weekdays")
-                }
             }
         }
-        if !byWeekNo.isEmpty, frequency != .yearly {
-            throw .invalid(
-                part: "BYWEEKNO", value: Self.joined(byWeekNo), reason: "BYWEEKNO needs FREQ=YEARLY (RFC 5545), not FREQ=\(frequency.rawValue)")
-        }
-        if !byYearDay.isEmpty, frequency != .yearly {
-            throw .invalid(
-                part: "BYYEARDAY", value: Self.joined(byYearDay), reason: "RFC 5545 does not allow BYYEARDAY with FREQ=\(frequency.rawValue)")
-        }
-        if !byMonthDay.isEmpty, frequency == .weekly {
-            throw .invalid(part: "BYMONTHDAY", value: Self.joined(byMonthDay), reason: "RFC 5545 does not allow BYMONTHDAY with FREQ=WEEKLY")
-        }
+        // RFC 5545 allows BYWEEKNO with YEARLY only, BYYEARDAY not with DAILY, WEEKLY or MONTHLY,
+        // BYMONTHDAY not with WEEKLY, and no ordinal weekday beside BYWEEKNO; python-dateutil, whose
+        // meaning capital follows, takes each as a filter on the days of every period.
     }
 
     /// Day numbers of 0001-01-01 through 9999-12-31: python-dateutil's range, and the days rules

@@ -346,6 +346,8 @@ extension Store {
         do { try rule.recurrence.validate(start: input.start) } catch {
             throw StoreError.invalid(field: "{rule}", value: input.rule, reason: FieldKeys.literal("\(error)"))
         }
+        // A schedule happens: a rule that never does (python-dateutil expands it to nothing) is a mistake here.
+        if let never = rule.recurrence.neverOccurs(from: input.start) { throw StoreError.invalid(field: "{rule}", value: input.rule, reason: never) }
         if let end = input.end, end < input.start {
             throw StoreError.invalid(field: "{end}", value: end.iso, reason: "it is before the start \(input.start)")
         }
@@ -423,6 +425,9 @@ extension Store {
             }
             do { try updated.rule.recurrence.validate(start: updated.start) } catch {
                 throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: FieldKeys.literal("\(error)"))
+            }
+            if let never = updated.rule.recurrence.neverOccurs(from: updated.start) {
+                throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: never)
             }
         }
         if let text = changes.amount {
