@@ -354,6 +354,72 @@ def extended():
     print(f"{len(entries)} rules beyond RFC 5545, {total} dates -> {EXTENDED_OUTPUT}")
 
 
+# Rule sets as calendar programs export them (RRULE lines plus RDATE, EXDATE and EXRULE), expanded
+# by `rrulestr(text, forceset=True)`: Tests/Fixtures/rrule-sets.json, each set written as capital
+# writes it, its parts on one line separated by spaces (dateutil is given them one per line).
+SETS_OUTPUT = OUTPUT.with_name("rrule-sets.json")
+SETS_SEED = 1_000_003
+SET_RULES = 300
+
+
+def compact(day):
+    return day.strftime("%Y%m%d")
+
+
+def draw_set(rng, start):
+    """The parts of one set: one or two RRULEs (or none, RDATEs only), RDATEs, EXDATEs, EXRULEs."""
+    lines = []
+    for _ in range(rng.choices([0, 1, 2], [1, 8, 3])[0]):
+        parts = draw_rule(rng, start) if rng.random() < 0.7 else draw_extended(rng, start)
+        lines.append("RRULE:" + ";".join(f"{name}={value}" for name, value in parts))
+    near = lambda: start + datetime.timedelta(days=rng.randint(-20, 400))
+    rdates = sorted({near() for _ in range(rng.randint(0 if lines else 1, 5))})
+    if rdates:
+        lines.append("RDATE:" + ",".join(compact(d) for d in rdates))
+    exdates = sorted({near() for _ in range(rng.randint(0, 4))})
+    if exdates:
+        lines.append("EXDATE:" + ",".join(compact(d) for d in exdates))
+    if rng.random() < 0.35:
+        parts = draw_rule(rng, start)
+        lines.append("EXRULE:" + ";".join(f"{name}={value}" for name, value in parts))
+    if rng.random() < 0.2:
+        lines.insert(0, "DTSTART:" + compact(start))
+    rng.shuffle(lines) if rng.random() < 0.2 else None
+    return lines
+
+
+def expand_set(lines, start, window_start, window_end):
+    begin = datetime.datetime.combine(window_start, datetime.time())
+    finish = datetime.datetime.combine(window_end, datetime.time())
+    text = "\n".join(lines)
+    given = any(line.startswith("DTSTART") for line in lines)
+    ruleset = rrulestr(text, forceset=True) if given else rrulestr(text, dtstart=datetime.datetime.combine(start, datetime.time()), forceset=True)
+    return [iso(o) for o in ruleset.between(begin, finish, inc=True)][:MAX_DATES]
+
+
+def sets():
+    rng = random.Random(SETS_SEED)
+    entries = []
+    while len(entries) < SET_RULES:
+        start = draw_start(rng)
+        lines = draw_set(rng, start)
+        window_start = start + datetime.timedelta(days=rng.randint(-30, 60))
+        window_end = window_start + datetime.timedelta(days=rng.randint(60, 1_500))
+        try:
+            dates = expand_set(lines, start, window_start, window_end)
+        except (IndexError, ValueError):
+            continue
+        if len(dates) == MAX_DATES:
+            window_end = datetime.date.fromisoformat(dates[-1])
+        entries.append({"rule": " ".join(lines), "start": iso(start), "windowStart": iso(window_start), "windowEnd": iso(window_end), "dates": dates})
+    with SETS_OUTPUT.open("w") as out:
+        out.write("[\n")
+        out.write(",\n".join(json.dumps(entry, separators=(",", ":")) for entry in entries))
+        out.write("\n]\n")
+    print(f"{len(entries)} rule sets, {sum(len(e['dates']) for e in entries)} dates -> {SETS_OUTPUT}")
+
+
 if __name__ == "__main__":
     main()
     extended()
+    sets()

@@ -81,4 +81,29 @@ struct RecurrenceFixtureTests {
             #expect(try Recurrence(rrule: rule.rrule) == rule, "\(entry.rule) printed as \(rule.rrule)")
         }
     }
+
+    /// Issue 17, item 8: rule sets (RRULEs, RDATE, EXDATE, EXRULE) as python-dateutil's
+    /// `rrulestr(..., forceset=True)` expands them, from `Tests/Fixtures/rrule-sets.json`.
+    @Test("rule sets agree with dateutil's rruleset date for date, and read back from their text")
+    func ruleSetsMatchDateutil() throws {
+        let entries = try Self.entries("rrule-sets.json")
+        #expect(entries.count >= 300)
+        var mismatches: [String] = []
+        for entry in entries {
+            let rule = try Rule(parsing: entry.rule)
+            let start = try Day(iso: entry.start)
+            try rule.validate(start: start)
+            let window = DayRange(through: try Day(iso: entry.windowEnd), from: try Day(iso: entry.windowStart))
+            var ours: [String] = []
+            rule.forEachOccurrence(start: start, in: window, calendar: .none) { original, day in
+                #expect(original == day)
+                ours.append(day.iso)
+            }
+            if ours != entry.dates {
+                mismatches.append("\(entry.rule) from \(entry.start): capital \(ours.prefix(6)) dateutil \(entry.dates.prefix(6))")
+            }
+            #expect(try Rule(parsing: rule.rrule) == rule, "\(entry.rule) printed as \(rule.rrule)")
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(entries.count) sets differ:\n\(mismatches.prefix(6).joined(separator: "\n"))")
+    }
 }

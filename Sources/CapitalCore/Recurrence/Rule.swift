@@ -1,9 +1,12 @@
-/// What a schedule recurs by: an RRULE, a working-day calendar and a business-day adjustment.
+/// What a schedule recurs by: an RRULE (or a rule set: more RRULEs, RDATE, EXDATE, EXRULE), a
+/// working-day calendar and a business-day adjustment.
 ///
-/// Readable rules (`monthly on last working day`, `every 2 weeks on fri`) and RRULE text both
-/// parse to this; `text` prints the readable form where there is one, else the RRULE.
+/// Readable rules (`monthly on last working day`, `every 2 weeks on fri`), RRULE text and rule
+/// sets all parse to this; `text` prints the readable form where there is one, else the RRULE.
 public struct Rule: Hashable, Sendable {
     public var recurrence: Recurrence
+    /// A rule set's other parts (`Rule+Set.swift`); empty for a plain rule.
+    public var setParts = SetParts()
     /// How occurrences on non-working days move (or are skipped).
     public var adjustment: BusinessDayAdjustment
     /// The calendar's name (`RU`, `US`, `none`), or `ledgerCalendar` for the ledger's (whichever
@@ -21,10 +24,12 @@ public struct Rule: Hashable, Sendable {
         self.calendar = calendar
     }
 
-    /// Reads RRULE text (anything with `FREQ=`) or a readable rule.
+    /// Reads a rule set (`RRULE:… EXDATE:…`), RRULE text (anything with `FREQ=`) or a readable rule.
     /// - Throws: `RecurrenceError`; an unreadable rule's error carries the closest accepted form.
     public init(parsing text: String, calendar: String = "none") throws(RecurrenceError) {
-        if text.containsIgnoringASCIICase("FREQ=") {
+        if Self.isSet(text) {
+            try self.init(parsingSet: text, calendar: calendar)
+        } else if text.containsIgnoringASCIICase("FREQ=") {
             self.init(recurrence: try Recurrence(rrule: text), calendar: calendar)
         } else {
             let (recurrence, adjustment) = try ReadableRule.parse(text)
@@ -47,8 +52,12 @@ public struct Rule: Hashable, Sendable {
     /// The readable form when the rule has one (`monthly on 25`, `monthly on last working day`),
     /// else its RRULE text. An adjustment the readable form does not imply is not part of it.
     public var text: String {
-        ReadableRule.print(recurrence, adjustment: adjustment) ?? ReadableRule.print(recurrence, adjustment: .none) ?? recurrence.rrule
+        guard setParts.isEmpty else { return setText }
+        return ReadableRule.print(recurrence, adjustment: adjustment) ?? ReadableRule.print(recurrence, adjustment: .none) ?? recurrence.rrule
     }
+
+    /// The RRULE text, or a set's parts on one line: what is stored and what reads back to the rule.
+    public var rrule: String { setParts.isEmpty ? recurrence.rrule : setText }
 
     /// The days the rule falls on from `start` through `last`, after the adjustment, in order.
     /// - Complexity: as `forEachOccurrence`, plus the array.
@@ -68,7 +77,11 @@ public struct Rule: Hashable, Sendable {
         start: Day, in range: DayRange, calendar: WorkingDayCalendar, _ body: (_ original: Day, _ day: Day) -> Void
     ) {
         if adjustment == .none {
-            recurrence.forEachOccurrence(start: start, in: range) { body($0, $0) }
+            if setParts.isEmpty {
+                recurrence.forEachOccurrence(start: start, in: range) { body($0, $0) }
+            } else {
+                forEachSetDay(start: start, in: range) { body($0, $0) }
+            }
             return
         }
         if isEveryWorkingDay {
@@ -84,9 +97,14 @@ public struct Rule: Hashable, Sendable {
         let before = calendar.previousWorkingDay(onOrBefore: range.start.advanced(by: -1)) ?? range.start.advanced(by: -limit)
         let after = calendar.nextWorkingDay(onOrAfter: range.end) ?? range.end.advanced(by: limit)
         let widened = DayRange(before, max(after, range.end).advanced(by: 1))
-        recurrence.forEachOccurrence(start: start, in: widened) { original in
+        let adjusted = { (original: Day) in
             guard let day = adjustment.adjust(original, in: calendar), range.contains(day) else { return }
             body(original, day)
+        }
+        if setParts.isEmpty {
+            recurrence.forEachOccurrence(start: start, in: widened, adjusted)
+        } else {
+            forEachSetDay(start: start, in: widened, adjusted)
         }
     }
 }
@@ -95,7 +113,8 @@ extension Rule {
     /// `FREQ=DAILY` with nothing else, skipping days off: every working day of the calendar.
     var isEveryWorkingDay: Bool {
         let r = recurrence
-        return adjustment == .skip && r.frequency == .daily && r.interval == 1 && r.count == nil && r.until == nil && r.byDay.isEmpty
+        return setParts.isEmpty && adjustment == .skip && r.frequency == .daily && r.interval == 1 && r.count == nil && r.until == nil
+            && r.byDay.isEmpty
             && r.byMonthDay.isEmpty && r.byMonth.isEmpty && r.byYearDay.isEmpty && r.byWeekNo.isEmpty && r.bySetPos.isEmpty
     }
 
@@ -109,7 +128,7 @@ extension Rule {
     public func addAmount(
         _ minor: Int64, start: Day, calendar: WorkingDayCalendar, into buffer: UnsafeMutableBufferPointer<Int64>, firstDay: Day
     ) -> Bool {
-        if adjustment == .none { return recurrence.addAmount(minor, start: start, into: buffer, firstDay: firstDay) }
+        if adjustment == .none && setParts.isEmpty { return recurrence.addAmount(minor, start: start, into: buffer, firstDay: firstDay) }
         guard minor != 0, let base = buffer.baseAddress, buffer.count > 0 else { return true }
         let range = DayRange(firstDay, firstDay.advanced(by: buffer.count))
         let slots = base - firstDay.number
@@ -146,7 +165,7 @@ extension Rule {
         in range: DayRange
     ) -> Bool {
         var sink = LayeredDeltaSink(slots: slots, amounts: amounts)
-        if adjustment == .none {
+        if adjustment == .none && setParts.isEmpty {
             recurrence.expand(start: start, in: range, into: &sink)
         } else {
             forEachOccurrence(start: start, in: range, calendar: calendar) { _, day in _ = sink.take(day.number) }

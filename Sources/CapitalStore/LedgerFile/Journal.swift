@@ -83,6 +83,7 @@ public enum Journal {
     /// schedule whose first occurrence from tomorrow is `first`, or why there is none.
     static func periodicRule(_ schedule: Schedule, first: Day, state: ScheduleState, tomorrow: Day) -> Result<String, NotPeriodic> {
         let rule = schedule.rule.recurrence
+        guard schedule.rule.setParts.isEmpty else { return .failure(NotPeriodic("a rule set (RDATE, EXDATE, EXRULE)")) }
         guard schedule.rule.adjustment == .none else { return .failure(NotPeriodic("a business-day adjustment")) }
         guard schedule.amount == nil || schedule.amount!.low == schedule.amount!.high else { return .failure(NotPeriodic("a ranged amount")) }
         guard !schedule.exceptions.contains(where: { $0.original >= tomorrow || ($0.movedTo ?? $0.original) >= tomorrow }) else {

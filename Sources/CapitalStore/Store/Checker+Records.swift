@@ -10,8 +10,8 @@ extension Checker {
                 let name = row.rawText(1) ?? ""
                 let text = row.rawText(2) ?? ""
                 do {
-                    let recurrence = try Recurrence(rrule: text)
-                    if let start = row.rawInteger(3), let day = Int(exactly: start) { try recurrence.validate(start: Day(day)) }
+                    let rule = try Rule(parsing: text)
+                    if let start = row.rawInteger(3), let day = Int(exactly: start) { try rule.validate(start: Day(day)) }
                 } catch {
                     problems.append(CheckProblem(.rule, table: "schedule", id: id, "'\(name)': rule \(row.shown(2)) does not parse: \(error)"))
                 }

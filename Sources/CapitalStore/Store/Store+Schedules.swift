@@ -303,6 +303,16 @@ extension Store {
         return "\(name) (\(index))"
     }
 
+    /// A stored rule: RRULE text, or a rule set's parts on one line (`Rule.rrule`).
+    static func storedRule(_ text: String, adjustment: BusinessDayAdjustment, calendar: String) throws -> Rule {
+        if Rule.isSet(text) {
+            var rule = try Rule(parsing: text, calendar: calendar)
+            rule.adjustment = adjustment
+            return rule
+        }
+        return Rule(recurrence: try Recurrence(rrule: text), adjustment: adjustment, calendar: calendar)
+    }
+
     static func parseRule(_ text: String, calendar: String, adjustment: BusinessDayAdjustment?, field: String) throws -> Rule {
         do {
             return try Rule(parsing: text, calendar: calendar, adjustment: adjustment)
@@ -343,11 +353,11 @@ extension Store {
         if input.count != nil && input.end != nil {
             throw StoreError.invalid(field: "{end}", value: input.end!.iso, reason: "give an end day or a count, not both")
         }
-        do { try rule.recurrence.validate(start: input.start) } catch {
+        do { try rule.validate(start: input.start) } catch {
             throw StoreError.invalid(field: "{rule}", value: input.rule, reason: FieldKeys.literal("\(error)"))
         }
         // A schedule happens: a rule that never does (python-dateutil expands it to nothing) is a mistake here.
-        if let never = rule.recurrence.neverOccurs(from: input.start) { throw StoreError.invalid(field: "{rule}", value: input.rule, reason: never) }
+        if let never = rule.neverOccurs(from: input.start) { throw StoreError.invalid(field: "{rule}", value: input.rule, reason: never) }
         if let end = input.end, end < input.start {
             throw StoreError.invalid(field: "{end}", value: end.iso, reason: "it is before the start \(input.start)")
         }
@@ -423,10 +433,10 @@ extension Store {
                 updated.rule.calendar = calendar
                 if let adjustment = changes.adjustment { updated.rule.adjustment = adjustment }
             }
-            do { try updated.rule.recurrence.validate(start: updated.start) } catch {
+            do { try updated.rule.validate(start: updated.start) } catch {
                 throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: FieldKeys.literal("\(error)"))
             }
-            if let never = updated.rule.recurrence.neverOccurs(from: updated.start) {
+            if let never = updated.rule.neverOccurs(from: updated.start) {
                 throw StoreError.invalid(field: "{rule}", value: changes.rule ?? updated.rule.text, reason: never)
             }
         }
@@ -473,7 +483,7 @@ extension Store {
                 amountLow, amountHigh, amountExpected, handledThrough, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            schedule.id, now, now, schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule,
+            schedule.id, now, now, schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.rrule,
             schedule.rule.adjustment.rawValue, schedule.rule.calendar, schedule.start.number, schedule.end?.number,
             schedule.approval.rawValue, schedule.amount?.low, schedule.amount?.high, schedule.amount?.expected,
             handledThrough.number, position,
@@ -509,7 +519,7 @@ extension Store {
                 approval = ?, amountLow = ?, amountHigh = ?, amountExpected = ?, updatedAt = ?, version = version + 1 WHERE id = ?
                 """
         ).execute(arguments: [
-            schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.recurrence.rrule, schedule.rule.adjustment.rawValue,
+            schedule.name, nameKey(schedule.name), schedule.note, schedule.rule.rrule, schedule.rule.adjustment.rawValue,
             schedule.rule.calendar, schedule.start.number, schedule.end?.number, schedule.approval.rawValue, schedule.amount?.low,
             schedule.amount?.high, schedule.amount?.expected, Timestamp.now(), schedule.id,
         ])
@@ -570,7 +580,7 @@ extension Store {
             }
             return Schedule(
                 id: id, name: row["name"], note: row["note"], postings: postings[id] ?? [], amount: model,
-                rule: Rule(recurrence: try Recurrence(rrule: ruleText), adjustment: adjustment, calendar: row["calendar"]),
+                rule: try storedRule(ruleText, adjustment: adjustment, calendar: row["calendar"]),
                 start: Day(row["start"]), end: (row["end"] as Int?).map(Day.init), approval: approval, exceptions: exceptions[id] ?? [])
         }
     }

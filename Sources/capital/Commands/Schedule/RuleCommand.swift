@@ -57,7 +57,7 @@ extension Capital.RuleCommand {
             guard last >= first else { throw CLIError.invalid("--until", until, "it is before --start \(start)") }
             let calendar = try shippedCalendar(self.calendar)
             let parsed = try parseRule(rule, calendar: calendar.name, adjustment: adjust)
-            do { try parsed.recurrence.validate(start: first) } catch { throw CLIError("RULE '\(rule)': \(spelled(error))", exitCode: 64) }
+            do { try parsed.validate(start: first) } catch { throw CLIError("RULE '\(rule)': \(spelled(error))", exitCode: 64) }
             let dates = parsed.days(start: first, through: last, calendar: calendar)
             if try global.outputFormat() == .table { Console.current.line(Report.ruleLine(parsed, calendar: calendar)) }
             try global.print(Report.ruleDates(parsed, dates))

@@ -14,7 +14,7 @@ extension Report {
 
     /// The rule as read, its RRULE and its adjustment, above the table.
     static func ruleLine(_ rule: Rule, calendar: WorkingDayCalendar) -> String {
-        "\(rule.text)  (\(rule.recurrence.rrule)\(rule.adjustment == .none ? "" : ", \(rule.adjustment.rawValue) on \(calendar.name)"))"
+        "\(rule.text)  (\(rule.rrule)\(rule.adjustment == .none ? "" : ", \(rule.adjustment.rawValue) on \(calendar.name)"))"
     }
 }
 
@@ -47,7 +47,7 @@ extension Report {
         let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: found.currency)) }
         let head: [(Column, Cell)] = [
             (Column("id", "ID"), .text(found.id)), (Column("name", "Name"), .text(found.name)),
-            (Column("rule", "Rule"), .text(found.rule.text)), (Column("rrule", "RRULE"), .text(found.rule.recurrence.rrule)),
+            (Column("rule", "Rule"), .text(found.rule.text)), (Column("rrule", "RRULE"), .text(found.rule.rrule)),
             (Column("calendar", "Calendar"), detail.followsLedgerCalendar ? .noted(detail.calendar, note: "the ledger's") : .text(detail.calendar)),
             (Column("calendarFromLedger", "Calendar from ledger", tableHidden: true), .bool(detail.followsLedgerCalendar)),
             (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
