@@ -22,6 +22,7 @@ extension Rule {
         /// The set has no RRULE of its own, only RDATE days: `recurrence` is a placeholder.
         public var datesOnly = false
 
+        /// No parts: a plain rule.
         public init() {}
 
         /// Nothing beyond one RRULE: a plain rule.
