@@ -4,6 +4,9 @@ public enum ExpectedKind: String, CaseIterable, Hashable, Sendable {
     case schedule
     /// A loan's payment or planned prepayment.
     case loan
+    /// A bill's or a fine's payment: open while money is left to pay (`due pay` records it), its
+    /// key its due day.
+    case due
 }
 
 /// Where an expected flow stands.
@@ -69,8 +72,8 @@ extension LedgerLoan {
 }
 
 extension Ledger {
-    /// The expected flows of schedules and loans (of `kinds`) whose day falls in `range`, made or
-    /// open, in day order (then kind, then key). Loans' days are their schedules' (each loan on
+    /// The expected flows of schedules, loans and dues (of `kinds`) whose day falls in `range`,
+    /// made or open, in day order (then kind, then key). Loans' days are their schedules' (each loan on
     /// its calendar); `today` decides which payments of a loan without `handledThrough` are made.
     /// - Throws: `InstrumentError` for a loan whose terms give no schedule.
     /// - Complexity: O(occurrences in range + Σ loan rows).
@@ -94,6 +97,19 @@ extension Ledger {
             for row in rows where range.contains(row.day) {
                 flows.append(loanFlow(loan, account: account, row: row, isOpen: state.isOpen(row.original)))
             }
+        }
+        for due in dues where kinds.contains(.due) && range.contains(due.dueDay) {
+            // As the forecast pays it: from its account (else the default one) to its category.
+            guard let from = due.payFromID ?? defaultAccountID, let category = due.categoryID else { continue }
+            let amount = due.status == .fullyPaid ? due.total : due.left
+            flows.append(
+                ExpectedFlow(
+                    kind: .due, instrumentID: due.id, key: due.dueDay, day: due.dueDay,
+                    payee: "\(due.type == .bill ? "Bill" : "Fine") #\(due.number): \(due.reason)",
+                    postings: [
+                        Posting(accountID: category, amount: Money(minor: amount, currency: due.currency)),
+                        Posting(accountID: from, amount: Money(minor: -amount, currency: due.currency)),
+                    ], isOpen: due.status != .fullyPaid))
         }
         flows.sort { ($0.day, $0.kind.rawValue, $0.key.number) < ($1.day, $1.kind.rawValue, $1.key.number) }
         return flows

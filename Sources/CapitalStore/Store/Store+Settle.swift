@@ -64,6 +64,7 @@ extension Store {
         try write("skipping '\(reference)'") { db in
             let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
             var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
+            try Store.refuseDue(entry, reference, field: "{reference}")
             if entry.state != .open { throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry)) }
             try Store.mark(db, FlowKey(entry.flow), FlowMark(state: .skipped, transactionID: nil))
             entry.state = .skipped
@@ -79,6 +80,7 @@ extension Store {
         try write("reopening '\(reference)'") { db in
             let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
             var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
+            try Store.refuseDue(entry, reference, field: "{reference}")
             switch entry.state {
             case .open: throw StoreError.invalid(field: "{reference}", value: reference, reason: "it is open already")
             case .posted, .handled: throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry))
@@ -106,8 +108,17 @@ extension Store {
 
     // MARK: Helpers
 
+    /// A bill's or fine's payments are its own records, not a mark on it.
+    static func refuseDue(_ entry: ExpectedEntry, _ reference: String, field: String) throws {
+        guard entry.flow.kind == .due else { return }
+        let number = Int(entry.flow.payee.split(separator: "#").last?.prefix { $0.isNumber } ?? "") ?? 0
+        throw StoreError.refused(
+            field: field, value: reference, reason: "it is bill or fine #\(number): its payments are recorded on it", remedy: .payDue(number))
+    }
+
     /// Why a flow that is not open cannot be settled, skipped or (posted or handled) reopened.
     static func notOpen(_ entry: ExpectedEntry) -> String {
+        if entry.flow.kind == .due { return "it is paid in full" }
         switch entry.state {
         case .open: return "it is open"
         case .posted: return "it is already posted by transaction \(shortID(entry.transactionID ?? "")): remove that transaction to open it again"
@@ -128,14 +139,15 @@ extension Store {
         let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var instrumentNames = Dictionary(ledger.schedules.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for loan in ledger.loans { instrumentNames[loan.id] = names[loan.accountID] ?? loan.id }
+        for due in ledger.dues { instrumentNames[due.id] = due.reason }
         let flows: [ExpectedFlow]
         do { flows = try ledger.expectedFlows(in: range, today: today, calendars: calendars) } catch {
             throw StoreError.invalid(field: "loan", value: "", reason: error.template)
         }
         return flows.map { flow in
             let mark = marks[FlowKey(flow)]
-            // Made by the history the schedule or loan was added with.
-            let state = mark?.state ?? (flow.isOpen ? .open : .handled)
+            // Made by the history the schedule or loan was added with; a due by its payments.
+            let state = mark?.state ?? (flow.isOpen ? .open : flow.kind == .due ? .settled : .handled)
             return ExpectedEntry(
                 flow: flow, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, state: state, transactionID: mark?.transactionID)
         }
@@ -204,6 +216,7 @@ extension Store {
         case .named(let reference):
             named = true
             chosen = try resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{settles}")
+            try refuseDue(chosen, reference, field: "{settles}")
             if chosen.state != .open { throw StoreError.invalid(field: "{settles}", value: reference, reason: notOpen(chosen)) }
             guard fits(chosen.flow) else {
                 let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -221,7 +234,7 @@ extension Store {
             let window = DayRange(transaction.day.advanced(by: -days), transaction.day.advanced(by: days + 1))
             let amounts = Dictionary(ledger.schedules.map { ($0.id, $0.amount) }, uniquingKeysWith: { a, _ in a })
             let candidates = try entries(in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks).filter { entry in
-                guard entry.state == .open, fits(entry.flow) else { return false }
+                guard entry.state == .open, entry.flow.kind != .due, fits(entry.flow) else { return false }
                 if entry.flow.kind == .schedule, let model = amounts[entry.flow.instrumentID] ?? nil, !model.isFixed {
                     return amount >= model.low && amount <= model.high
                 }

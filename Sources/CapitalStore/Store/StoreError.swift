@@ -104,6 +104,8 @@ public enum StoreError: KeyedError {
         case initialize
         /// A ledger file is read-only: import it into a database to change it.
         case importFile(String)
+        /// A bill's or fine's payments are recorded on it (its number).
+        case payDue(Int)
 
         /// The remedy in plain words, naming no command.
         public var plain: String {
@@ -124,6 +126,7 @@ public enum StoreError: KeyedError {
             case .checkDamage: "check the database to see what is damaged"
             case .initialize: "create or import a ledger first"
             case .importFile: "import it into a database to change it"
+            case .payDue(let number): "record a payment on due #\(number)"
             }
         }
     }

@@ -52,6 +52,7 @@ enum Flags {
         case .checkDamage: "run `capital check` to see what is damaged"
         case .initialize: "run `capital init` (or `capital import FILE`) first"
         case .importFile(let path): "import it with `capital import \(path)` to change it"
+        case .payDue(let number): "record a payment with `capital due pay \(number) AMOUNT`, or change it with `capital due edit \(number)`"
         }
     }
 }

@@ -55,8 +55,9 @@ extension GlobalOptions {
 
     /// Says in one line on stderr what `projection` counts today though it was expected before
     /// (issue 17: never silently); nothing when nothing is.
-    func noteOverdue(_ projection: Projection) {
-        let overdue = projection.overdue
+    func noteOverdue(_ projection: Projection) { noteOverdue(projection.overdue) }
+
+    private func noteOverdue(_ overdue: Overdue) {
         guard overdue.count > 0 else { return }
         Console.current.writeError(
             "capital: note: \(overdue.count.counted("expected flow")) before \(overdue.before) \(overdue.count == 1 ? "is" : "are") open "
@@ -80,6 +81,6 @@ extension GlobalOptions {
         let overdue = projection.overdue
         report.overdue = .object([("count", .number(String(overdue.count))), ("net", .string(overdue.net.plain))])
         try print(report)
-        noteOverdue(projection)
+        noteOverdue(overdue)
     }
 }
