@@ -108,6 +108,19 @@ extension Store {
 
     // MARK: Helpers
 
+    /// Whether a live schedule or loan moves any of `accountIDs`: only then can a transaction on
+    /// them match an expected flow.
+    static func expectsFlows(_ db: Database, into accountIDs: Set<String>) throws -> Bool {
+        let ids = Array(accountIDs)
+        let marks = databaseQuestionMarks(count: ids.count)
+        let sql = """
+            SELECT EXISTS (SELECT 1 FROM schedulePosting p JOIN schedule s ON s.id = p.scheduleId
+                WHERE s.deleted = 0 AND p.accountId IN (\(marks)))
+            OR EXISTS (SELECT 1 FROM loan WHERE deleted = 0 AND (accountId IN (\(marks)) OR payFromId IN (\(marks))))
+            """
+        return try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(ids + ids + ids)) ?? true
+    }
+
     /// A bill's or fine's payments are its own records, not a mark on it.
     static func refuseDue(_ entry: ExpectedEntry, _ reference: String, field: String) throws {
         guard entry.flow.kind == .due else { return }
@@ -190,6 +203,8 @@ extension Store {
     /// payment's principal from its interest when the transaction moved it all to the loan.
     static func settle(_ db: Database, _ transaction: inout Transaction, _ settling: Settling, location: String) throws -> Settlement? {
         if settling == .none { return nil }
+        // Matching needs the whole ledger; most entries touch no account a schedule or loan moves.
+        if case .match = settling, try !expectsFlows(db, into: Set(transaction.postings.map(\.accountID))) { return nil }
         let (ledger, calendars, marks) = try expectedContext(db, location: location)
         let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
         /// The accounts a set of postings moves (balance-sheet ones only, or all), with the direction.
