@@ -41,6 +41,16 @@ struct ExpectedFlowTests {
         // The forecast counts it: open, its day passed, so paid today.
         let open = try #require(try cli.rows(["--today", "2025-04-06", "expected", "list", "--overdue", "--kind", "loan"]).first)
         #expect(open.string("ref") == "Mortgage@2025-04-05" && open.string("state") == "open" && open.string("amount") == "69979.36")
+        // loan list agrees with balance, and its next payment is the one still open.
+        func mortgage() throws -> [String: Any] {
+            try #require(try cli.rows(["--today", "2025-04-06", "loan", "list"]).first { $0.string("name") == "Mortgage" })
+        }
+        #expect(try mortgage().string("balance") == "4771882.31" && (try mortgage().string("nextDay")) == "2025-04-05")
+        #expect(cli.run(["--today", "2025-04-06", "transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage"]).status == 0)
+        let paid = try Self.balances(cli, today: "2025-04-06")
+        #expect(
+            try mortgage().string("balance").flatMap(minorUnits) == -(paid["Mortgage"] ?? 0) && (try mortgage().string("nextDay")) == "2025-05-05")
+        #expect(paid["Mortgage"] == -4_761_551_48, "the payment's principal, as its schedule says")
     }
 
     /// Case 1, a card: spending on it with no payback recorded leaves the bank as it was and the

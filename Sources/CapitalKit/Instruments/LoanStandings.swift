@@ -6,24 +6,44 @@ public struct LoanStanding: Sendable {
     public let loan: LedgerLoan
     public let account: Account
     public let schedule: LoanSchedule
-    /// The balance after every payment before the day, the next payment and the payoff day.
+    /// What is owed on the day as the loan's account holds it (its history's schedule, then what
+    /// was posted and settled), the first payment still open (overdue ones first) and the payoff
+    /// day; the interest and the payments left count from that payment.
     public let status: LoanStatus
     /// The day it is seen from.
     public let today: Day
 }
 
 extension Store {
-    /// `loan` amortised on its calendar and seen from `today`.
+    /// Every stored loan seen from `today`, from one reading of the balances.
+    public func loanStandings(today: Day) throws -> [LoanStanding] {
+        let sheet = try balanceSheet(on: today, today: today)
+        return try loans().map { try loanStanding($0, today: today, sheet: sheet) }
+    }
+
+    /// `loan` amortised on its calendar and seen from `today`: owed what its account holds, its
+    /// next payment the first still open (issue 17: one meaning of balance).
+    /// - Parameter sheet: today's balances, when the caller has them (else read here).
     /// - Throws: `KitError.engine` naming the loan when its schedule cannot be laid out.
-    public func loanStanding(_ loan: LedgerLoan, today: Day) throws -> LoanStanding {
+    public func loanStanding(_ loan: LedgerLoan, today: Day, sheet: BalanceSheet? = nil) throws -> LoanStanding {
         let account = try account(loan.accountID)
         let schedule: LoanSchedule
         do { schedule = try loan.schedule(calendar: try calendar(loan.calendar)) } catch let error as LoanError {
             throw KitError.engine(context: "loan '\(FieldKeys.literal(account.name))'", reason: error.template)
         }
-        return LoanStanding(
-            loan: loan, account: account, schedule: schedule,
-            status: LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today), today: today)
+        var status = LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today)
+        var made: Set<Day> = []
+        for (key, _) in try expectedMarks() where key.kind == .loan && key.instrumentID == loan.id { made.insert(key.day) }
+        var ledger = Ledger(currency: account.currency)
+        ledger.loanMarks[loan.id] = made
+        let state = loan.state(in: ledger, today: today, rows: schedule.rows)
+        let open = schedule.rows.filter { state.isOpen($0.original) }
+        status.next = open.first
+        status.interestLeft = open.reduce(0) { $0 + $1.interest }
+        status.paymentsLeft = open.filter { $0.kind == .payment }.count
+        let balances = try sheet ?? balanceSheet(on: today, today: today)
+        status.balance = -(balances.balances[BalanceKey(accountID: loan.accountID, currency: account.currency)] ?? 0)
+        return LoanStanding(loan: loan, account: account, schedule: schedule, status: status, today: today)
     }
 }
 

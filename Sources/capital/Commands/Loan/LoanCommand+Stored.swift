@@ -72,8 +72,8 @@ extension Capital.LoanCommand {
                     Column("nextPayment", "Amount", numeric: true), Column("payoff", "Paid off"),
                     Column("interestLeft", "Interest left", numeric: true),
                 ])
-            for loan in try store.loans() {
-                let view = try kit { try store.loanStanding(loan, today: today) }
+            for view in try kit({ try store.loanStandings(today: today) }) {
+                let loan = view.loan
                 section.rows.append([
                     .text(view.account.name), view.money(view.status.balance), .rate(loan.terms.rate),
                     view.status.next.map { .day($0.day) } ?? .none,
