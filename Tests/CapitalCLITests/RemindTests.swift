@@ -86,17 +86,20 @@ struct RemindTests {
         #expect(overdue.first?.string("when") == "8 days overdue")
         #expect(rows.prefix(overdue.count).allSatisfy { $0["overdue"] as? Bool == true })
 
-        // Settle each in turn: the exit code stays 1 until the last one is.
+        // Settle each in turn: the exit code stays 2 until the last one is. The card's payback is
+        // paid by hand; `post` then posts the approved confirmation and the loan payment.
         let settle: [[String]] = [
             ["due", "pay", "1", "3400"], ["due", "pay", "2", "500"], ["due", "edit", "3", "--paid", "800"],
-            ["post", "--approve", "Internet@2025-05-13"],
+            ["transfer", "3000", "--from", "VTB Debit", "--to", "Tinkoff", "--on", "2025-05-15"],
         ]
         for command in settle {
             #expect(cli.run(["remind"] + late).status == 2, "before \(command.joined(separator: " "))")
             cli.ok(command + late)
         }
         #expect(cli.run(["remind"] + late).status == 2)
-        cli.ok(["transfer", "3000", "--from", "VTB Debit", "--to", "Tinkoff", "--on", "2025-05-15"])
+        let posted = try #require(try cli.json(["post", "--approve", "Internet@2025-05-13"] + late) as? [String: Any])
+        let kinds = (posted["posted"] as? [[String: Any]])?.compactMap { $0.string("kind") } ?? []
+        #expect(kinds.contains("loan") && kinds.contains("schedule") && !kinds.contains("card"), "the card was paid by hand: \(posted)")
         let settled = cli.run(["remind", "--format", "json"] + late)
         #expect(settled.status == 0, "\(settled)")
         #expect(try Self.parse(settled.stdout).allSatisfy { $0["overdue"] as? Bool == false })

@@ -7,6 +7,9 @@ public enum ExpectedKind: String, CaseIterable, Hashable, Sendable {
     /// A bill's or a fine's payment: open while money is left to pay (`due pay` records it), its
     /// key its due day.
     case due
+    /// A credit card's payback of a statement (its key the statement day, its day the due day):
+    /// what the card's policy asks of what it owes, open until transfers to the card pay it.
+    case card
 }
 
 /// Where an expected flow stands.
@@ -72,8 +75,9 @@ extension LedgerLoan {
 }
 
 extension Ledger {
-    /// The expected flows of schedules, loans and dues (of `kinds`) whose day falls in `range`,
-    /// made or open, in day order (then kind, then key). Loans' days are their schedules' (each loan on
+    /// The expected flows of schedules, loans, dues and cards (of `kinds`) whose day falls in
+    /// `range`, made or open, in day order (then kind, then key); a card's are its paybacks still to
+    /// make seen from `today` (its cycles are worked out from its balance, not kept). Loans' days are their schedules' (each loan on
     /// its calendar); `today` decides which payments of a loan without `handledThrough` are made.
     /// - Throws: `InstrumentError` for a loan whose terms give no schedule.
     /// - Complexity: O(occurrences in range + Σ loan rows).
@@ -96,6 +100,23 @@ extension Ledger {
             let state = loan.state(in: self, today: today, rows: rows)
             for row in rows where range.contains(row.day) {
                 flows.append(loanFlow(loan, account: account, row: row, isOpen: state.isOpen(row.original)))
+            }
+        }
+        for card in cards where kinds.contains(.card) {
+            // The paybacks still to make: the overdue one, then each due day from today on.
+            guard let account = accounts.first(where: { $0.id == card.accountID }) else { continue }
+            let (cycles, late, overdue) = cardCycles(card, today: today, horizon: max(today, range.end.advanced(by: -1)), calendars: calendars)
+            func payback(_ cycle: CardCycle, _ amount: Int64) -> ExpectedFlow {
+                ExpectedFlow(
+                    kind: .card, instrumentID: card.id, key: cycle.statement, day: cycle.due, payee: "\(account.name) payback",
+                    postings: [
+                        Posting(accountID: card.accountID, amount: Money(minor: amount, currency: account.currency)),
+                        Posting(accountID: card.payFromID, amount: Money(minor: -amount, currency: account.currency)),
+                    ], isOpen: true)
+            }
+            if let late, overdue > 0, range.contains(late.due) { flows.append(payback(late, overdue)) }
+            for cycle in cycles where cycle.due >= today && cycle.payback > 0 && range.contains(cycle.due) {
+                flows.append(payback(cycle, cycle.payback))
             }
         }
         for due in dues where kinds.contains(.due) && range.contains(due.dueDay) {
@@ -134,7 +155,8 @@ extension Ledger {
 extension Ledger {
     /// The ledger with what was expected before `today` and is still open left out, as if it had
     /// happened: schedules handled through yesterday, loans' payments before today made, bills
-    /// and fines due before today gone. What `--overdue ignore` answers from.
+    /// and fines due before today gone, cards' overdue paybacks not paid. What `--overdue ignore`
+    /// answers from.
     /// - Complexity: O(schedules + Σ loan rows + dues).
     public func ignoringOverdue(today: Day, calendars: [String: WorkingDayCalendar]) -> Ledger {
         var result = self
@@ -159,6 +181,7 @@ extension Ledger {
             for row in rows where row.day < today { result.loanMarks[loan.id, default: []].insert(row.original) }
         }
         result.dues = dues.filter { $0.dueDay >= today || $0.status == .fullyPaid }
+        result.ignoresOverduePaybacks = true
         return result
     }
 }

@@ -285,7 +285,7 @@ extension Ledger {
         }
         var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase)
         let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon)
-        guard let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
+        guard !ignoresOverduePaybacks, let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
         // Paid since the statement: the debt less what is still carried.
         let paid = late.debt - late.carried
         let overdue = min(max(0, card.terms.payback.amount(for: late.debt) - paid), late.carried)

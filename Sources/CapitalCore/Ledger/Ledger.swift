@@ -13,6 +13,8 @@ public struct Ledger: Hashable, Sendable {
     /// The loan payments after a loan's `handledThrough` that are posted, settled or skipped, by
     /// loan id (keyed by their day before adjustment).
     public var loanMarks: [String: Set<Day>] = [:]
+    /// Card paybacks overdue before today are left out instead of paid today (`--overdue ignore`).
+    public var ignoresOverduePaybacks = false
     /// Loans, in the order they were added.
     public var loans: [LedgerLoan] = []
     public var cards: [LedgerCard] = []

@@ -2,8 +2,8 @@ import CapitalCore
 import CapitalStore
 
 /// Expected flows dated before today that nothing has recorded yet: schedule occurrences and
-/// loan payments neither posted, settled nor skipped, bills and fines past their due day with
-/// money left. The forecast counts them as due
+/// loan payments neither posted, settled nor skipped, card paybacks not paid by their due day,
+/// bills and fines past their due day with money left. The forecast counts them as due
 /// today — money that should have moved and did not, or moved and was not recorded — so every
 /// answer that includes them says so (issue 17: a database imported a year after its last post
 /// counted 803 such occurrences as today's money, silently).
@@ -43,6 +43,10 @@ extension Projection {
             for posting in payment.postings where balanceSheet.contains(posting.accountID) && posting.amount.currency == currency {
                 net = saturatingSum(net, posting.amount.minor)
             }
+        }
+        // A card payback overdue moves money between two accounts of the balance sheet: no net.
+        for card in stored.cards where stored.cardCycles(card, today: today, horizon: today, calendars: window.calendars).overdueAmount > 0 {
+            count += 1
         }
         for due in stored.dues where due.status != .fullyPaid && due.dueDay < today {
             count += 1

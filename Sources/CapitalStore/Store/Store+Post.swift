@@ -124,6 +124,24 @@ extension Store {
             for flow in payments where flow.isOpen {
                 try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: loanNames[flow.instrumentID] ?? flow.instrumentID)
             }
+            // Card paybacks overdue by `until`: what the card's policy asked and was not paid, on
+            // its due day. The card's cycles follow its balance: the transfer pays it, no mark needed.
+            for card in ledger.cards {
+                let (_, late, overdue) = ledger.cardCycles(card, today: ahead, horizon: ahead, calendars: calendars)
+                guard let late, overdue > 0 else { continue }
+                let currency = ledger.accounts.first { $0.id == card.accountID }?.currency ?? ledger.currency
+                let transaction = Transaction(
+                    id: Store.newID(), day: late.due, payee: "\(names[card.accountID] ?? "Card") payback",
+                    postings: [
+                        Posting(accountID: card.accountID, amount: Money(minor: overdue, currency: currency)),
+                        Posting(accountID: card.payFromID, amount: Money(minor: -overdue, currency: currency)),
+                    ])
+                if !dryRun { try Store.insertTransaction(db, transaction, accounts) }
+                result.posted.append(
+                    .init(
+                        kind: .card, name: names[card.accountID] ?? card.id, key: late.statement, day: late.due, amount: overdue, currency: currency,
+                        transactionID: dryRun ? nil : transaction.id))
+            }
             for (_, entries) in approvalsBySchedule {
                 if let unused = entries.first(where: { !$0.used }) {
                     throw StoreError.refused(

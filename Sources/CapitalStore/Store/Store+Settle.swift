@@ -64,7 +64,7 @@ extension Store {
         try write("skipping '\(reference)'") { db in
             let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
             var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
-            try Store.refuseDue(entry, reference, field: "{reference}")
+            try Store.refuseOwnRecords(entry, reference, field: "{reference}")
             if entry.state != .open { throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry)) }
             try Store.mark(db, FlowKey(entry.flow), FlowMark(state: .skipped, transactionID: nil))
             entry.state = .skipped
@@ -80,7 +80,7 @@ extension Store {
         try write("reopening '\(reference)'") { db in
             let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
             var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
-            try Store.refuseDue(entry, reference, field: "{reference}")
+            try Store.refuseOwnRecords(entry, reference, field: "{reference}")
             switch entry.state {
             case .open: throw StoreError.invalid(field: "{reference}", value: reference, reason: "it is open already")
             case .posted, .handled: throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry))
@@ -121,8 +121,13 @@ extension Store {
         return try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(ids + ids + ids)) ?? true
     }
 
-    /// A bill's or fine's payments are its own records, not a mark on it.
-    static func refuseDue(_ entry: ExpectedEntry, _ reference: String, field: String) throws {
+    /// A bill's or fine's payments are its own records, not a mark on it; a card's payback is what
+    /// it owes, paid by transfers to it.
+    static func refuseOwnRecords(_ entry: ExpectedEntry, _ reference: String, field: String) throws {
+        if entry.flow.kind == .card {
+            throw StoreError.invalid(
+                field: field, value: reference, reason: "a card's payback is what it owes: a transfer to the card pays it, and the payback follows")
+        }
         guard entry.flow.kind == .due else { return }
         let number = Int(entry.flow.payee.split(separator: "#").last?.prefix { $0.isNumber } ?? "") ?? 0
         throw StoreError.refused(
@@ -147,14 +152,16 @@ extension Store {
     }
 
     static func entries(
-        in range: DayRange, today: Day, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark]
+        in range: DayRange, today: Day, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark],
+        kinds: Set<ExpectedKind> = Set(ExpectedKind.allCases)
     ) throws(StoreError) -> [ExpectedEntry] {
         let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var instrumentNames = Dictionary(ledger.schedules.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for loan in ledger.loans { instrumentNames[loan.id] = names[loan.accountID] ?? loan.id }
         for due in ledger.dues { instrumentNames[due.id] = due.reason }
+        for card in ledger.cards { instrumentNames[card.id] = names[card.accountID] ?? card.id }
         let flows: [ExpectedFlow]
-        do { flows = try ledger.expectedFlows(in: range, today: today, calendars: calendars) } catch {
+        do { flows = try ledger.expectedFlows(in: range, today: today, calendars: calendars, kinds: kinds) } catch {
             throw StoreError.invalid(field: "loan", value: "", reason: error.template)
         }
         return flows.map { flow in
@@ -231,7 +238,7 @@ extension Store {
         case .named(let reference):
             named = true
             chosen = try resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{settles}")
-            try refuseDue(chosen, reference, field: "{settles}")
+            try refuseOwnRecords(chosen, reference, field: "{settles}")
             if chosen.state != .open { throw StoreError.invalid(field: "{settles}", value: reference, reason: notOpen(chosen)) }
             guard fits(chosen.flow) else {
                 let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -248,8 +255,11 @@ extension Store {
         case .match(let days):
             let window = DayRange(transaction.day.advanced(by: -days), transaction.day.advanced(by: days + 1))
             let amounts = Dictionary(ledger.schedules.map { ($0.id, $0.amount) }, uniquingKeysWith: { a, _ in a })
-            let candidates = try entries(in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks).filter { entry in
-                guard entry.state == .open, entry.flow.kind != .due, fits(entry.flow) else { return false }
+            let candidates = try entries(
+                in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks, kinds: [.schedule, .loan]
+            )
+            .filter { entry in
+                guard entry.state == .open, fits(entry.flow) else { return false }
                 if entry.flow.kind == .schedule, let model = amounts[entry.flow.instrumentID] ?? nil, !model.isFixed {
                     return amount >= model.low && amount <= model.high
                 }

@@ -8,7 +8,8 @@ extension ExpectedKind: ExpressibleByArgument {}
 extension Capital {
     struct ExpectedCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "expected", abstract: "Expected flows: schedule occurrences, loan payments and bills, and what became of each.",
+            commandName: "expected",
+            abstract: "Expected flows: schedule occurrences, loan payments, bills and card paybacks, and what became of each.",
             discussion: """
                 Each expected flow is named NAME@DATE (its schedule's or loan's name and its day) and is open, \
                 posted (capital post wrote it), settled (a transaction you recorded stands for it: --settles, \
@@ -38,7 +39,7 @@ extension Capital.ExpectedCommand {
         @Flag(help: "Only open flows dated before today.") var overdue = false
         @Option(help: ArgumentHelp("First day (default 30 days before today).", valueName: "date")) var from: String?
         @Option(help: ArgumentHelp("Last day (default 30 days after today).", valueName: "date")) var until: String?
-        @Option(help: ArgumentHelp("schedule, loan or due (bills and fines).", valueName: "kind")) var kind: ExpectedKind?
+        @Option(help: ArgumentHelp("schedule, loan, due (bills and fines) or card (paybacks).", valueName: "kind")) var kind: ExpectedKind?
 
         func run() throws {
             var query = ExpectedQuery()

@@ -6,7 +6,7 @@ extension Capital {
     struct Post: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "post",
-            abstract: "Turn due expected flows into real transactions: schedule occurrences and loan payments.",
+            abstract: "Turn due expected flows into real transactions: schedule occurrences, loan payments, overdue card paybacks.",
             discussion: """
                 Occurrences of auto schedules and loan payments are posted at once; those of confirm \
                 schedules are listed until approved with --approve SCHEDULE@DATE (=AMOUNT for a ranged \
