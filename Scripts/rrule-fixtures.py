@@ -237,31 +237,47 @@ def expand(rule, start, window_start, window_end):
     return dates, window_end
 
 
-def main():
-    assert dateutil.__version__.startswith("2."), dateutil.__version__
-    rrule_module.datetime.MAXYEAR = YEAR_LIMIT  # see the module comment: only ends empty searches sooner
-    rng = random.Random(SEED)
+def entry(rule, start, window_start, window_end, dates):
+    return {"rule": rule, "start": iso(start), "windowStart": iso(window_start), "windowEnd": iso(window_end), "dates": dates}
+
+
+def draw_entries(rng, edge_cases, count, draw):
+    """The edge cases, then `count` rules drawn by `draw`, each with dateutil's dates."""
+    day = datetime.date.fromisoformat
     entries = []
-    for rule, start, first, last in EDGE_CASES:
-        day = datetime.date.fromisoformat
+    for rule, start, first, last in edge_cases:
         dates, window_end = expand(rule, day(start), day(first), day(last))
-        entries.append({"rule": rule, "start": start, "windowStart": first, "windowEnd": iso(window_end), "dates": dates})
-    for _ in range(RANDOM_RULES):
+        entries.append(entry(rule, day(start), day(first), window_end, dates))
+    for _ in range(count):
         while True:
             start = draw_start(rng)
-            parts = draw_rule(rng, start)
+            parts = draw(rng, start)
             rule = spell(rng, parts)
             window_start, window_end = draw_window(rng, start, parts)
             assert window_end.year < YEAR_LIMIT
-            dates, window_end = expand(rule, start, window_start, window_end)
+            try:
+                dates, window_end = expand(rule, start, window_start, window_end)
+            except IndexError:
+                continue  # dateutil's own bug on some ordinals past a month's weeks: no reference
             # Keep some rules with no occurrence in their window, redraw most.
             if dates or rng.random() < KEEP_EMPTY:
                 break
-        entries.append({"rule": rule, "start": iso(start), "windowStart": iso(window_start), "windowEnd": iso(window_end), "dates": dates})
-    with OUTPUT.open("w") as out:
+        entries.append(entry(rule, start, window_start, window_end, dates))
+    return entries
+
+
+def write(path, entries):
+    with path.open("w") as out:
         out.write("[\n")
-        out.write(",\n".join(json.dumps(entry, separators=(",", ":")) for entry in entries))
+        out.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in entries))
         out.write("\n]\n")
+
+
+def main():
+    assert dateutil.__version__.startswith("2."), dateutil.__version__
+    rrule_module.datetime.MAXYEAR = YEAR_LIMIT  # see the module comment: only ends empty searches sooner
+    entries = draw_entries(random.Random(SEED), EDGE_CASES, RANDOM_RULES, draw_rule)
+    write(OUTPUT, entries)
     total = sum(len(e["dates"]) for e in entries)
     empty = sum(1 for e in entries if not e["dates"])
     print(f"{len(entries)} rules, {total} dates ({empty} rules with none in their window) -> {OUTPUT}")
@@ -327,29 +343,8 @@ def draw_extended(rng, start):
 
 
 def extended():
-    rng = random.Random(EXTENDED_SEED)
-    entries = []
-    day = datetime.date.fromisoformat
-    for rule, start, first, last in EXTENDED_EDGE_CASES:
-        dates, window_end = expand(rule, day(start), day(first), day(last))
-        entries.append({"rule": rule, "start": start, "windowStart": first, "windowEnd": iso(window_end), "dates": dates})
-    for _ in range(EXTENDED_RULES):
-        while True:
-            start = draw_start(rng)
-            parts = draw_extended(rng, start)
-            rule = spell(rng, parts)
-            window_start, window_end = draw_window(rng, start, parts)
-            try:
-                dates, window_end = expand(rule, start, window_start, window_end)
-            except IndexError:
-                continue  # dateutil's own bug on some ordinals past a month's weeks: no reference
-            if dates or rng.random() < KEEP_EMPTY:
-                break
-        entries.append({"rule": rule, "start": iso(start), "windowStart": iso(window_start), "windowEnd": iso(window_end), "dates": dates})
-    with EXTENDED_OUTPUT.open("w") as out:
-        out.write("[\n")
-        out.write(",\n".join(json.dumps(entry, separators=(",", ":")) for entry in entries))
-        out.write("\n]\n")
+    entries = draw_entries(random.Random(EXTENDED_SEED), EXTENDED_EDGE_CASES, EXTENDED_RULES, draw_extended)
+    write(EXTENDED_OUTPUT, entries)
     total = sum(len(e["dates"]) for e in entries)
     print(f"{len(entries)} rules beyond RFC 5545, {total} dates -> {EXTENDED_OUTPUT}")
 
@@ -411,11 +406,8 @@ def sets():
             continue
         if len(dates) == MAX_DATES:
             window_end = datetime.date.fromisoformat(dates[-1])
-        entries.append({"rule": " ".join(lines), "start": iso(start), "windowStart": iso(window_start), "windowEnd": iso(window_end), "dates": dates})
-    with SETS_OUTPUT.open("w") as out:
-        out.write("[\n")
-        out.write(",\n".join(json.dumps(entry, separators=(",", ":")) for entry in entries))
-        out.write("\n]\n")
+        entries.append(entry(" ".join(lines), start, window_start, window_end, dates))
+    write(SETS_OUTPUT, entries)
     print(f"{len(entries)} rule sets, {sum(len(e['dates']) for e in entries)} dates -> {SETS_OUTPUT}")
 
 
