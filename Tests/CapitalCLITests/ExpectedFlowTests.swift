@@ -190,6 +190,14 @@ struct ExpectedFlowTests {
                 && again.stderr == "capital: error: --settles 'Mortgage@2025-04-05': it is already settled by transaction \(id.prefix(8))\n",
             "\(again)")
         #expect(try cli.rows(["tx", "list"]).count == count + 1)
+        // expected list: a window that ends before it starts, two filters that exclude each other.
+        for (args, message) in [
+            (["--from", "2025-05-01", "--until", "2025-04-01"], "--until '2025-04-01': is before the first day 2025-05-01"),
+            (["--open", "--overdue"], "--open and --overdue: give one of them, not both"),
+        ] {
+            let list = cli.run(["--today", "2025-04-06", "expected", "list"] + args)
+            #expect(list.status == 64 && list.stderr == "capital: error: \(message)\n", "\(list)")
+        }
     }
 
     /// `expected skip` and `reopen`: a skipped flow leaves the forecast and `post`; a posted one

@@ -43,7 +43,7 @@ extension Capital.ExpectedCommand {
 
         func run() throws {
             var query = ExpectedQuery()
-            if open && overdue { throw CLIError.invalid("--open", "--overdue", "give either --open or --overdue, not both") }
+            if open && overdue { throw CLIError("--open and --overdue: give one of them, not both", exitCode: 64) }
             query.show = overdue ? .overdue : open ? .open : .all
             query.from = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
             query.until = try until.map { try parseDay($0, field: "--until", monthAs: .endOfMonth) }
