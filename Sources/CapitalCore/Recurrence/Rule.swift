@@ -97,14 +97,17 @@ public struct Rule: Hashable, Sendable {
         let before = calendar.previousWorkingDay(onOrBefore: range.start.advanced(by: -1)) ?? range.start.advanced(by: -limit)
         let after = calendar.nextWorkingDay(onOrAfter: range.end) ?? range.end.advanced(by: limit)
         let widened = DayRange(before, max(after, range.end).advanced(by: 1))
-        let adjusted = { (original: Day) in
-            guard let day = adjustment.adjust(original, in: calendar), range.contains(day) else { return }
-            body(original, day)
-        }
+        // Two literal closures rather than one shared: a stored closure is allocated on every call.
         if setParts.isEmpty {
-            recurrence.forEachOccurrence(start: start, in: widened, adjusted)
+            recurrence.forEachOccurrence(start: start, in: widened) { original in
+                guard let day = adjustment.adjust(original, in: calendar), range.contains(day) else { return }
+                body(original, day)
+            }
         } else {
-            forEachSetDay(start: start, in: widened, adjusted)
+            forEachSetDay(start: start, in: widened) { original in
+                guard let day = adjustment.adjust(original, in: calendar), range.contains(day) else { return }
+                body(original, day)
+            }
         }
     }
 }
