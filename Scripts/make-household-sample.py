@@ -293,13 +293,14 @@ w("    payFrom: VTB Debit")
 w("    limit: 150000")
 w(f"    statementDay: {CARD_STATEMENT_DAY}")
 w(f"    dueAfter: {CARD_DUE_AFTER}")
-w("deposits:")
+w("deposits:  # interest through handledThrough happened; later credits and the payout are expected until posted or settled")
 w("  - account: Sber Deposit")
 w("    rate: 16")
 w("    capitalisation: monthly")
 w(f"    opened: {DEPOSIT_OPENED.isoformat()}")
 w(f"    maturity: {DEPOSIT_MATURITY.isoformat()}")
 w("    payout: VTB Debit")
+w("    handledThrough: 2025-03-31")
 
 
 def iban(country, bban):

@@ -154,12 +154,12 @@ struct ExpectedFlowTests {
                 ["--settles", "Mortgage@2025-04-06"],
                 "--settles 'Mortgage@2025-04-06': 'Mortgage' expects nothing on 2025-04-06; the nearest is Mortgage@2025-04-05"
             ),
-            (["--settles", "Nothing@2025-04-05"], "--settles 'Nothing@2025-04-05': no schedule or loan is named 'Nothing'"),
+            (["--settles", "Nothing@2025-04-05"], "--settles 'Nothing@2025-04-05': no schedule, loan or deposit is named 'Nothing'"),
             (
                 ["--settles", "Mortgage@2024-01-05"],
-                "--settles 'Mortgage@2024-01-05': it is before the day its schedule or loan was taken over (handled through): counted as recorded"
+                "--settles 'Mortgage@2024-01-05': it is before the day its schedule, loan or deposit was taken over (handled through): counted as recorded"
             ),
-            (["--settles", "Mortgage"], "--settles 'Mortgage': expected NAME@YYYY-MM-DD (a schedule's or a loan's name and the day)"),
+            (["--settles", "Mortgage"], "--settles 'Mortgage': expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)"),
             (
                 ["--settles", "Car Loan@2025-04-20"],
                 "--settles 'Car Loan@2025-04-20': it moves 'Car Loan', 'Loan interest' and 'VTB Debit'; this transaction does not move them the same way"

@@ -326,7 +326,14 @@ struct ForecastCommandTests {
         let before = try Self.object(cli, today + ["can-spend", "--on", day])
         let amount = try Self.minor(before, "amount")
         #expect(amount > 0)
-        cli.ok(today + ["spend", HouseholdForecast.decimal(amount), "Other", "--from", "VTB Debit", "--on", day])
+        // Recorded by that day (salaries expected before it are not) VTB Debit may fall below its
+        // floor: a warning, not a refusal.
+        func spend(_ amount: String) {
+            let spent = cli.run(today + ["spend", amount, "Other", "--from", "VTB Debit", "--on", day])
+            let lines = spent.stderr.split(separator: "\n")
+            #expect(spent.status == 0 && lines.allSatisfy { CLI.isOverdueNote($0) || $0.hasPrefix("capital: warning: VTB Debit is at ") }, "\(spent)")
+        }
+        spend(HouseholdForecast.decimal(amount))
         let after = try Self.object(cli, today + ["can-spend", "--on", day])
         #expect(after.string("amount") == "0.00")
         #expect(after.string("shortfall") == "0.00")
@@ -334,7 +341,7 @@ struct ForecastCommandTests {
         // Every earlier day is bound by it too.
         #expect(try Self.object(cli, today + ["can-spend"]).string("amount") == "0.00")
 
-        cli.ok(today + ["spend", "0.01", "Other", "--from", "VTB Debit", "--on", day])
+        spend("0.01")
         let over = try Self.object(cli, today + ["can-spend", "--on", day])
         #expect(over.string("amount") == "0.00")
         #expect(over.string("shortfall") == "0.01")

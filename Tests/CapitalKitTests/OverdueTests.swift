@@ -50,6 +50,28 @@ struct OverdueTests {
                 net -= row.interest
             }
         }
+        // The deposit's credits after its history: each capitalisation's interest adds to the
+        // balance sheet; the payout at maturity moves the balance to VTB Debit with the last
+        // interest (one flow), so its net is that interest too.
+        for deposit in stored.deposits {
+            let handled = try #require(deposit.handledThrough, "the sample's deposit says how far its history goes")
+            var flows: [DepositFlow] = []
+            for transaction in stored.transactions {
+                for posting in transaction.postings where posting.accountID == deposit.accountID {
+                    flows.append(DepositFlow(day: transaction.day, amount: posting.amount.minor))
+                }
+            }
+            let events = deposit.terms.events(flows: flows, through: today.advanced(by: -1))
+            #expect(events.contains { $0.kind == .payout }, "the sample's deposit matured before \(today)")
+            for event in events where event.day > handled {
+                if event.kind == .interest {
+                    net += event.amount
+                    count += 1
+                } else if !events.contains(where: { $0.kind == .interest && $0.day == event.day }) {
+                    count += 1
+                }
+            }
+        }
         for due in stored.dues where due.status != .fullyPaid && due.dueDay < today {
             count += 1
             net -= due.left

@@ -29,7 +29,7 @@ struct MigrationFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/schema")
 
-    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows"]
+    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows"]
 
     static let fixtures: [Fixture] = [
         Fixture(
@@ -82,6 +82,13 @@ struct MigrationFixtureTests {
                 == MigrationFixtureTests.all)
         let after = try Figures(path: path)
         #expect(after.sameData(as: before))
+        // Deposits stored so far had their credits made up to any today: from now on up to the day
+        // before they were added.
+        let unhandled = try store.read("test") { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM deposit WHERE handledThrough IS NOT CAST(julianday(date(createdAt)) - 2440587.5 AS INTEGER) - 1")
+        }
+        #expect(unhandled == 0)
 
         // Today's store reads the same ledger the old program wrote.
         let ledger = try store.snapshot()
@@ -235,7 +242,7 @@ struct Figures: Equatable {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid") {
                     tracking.append(
                         "\(table): "
-                            + row.columnNames.filter { $0 != "updatedAt" && $0 != "version" }.map { "\($0)=\(row[$0] ?? "NULL")" }.joined(
+                            + row.columnNames.filter { $0 != "updatedAt" && $0 != "version" && $0 != "handledThrough" }.map { "\($0)=\(row[$0] ?? "NULL")" }.joined(
                                 separator: " "))
                 }
             }

@@ -10,6 +10,9 @@ public enum ExpectedKind: String, CaseIterable, Hashable, Sendable {
     /// A credit card's payback of a statement (its key the statement day, its day the due day):
     /// what the card's policy asks of what it owes, open until transfers to the card pay it.
     case card
+    /// A deposit's interest credited on a capitalisation day (its key), or at maturity its payout
+    /// with the last interest.
+    case deposit
 }
 
 /// Where an expected flow stands.
@@ -22,7 +25,7 @@ public enum ExpectedState: String, CaseIterable, Hashable, Sendable {
     case settled
     /// It will not happen.
     case skipped
-    /// Its day is within the history its schedule or loan was added with (`handledThrough`):
+    /// Its day is within the history its schedule, loan or deposit was added with (`handledThrough`):
     /// recorded before capital knew of it, or never to be.
     case handled
 }
@@ -70,17 +73,18 @@ extension LedgerLoan {
     /// one, those whose day is before `today`) and the marked ones. `rows` are its schedule's.
     public func state(in ledger: Ledger, today: Day, rows: [LoanRow]) -> ScheduleState {
         let handled = handledThrough ?? rows.last { $0.day < today }?.original ?? terms.start.advanced(by: -1)
-        return ScheduleState(handledThrough: handled, posted: ledger.loanMarks[id] ?? [])
+        return ScheduleState(handledThrough: handled, posted: ledger.flowMarks[id] ?? [])
     }
 }
 
 extension Ledger {
-    /// The expected flows of schedules, loans, dues and cards (of `kinds`) whose day falls in
-    /// `range`, made or open, in day order (then kind, then key); a card's are its paybacks still to
-    /// make seen from `today` (its cycles are worked out from its balance, not kept). Loans' days are their schedules' (each loan on
-    /// its calendar); `today` decides which payments of a loan without `handledThrough` are made.
+    /// The expected flows of schedules, loans, deposits, dues and cards (of `kinds`) whose day
+    /// falls in `range`, made or open, in day order (then kind, then key); a card's are its
+    /// paybacks still to make seen from `today` (its cycles are worked out from its balance, not
+    /// kept). Loans' days are their schedules' (each loan on its calendar); `today` decides which
+    /// payments of a loan or credits of a deposit without `handledThrough` are made.
     /// - Throws: `InstrumentError` for a loan whose terms give no schedule.
-    /// - Complexity: O(occurrences in range + Σ loan rows).
+    /// - Complexity: O(occurrences in range + Σ loan rows + Σ deposit periods).
     public func expectedFlows(
         in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], kinds: Set<ExpectedKind> = Set(ExpectedKind.allCases)
     ) throws(InstrumentError) -> [ExpectedFlow] {
@@ -119,6 +123,9 @@ extension Ledger {
                 flows.append(payback(cycle, cycle.payback))
             }
         }
+        for deposit in deposits where kinds.contains(.deposit) {
+            flows += listedDepositFlows(deposit, in: range, today: today, calendars: calendars)
+        }
         for due in dues where kinds.contains(.due) && range.contains(due.dueDay) {
             // As the forecast pays it: from its account (else the default one) to its category.
             guard let from = due.payFromID ?? defaultAccountID, let category = due.categoryID else { continue }
@@ -154,7 +161,8 @@ extension Ledger {
 
 extension Ledger {
     /// The ledger with what was expected before `today` and is still open left out, as if it had
-    /// happened: schedules handled through yesterday, loans' payments before today made, bills
+    /// happened: schedules handled through yesterday, loans' payments and deposits' credits before
+    /// today made, bills
     /// and fines due before today gone, cards' overdue paybacks not paid. What `--overdue ignore`
     /// answers from.
     /// - Complexity: O(schedules + Σ loan rows + dues).
@@ -178,7 +186,11 @@ extension Ledger {
         }
         for loan in loans {
             guard let rows = try? loanRows(loan, calendars: calendars) else { continue }
-            for row in rows where row.day < today { result.loanMarks[loan.id, default: []].insert(row.original) }
+            for row in rows where row.day < today { result.flowMarks[loan.id, default: []].insert(row.original) }
+        }
+        for deposit in deposits {
+            let flows = depositFlows(deposit, today: today, horizon: yesterday, calendars: calendars, made: flowMarks[deposit.id] ?? [])
+            for flow in flows where flow.isOpen { result.flowMarks[deposit.id, default: []].insert(flow.key) }
         }
         result.dues = dues.filter { $0.dueDay >= today || $0.status == .fullyPaid }
         result.ignoresOverduePaybacks = true

@@ -23,9 +23,11 @@ extension Ledger {
     ///   starting after today is paid out on its start day.
     /// - **Assets with a value change**: the monthly changes from their valuation day on, against
     ///   the equity account (those before today make up today's value).
-    /// - **Deposits**: interest credited on each capitalisation day from the opening on (earlier
-    ///   ones make up today's balance) and the payout at maturity; a deposit without a ladder
-    ///   level of its own is level 5 when it matures within a year, else 6.
+    /// - **Deposits** (`depositTransactions`): interest credited on each capitalisation day from
+    ///   the opening on and the payout at maturity; through the deposit's history on their days,
+    ///   after it each open one on its day, today when its day has passed (overdue); posted,
+    ///   settled and skipped ones are what stands for them. A deposit without a ladder level of
+    ///   its own is level 5 when it matures within a year, else 6.
     /// - **Cards**: from the statement before today, the interest charged at each statement and
     ///   the payback on each due day from the paying account (`cardCycles`); a card account
     ///   without a floor gets minus its limit, so level 3 counts the credit left.
@@ -33,8 +35,9 @@ extension Ledger {
     ///   the spending budgets expect; before the cards, so what a card pays is paid back.
     ///
     /// With `expected` false — balances as of a day, which hold what happened, not what is
-    /// expected — loans' payments and payouts, cards' interest and paybacks, dues and budgets are
-    /// left out; loans' histories, deposits' interest and assets' value changes stay.
+    /// expected — loans' payments and payouts, deposits' open credits, cards' interest and
+    /// paybacks, dues and budgets are left out; loans' and deposits' histories and assets' value
+    /// changes stay.
     /// - Complexity: O(transactions + occurrences + Σ loan terms + days × (deposits + cards + budgets)).
     public func forecastLedger(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], expected: Bool = true)
         throws(InstrumentError)
@@ -52,7 +55,7 @@ extension Ledger {
         result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins)
         if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon, origins: &origins)) }
         if !deposits.isEmpty {
-            result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars, origins: &origins))
+            result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins))
         }
         // Before the cards: a bill or budget paid by card is paid back with the rest.
         result = result.adding(tracking)
@@ -229,43 +232,6 @@ extension Ledger {
             }
         }
         return flows
-    }
-
-    private func depositTransactions(
-        today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], origins: inout [String: FlowOrigin]
-    ) -> [Transaction] {
-        var generated: [Transaction] = []
-        let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for deposit in deposits {
-            guard let account = byID[deposit.accountID] else { continue }
-            let first = generated.count
-            defer { for transaction in generated[first...] { origins[transaction.id] = .deposit(id: deposit.id) } }
-            let flows = accountFlows(deposit.accountID, from: Day(Int.min / 4), today: today, horizon: horizon, calendars: calendars)
-            let events = deposit.terms.events(flows: flows, through: horizon)
-            for (index, event) in events.enumerated() {
-                let money = { (minor: Int64) in Money(minor: minor, currency: account.currency) }
-                switch event.kind {
-                case .interest:
-                    generated.append(
-                        Transaction(
-                            id: "\(deposit.id)#\(index)", day: event.day, payee: "\(account.name) interest",
-                            postings: [
-                                Posting(accountID: deposit.accountID, amount: money(event.amount)),
-                                Posting(accountID: deposit.interestCategoryID, amount: money(-event.amount)),
-                            ]))
-                case .payout:
-                    guard let payout = deposit.payoutID else { continue }
-                    generated.append(
-                        Transaction(
-                            id: "\(deposit.id)#\(index)", day: event.day, payee: "\(account.name) paid out",
-                            postings: [
-                                Posting(accountID: payout, amount: money(event.amount)),
-                                Posting(accountID: deposit.accountID, amount: money(-event.amount)),
-                            ]))
-                }
-            }
-        }
-        return generated
     }
 
     /// A card's statement cycles from the statement before today through the horizon: the debt of

@@ -113,8 +113,11 @@ public struct Deposit: Hashable, Sendable {
     /// - Amounts past Int64 (only absurd rates compounded for decades reach them) end the list
     ///   at the last event that fits. A deposit whose fields were set past what `init` accepts
     ///   (a maturity not after `opened`, `.atMaturity` without one) gives no events.
+    /// - Capitalisation days in `made` (their interest, or at maturity the payout, already
+    ///   recorded, or skipped) give no event and add nothing themselves: the transaction that
+    ///   stands for them, if any, is among `flows`. A made maturity ends the list.
     /// - Complexity: O(flows × log flows + periods + years), at most O(days).
-    public func events(flows: [DepositFlow], through last: Day) -> [DepositEvent] {
+    public func events(flows: [DepositFlow], through last: Day, made: Set<Day> = []) -> [DepositEvent] {
         if let maturity, maturity <= opened { return [] }
         if maturity == nil && capitalisation == .atMaturity { return [] }
         guard last > opened else { return [] }
@@ -163,7 +166,9 @@ public struct Deposit: Hashable, Sendable {
                 let scaled = accrued.multiplied(by: perMillion),
                 let rounded = scaled.divided(by: basis, .halfUp), let interest = Int64(exactly: rounded)
             else { return events }
-            if interest > 0 {
+            if made.contains(day) {
+                if day == maturity { return events }
+            } else if interest > 0 {
                 let (sum, overflow) = balance.addingReportingOverflow(interest)
                 if overflow { return events }
                 balance = sum

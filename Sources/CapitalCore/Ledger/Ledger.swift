@@ -10,9 +10,10 @@ public struct Ledger: Hashable, Sendable {
     public var schedules: [Schedule]
     /// What `post` has done with each schedule, by schedule id.
     public var scheduleStates: [String: ScheduleState] = [:]
-    /// The loan payments after a loan's `handledThrough` that are posted, settled or skipped, by
-    /// loan id (keyed by their day before adjustment).
-    public var loanMarks: [String: Set<Day>] = [:]
+    /// The loan payments and deposit credits after their instrument's `handledThrough` that are
+    /// posted, settled or skipped, by loan or deposit id, keyed by their key day (a payment's day
+    /// before adjustment, a capitalisation day).
+    public var flowMarks: [String: Set<Day>] = [:]
     /// Card paybacks overdue before today are left out instead of paid today (`--overdue ignore`).
     public var ignoresOverduePaybacks = false
     /// Loans, in the order they were added.

@@ -1,8 +1,8 @@
 import CapitalCore
 import CapitalStore
 
-/// Expected flows dated before today that nothing has recorded yet: schedule occurrences and
-/// loan payments neither posted, settled nor skipped, card paybacks not paid by their due day,
+/// Expected flows dated before today that nothing has recorded yet: schedule occurrences, loan
+/// payments and deposits' credits neither posted, settled nor skipped, card paybacks not paid by their due day,
 /// bills and fines past their due day with money left. The forecast counts them as due
 /// today — money that should have moved and did not, or moved and was not recorded — so every
 /// answer that includes them says so (issue 17: a database imported a year after its last post
@@ -37,7 +37,7 @@ extension Projection {
             }
         }
         let payments =
-            (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan])) ?? []
+            (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan, .deposit])) ?? []
         for payment in payments where payment.isOpen {
             count += 1
             for posting in payment.postings where balanceSheet.contains(posting.accountID) && posting.amount.currency == currency {

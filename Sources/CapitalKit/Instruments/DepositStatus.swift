@@ -1,8 +1,9 @@
 import CapitalCore
 import CapitalStore
 
-/// What the forecast makes of a stored deposit: today's balance, its ladder level, and the
-/// interest and payout from today to its maturity (or a year ahead for an open-ended account).
+/// What the forecast makes of a stored deposit: today's balance (what was posted and its
+/// history's interest), its ladder level, and the interest and payout expected from today to its
+/// maturity (or a year ahead for an open-ended account), overdue ones today.
 public struct DepositStatus: Sendable {
     public let deposit: LedgerDeposit
     public let account: Account
@@ -14,17 +15,22 @@ public struct DepositStatus: Sendable {
     /// The forecast's transactions of this deposit from today on.
     public let ahead: [Transaction]
 
-    /// What a transaction of the deposit moves into (positive) or out of its account.
-    public func amount(of transaction: Transaction) -> Int64 {
-        transaction.postings.first { $0.accountID == deposit.accountID }?.amount.minor ?? 0
+    /// The interest a transaction of the deposit credits (the payout at maturity carries the last).
+    public func interest(of transaction: Transaction) -> Int64 {
+        -(transaction.postings.first { $0.accountID == deposit.interestCategoryID }?.amount.minor ?? 0)
     }
 
-    /// Interest credited ahead.
-    public var interest: [Transaction] { ahead.filter { amount(of: $0) > 0 } }
+    /// Transactions ahead that credit interest.
+    public var interest: [Transaction] { ahead.filter { interest(of: $0) > 0 } }
     /// The payout at maturity, when the deposit pays out to another account.
-    public var payout: Transaction? { ahead.first { amount(of: $0) < 0 } }
+    public var payout: Transaction? {
+        guard let payoutID = deposit.payoutID else { return nil }
+        return ahead.first { $0.postings.contains { $0.accountID == payoutID } }
+    }
+    /// What the payout moves to the payout account.
+    public var payoutAmount: Int64? { payout?.postings.first { $0.accountID == deposit.payoutID }?.amount.minor }
     /// The sum of the interest credited ahead (saturating: it cannot pass the largest amount).
-    public var interestAhead: Int64 { interest.reduce(0) { saturatingSum($0, amount(of: $1)) } }
+    public var interestAhead: Int64 { interest.reduce(0) { saturatingSum($0, interest(of: $1)) } }
 }
 
 extension Store {
@@ -40,9 +46,14 @@ extension Store {
             throw StoreError.notFound(what: "deposit account", reference: deposit.accountID, hint: nil)
         }
         let last = max(today, deposit.terms.maturity ?? today.addingMonths(12))
-        let ledger = try instrumentLedger(stored, today: today, through: last, calendars: nil)
+        let calendars = try calendars(for: stored)
+        let posted = try instrumentLedger(stored, today: today, through: today, calendars: calendars)
+        let ledger: Ledger
         let balances: [BalanceKey: Int64]
-        do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
+        do {
+            ledger = try stored.forecastLedger(today: today, horizon: last, calendars: calendars)
+            balances = try posted.balances(on: today)
+        } catch { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
         return DepositStatus(
             deposit: deposit, account: account, payoutAccount: deposit.payoutID.flatMap { id in stored.accounts.first { $0.id == id } },
             balance: balances[BalanceKey(accountID: deposit.accountID, currency: account.currency)] ?? 0,

@@ -35,7 +35,7 @@ extension Store {
         var made: Set<Day> = []
         for (key, _) in try expectedMarks() where key.kind == .loan && key.instrumentID == loan.id { made.insert(key.day) }
         var ledger = Ledger(currency: account.currency)
-        ledger.loanMarks[loan.id] = made
+        ledger.flowMarks[loan.id] = made
         let state = loan.state(in: ledger, today: today, rows: schedule.rows)
         let open = schedule.rows.filter { state.isOpen($0.original) }
         status.next = open.first

@@ -32,7 +32,7 @@ extension Store {
         var first = query.from ?? today.advanced(by: -30)
         var last = query.until ?? today.advanced(by: 30)
         if query.show == .overdue {
-            // From the earliest day a schedule or loan was taken over: nothing before it is open.
+            // From the earliest day a schedule, loan or deposit was taken over: nothing before it is open.
             let ledger = try snapshot()
             var earliest = today
             for schedule in ledger.schedules {
@@ -40,6 +40,7 @@ extension Store {
                 earliest = min(earliest, max(schedule.start, handled.advanced(by: 1)))
             }
             for loan in ledger.loans { earliest = min(earliest, (loan.handledThrough ?? today).advanced(by: 1)) }
+            for deposit in ledger.deposits { earliest = min(earliest, deposit.handled(today: today).advanced(by: 1)) }
             // Adjusted or moved flows may fall a little before their key day.
             first = earliest.advanced(by: -31)
             last = min(last, today.advanced(by: -1))

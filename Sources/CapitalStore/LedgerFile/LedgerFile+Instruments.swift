@@ -133,6 +133,8 @@ extension LedgerDocument {
         public var id: String?
         public var input: DepositInput
         public var location: FileLocation
+        /// Credits after `handledThrough` no longer open.
+        public var posted: [MarkEntry] = []
     }
 }
 
@@ -167,7 +169,8 @@ extension Reader {
     }
 
     func deposit(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DepositEntry {
-        let fields = try mapping(node, path, allowed: ["id", "account", "payout", "category", "rate", "capitalisation", "opened", "maturity"])
+        let fields = try mapping(
+            node, path, allowed: ["id", "account", "payout", "category", "rate", "capitalisation", "opened", "maturity", "handledThrough", "posted"])
         var input = DepositInput(
             account: try text(fields, "account", path, in: node, required: true)!, rate: try text(fields, "rate", path, in: node, required: true)!,
             opened: try day(fields, "opened", path, in: node, required: true)!)
@@ -175,7 +178,9 @@ extension Reader {
         input.category = try text(fields, "category", path, in: node)
         input.capitalisation = try choice(fields, "capitalisation", path, in: node) ?? .monthly
         input.maturity = try day(fields, "maturity", path, in: node)
-        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+        input.handledThrough = try day(fields, "handledThrough", path, in: node)
+        return .init(
+            id: try text(fields, "id", path, in: node), input: input, location: location(node, path), posted: try marks(fields, path, in: node))
     }
 }
 
@@ -206,7 +211,7 @@ extension LedgerFile {
         return .map(fields)
     }
 
-    static func deposit(of deposit: LedgerDeposit, names: [String: String]) -> Value {
+    static func deposit(of deposit: LedgerDeposit, names: [String: String], extras: LedgerExtras) -> Value {
         let t = deposit.terms
         var fields: [(String, Value)] = [("id", .text(deposit.id)), ("account", .text(names[deposit.accountID] ?? deposit.accountID))]
         if let payout = deposit.payoutID { fields.append(("payout", .text(names[payout] ?? payout))) }
@@ -218,6 +223,8 @@ extension LedgerFile {
             ("opened", .text(t.opened.iso)),
         ]
         if let maturity = t.maturity { fields.append(("maturity", .text(maturity.iso))) }
+        if let handled = deposit.handledThrough { fields.append(("handledThrough", .text(handled.iso))) }
+        if let marks = extras.marks[deposit.id], !marks.isEmpty { fields.append(("posted", markList(marks))) }
         return .map(fields)
     }
 }

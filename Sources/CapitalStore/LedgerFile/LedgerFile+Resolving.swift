@@ -183,7 +183,7 @@ extension Store {
                 // A file that does not say how far the history goes takes the stored loan's word.
                 if loan.handledThrough == nil, let stored = try draft.lookup.loan(id) { loan.handledThrough = stored.handledThrough }
                 var transactionIDs: Set<String>?
-                draft.content.loanMarks[id] = try resolveMarks(entry.posted, onto: draft, known: &transactionIDs)
+                draft.content.flowMarks[id] = try resolveMarks(entry.posted, onto: draft, known: &transactionIDs)
                 return loan
             })
         try resolveInstruments(
@@ -192,7 +192,13 @@ extension Store {
         try resolveInstruments(
             document.deposits, onto: draft, kind: "deposit", id: \.id, account: \.input.account, location: \.location,
             existing: draft.lookup.deposit, added: \.deposits, valueID: \.id,
-            build: { entry, id in try building(entry.location.field) { try buildDeposit(draft, id: id, entry.input) } })
+            build: { entry, id in
+                var deposit = try building(entry.location.field) { try buildDeposit(draft, id: id, entry.input) }
+                if deposit.handledThrough == nil, let stored = try draft.lookup.deposit(id) { deposit.handledThrough = stored.handledThrough }
+                var transactionIDs: Set<String>?
+                draft.content.flowMarks[id] = try resolveMarks(entry.posted, onto: draft, known: &transactionIDs)
+                return deposit
+            })
         try resolveDues(document, onto: draft)
         try resolveInstruments(
             document.budgets, onto: draft, kind: "budget", id: \.id, account: \.input.category, location: \.location,

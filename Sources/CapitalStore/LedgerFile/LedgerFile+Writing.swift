@@ -112,7 +112,7 @@ extension LedgerFile {
             root.append(("cards", .list(ledger.cards.map { card(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
         }
         if !ledger.deposits.isEmpty {
-            root.append(("deposits", .list(ledger.deposits.map { deposit(of: $0, names: names) })))
+            root.append(("deposits", .list(ledger.deposits.map { deposit(of: $0, names: names, extras: extras) })))
         }
         if !ledger.dues.isEmpty {
             root.append(("dues", .list(ledger.dues.map { due(of: $0, names: names) })))

@@ -48,16 +48,19 @@ public struct ResolvedLedger: Sendable {
         var posted: [(day: Day, mark: FlowMark)]
     }
 
-    /// Per loan id: its payments no longer open.
-    var loanMarks: [String: [(day: Day, mark: FlowMark)]] = [:]
+    /// Per loan or deposit id: its payments or credits no longer open.
+    var flowMarks: [String: [(day: Day, mark: FlowMark)]] = [:]
 
-    /// The marks of the file's schedules and loans.
+    /// The marks of the file's schedules, loans and deposits.
     var marks: [FlowKey: FlowMark] {
         var marks: [FlowKey: FlowMark] = [:]
         for resolved in schedules {
             for (day, mark) in resolved.posted { marks[FlowKey(kind: .schedule, instrumentID: resolved.schedule.id, day: day)] = mark }
         }
-        for (id, entries) in loanMarks { for (day, mark) in entries { marks[FlowKey(kind: .loan, instrumentID: id, day: day)] = mark } }
+        let deposits = Set(deposits.map(\.id))
+        for (id, entries) in flowMarks {
+            for (day, mark) in entries { marks[FlowKey(kind: deposits.contains(id) ? .deposit : .loan, instrumentID: id, day: day)] = mark }
+        }
         return marks
     }
 
@@ -86,7 +89,7 @@ public struct ResolvedLedger: Sendable {
                     handledThrough: resolved.handledThrough, posted: Set(resolved.posted.map(\.day)))
             }
             (ledger.loans, ledger.cards, ledger.deposits) = (loans, cards, deposits)
-            ledger.loanMarks = loanMarks.mapValues { Set($0.map(\.day)) }
+            ledger.flowMarks = flowMarks.mapValues { Set($0.map(\.day)) }
             ledger.dues = dues.sorted { $0.number < $1.number }
             ledger.budgets = budgets
             ledger.defaultAccountID = settings["defaultAccount"]

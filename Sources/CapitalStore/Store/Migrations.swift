@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("v4-tracking", migrate: v4)
         migrator.registerMigration("v5-calendar-inherit", migrate: v5)
         migrator.registerMigration("v6-expected-flows", migrate: v6)
+        migrator.registerMigration("v7-deposit-flows", migrate: v7)
         return migrator
     }
 
@@ -277,5 +278,13 @@ enum Migrations {
         try db.execute(sql: "CREATE INDEX expectedMark_txn ON expectedMark(txnId)")
         try db.alter(table: "loan") { t in t.add(column: "handledThrough", .integer) }
         try db.execute(sql: "UPDATE loan SET handledThrough = CAST(julianday(date(createdAt)) - 2440587.5 AS INTEGER) - 1")
+    }
+
+    /// Deposits' interest and payouts become expected flows, open after the day their history was
+    /// handled through; deposits stored so far credited every one on its day up to any today, from
+    /// now on up to the day before they were added.
+    private static func v7(_ db: Database) throws {
+        try db.alter(table: "deposit") { t in t.add(column: "handledThrough", .integer) }
+        try db.execute(sql: "UPDATE deposit SET handledThrough = CAST(julianday(date(createdAt)) - 2440587.5 AS INTEGER) - 1")
     }
 }

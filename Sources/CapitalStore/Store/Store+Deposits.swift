@@ -13,6 +13,9 @@ public struct DepositInput: Sendable {
     public var capitalisation: Capitalisation = .monthly
     public var opened: Day
     public var maturity: Day?
+    /// The last day of the history it is added with (`LedgerDeposit.handledThrough`); nil: every
+    /// credit before today happened.
+    public var handledThrough: Day?
 
     public init(account: String, rate: String, opened: Day) {
         self.account = account
@@ -63,7 +66,8 @@ extension Store {
         }
         let category = try category(db, accounts, input.category, default: "Interest", kind: .income, currency: currency, field: f("category"))
         let account = try existing ?? created(db, Account(id: newID(), name: input.account, kind: .deposit, currency: currency))
-        return LedgerDeposit(id: id, accountID: account.id, payoutID: payout?.id, interestCategoryID: category.id, terms: terms)
+        return LedgerDeposit(
+            id: id, accountID: account.id, payoutID: payout?.id, interestCategoryID: category.id, terms: terms, handledThrough: input.handledThrough)
     }
 
     static func insertDeposit(_ db: Database, _ deposit: LedgerDeposit) throws {
@@ -71,12 +75,13 @@ extension Store {
         let t = deposit.terms
         try db.cachedStatement(
             sql: """
-                INSERT INTO deposit(id, createdAt, updatedAt, accountId, payoutId, categoryId, ratePerMillion, capitalisation, opened, maturity)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO deposit(id, createdAt, updatedAt, accountId, payoutId, categoryId, ratePerMillion, capitalisation, opened, maturity,
+                    handledThrough)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             deposit.id, now, now, deposit.accountID, deposit.payoutID, deposit.interestCategoryID, t.rate.perMillion, t.capitalisation.rawValue,
-            t.opened.number, t.maturity?.number,
+            t.opened.number, t.maturity?.number, deposit.handledThrough?.number,
         ])
     }
 
@@ -88,7 +93,8 @@ extension Store {
                     opened: Day(row["opened"]),
                     maturity: (row["maturity"] as Int?).map(Day.init))
                 return LedgerDeposit(
-                    id: row["id"], accountID: row["accountId"], payoutID: row["payoutId"], interestCategoryID: row["categoryId"], terms: terms)
+                    id: row["id"], accountID: row["accountId"], payoutID: row["payoutId"], interestCategoryID: row["categoryId"], terms: terms,
+                    handledThrough: (row["handledThrough"] as Int?).map(Day.init))
             }
     }
 }

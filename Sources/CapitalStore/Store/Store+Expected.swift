@@ -13,7 +13,7 @@ public struct FlowMark: Hashable, Sendable {
     }
 }
 
-/// Names an expected flow: its kind, its schedule's or loan's id, its key day.
+/// Names an expected flow: its kind, its schedule's, loan's, card's, deposit's or due's id, its key day.
 public struct FlowKey: Hashable, Sendable {
     public var kind: ExpectedKind
     public var instrumentID: String
@@ -62,7 +62,7 @@ extension Store {
             arguments: [key.kind.rawValue, key.instrumentID, key.day.number, mark.state.rawValue, mark.transactionID])
     }
 
-    /// The schedules' states from their handled days and marks; the loans' marks.
+    /// The schedules' states from their handled days and marks; the loans' and deposits' marks.
     static func fetchStates(_ db: Database, into ledger: inout Ledger) throws {
         var made: [ExpectedKind: [String: Set<Day>]] = [:]
         for (key, _) in try fetchMarks(db) { made[key.kind, default: [:]][key.instrumentID, default: []].insert(key.day) }
@@ -70,7 +70,7 @@ extension Store {
             let id: String = row["id"]
             ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: made[.schedule]?[id] ?? [])
         }
-        ledger.loanMarks = made[.loan] ?? [:]
+        ledger.flowMarks = (made[.loan] ?? [:]).merging(made[.deposit] ?? [:]) { a, b in a.union(b) }
     }
 
     /// The ledger as `snapshot` reads it, inside a transaction already open.

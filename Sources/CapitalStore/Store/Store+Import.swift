@@ -93,10 +93,13 @@ extension Store {
         }
         for loan in resolved.loans {
             try insertLoan(db, loan)
-            for (day, mark) in resolved.loanMarks[loan.id] ?? [] { try Store.mark(db, FlowKey(kind: .loan, instrumentID: loan.id, day: day), mark) }
+            for (day, mark) in resolved.flowMarks[loan.id] ?? [] { try Store.mark(db, FlowKey(kind: .loan, instrumentID: loan.id, day: day), mark) }
         }
         for card in resolved.cards { try insertCard(db, card) }
-        for deposit in resolved.deposits { try insertDeposit(db, deposit) }
+        for deposit in resolved.deposits {
+            try insertDeposit(db, deposit)
+            for (day, mark) in resolved.flowMarks[deposit.id] ?? [] { try Store.mark(db, FlowKey(kind: .deposit, instrumentID: deposit.id, day: day), mark) }
+        }
         for due in resolved.dues { try insertDue(db, due) }
         for budget in resolved.budgets { try insertBudget(db, budget) }
     }

@@ -43,7 +43,7 @@ public struct PostResult: Sendable {
 
 extension Store {
     /// Turns every expected flow due up to `until` that is still open into a real transaction:
-    /// occurrences of `auto` schedules and loan payments at once, occurrences of `confirm`
+    /// occurrences of `auto` schedules, loan payments, deposits' credits and overdue card paybacks at once, occurrences of `confirm`
     /// schedules only when approved. All or nothing, and never twice (each posted flow is marked
     /// under its schedule or loan and key day).
     public func post(until: Day, approvals: [OccurrenceApproval], dryRun: Bool) throws(StoreError) -> PostResult {
@@ -112,17 +112,19 @@ extension Store {
                     try post(transaction, key, name: schedule.name)
                 }
             }
-            // Loan payments: every open one whose day has come.
+            // Loan payments and deposits' credits: every open one whose day has come.
             let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-            let loanNames = Dictionary(ledger.loans.map { ($0.id, names[$0.accountID] ?? $0.id) }, uniquingKeysWith: { a, _ in a })
-            let payments: [ExpectedFlow]
-            // A loan that never said how far its history goes has its payments before today made.
+            var instrumentNames = Dictionary(ledger.loans.map { ($0.id, names[$0.accountID] ?? $0.id) }, uniquingKeysWith: { a, _ in a })
+            for deposit in ledger.deposits { instrumentNames[deposit.id] = names[deposit.accountID] ?? deposit.id }
+            let flows: [ExpectedFlow]
+            // One that never said how far its history goes has what fell before today made.
             let ahead = until.advanced(by: 1)
             do {
-                payments = try ledger.expectedFlows(in: DayRange(Day(Int.min / 4), ahead), today: ahead, calendars: calendars, kinds: [.loan])
+                flows = try ledger.expectedFlows(in: DayRange(Day(Int.min / 4), ahead), today: ahead, calendars: calendars, kinds: [.loan, .deposit])
             } catch let error as InstrumentError { throw StoreError.invalid(field: "loan", value: "", reason: error.template) }
-            for flow in payments where flow.isOpen {
-                try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: loanNames[flow.instrumentID] ?? flow.instrumentID)
+            // A deposit's credits follow one another: each is posted with the ones before it.
+            for flow in flows where flow.isOpen {
+                try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: instrumentNames[flow.instrumentID] ?? flow.instrumentID)
             }
             // Card paybacks overdue by `until`: what the card's policy asked and was not paid, on
             // its due day. The card's cycles follow its balance: the transfer pays it, no mark needed.

@@ -108,7 +108,7 @@ extension Store {
 
     // MARK: Helpers
 
-    /// Whether a live schedule or loan moves any of `accountIDs`: only then can a transaction on
+    /// Whether a live schedule, loan or deposit moves any of `accountIDs`: only then can a transaction on
     /// them match an expected flow.
     static func expectsFlows(_ db: Database, into accountIDs: Set<String>) throws -> Bool {
         let ids = Array(accountIDs)
@@ -117,8 +117,9 @@ extension Store {
             SELECT EXISTS (SELECT 1 FROM schedulePosting p JOIN schedule s ON s.id = p.scheduleId
                 WHERE s.deleted = 0 AND p.accountId IN (\(marks)))
             OR EXISTS (SELECT 1 FROM loan WHERE deleted = 0 AND (accountId IN (\(marks)) OR payFromId IN (\(marks))))
+            OR EXISTS (SELECT 1 FROM deposit WHERE deleted = 0 AND (accountId IN (\(marks)) OR payoutId IN (\(marks))))
             """
-        return try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(ids + ids + ids)) ?? true
+        return try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(ids + ids + ids + ids + ids)) ?? true
     }
 
     /// A bill's or fine's payments are its own records, not a mark on it; a card's payback is what
@@ -142,7 +143,7 @@ extension Store {
         case .posted: return "it is already posted by transaction \(shortID(entry.transactionID ?? "")): remove that transaction to open it again"
         case .settled: return "it is already settled by transaction \(shortID(entry.transactionID ?? ""))"
         case .skipped: return "it is already skipped"
-        case .handled: return "it is before the day its schedule or loan was taken over (handled through): counted as recorded"
+        case .handled: return "it is before the day its schedule, loan or deposit was taken over (handled through): counted as recorded"
         }
     }
 
@@ -160,6 +161,7 @@ extension Store {
         for loan in ledger.loans { instrumentNames[loan.id] = names[loan.accountID] ?? loan.id }
         for due in ledger.dues { instrumentNames[due.id] = due.reason }
         for card in ledger.cards { instrumentNames[card.id] = names[card.accountID] ?? card.id }
+        for deposit in ledger.deposits { instrumentNames[deposit.id] = names[deposit.accountID] ?? deposit.id }
         let flows: [ExpectedFlow]
         do { flows = try ledger.expectedFlows(in: range, today: today, calendars: calendars, kinds: kinds) } catch {
             throw StoreError.invalid(field: "loan", value: "", reason: error.template)
@@ -173,13 +175,13 @@ extension Store {
         }
     }
 
-    /// The flow `reference` (`NAME@DATE`: a schedule's or a loan's name, the flow's key day or the
+    /// The flow `reference` (`NAME@DATE`: a schedule's, a loan's or a deposit's name, the flow's key day or the
     /// day it falls on) names.
     static func resolveFlow(
         _ reference: String, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark], field: String
     ) throws -> ExpectedEntry {
         guard let at = reference.lastIndex(of: "@") else {
-            throw StoreError.invalid(field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's or a loan's name and the day)")
+            throw StoreError.invalid(field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
         }
         let name = String(reference[..<at])
         let day: Day
@@ -192,9 +194,10 @@ extension Store {
             nameKey($0.name) == nameKey(name)
         }
         if named.isEmpty {
-            let names = ledger.schedules.map(\.name) + ledger.loans.compactMap { loan in ledger.accounts.first { $0.id == loan.accountID }?.name }
+            let accountIDs = Set(ledger.loans.map(\.accountID) + ledger.deposits.map(\.accountID))
+            let names = ledger.schedules.map(\.name) + ledger.accounts.filter { accountIDs.contains($0.id) }.map(\.name)
             if !names.contains(where: { nameKey($0) == nameKey(name) }) {
-                throw StoreError.invalid(field: field, value: reference, reason: "no schedule or loan is named '\(FieldKeys.literal(name))'")
+                throw StoreError.invalid(field: field, value: reference, reason: "no schedule, loan or deposit is named '\(FieldKeys.literal(name))'")
             }
             throw StoreError.invalid(field: field, value: reference, reason: "'\(FieldKeys.literal(name))' expects nothing within a month of \(day)")
         }
@@ -256,7 +259,7 @@ extension Store {
             let window = DayRange(transaction.day.advanced(by: -days), transaction.day.advanced(by: days + 1))
             let amounts = Dictionary(ledger.schedules.map { ($0.id, $0.amount) }, uniquingKeysWith: { a, _ in a })
             let candidates = try entries(
-                in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks, kinds: [.schedule, .loan]
+                in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks, kinds: [.schedule, .loan, .deposit]
             )
             .filter { entry in
                 guard entry.state == .open, fits(entry.flow) else { return false }
@@ -274,6 +277,9 @@ extension Store {
         }
         if chosen.flow.kind == .loan, let loan = ledger.loans.first(where: { $0.id == chosen.flow.instrumentID }) {
             try splitLoanPayment(db, &transaction, loan: loan, flow: chosen.flow)
+        }
+        if chosen.flow.kind == .deposit, let deposit = ledger.deposits.first(where: { $0.id == chosen.flow.instrumentID }) {
+            try splitDepositPayout(db, &transaction, deposit: deposit, flow: chosen.flow)
         }
         try mark(db, FlowKey(chosen.flow), FlowMark(state: .settled, transactionID: transaction.id))
         return Settlement(flow: chosen.flow, name: chosen.name, expected: chosen.flow.amount, recorded: amount, named: named)
@@ -293,6 +299,25 @@ extension Store {
         transaction.postings.insert(
             Posting(accountID: loan.interestCategoryID, amount: Money(minor: interest, currency: paid.currency)), at: index)
         if transaction.postings[index + 1].amount.minor == 0 { transaction.postings.remove(at: index + 1) }
+        try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [transaction.id])
+        try insertPostings(db, transaction)
+    }
+
+    /// A payout recorded as a transfer of the whole sum out of the deposit pays out its last
+    /// interest too: the interest (up to what was moved) is taken from the interest category, as
+    /// `post` would have written it, so the deposit ends at what its other postings leave.
+    static func splitDepositPayout(_ db: Database, _ transaction: inout Transaction, deposit: LedgerDeposit, flow: ExpectedFlow) throws {
+        guard !transaction.postings.contains(where: { $0.accountID == deposit.interestCategoryID }),
+            let index = transaction.postings.firstIndex(where: { $0.accountID == deposit.accountID }),
+            transaction.postings[index].amount.minor < 0
+        else { return }
+        let moved = transaction.postings[index].amount
+        let interest = min(-(flow.postings.first { $0.accountID == deposit.interestCategoryID }?.amount.minor ?? 0), -moved.minor)
+        guard interest > 0 else { return }
+        transaction.postings[index].amount.minor = moved.minor + interest
+        transaction.postings.insert(
+            Posting(accountID: deposit.interestCategoryID, amount: Money(minor: -interest, currency: moved.currency)), at: index + 1)
+        if transaction.postings[index].amount.minor == 0 { transaction.postings.remove(at: index) }
         try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [transaction.id])
         try insertPostings(db, transaction)
     }

@@ -49,6 +49,9 @@ extension Capital.DepositCommand {
             input.maturity = try maturity.map { try parseDay($0, field: "--maturity") }
             input.payout = payout
             input.category = category
+            // Credits before today happened before capital knew the deposit; from today they are
+            // expected, open until posted or settled.
+            input.handledThrough = try global.todayDay().advanced(by: -1)
             let deposit = try store.addDeposit(input)
             try output.said("Added deposit '\(name)' at \(deposit.terms.rate)\(deposit.terms.maturity.map { ", maturing \($0)" } ?? "").") {
                 Report.deposit(try global.answer { try $0.depositStatus(deposit, today: $1) })

@@ -64,12 +64,12 @@ extension Report {
                 (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
                 (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
                 (Column("nextInterestDay", "Next interest on"), next.map { .day($0.day) } ?? .none),
-                (Column("nextInterest", "Next interest"), next.map { view.money(view.amount(of: $0)) } ?? .none),
+                (Column("nextInterest", "Next interest"), next.map { view.money(view.interest(of: $0)) } ?? .none),
                 (
                     Column("interestAhead", terms.maturity == nil ? "Interest in 12 months" : "Interest to maturity"),
                     view.money(view.interestAhead)
                 ),
-                (Column("payout", "Paid out at maturity"), view.payout.map { view.money(-view.amount(of: $0)) } ?? .none),
+                (Column("payout", "Paid out at maturity"), view.payoutAmount.map { view.money($0) } ?? .none),
                 (Column("payoutTo", "  into"), view.payoutAccount.map { .text($0.name) } ?? .none),
                 (Column("level", "Ladder level"), .int(view.level)),
             ])
