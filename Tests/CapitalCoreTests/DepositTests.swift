@@ -15,6 +15,46 @@ struct DepositTests {
     static func interest(_ day: String, _ amount: Int64) -> DepositEvent { DepositEvent(kind: .interest, day: Self.day(day), amount: amount) }
     static func payout(_ day: String, _ amount: Int64) -> DepositEvent { DepositEvent(kind: .payout, day: Self.day(day), amount: amount) }
 
+    // MARK: Credits recorded as transactions
+
+    /// Credits marked made give no event and add nothing themselves: when the transactions that
+    /// stand for them (at the amounts the deposit would have credited) are among the flows, every
+    /// other event is what it was, payout included; a made maturity ends the list; when nothing
+    /// stands for a credit (skipped), the later ones earn less.
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func madeCreditsStandForTheirEvents(seed: UInt64) throws {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let opened = Self.day("2025-01-10")
+        let deposit = try Deposit(
+            rate: Rate(perMillion: Int64(50_000 + next(200_000))), capitalisation: [.monthly, .quarterly][next(2)], opened: opened,
+            maturity: opened.addingMonths(6 + next(30)))
+        var flows = [DepositFlow(day: opened, amount: Int64(1_000_00 + next(10_000_000_00)))]
+        for _ in 0..<next(6) { flows.append(DepositFlow(day: opened.advanced(by: 1 + next(500)), amount: Int64(next(1_000_000_00) - 200_000_00))) }
+        let last = try #require(deposit.maturity).advanced(by: 10)
+        let all = deposit.events(flows: flows, through: last)
+        let credits = all.filter { $0.kind == .interest }
+        #expect(credits.count >= 2)
+        // The maturity's credit stands with the payout (one flow): made, it ends the list.
+        let maturity = try #require(deposit.maturity)
+        let made = Set(credits.filter { $0.day != maturity && next(2) == 0 }.map(\.day))
+        let recorded = flows + credits.filter { made.contains($0.day) }.map { DepositFlow(day: $0.day, amount: $0.amount) }
+        #expect(deposit.events(flows: recorded, through: last, made: made) == all.filter { !($0.kind == .interest && made.contains($0.day)) })
+        #expect(deposit.events(flows: flows, through: last, made: [maturity]) == all.filter { $0.day < maturity })
+        // Skipped: nothing stands for the first credit, so every later one earns on less.
+        let first = credits[0]
+        let skipped = deposit.events(flows: flows, through: last, made: [first.day])
+        #expect(!skipped.contains(first))
+        for event in skipped where event.kind == .interest {
+            let unskipped = try #require(all.first { $0.kind == .interest && $0.day == event.day })
+            #expect(event.amount <= unskipped.amount)
+        }
+        #expect((skipped.last?.amount ?? 0) < (all.last?.amount ?? 0) || all.last?.kind == .interest)
+    }
+
     // MARK: Hand-worked
 
     /// 1 000 000.00 at 12 % capitalised monthly from 10 January 2025 for a year:

@@ -13,11 +13,14 @@ extension Ledger {
     /// marked posted, settled or skipped) those are left out: what stands for them is among the
     /// postings. A flow is open (`isOpen`) when its key day is after the deposit's history.
     /// - Complexity: O(postings of the account + occurrences into it + capitalisation periods).
-    func depositFlows(_ deposit: LedgerDeposit, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], made: Set<Day>)
-        -> [ExpectedFlow]
-    {
+    /// With `before`, only postings dated before it count (what a marked flow would have credited,
+    /// without the transaction that stands for it).
+    func depositFlows(
+        _ deposit: LedgerDeposit, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], made: Set<Day>, before: Day? = nil
+    ) -> [ExpectedFlow] {
         guard let account = accounts.first(where: { $0.id == deposit.accountID }) else { return [] }
-        let flows = accountFlows(deposit.accountID, from: Day(Int.min / 4), today: today, horizon: horizon, calendars: calendars)
+        var flows = accountFlows(deposit.accountID, from: Day(Int.min / 4), today: today, horizon: horizon, calendars: calendars)
+        if let before { flows.removeAll { $0.day >= before } }
         let handled = deposit.handled(today: today)
         func money(_ minor: Int64) -> Money { Money(minor: minor, currency: account.currency) }
         var result: [ExpectedFlow] = []
@@ -82,7 +85,7 @@ extension Ledger {
         let made = flowMarks[deposit.id] ?? []
         var flows = depositFlows(deposit, today: today, horizon: horizon, calendars: calendars, made: made)
         for key in made where range.contains(key) {
-            let unmarked = depositFlows(deposit, today: today, horizon: key, calendars: calendars, made: made.subtracting([key]))
+            let unmarked = depositFlows(deposit, today: today, horizon: key, calendars: calendars, made: made.subtracting([key]), before: key)
             guard var flow = unmarked.first(where: { $0.key == key }) else { continue }
             flow.isOpen = false
             flows.append(flow)

@@ -215,7 +215,10 @@ extension Store {
         if settling == .none { return nil }
         // Matching needs the whole ledger; most entries touch no account a schedule or loan moves.
         if case .match = settling, try !expectsFlows(db, into: Set(transaction.postings.map(\.accountID))) { return nil }
-        let (ledger, calendars, marks) = try expectedContext(db, location: location)
+        var (ledger, calendars, marks) = try expectedContext(db, location: location)
+        // The flows as they were expected before this transaction: a deposit's interest follows
+        // what was recorded on it.
+        ledger.transactions.removeAll { $0.id == transaction.id }
         let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
         /// The accounts a set of postings moves (balance-sheet ones only, or all), with the direction.
         func moves(_ postings: [Posting], balanceSheet: Bool) -> [String: Bool] {
