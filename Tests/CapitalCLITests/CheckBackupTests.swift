@@ -22,7 +22,10 @@ struct CheckCommandTests {
         #expect(report["database"] as? String == cli.db)
         #expect(report["ok"] as? Bool == true)
         #expect((report["problems"] as? [Any])?.isEmpty == true)
-        #expect(report["schema"] as? [String] == ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows"])
+        #expect(
+            report["schema"] as? [String] == [
+                "v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows",
+            ])
         let checked = try #require(report["checked"] as? [String: Int])
         #expect(checked["transactions"] == transactions)
         #expect(checked["postings"] == postings)

@@ -306,7 +306,9 @@ struct ExpectedFlowTests {
         let reference = try CLI.household()
         let cli = try CLI.household()
         let flows = try cli.rows(["--today", "2025-04-01", "expected", "list", "--open", "--from", "2025-04-01", "--until", end])
-            .filter { ["loan", "deposit"].contains($0.string("kind")) || ["Salary Anna", "Rent from tenants", "Swimming pool"].contains($0.string("payee")) }
+            .filter {
+                ["loan", "deposit"].contains($0.string("kind")) || ["Salary Anna", "Rent from tenants", "Swimming pool"].contains($0.string("payee"))
+            }
         #expect(flows.count >= 8 && flows.filter { $0.string("kind") == "deposit" }.count == 2)
         var unpaid: [String: Int64] = [:]
         var lastPost = "2025-03-31"
@@ -380,7 +382,9 @@ struct ExpectedFlowTests {
         #expect(overdue.map { $0.string("ref") } == ["Sber Deposit@2025-04-10"])
         // Recorded by hand with the expected amount: it settles, the balance gains it, the answer stays.
         let earned = cli.run(today + ["earn", april, "Interest", "--to", "Sber Deposit", "--on", "2025-04-10"])
-        #expect(earned.status == 0 && earned.stderr == "capital: note: settles Sber Deposit interest of 2025-04-10 (Sber Deposit@2025-04-10)\n", "\(earned)")
+        #expect(
+            earned.status == 0 && earned.stderr == "capital: note: settles Sber Deposit interest of 2025-04-10 (Sber Deposit@2025-04-10)\n",
+            "\(earned)")
         #expect(try Self.balances(cli, today: "2025-04-12")["Sber Deposit"] == (before ?? 0) + (minorUnits(april) ?? 0))
         #expect(try Self.canSpend(cli, today: "2025-04-12") == canSpend)
         #expect(try Self.state(cli, "Sber Deposit@2025-04-10", today: "2025-04-12") == "settled")
@@ -389,7 +393,9 @@ struct ExpectedFlowTests {
         reference.ok(["--today", "2025-08-12", "post"])
         cli.ok(["--today", "2025-08-12", "post", "--until", "2025-07-31"])
         let payout = try #require(
-            try cli.rows(["--today", "2025-08-12", "expected", "list", "--kind", "deposit", "--open"]).first { $0.string("ref") == "Sber Deposit@2025-08-10" })
+            try cli.rows(["--today", "2025-08-12", "expected", "list", "--kind", "deposit", "--open"]).first {
+                $0.string("ref") == "Sber Deposit@2025-08-10"
+            })
         let sum = try #require(payout.string("amount"))
         let moved = cli.run(["--today", "2025-08-12", "transfer", sum, "--from", "Sber Deposit", "--to", "VTB Debit", "--on", "2025-08-11"])
         #expect(moved.status == 0 && moved.stderr.contains("settles Sber Deposit paid out of 2025-08-10"), "\(moved)")
@@ -416,7 +422,9 @@ struct ExpectedFlowTests {
         #expect(try paidOut() == whole)
         // Bad input: a posted one cannot be skipped; a credit is not settled by a move between other accounts.
         let posted = cli.run(["--today", "2025-08-12", "expected", "skip", "Sber Deposit@2025-06-10"])
-        #expect(posted.status != 0 && posted.stderr.hasPrefix("capital: error: REF 'Sber Deposit@2025-06-10': it is already posted by transaction "), "\(posted)")
+        #expect(
+            posted.status != 0 && posted.stderr.hasPrefix("capital: error: REF 'Sber Deposit@2025-06-10': it is already posted by transaction "),
+            "\(posted)")
         let wrong = skipping.run(today + ["transfer", "10", "--from", "VTB Debit", "--to", "Cash", "--settles", "Sber Deposit@2025-05-10"])
         #expect(
             wrong.status != 0
@@ -429,7 +437,9 @@ struct ExpectedFlowTests {
         #expect(cli.ok(["import", file]).contains("nothing new"))
         let copy = try CLI()
         copy.ok(["import", file])
-        let window = ["--today", "2025-08-12", "expected", "list", "--kind", "deposit", "--from", "2025-04-01", "--until", "2025-08-31", "--format", "csv"]
+        let window = [
+            "--today", "2025-08-12", "expected", "list", "--kind", "deposit", "--from", "2025-04-01", "--until", "2025-08-31", "--format", "csv",
+        ]
         #expect(copy.ok(window) == cli.ok(window))
     }
 

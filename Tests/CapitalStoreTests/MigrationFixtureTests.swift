@@ -242,7 +242,9 @@ struct Figures: Equatable {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid") {
                     tracking.append(
                         "\(table): "
-                            + row.columnNames.filter { $0 != "updatedAt" && $0 != "version" && $0 != "handledThrough" }.map { "\($0)=\(row[$0] ?? "NULL")" }.joined(
+                            + row.columnNames.filter { $0 != "updatedAt" && $0 != "version" && $0 != "handledThrough" }.map {
+                                "\($0)=\(row[$0] ?? "NULL")"
+                            }.joined(
                                 separator: " "))
                 }
             }

@@ -55,7 +55,8 @@ extension Ledger {
         result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins)
         if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon, origins: &origins)) }
         if !deposits.isEmpty {
-            result = result.adding(result.depositTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins))
+            result = result.adding(
+                result.depositTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins))
         }
         // Before the cards: a bill or budget paid by card is paid back with the rest.
         result = result.adding(tracking)

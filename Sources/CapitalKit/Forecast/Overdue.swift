@@ -37,7 +37,8 @@ extension Projection {
             }
         }
         let payments =
-            (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan, .deposit])) ?? []
+            (try? stored.expectedFlows(in: DayRange(Day(Int.min / 4), today), today: today, calendars: window.calendars, kinds: [.loan, .deposit]))
+            ?? []
         for payment in payments where payment.isOpen {
             count += 1
             for posting in payment.postings where balanceSheet.contains(posting.accountID) && posting.amount.currency == currency {

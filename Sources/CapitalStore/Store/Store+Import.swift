@@ -98,7 +98,9 @@ extension Store {
         for card in resolved.cards { try insertCard(db, card) }
         for deposit in resolved.deposits {
             try insertDeposit(db, deposit)
-            for (day, mark) in resolved.flowMarks[deposit.id] ?? [] { try Store.mark(db, FlowKey(kind: .deposit, instrumentID: deposit.id, day: day), mark) }
+            for (day, mark) in resolved.flowMarks[deposit.id] ?? [] {
+                try Store.mark(db, FlowKey(kind: .deposit, instrumentID: deposit.id, day: day), mark)
+            }
         }
         for due in resolved.dues { try insertDue(db, due) }
         for budget in resolved.budgets { try insertBudget(db, budget) }

@@ -181,7 +181,8 @@ extension Store {
         _ reference: String, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark], field: String
     ) throws -> ExpectedEntry {
         guard let at = reference.lastIndex(of: "@") else {
-            throw StoreError.invalid(field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
+            throw StoreError.invalid(
+                field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
         }
         let name = String(reference[..<at])
         let day: Day
