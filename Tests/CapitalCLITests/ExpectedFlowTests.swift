@@ -154,7 +154,7 @@ struct ExpectedFlowTests {
                 ["--settles", "Mortgage@2025-04-06"],
                 "--settles 'Mortgage@2025-04-06': 'Mortgage' expects nothing on 2025-04-06; the nearest is Mortgage@2025-04-05"
             ),
-            (["--settles", "Nothing@2025-04-05"], "--settles 'Nothing@2025-04-05': no schedule, loan or deposit is named 'Nothing'"),
+            (["--settles", "Nothing@2025-04-05"], "--settles 'Nothing@2025-04-05': no schedule, loan, deposit or budget is named 'Nothing'"),
             (
                 ["--settles", "Mortgage@2024-01-05"],
                 "--settles 'Mortgage@2024-01-05': it is before the day its schedule, loan or deposit was taken over (handled through): counted as recorded"
@@ -441,6 +441,56 @@ struct ExpectedFlowTests {
             "--today", "2025-08-12", "expected", "list", "--kind", "deposit", "--from", "2025-04-01", "--until", "2025-08-31", "--format", "csv",
         ]
         #expect(copy.ok(window) == cli.ok(window))
+    }
+
+    /// A budget's periods: what each still expects is an expected flow, open or skipped; skipping
+    /// one takes exactly that out of the forecast, reopening puts it back; spending uses it up, so
+    /// it is never settled or posted; skips travel in the ledger file.
+    @Test func aBudgetsPeriodsAreExpectedFlows() throws {
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-12"]
+        let list = try cli.rows(today + ["expected", "list", "--kind", "budget", "--until", "2025-05-31"])
+        #expect(
+            list.map { $0.string("ref") ?? "" } == [
+                "Groceries budget@2025-04-01", "Entertainment budget@2025-04-01", "Groceries budget@2025-05-01", "Entertainment budget@2025-05-01",
+            ])
+        #expect(list[0].string("date") == "2025-04-12" && list[2].string("date") == "2025-05-01" && list.allSatisfy { $0.string("state") == "open" })
+        // The forecast spends it: April's groceries come before the binding day, so skipping them
+        // gives exactly that much more to spend.
+        let april = try #require(list[0].string("amount").flatMap(minorUnits))
+        #expect(april > 0)
+        let before = try Self.canSpend(cli, today: "2025-04-12")
+        cli.ok(today + ["expected", "skip", "Groceries budget@2025-04-01"])
+        #expect(try Self.canSpend(cli, today: "2025-04-12") == before + april)
+        #expect(try Self.state(cli, "Groceries budget@2025-04-01", today: "2025-04-12") == "skipped")
+        // Never posted; a transaction does not settle it.
+        let dry = try #require(try cli.json(today + ["post", "--dry-run"]) as? [String: Any])
+        #expect(try #require(dry["posted"] as? [[String: Any]]).allSatisfy { $0.string("kind") != "budget" })
+        let settle = cli.run(today + ["spend", "100", "Groceries", "--settles", "Groceries budget@2025-05-01"])
+        #expect(
+            settle.status != 0
+                && settle.stderr
+                    == "capital: error: --settles 'Groceries budget@2025-05-01': a budget's period is used up by what is spent on its category, not settled by one transaction\n",
+            "\(settle)")
+        let unknown = cli.run(today + ["expected", "skip", "Pets budget@2025-05-01"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no schedule, loan, deposit or budget is named 'Pets budget'"), "\(unknown)")
+        // The skip travels in the ledger file, and only on a period's first day.
+        let file = cli.path("ledger.yaml")
+        cli.ok(["export", "--out", file])
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("    skipped:\n      - 2025-04-01\n"))
+        let copy = try CLI()
+        copy.ok(["import", file])
+        let window = today + ["expected", "list", "--kind", "budget", "--until", "2025-05-31", "--format", "csv"]
+        #expect(copy.ok(window) == cli.ok(window))
+        let bad = cli.path("bad.yaml")
+        try text.replacingOccurrences(of: "      - 2025-04-01\n", with: "      - 2025-04-03\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try CLI()
+        let result = refused.run(["import", bad])
+        #expect(result.status != 0 && result.stderr.contains("'2025-04-03': not the first day of a monthly period (2025-04-01)"), "\(result)")
+        // Reopened, the forecast spends it again.
+        cli.ok(today + ["expected", "reopen", "Groceries budget@2025-04-01"])
+        #expect(try Self.canSpend(cli, today: "2025-04-12") == before)
     }
 
     /// The accounts a flow moves money from and to, from its schedule or loan.

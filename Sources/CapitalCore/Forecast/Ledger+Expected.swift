@@ -13,6 +13,10 @@ public enum ExpectedKind: String, CaseIterable, Hashable, Sendable {
     /// A deposit's interest credited on a capitalisation day (its key), or at maturity its payout
     /// with the last interest.
     case deposit
+    /// What a budget's period still expects to be spent (its key the period's first day, its day
+    /// that or today): open, or skipped. Spending in the category uses it up; it is never posted
+    /// and lapses with its period.
+    case budget
 }
 
 /// Where an expected flow stands.
@@ -126,6 +130,9 @@ extension Ledger {
         for deposit in deposits where kinds.contains(.deposit) {
             flows += listedDepositFlows(deposit, in: range, today: today, calendars: calendars)
         }
+        for budget in budgets where kinds.contains(.budget) {
+            flows += listedBudgetFlows(budget, in: range, today: today, calendars: calendars)
+        }
         for due in dues where kinds.contains(.due) && range.contains(due.dueDay) {
             // As the forecast pays it: from its account (else the default one) to its category.
             guard let from = due.payFromID ?? defaultAccountID, let category = due.categoryID else { continue }
@@ -195,5 +202,42 @@ extension Ledger {
         result.dues = dues.filter { $0.dueDay >= today || $0.status == .fullyPaid }
         result.ignoresOverduePaybacks = true
         return result
+    }
+}
+
+extension Ledger {
+    /// A budget's periods from the current one on whose flow day (the period's start, or today in
+    /// the current one) falls in `range`: each what the period still expects (0 when spending and
+    /// schedules use it all), as one flow from its paying account to its category; open, or not
+    /// when skipped.
+    /// - Complexity: that of `budgetSpending` to the end of the last period in `range`.
+    func listedBudgetFlows(_ budget: Budget, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar]) -> [ExpectedFlow] {
+        guard let from = budget.payFromID ?? defaultAccountID, let category = accounts.first(where: { $0.id == budget.categoryID }),
+            range.end > today
+        else { return [] }
+        let last = Budget.period(budget.period, containing: range.end.advanced(by: -1)).end.advanced(by: -1)
+        var sums: [Day: Int64] = [:]
+        for (day, amount) in budgetSpending(budget, today: today, horizon: last, calendars: calendars) {
+            let start = Budget.period(budget.period, containing: day).start
+            sums[start] = saturatingSum(sums[start, default: 0], amount)
+        }
+        let skipped = flowMarks[budget.id] ?? []
+        var flows: [ExpectedFlow] = []
+        var period = Budget.period(budget.period, containing: max(today, budget.start))
+        while period.start <= last {
+            let day = max(period.start, today)
+            if range.contains(day) {
+                let amount = sums[period.start] ?? 0
+                flows.append(
+                    ExpectedFlow(
+                        kind: .budget, instrumentID: budget.id, key: period.start, day: day, payee: "Budget: \(category.name)",
+                        postings: [
+                            Posting(accountID: category.id, amount: Money(minor: amount, currency: category.currency)),
+                            Posting(accountID: from, amount: Money(minor: -amount, currency: category.currency)),
+                        ], isOpen: !skipped.contains(period.start)))
+            }
+            period = Budget.period(budget.period, containing: period.end)
+        }
+        return flows
     }
 }

@@ -11,8 +11,9 @@ public struct Ledger: Hashable, Sendable {
     /// What `post` has done with each schedule, by schedule id.
     public var scheduleStates: [String: ScheduleState] = [:]
     /// The loan payments and deposit credits after their instrument's `handledThrough` that are
-    /// posted, settled or skipped, by loan or deposit id, keyed by their key day (a payment's day
-    /// before adjustment, a capitalisation day).
+    /// posted, settled or skipped, and the budget periods skipped, by loan, deposit or budget id,
+    /// keyed by their key day (a payment's day before adjustment, a capitalisation day, a period's
+    /// first day).
     public var flowMarks: [String: Set<Day>] = [:]
     /// Card paybacks overdue before today are left out instead of paid today (`--overdue ignore`).
     public var ignoresOverduePaybacks = false

@@ -203,7 +203,19 @@ extension Store {
         try resolveInstruments(
             document.budgets, onto: draft, kind: "budget", id: \.id, account: \.input.category, location: \.location,
             existing: { try draft.lookup.budget($0) }, added: \.budgets, valueID: \.id,
-            build: { entry, id in try building(entry.location.field) { try buildBudget(draft, id: id, entry.input) } },
+            build: { entry, id in
+                let budget = try building(entry.location.field) { try buildBudget(draft, id: id, entry.input) }
+                var skipped: [(day: Day, mark: FlowMark)] = []
+                for (day, at) in entry.skipped where !skipped.contains(where: { $0.day == day }) {
+                    let start = Budget.period(budget.period, containing: day).start
+                    guard start == day else {
+                        throw StoreError.file(LedgerFileError(at, "'\(day)': not the first day of a \(budget.period.rawValue) period (\(start))"))
+                    }
+                    skipped.append((day, FlowMark(state: .skipped, transactionID: nil)))
+                }
+                draft.content.flowMarks[id] = skipped
+                return budget
+            },
             adding: { budget in
                 // Checked for a new budget only, as inserting one always did.
                 let other =

@@ -15,6 +15,8 @@ extension LedgerDocument {
         public var id: String?
         public var input: BudgetInput
         public var location: FileLocation
+        /// The first days of the periods skipped (`capital expected skip`), each where it is written.
+        public var skipped: [(day: Day, location: FileLocation)] = []
     }
 }
 
@@ -39,16 +41,21 @@ extension Reader {
         return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
     }
 
-    /// `budgets[i]`: `category`, `amount`, `from` (required); `period` (monthly), `payFrom`.
+    /// `budgets[i]`: `category`, `amount`, `from` (required); `period` (monthly), `payFrom`,
+    /// `skipped` (the first days of the periods skipped).
     func budget(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.BudgetEntry {
-        let fields = try mapping(node, path, allowed: ["id", "category", "amount", "period", "from", "payFrom"])
+        let fields = try mapping(node, path, allowed: ["id", "category", "amount", "period", "from", "payFrom", "skipped"])
         var input = BudgetInput(
             category: try text(fields, "category", path, in: node, required: true)!,
             amount: try text(fields, "amount", path, in: node, required: true)!,
             start: try day(fields, "from", path, in: node, required: true)!)
         input.period = try choice(fields, "period", path, in: node) ?? .monthly
         input.payFrom = try text(fields, "payFrom", path, in: node)
-        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+        var skipped: [(day: Day, location: FileLocation)] = []
+        for (text, at) in try textList(fields, "skipped", path) {
+            do { skipped.append((try Day(iso: text), at)) } catch { throw LedgerFileError(at, "'\(text)': \(error)") }
+        }
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path), skipped: skipped)
     }
 }
 
@@ -67,7 +74,7 @@ extension LedgerFile {
         return .map(fields)
     }
 
-    static func budget(of budget: Budget, names: [String: String], currency: Currency) -> Value {
+    static func budget(of budget: Budget, names: [String: String], currency: Currency, extras: LedgerExtras) -> Value {
         var fields: [(String, Value)] = [
             ("id", .text(budget.id)), ("category", .text(names[budget.categoryID] ?? budget.categoryID)),
             ("amount", .amount(Money(minor: budget.amount, currency: currency).plain)),
@@ -75,6 +82,8 @@ extension LedgerFile {
         if budget.period != .monthly { fields.append(("period", .text(budget.period.rawValue))) }
         fields.append(("from", .text(budget.start.iso)))  // as stored: the day the user set it from
         if let id = budget.payFromID { fields.append(("payFrom", .text(names[id] ?? id))) }
+        let skipped = (extras.marks[budget.id] ?? []).filter { $0.mark.state == .skipped }.map(\.day).sorted()
+        if !skipped.isEmpty { fields.append(("skipped", .list(skipped.map { .text($0.iso) }))) }
         return .map(fields)
     }
 }

@@ -119,7 +119,10 @@ extension LedgerFile {
         }
         if !ledger.budgets.isEmpty {
             root.append(
-                ("budgets", .list(ledger.budgets.map { budget(of: $0, names: names, currency: currencies[$0.categoryID] ?? ledger.currency) })))
+                (
+                    "budgets",
+                    .list(ledger.budgets.map { budget(of: $0, names: names, currency: currencies[$0.categoryID] ?? ledger.currency, extras: extras) })
+                ))
         }
         var out = ""
         switch format {

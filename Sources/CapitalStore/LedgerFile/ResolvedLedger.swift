@@ -48,18 +48,20 @@ public struct ResolvedLedger: Sendable {
         var posted: [(day: Day, mark: FlowMark)]
     }
 
-    /// Per loan or deposit id: its payments or credits no longer open.
+    /// Per loan, deposit or budget id: its payments, credits or periods no longer open.
     var flowMarks: [String: [(day: Day, mark: FlowMark)]] = [:]
 
-    /// The marks of the file's schedules, loans and deposits.
+    /// The marks of the file's schedules, loans, deposits and budgets.
     var marks: [FlowKey: FlowMark] {
         var marks: [FlowKey: FlowMark] = [:]
         for resolved in schedules {
             for (day, mark) in resolved.posted { marks[FlowKey(kind: .schedule, instrumentID: resolved.schedule.id, day: day)] = mark }
         }
-        let deposits = Set(deposits.map(\.id))
+        var kinds: [String: ExpectedKind] = [:]
+        for deposit in deposits { kinds[deposit.id] = .deposit }
+        for budget in budgets { kinds[budget.id] = .budget }
         for (id, entries) in flowMarks {
-            for (day, mark) in entries { marks[FlowKey(kind: deposits.contains(id) ? .deposit : .loan, instrumentID: id, day: day)] = mark }
+            for (day, mark) in entries { marks[FlowKey(kind: kinds[id] ?? .loan, instrumentID: id, day: day)] = mark }
         }
         return marks
     }

@@ -103,7 +103,12 @@ extension Store {
             }
         }
         for due in resolved.dues { try insertDue(db, due) }
-        for budget in resolved.budgets { try insertBudget(db, budget) }
+        for budget in resolved.budgets {
+            try insertBudget(db, budget)
+            for (day, mark) in resolved.flowMarks[budget.id] ?? [] {
+                try Store.mark(db, FlowKey(kind: .budget, instrumentID: budget.id, day: day), mark)
+            }
+        }
     }
 
     /// What identifies an id-less transaction of a file: its day, texts, and postings by account name.

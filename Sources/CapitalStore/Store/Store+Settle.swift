@@ -43,6 +43,9 @@ extension Store {
     /// `NAME@YYYY-MM-DD`.
     public static func flowReference(name: String, key: Day) -> String { "\(name)@\(key.iso)" }
 
+    /// What a budget's flows go by: `Groceries budget` (its category's name would be a schedule's too).
+    public static func budgetFlowName(_ category: String) -> String { "\(category) budget" }
+
     /// Records a balanced transaction that may settle an expected flow: named, or matched.
     /// All or nothing: a `named` flow that does not fit refuses the transaction too.
     /// - Throws: `StoreError.invalid(field: "{settles}")` for a reference that names no flow, a
@@ -123,8 +126,13 @@ extension Store {
     }
 
     /// A bill's or fine's payments are its own records, not a mark on it; a card's payback is what
-    /// it owes, paid by transfers to it.
+    /// it owes, paid by transfers to it; a budget's period is used up by spending (skipped, not settled).
     static func refuseOwnRecords(_ entry: ExpectedEntry, _ reference: String, field: String) throws {
+        if entry.flow.kind == .budget && field == "{settles}" {
+            throw StoreError.invalid(
+                field: field, value: reference,
+                reason: "a budget's period is used up by what is spent on its category, not settled by one transaction")
+        }
         if entry.flow.kind == .card {
             throw StoreError.invalid(
                 field: field, value: reference, reason: "a card's payback is what it owes: a transfer to the card pays it, and the payback follows")
@@ -162,6 +170,7 @@ extension Store {
         for due in ledger.dues { instrumentNames[due.id] = due.reason }
         for card in ledger.cards { instrumentNames[card.id] = names[card.accountID] ?? card.id }
         for deposit in ledger.deposits { instrumentNames[deposit.id] = names[deposit.accountID] ?? deposit.id }
+        for budget in ledger.budgets { instrumentNames[budget.id] = Store.budgetFlowName(names[budget.categoryID] ?? budget.id) }
         let flows: [ExpectedFlow]
         do { flows = try ledger.expectedFlows(in: range, today: today, calendars: calendars, kinds: kinds) } catch {
             throw StoreError.invalid(field: "loan", value: "", reason: error.template)
@@ -196,9 +205,13 @@ extension Store {
         }
         if named.isEmpty {
             let accountIDs = Set(ledger.loans.map(\.accountID) + ledger.deposits.map(\.accountID))
-            let names = ledger.schedules.map(\.name) + ledger.accounts.filter { accountIDs.contains($0.id) }.map(\.name)
+            let budgetIDs = Set(ledger.budgets.map(\.categoryID))
+            let names =
+                ledger.schedules.map(\.name) + ledger.accounts.filter { accountIDs.contains($0.id) }.map(\.name)
+                + ledger.accounts.filter { budgetIDs.contains($0.id) }.map { budgetFlowName($0.name) }
             if !names.contains(where: { nameKey($0) == nameKey(name) }) {
-                throw StoreError.invalid(field: field, value: reference, reason: "no schedule, loan or deposit is named '\(FieldKeys.literal(name))'")
+                throw StoreError.invalid(
+                    field: field, value: reference, reason: "no schedule, loan, deposit or budget is named '\(FieldKeys.literal(name))'")
             }
             throw StoreError.invalid(field: field, value: reference, reason: "'\(FieldKeys.literal(name))' expects nothing within a month of \(day)")
         }

@@ -9,13 +9,14 @@ extension Capital {
     struct ExpectedCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "expected",
-            abstract: "Expected flows: schedule occurrences, loan payments, bills and card paybacks, and what became of each.",
+            abstract:
+                "Expected flows: schedule occurrences, loan payments, deposits' interest, bills, card paybacks and budgets, and what became of each.",
             discussion: """
-                Each expected flow is named NAME@DATE (its schedule's or loan's name and its day) and is open, \
-                posted (capital post wrote it), settled (a transaction you recorded stands for it: --settles, \
-                or matched by amount and accounts within --match-days), skipped, or handled (before the day its \
-                schedule or loan was taken over). Open flows count in the forecast; those whose day has passed \
-                count today.
+                Each expected flow is named NAME@DATE (its schedule's, loan's or deposit's name, or "CATEGORY budget", \
+                and its day) and is open, posted (capital post wrote it), settled (a transaction you recorded stands \
+                for it: --settles, or matched by amount and accounts within --match-days), skipped, or handled \
+                (before the day its schedule, loan or deposit was taken over). Open flows count in the forecast; \
+                those whose day has passed count today.
                 Examples:
                   capital expected list --overdue
                   capital expected skip "Car Loan@2025-05-20"
@@ -39,7 +40,8 @@ extension Capital.ExpectedCommand {
         @Flag(help: "Only open flows dated before today.") var overdue = false
         @Option(help: ArgumentHelp("First day (default 30 days before today).", valueName: "date")) var from: String?
         @Option(help: ArgumentHelp("Last day (default 30 days after today).", valueName: "date")) var until: String?
-        @Option(help: ArgumentHelp("schedule, loan, due (bills and fines) or card (paybacks).", valueName: "kind")) var kind: ExpectedKind?
+        @Option(help: ArgumentHelp("schedule, loan, deposit, due (bills and fines), card (paybacks) or budget.", valueName: "kind"))
+        var kind: ExpectedKind?
 
         func run() throws {
             var query = ExpectedQuery()
