@@ -72,8 +72,9 @@ struct ExpectedFlowTests {
         #expect(card.contains("Overdue") && card.contains("10 000.00"), "\(card)")
     }
 
-    /// A card's paybacks are expected flows too: listed, counted in the overdue note, paid by
-    /// `post` when overdue; never settled or skipped by hand (a transfer to the card pays them).
+    /// A card's paybacks are expected flows too: listed, counted in the overdue note, skipped
+    /// (the debt carried to the next statement) and reopened, paid and marked posted by `post`
+    /// when overdue; never settled by hand (a transfer to the card pays them).
     @Test func aCardsPaybacksAreExpectedAndPostPaysAnOverdueOne() throws {
         let cli = try CLI.household()
         let today = ["--today", "2025-04-16"]
@@ -83,12 +84,22 @@ struct ExpectedFlowTests {
         let overdue = try cli.rows(today + ["expected", "list", "--overdue"])
         let note = cli.run(today + ["can-spend"]).stderr
         #expect(note.contains("capital: note: \(overdue.count) expected flows") && overdue.contains { $0.string("kind") == "card" }, "\(note)")
-        let skip = cli.run(today + ["expected", "skip", "Tinkoff Card@2025-03-25"])
+        // Skipped, the overdue payback is not paid today: the card owes it at its next statement,
+        // whose payback (in full) grows by it; reopened, all is as before.
+        let next = try #require(cards.last?.string("amount").flatMap(minorUnits))
+        cli.ok(today + ["expected", "skip", "Tinkoff Card@2025-03-25"])
+        let skipped = try cli.rows(today + ["expected", "list", "--kind", "card"])
+        #expect(skipped.map { $0.string("state") } == ["skipped", "open"] && skipped.first?.string("amount") == "60000.00", "\(skipped)")
+        #expect(skipped.last?.string("amount").flatMap(minorUnits) == next + 60_000_00)
+        #expect(try cli.rows(today + ["expected", "list", "--overdue", "--kind", "card"]).isEmpty)
+        cli.ok(today + ["expected", "reopen", "Tinkoff Card@2025-03-25"])
+        #expect(try cli.rows(today + ["expected", "list", "--kind", "card"]).map { $0.string("amount") } == cards.map { $0.string("amount") })
+        let settle = cli.run(today + ["transfer", "60000", "--from", "VTB Debit", "--to", "Tinkoff Card", "--settles", "Tinkoff Card@2025-03-25"])
         #expect(
-            skip.status == 1
-                && skip.stderr
-                    == "capital: error: REF 'Tinkoff Card@2025-03-25': a card's payback is what it owes: a transfer to the card pays it, and the payback follows\n",
-            "\(skip)")
+            settle.status == 1
+                && settle.stderr
+                    == "capital: error: --settles 'Tinkoff Card@2025-03-25': a card's payback is what it owes: a transfer to the card pays it, and the payback follows\n",
+            "\(settle)")
         let posted = try #require(try cli.json(today + ["post"]) as? [String: Any])
         let card = try #require((posted["posted"] as? [[String: Any]])?.first { $0.string("kind") == "card" })
         #expect(card.string("date") == "2025-04-14" && card.string("amount") == "60000.00" && card.string("name") == "Tinkoff Card")
@@ -98,6 +109,13 @@ struct ExpectedFlowTests {
         #expect(payback.count == 1 && payback.first?.string("amount") == "60000.00" && payback.first?.string("id") == card.string("transaction"))
         #expect(try cli.rows(today + ["expected", "list", "--overdue", "--kind", "card"]).isEmpty)
         #expect(try cli.rows(today + ["expected", "list", "--kind", "card"]).map { $0.string("ref") } == ["Tinkoff Card@2025-04-25"])
+        // The mark travels in the ledger file.
+        let file = cli.path("ledger.yaml")
+        cli.ok(["export", "--out", file])
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        let id = try #require(card.string("transaction"))
+        // An id starting with a digit is quoted (YAML could read it as a number).
+        #expect(["\(id)\n", "\"\(id)\"\n"].contains { written.contains("      - date: 2025-03-25\n        transaction: " + $0) })
     }
 
     /// Case 2: a loan payment recorded by hand — on its day, a day early, two days late — is

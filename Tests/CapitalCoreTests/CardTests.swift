@@ -84,6 +84,18 @@ struct CardTests {
         #expect(small.map(\.carried) == [0, 2_000])
     }
 
+    /// A skipped payback pays nothing: the whole 34 567.90 is carried, paying 3 456 790 × 0.24 ×
+    /// 10 / 365 = 22 729.58… → 22 730 interest to 25 April, owed 3 456 790 + 50 000 + 22 730 =
+    /// 3 529 520; the next statement's payback is asked as usual.
+    @Test func aSkippedPaybackCarriesTheWholeStatement() {
+        let from = Self.day("2025-02-26")
+        let cycles = Self.card(.fixed(150_000)).cycles(
+            opening: 0, flows: Self.bigMonth, from: from, today: from, through: Self.day("2025-05-31"), skipped: [Self.day("2025-03-25")])
+        #expect(cycles.map(\.statement) == [Self.day("2025-03-25"), Self.day("2025-04-25"), Self.day("2025-05-25")])
+        #expect(cycles[0].payback == 0 && cycles[0].carried == 3_456_790)
+        #expect(cycles[1].interest == 22_730 && cycles[1].debt == 3_529_520 && cycles[1].payback == 150_000)
+    }
+
     /// Losing the grace: the 34 567.90 statement is not paid in full, so it pays interest for
     /// the 21 days from 25 March to 15 April as well as the carried 32 839.50 for the 10 days to
     /// 25 April: (3 283 950 × 10 + 3 456 790 × 21) × 0.24 / 365 = 105 432 090 × 0.24 / 365 =

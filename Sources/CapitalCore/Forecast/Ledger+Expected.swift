@@ -114,17 +114,31 @@ extension Ledger {
             // The paybacks still to make: the overdue one, then each due day from today on.
             guard let account = accounts.first(where: { $0.id == card.accountID }) else { continue }
             let (cycles, late, overdue) = cardCycles(card, today: today, horizon: max(today, range.end.advanced(by: -1)), calendars: calendars)
-            func payback(_ cycle: CardCycle, _ amount: Int64) -> ExpectedFlow {
+            func payback(_ cycle: CardCycle, _ amount: Int64, isOpen: Bool = true) -> ExpectedFlow {
                 ExpectedFlow(
                     kind: .card, instrumentID: card.id, key: cycle.statement, day: cycle.due, payee: "\(account.name) payback",
                     postings: [
                         Posting(accountID: card.accountID, amount: Money(minor: amount, currency: account.currency)),
                         Posting(accountID: card.payFromID, amount: Money(minor: -amount, currency: account.currency)),
-                    ], isOpen: true)
+                    ], isOpen: isOpen)
             }
             if let late, overdue > 0, range.contains(late.due) { flows.append(payback(late, overdue)) }
             for cycle in cycles where cycle.due >= today && cycle.payback > 0 && range.contains(cycle.due) {
                 flows.append(payback(cycle, cycle.payback))
+            }
+            // Skipped ones, not open, at what they would have asked.
+            for statement in flowMarks[card.id] ?? [] {
+                var unmarked = self
+                unmarked.flowMarks[card.id]?.remove(statement)
+                let (cycles, late, overdue) = unmarked.cardCycles(
+                    card, today: today, horizon: max(today, range.end.advanced(by: -1)), calendars: calendars)
+                if let late, late.statement == statement, overdue > 0, range.contains(late.due) {
+                    flows.append(payback(late, overdue, isOpen: false))
+                } else if let cycle = cycles.first(where: { $0.statement == statement }), cycle.due >= today, cycle.payback > 0,
+                    range.contains(cycle.due)
+                {
+                    flows.append(payback(cycle, cycle.payback, isOpen: false))
+                }
             }
         }
         for deposit in deposits where kinds.contains(.deposit) {

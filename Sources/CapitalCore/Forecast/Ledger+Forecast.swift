@@ -239,7 +239,8 @@ extension Ledger {
     /// each statement, the interest charged at it, and the payback on its due day; and what is
     /// overdue: the part of the last statement due before today that its policy asked and was not
     /// paid. Overdue amounts count today, like overdue bills: the cycles are those with that
-    /// payment made today.
+    /// payment made today. Statements whose paybacks are skipped or posted (`flowMarks`) ask
+    /// nothing more: a skipped one's debt is carried to the next statement.
     /// The cycles follow the spending of `forecastCase` (ranged schedules at their expected value,
     /// their high end, or their low end).
     public func cardCycles(
@@ -251,14 +252,18 @@ extension Ledger {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }
         var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase)
-        let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon)
-        guard !ignoresOverduePaybacks, let late = cycles.last(where: { $0.due < today }) else { return (cycles, nil, 0) }
+        // Skipped paybacks (and posted ones: their transfers paid them) are not asked again.
+        let made = flowMarks[card.id] ?? []
+        let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made)
+        guard !ignoresOverduePaybacks, let late = cycles.last(where: { $0.due < today }), !made.contains(late.statement) else {
+            return (cycles, nil, 0)
+        }
         // Paid since the statement: the debt less what is still carried.
         let paid = late.debt - late.carried
         let overdue = min(max(0, card.terms.payback.amount(for: late.debt) - paid), late.carried)
         guard overdue > 0 else { return (cycles, nil, 0) }
         flows.append(CardFlow(day: today, amount: overdue))
-        return (card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon), late, overdue)
+        return (card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made), late, overdue)
     }
 
     /// A card's overdue payback today, then each statement's interest and each due day's payback,

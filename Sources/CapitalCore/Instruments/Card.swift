@@ -155,9 +155,10 @@ public struct CreditCard: Hashable, Sendable {
     /// window and the statement is on or after `today`), and the debt is what is owed; on a due
     /// day on or after `today`, the payback policy less the real credits since the statement, at
     /// most what is owed then. A due day of a statement before `from` generates nothing; a
-    /// cycle due after `last` pays nothing and counts as carried what is unpaid by `last`.
+    /// cycle due after `last` pays nothing and counts as carried what is unpaid by `last`. The
+    /// statements in `skipped` pay nothing back: what they owe is carried to the next.
     /// - Complexity: O(flows + cycles).
-    public func cycles(opening: Int64, flows: [CardFlow], from: Day, today: Day, through last: Day) -> [CardCycle] {
+    public func cycles(opening: Int64, flows: [CardFlow], from: Day, today: Day, through last: Day, skipped: Set<Day> = []) -> [CardCycle] {
         guard from <= last else { return [] }
         var statements: [Day] = []
         var next = statement(onOrBefore: from) == from ? from : statement(after: from)
@@ -203,7 +204,7 @@ public struct CreditCard: Hashable, Sendable {
             }
             cycle.debt = CreditCard.owed(balance)
             balance = saturatingSum(balance, beforeDue[k])
-            if cycle.due <= last, cycle.due >= today {
+            if cycle.due <= last, cycle.due >= today, !skipped.contains(statement) {
                 let asked = max(0, payback.amount(for: cycle.debt) - credits[k])
                 cycle.payback = min(asked, CreditCard.owed(balance))
                 balance = saturatingSum(balance, cycle.payback)

@@ -127,6 +127,8 @@ extension LedgerDocument {
         public var id: String?
         public var input: CardInput
         public var location: FileLocation
+        /// Paybacks posted or skipped, by statement day.
+        public var posted: [MarkEntry] = []
     }
 
     public struct DepositEntry: Sendable {
@@ -150,7 +152,7 @@ extension Reader {
             node, path,
             allowed: [
                 "id", "account", "payFrom", "category", "limit", "statementDay", "dueDay", "dueAfter", "payback", "minimum", "minimumFloor", "fixed",
-                "rate", "grace",
+                "rate", "grace", "posted",
             ])
         var input = CardInput(
             account: try text(fields, "account", path, in: node, required: true)!, limit: try text(fields, "limit", path, in: node, required: true)!,
@@ -165,7 +167,8 @@ extension Reader {
         input.fixed = try text(fields, "fixed", path, in: node)
         input.rate = try text(fields, "rate", path, in: node) ?? "0"
         input.grace = try choice(fields, "grace", path, in: node) ?? .keep
-        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+        return .init(
+            id: try text(fields, "id", path, in: node), input: input, location: location(node, path), posted: try marks(fields, path, in: node))
     }
 
     func deposit(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DepositEntry {
@@ -185,7 +188,7 @@ extension Reader {
 }
 
 extension LedgerFile {
-    static func card(of card: LedgerCard, names: [String: String], currency: Currency) -> Value {
+    static func card(of card: LedgerCard, names: [String: String], currency: Currency, extras: LedgerExtras) -> Value {
         let t = card.terms
         func amount(_ minor: Int64) -> Value { .amount(Money(minor: minor, currency: currency).plain) }
         var fields: [(String, Value)] = [
@@ -208,6 +211,7 @@ extension LedgerFile {
         }
         if t.rate.perMillion != 0 { fields.append(("rate", .number(String(t.rate.description.dropLast())))) }
         if t.grace != .keep { fields.append(("grace", .text(t.grace.rawValue))) }
+        if let marks = extras.marks[card.id], !marks.isEmpty { fields.append(("posted", markList(marks))) }
         return .map(fields)
     }
 

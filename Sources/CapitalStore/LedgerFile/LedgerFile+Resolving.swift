@@ -188,7 +188,13 @@ extension Store {
             })
         try resolveInstruments(
             document.cards, onto: draft, kind: "card", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.card,
-            added: \.cards, valueID: \.id, build: { entry, id in try building(entry.location.field) { try buildCard(draft, id: id, entry.input) } })
+            added: \.cards, valueID: \.id,
+            build: { entry, id in
+                let card = try building(entry.location.field) { try buildCard(draft, id: id, entry.input) }
+                var transactionIDs: Set<String>?
+                draft.content.flowMarks[id] = try resolveMarks(entry.posted, onto: draft, known: &transactionIDs)
+                return card
+            })
         try resolveInstruments(
             document.deposits, onto: draft, kind: "deposit", id: \.id, account: \.input.account, location: \.location,
             existing: draft.lookup.deposit, added: \.deposits, valueID: \.id,

@@ -109,7 +109,11 @@ extension LedgerFile {
                 ))
         }
         if !ledger.cards.isEmpty {
-            root.append(("cards", .list(ledger.cards.map { card(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency) })))
+            root.append(
+                (
+                    "cards",
+                    .list(ledger.cards.map { card(of: $0, names: names, currency: currencies[$0.accountID] ?? ledger.currency, extras: extras) })
+                ))
         }
         if !ledger.deposits.isEmpty {
             root.append(("deposits", .list(ledger.deposits.map { deposit(of: $0, names: names, extras: extras) })))

@@ -48,7 +48,7 @@ public struct ResolvedLedger: Sendable {
         var posted: [(day: Day, mark: FlowMark)]
     }
 
-    /// Per loan, deposit or budget id: its payments, credits or periods no longer open.
+    /// Per loan, deposit, card or budget id: its payments, credits, paybacks or periods no longer open.
     var flowMarks: [String: [(day: Day, mark: FlowMark)]] = [:]
 
     /// The marks of the file's schedules, loans, deposits and budgets.
@@ -60,6 +60,7 @@ public struct ResolvedLedger: Sendable {
         var kinds: [String: ExpectedKind] = [:]
         for deposit in deposits { kinds[deposit.id] = .deposit }
         for budget in budgets { kinds[budget.id] = .budget }
+        for card in cards { kinds[card.id] = .card }
         for (id, entries) in flowMarks {
             for (day, mark) in entries { marks[FlowKey(kind: kinds[id] ?? .loan, instrumentID: id, day: day)] = mark }
         }

@@ -62,7 +62,7 @@ extension Store {
             arguments: [key.kind.rawValue, key.instrumentID, key.day.number, mark.state.rawValue, mark.transactionID])
     }
 
-    /// The schedules' states from their handled days and marks; the loans', deposits' and budgets' marks.
+    /// The schedules' states from their handled days and marks; the loans', deposits', budgets' and cards' marks.
     static func fetchStates(_ db: Database, into ledger: inout Ledger) throws {
         var made: [ExpectedKind: [String: Set<Day>]] = [:]
         for (key, _) in try fetchMarks(db) { made[key.kind, default: [:]][key.instrumentID, default: []].insert(key.day) }
@@ -70,7 +70,7 @@ extension Store {
             let id: String = row["id"]
             ledger.scheduleStates[id] = ScheduleState(handledThrough: Day(row["handledThrough"]), posted: made[.schedule]?[id] ?? [])
         }
-        for kind in [ExpectedKind.loan, .deposit, .budget] { ledger.flowMarks.merge(made[kind] ?? [:]) { a, b in a.union(b) } }
+        for kind in [ExpectedKind.loan, .deposit, .budget, .card] { ledger.flowMarks.merge(made[kind] ?? [:]) { a, b in a.union(b) } }
     }
 
     /// The ledger as `snapshot` reads it, inside a transaction already open.

@@ -95,7 +95,10 @@ extension Store {
             try insertLoan(db, loan)
             for (day, mark) in resolved.flowMarks[loan.id] ?? [] { try Store.mark(db, FlowKey(kind: .loan, instrumentID: loan.id, day: day), mark) }
         }
-        for card in resolved.cards { try insertCard(db, card) }
+        for card in resolved.cards {
+            try insertCard(db, card)
+            for (day, mark) in resolved.flowMarks[card.id] ?? [] { try Store.mark(db, FlowKey(kind: .card, instrumentID: card.id, day: day), mark) }
+        }
         for deposit in resolved.deposits {
             try insertDeposit(db, deposit)
             for (day, mark) in resolved.flowMarks[deposit.id] ?? [] {

@@ -127,7 +127,8 @@ extension Store {
                 try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: instrumentNames[flow.instrumentID] ?? flow.instrumentID)
             }
             // Card paybacks overdue by `until`: what the card's policy asked and was not paid, on
-            // its due day. The card's cycles follow its balance: the transfer pays it, no mark needed.
+            // its due day. The card's cycles follow its balance (the transfer pays it); the mark
+            // says post wrote it.
             for card in ledger.cards {
                 let (_, late, overdue) = ledger.cardCycles(card, today: ahead, horizon: ahead, calendars: calendars)
                 guard let late, overdue > 0 else { continue }
@@ -138,7 +139,11 @@ extension Store {
                         Posting(accountID: card.accountID, amount: Money(minor: overdue, currency: currency)),
                         Posting(accountID: card.payFromID, amount: Money(minor: -overdue, currency: currency)),
                     ])
-                if !dryRun { try Store.insertTransaction(db, transaction, accounts) }
+                if !dryRun {
+                    try Store.insertTransaction(db, transaction, accounts)
+                    try Store.mark(
+                        db, FlowKey(kind: .card, instrumentID: card.id, day: late.statement), FlowMark(state: .posted, transactionID: transaction.id))
+                }
                 result.posted.append(
                     .init(
                         kind: .card, name: names[card.accountID] ?? card.id, key: late.statement, day: late.due, amount: overdue, currency: currency,

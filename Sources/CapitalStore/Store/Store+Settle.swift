@@ -126,14 +126,15 @@ extension Store {
     }
 
     /// A bill's or fine's payments are its own records, not a mark on it; a card's payback is what
-    /// it owes, paid by transfers to it; a budget's period is used up by spending (skipped, not settled).
+    /// it owes, paid by transfers to it (skipped, not settled); a budget's period is used up by
+    /// spending (skipped, not settled).
     static func refuseOwnRecords(_ entry: ExpectedEntry, _ reference: String, field: String) throws {
         if entry.flow.kind == .budget && field == "{settles}" {
             throw StoreError.invalid(
                 field: field, value: reference,
                 reason: "a budget's period is used up by what is spent on its category, not settled by one transaction")
         }
-        if entry.flow.kind == .card {
+        if entry.flow.kind == .card && field == "{settles}" {
             throw StoreError.invalid(
                 field: field, value: reference, reason: "a card's payback is what it owes: a transfer to the card pays it, and the payback follows")
         }
