@@ -70,9 +70,7 @@ struct StyleOptions: ParsableArguments {
 extension Capital.AccountCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add",
-            abstract: "Add an account or a category.",
-            discussion: "Example: capital account add \"VTB Debit\" --kind debit --floor 10000 --default")
+            "add", "Add an account or a category.", example: "capital account add \"VTB Debit\" --kind debit --floor 10000 --default")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The account's name (unique).") var name: String
@@ -110,8 +108,7 @@ extension Capital.AccountCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list",
-            abstract: "List accounts with today's balances.", discussion: "Example: capital account list --kind debit --format json")
+            "list", "List accounts with today's balances.", example: "capital account list --kind debit --format json")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Include hidden accounts.") var all = false
@@ -131,8 +128,7 @@ extension Capital.AccountCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show",
-            abstract: "Show one account: its fields, balance, postings and groups.", discussion: "Example: capital account show \"VTB Debit\"")
+            "show", "Show one account: its fields, balance, postings and groups.", example: "capital account show \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
@@ -144,9 +140,8 @@ extension Capital.AccountCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "edit",
-            abstract: "Change an account's name, kind, floor, level, note, colour, icon or visibility.",
-            discussion: "Example: capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
+            "edit", "Change an account's name, kind, floor, level, note, colour, icon or visibility.",
+            example: "capital account edit \"VTB Debit\" --floor 20000 --level 2   (--floor \"\" clears it)")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
@@ -193,8 +188,8 @@ extension Capital.AccountCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove an account; one with postings needs --move-to, --to-capital, --hide or --cascade.",
-            discussion: "Example: capital account rm \"Old card\" --move-to \"VTB Debit\"")
+            "rm", "Remove an account; one with postings needs --move-to, --to-capital, --hide or --cascade.",
+            example: "capital account rm \"Old card\" --move-to \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String

@@ -6,8 +6,8 @@ import CapitalStore
 extension Capital {
     struct BudgetCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "budget", abstract: "Spending limits per expense category: where they stand, and their place in the forecast.",
-            discussion: """
+            "budget", "Spending limits per expense category: where they stand, and their place in the forecast.",
+            about: """
                 In the forecast, a budget's category is expected to spend its limit each period: the current period's \
                 unspent rest, spread evenly over its days from today, and each later period in full, spread over its \
                 days. Schedules count first: what schedules already spend in the category in a period is taken off \
@@ -31,14 +31,13 @@ extension Capital.BudgetCommand {
         static let fieldNames = ["category": "CATEGORY", "amount": "AMOUNT"]
 
         static let configuration = CommandConfiguration(
-            commandName: "set", abstract: "Set (or replace) the budget of an expense category.",
-            discussion: """
+            "set", "Set (or replace) the budget of an expense category.",
+            about: """
                 AMOUNT is the limit per period: --monthly (the default), --weekly (Monday to Sunday) or --yearly. \
                 --from is the month (YYYY-MM) or day the budget starts; it counts from the period containing it \
                 (default: the current one). The forecast takes the expected spending from --pay-from, else the default account.
-                Example: capital budget set Groceries 40000
-                Example: capital budget set Entertainment 2500 --weekly --from 2025-04
-                """)
+                """,
+            example: "capital budget set Groceries 40000", "capital budget set Entertainment 2500 --weekly --from 2025-04")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "An expense category.", completion: .categoryNames) var category: String
@@ -75,8 +74,7 @@ extension Capital.BudgetCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List the budgets.", discussion: "Example: capital budget list --format json")
+        static let configuration = CommandConfiguration("list", "List the budgets.", example: "capital budget list --format json")
 
         @OptionGroup var global: GlobalOptions
 
@@ -102,14 +100,13 @@ extension Capital.BudgetCommand {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Where each budget stands: limit, spent, left, and the projected spend at the current pace.",
-            discussion: """
+            "status", "Where each budget stands: limit, spent, left, and the projected spend at the current pace.",
+            about: """
                 For the current month, each budget's current period as of today; projected = spent so far × the \
                 period's days ÷ the days gone (today included). With --month, the period containing that month's \
                 last day (or today, in the current month); a month ahead shows nothing spent yet.
-                Example: capital budget status
-                Example: capital budget status --month 2025-03 --format csv
-                """)
+                """,
+            example: "capital budget status", "capital budget status --month 2025-03 --format csv")
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "month")) var month: String?
@@ -140,8 +137,7 @@ extension Capital.BudgetCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove the budget of a category.", discussion: "Example: capital budget rm Entertainment")
+        static let configuration = CommandConfiguration("rm", "Remove the budget of a category.", example: "capital budget rm Entertainment")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The budget's category.", completion: .categoryNames) var category: String

@@ -32,17 +32,18 @@ extension Capital.CardCommand {
         static let fieldNames = ["account": "NAME"]
 
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a credit card: its statements come due and are paid back in the forecast.",
-            discussion: """
+            "add", "Add a credit card: its statements come due and are paid back in the forecast.",
+            about: """
                 The card goes by NAME, a credit-card account (created if there is none). At each statement the debt \
                 becomes due; on the due day the payback is a transfer from --pay-from: the full statement balance, a \
                 minimum (--minimum PERCENT, at least --minimum-floor), or a fixed amount. A balance carried past the due \
                 day pays --rate a year (actual/365), charged at the next statement; with --grace lose, an unpaid \
                 statement also pays interest from its statement day. A statement day of 29–31 falls on the last day of \
                 shorter months. Level 3 counts the credit left (the card's floor is minus its limit unless you set one).
-                Example: capital card add "Tinkoff Platinum" --limit 300000 --statement-day 5 --due-after 20 --pay-from "Sber Debit"
-                Example: capital card add Alfa --limit 150000 --statement-day 31 --due-day 20 --payback minimum --minimum 5 --minimum-floor 1000 --rate 34.9 --pay-from "Sber Debit"
-                """)
+                """,
+            example: "capital card add \"Tinkoff Platinum\" --limit 300000 --statement-day 5 --due-after 20 --pay-from \"Sber Debit\"",
+            "capital card add Alfa --limit 150000 --statement-day 31 --due-day 20 --payback minimum --minimum 5 --minimum-floor 1000 --rate 34.9 --pay-from \"Sber Debit\""
+        )
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The card's name: its credit-card account.") var name: String
@@ -95,7 +96,7 @@ extension Capital.CardCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List cards with their debt, credit left and the next payback.", discussion: "Example: capital card list")
+            "list", "List cards with their debt, credit left and the next payback.", example: "capital card list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -121,8 +122,8 @@ extension Capital.CardCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show a card: current debt, credit left, the last statement, amount due and the next statement.",
-            discussion: "Example: capital card show \"Tinkoff Platinum\" --format json")
+            "show", "Show a card: current debt, credit left, the last statement, amount due and the next statement.",
+            example: "capital card show \"Tinkoff Platinum\" --format json")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The card's name (its account) or id prefix.") var card: String

@@ -6,8 +6,8 @@ import CapitalStore
 extension Capital {
     struct CategoryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "category", abstract: "Add, list, edit and remove categories: the income and expense accounts, with a colour and an icon.",
-            discussion: """
+            "category", "Add, list, edit and remove categories: the income and expense accounts, with a colour and an icon.",
+            about: """
                 Categories are income and expense accounts; `capital account` sees them too. A colour and an \
                 icon (one emoji) are shown in tables: the icon before the name, the name in its colour on a terminal.
                 Example: capital category add Pets --icon 🐈 --color bright-magenta
@@ -19,8 +19,7 @@ extension Capital {
 extension Capital.CategoryCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a category: an expense one unless --income.",
-            discussion: "Example: capital category add Bonus --income --icon 🎁 --color green")
+            "add", "Add a category: an expense one unless --income.", example: "capital category add Bonus --income --icon 🎁 --color green")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The category's name (unique among accounts and categories).") var name: String
@@ -61,12 +60,12 @@ extension Capital.CategoryCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List categories with their icon, colour and this month's total.",
-            discussion: """
+            "list", "List categories with their icon, colour and this month's total.",
+            about: """
                 This month's total runs from the 1st to today (--today), positive for what was spent \
                 (expense) or earned (income).
-                Example: capital category list --kind expense --format json
-                """)
+                """,
+            example: "capital category list --kind expense --format json")
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Only income or only expense categories.", valueName: "kind"), completion: .list(["income", "expense"])) var kind:
@@ -89,8 +88,8 @@ extension Capital.CategoryCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "edit", abstract: "Rename a category or change its colour or icon.",
-            discussion: "Example: capital category edit Groceries --icon 🛒 --color green   (--icon \"\" clears the icon)")
+            "edit", "Rename a category or change its colour or icon.",
+            example: "capital category edit Groceries --icon 🛒 --color green   (--icon \"\" clears the icon)")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Category name or id prefix.", completion: .categoryNames) var category: String
@@ -116,12 +115,12 @@ extension Capital.CategoryCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a category nothing uses.",
-            discussion: """
+            "rm", "Remove a category nothing uses.",
+            about: """
                 A category with transactions, schedules, loans, cards, deposits, due payments or budgets is \
                 refused; `capital account rm NAME --move-to OTHER` moves its postings, `--hide` keeps it out of listings.
-                Example: capital category rm Gifts
-                """)
+                """,
+            example: "capital category rm Gifts")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Category name or id prefix.", completion: .categoryNames) var category: String

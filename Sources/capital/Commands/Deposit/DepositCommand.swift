@@ -22,14 +22,16 @@ extension Capital.DepositCommand {
         static let fieldNames = ["account": "NAME"]
 
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a deposit: its interest and payout join the forecast.",
-            discussion: """
+            "add", "Add a deposit: its interest and payout join the forecast.",
+            about: """
                 The deposit goes by NAME, a deposit account (created if there is none); put money in with \
                 `capital transfer`. Interest accrues daily on the end-of-day balance (actual/actual) and is credited \
                 monthly, quarterly or at maturity; at maturity the balance moves to --payout. Until then it counts at \
                 ladder level 5 when it matures within a year, else 6.
-                Example: capital deposit add "Sber deposit" --rate 16 --capitalisation monthly --opened 2025-01-10 --maturity 2025-07-10 --payout "Sber Debit"
-                """)
+                """,
+            example:
+                "capital deposit add \"Sber deposit\" --rate 16 --capitalisation monthly --opened 2025-01-10 --maturity 2025-07-10 --payout \"Sber Debit\""
+        )
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The deposit's name: its deposit account.") var name: String
@@ -61,8 +63,7 @@ extension Capital.DepositCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List deposits with their balance, rate, maturity and ladder level.",
-            discussion: "Example: capital deposit list")
+            "list", "List deposits with their balance, rate, maturity and ladder level.", example: "capital deposit list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -89,8 +90,8 @@ extension Capital.DepositCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show a deposit: balance today, the next interest, what it pays out at maturity.",
-            discussion: "Example: capital deposit show \"Sber deposit\"")
+            "show", "Show a deposit: balance today, the next interest, what it pays out at maturity.",
+            example: "capital deposit show \"Sber deposit\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The deposit's name (its account) or id prefix.") var deposit: String

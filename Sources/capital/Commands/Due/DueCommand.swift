@@ -16,8 +16,8 @@ extension DueStatus: ExpressibleByArgument {
 extension Capital {
     struct DueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "due", abstract: "Bills and fines: what is owed, what is paid, and by when.",
-            discussion: """
+            "due", "Bills and fines: what is owed, what is paid, and by when.",
+            about: """
                 A due payment's status is derived from what is paid: unpaid, partially paid or fully paid. The unpaid \
                 rest is an outflow on its due day in the forecast (an overdue one today), from --from or the default account.
                 """,
@@ -30,14 +30,14 @@ extension Capital.DueCommand {
         static let fieldNames = ["payFrom": "--from", "dueDay": "--due"]
 
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Register a bill or a fine.",
-            discussion: """
+            "add", "Register a bill or a fine.",
+            about: """
                 TYPE is bill or fine. --total, --due and --reason are required; --paid (default 0), --iban (checked: \
                 length for its country and ISO 13616 check digits), --address, --institution, --from (the account the \
                 forecast pays the rest from; default: the default account) and --category (default Bills or Fines) are optional.
-                Example: capital due add fine --total 4500 --due 2025-03-10 --reason "Speeding ticket" --institution "GIBDD"
-                Example: capital due add bill --total 5400 --paid 2000 --due 2025-04-25 --reason "Electricity, March" --iban "GB82 WEST 1234 5698 7654 32"
-                """)
+                """,
+            example: "capital due add fine --total 4500 --due 2025-03-10 --reason \"Speeding ticket\" --institution \"GIBDD\"",
+            "capital due add bill --total 5400 --paid 2000 --due 2025-04-25 --reason \"Electricity, March\" --iban \"GB82 WEST 1234 5698 7654 32\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "bill or fine.") var type: DueType
@@ -80,14 +80,13 @@ extension Capital.DueCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "What is still to pay, most urgent first; --all lists every one, most recent first.",
-            discussion: """
+            "list", "What is still to pay, most urgent first; --all lists every one, most recent first.",
+            about: """
                 Without --all: the bills and fines not fully paid, overdue ones first (the most overdue first), then by \
                 due day, nearest first; on one day the larger rest first. With --all: every one in the order registered, \
                 most recent first. --type and --status filter (a --status of fully-paid looks at all of them).
-                Example: capital due list
-                Example: capital due list --all --type fine --format json
-                """)
+                """,
+            example: "capital due list", "capital due list --all --type fine --format json")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Every due payment, paid ones too, most recently registered first.") var all = false
@@ -107,7 +106,7 @@ extension Capital.DueCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show a bill or fine with its details and its payments.", discussion: "Example: capital due show 2")
+            "show", "Show a bill or fine with its details and its payments.", example: "capital due show 2")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its number, as `due list` shows it.") var id: String
@@ -119,12 +118,12 @@ extension Capital.DueCommand {
 
     struct Pay: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "pay", abstract: "Pay (part of) a bill or fine: records the transaction and raises what is paid.",
-            discussion: """
+            "pay", "Pay (part of) a bill or fine: records the transaction and raises what is paid.",
+            about: """
                 Paying more than what is left is refused (the message says what is left). The money comes from --from, \
                 else the account set on the due payment, else the default account; --on defaults to today.
-                Example: capital due pay 2 1500 --from "Sber Debit"
-                """)
+                """,
+            example: "capital due pay 2 1500 --from \"Sber Debit\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its number, as `due list` shows it.") var id: String
@@ -147,14 +146,14 @@ extension Capital.DueCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "edit", abstract: "Change a bill or fine: any field; optional ones clear with \"\".",
-            discussion: """
+            "edit", "Change a bill or fine: any field; optional ones clear with \"\".",
+            about: """
                 Paid must stay within 0 and the total. Lowering the total below what is paid sets paid to the total (it \
                 becomes fully paid, and the command says so). Type, total, due day and reason cannot be emptied; \
                 --iban "", --address "", --institution "", --from "" (back to the default account) and --category "" \
                 (back to Bills or Fines) clear.
-                Example: capital due edit 2 --total 4000 --institution "GIBDD Moscow"
-                """)
+                """,
+            example: "capital due edit 2 --total 4000 --institution \"GIBDD Moscow\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its number, as `due list` shows it.") var id: String
@@ -208,8 +207,7 @@ extension Capital.DueCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a bill or fine (its recorded payments stay).", discussion: "Example: capital due rm 3")
+        static let configuration = CommandConfiguration("rm", "Remove a bill or fine (its recorded payments stay).", example: "capital due rm 3")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its number, as `due list` shows it.") var id: String

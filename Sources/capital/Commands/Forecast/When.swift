@@ -6,9 +6,7 @@ import CapitalStore
 extension Capital {
     struct When: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "when",
-            abstract: "The first day from which an amount can be spent and stays affordable to the horizon.",
-            discussion: "Example: capital when 300000 --level 4")
+            "when", "The first day from which an amount can be spent and stays affordable to the horizon.", example: "capital when 300000 --level 4")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions

@@ -14,9 +14,7 @@ extension Capital {
 extension Capital.GroupCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add",
-            abstract: "Add a group.",
-            discussion: "Example: capital group add \"Everyday money\" --type cash-flow --account \"VTB Debit\" --account Cash")
+            "add", "Add a group.", example: "capital group add \"Everyday money\" --type cash-flow --account \"VTB Debit\" --account Cash")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The group's name (unique).") var name: String
@@ -34,8 +32,7 @@ extension Capital.GroupCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List groups with their accounts.", discussion: "Example: capital group list")
+        static let configuration = CommandConfiguration("list", "List groups with their accounts.", example: "capital group list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -57,8 +54,7 @@ extension Capital.GroupCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show",
-            abstract: "Show a group's accounts with today's balances and their total.", discussion: "Example: capital group show \"Everyday money\"")
+            "show", "Show a group's accounts with today's balances and their total.", example: "capital group show \"Everyday money\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
@@ -69,8 +65,7 @@ extension Capital.GroupCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a group (its accounts stay).", discussion: "Example: capital group rm \"Everyday money\"")
+        static let configuration = CommandConfiguration("rm", "Remove a group (its accounts stay).", example: "capital group rm \"Everyday money\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
@@ -84,8 +79,7 @@ extension Capital.GroupCommand {
 
     struct AddAccount: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add-account", abstract: "Put accounts into a group.",
-            discussion: "Example: capital group add-account \"Everyday money\" Cash")
+            "add-account", "Put accounts into a group.", example: "capital group add-account \"Everyday money\" Cash")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var members: GroupMembers
@@ -99,8 +93,7 @@ extension Capital.GroupCommand {
 
     struct RemoveAccount: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove-account", abstract: "Take accounts out of a group.",
-            discussion: "Example: capital group remove-account \"Everyday money\" Cash")
+            "remove-account", "Take accounts out of a group.", example: "capital group remove-account \"Everyday money\" Cash")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var members: GroupMembers

@@ -5,13 +5,12 @@ import CapitalStore
 extension Capital {
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "backup",
-            abstract: "Write a consistent copy of the database to FILE, even while others write to it.",
-            discussion: """
+            "backup", "Write a consistent copy of the database to FILE, even while others write to it.",
+            about: """
                 Uses SQLite's online backup API: the copy holds every transaction whole, as one moment saw \
                 the database. The copy is private (mode 0600). An existing FILE is refused unless --force.
-                Example: capital backup ~/backups/capital-2025-04-01.sqlite
-                """)
+                """,
+            example: "capital backup ~/backups/capital-2025-04-01.sqlite")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("Where to write the copy (its folder must exist).", valueName: "file")) var file: String

@@ -5,15 +5,14 @@ import CapitalStore
 extension Capital {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "check",
-            abstract: "Verify the database without writing to it; exit 2 when it finds problems (1 when it cannot read it).",
-            discussion: """
+            "check", "Verify the database without writing to it; exit 2 when it finds problems (1 when it cannot read it).",
+            about: """
                 Runs SQLite's integrity and foreign key checks, then the ledger's rules: every transaction \
                 balances per currency, schedule rules parse, loans, cards, deposits, due payments, budgets \
                 and schedules name accounts that exist, due payments have 0 <= paid <= total. Prints one \
                 problem per line with the record's id. See docs/cli.md.
-                Example: capital check --format json
-                """)
+                """,
+            example: "capital check --format json")
 
         @OptionGroup var global: GlobalOptions
 

@@ -7,12 +7,9 @@ import Foundation
 extension Capital {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "import",
-            abstract: "Import a YAML or JSON ledger file, all or nothing (creates the database if needed).",
-            discussion: """
-                Into a database with data it merges by name; see docs/ledger-format.md.
-                Example: capital import samples/household.yaml
-                """)
+            "import", "Import a YAML or JSON ledger file, all or nothing (creates the database if needed).",
+            about: "Into a database with data it merges by name; see docs/ledger-format.md.",
+            example: "capital import samples/household.yaml")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The ledger file (.yaml, .yml or .json).") var file: String

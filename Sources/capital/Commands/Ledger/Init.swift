@@ -5,9 +5,7 @@ import CapitalStore
 extension Capital {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "init",
-            abstract: "Create a ledger: the Capital equity account and the default categories.",
-            discussion: "Example: capital init --currency RUB")
+            "init", "Create a ledger: the Capital equity account and the default categories.", example: "capital init --currency RUB")
 
         @OptionGroup var global: GlobalOptions
 

@@ -13,16 +13,16 @@ extension Capital {
 extension Capital.SampleCommand {
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "generate", abstract: "Write a deterministic synthetic ledger file: N rules over Y years.",
-            discussion: """
+            "generate", "Write a deterministic synthetic ledger file: N rules over Y years.",
+            about: """
                 The same options and seed always give the same file. The ledger starts on --start (default \
                 2025-01-01; use it as --today): a year of posted history before it, N schedules from it on \
                 (daily, working-day, Russian-calendar with adjustments, weekly, biweekly, monthly, quarterly, \
                 yearly; some ranged, some ending), and with 5 accounts or more a mortgage and a credit card. \
                 Limits: --rules 1–100000, --years 1–100, --accounts 2–1000. See docs/performance.md.
-                Example: capital sample generate --rules 1000 --years 30 --out big.yaml
-                Example: capital -f big.yaml --today 2025-01-01 forecast --until +30y --by month
-                """)
+                """,
+            example: "capital sample generate --rules 1000 --years 30 --out big.yaml",
+            "capital -f big.yaml --today 2025-01-01 forecast --until +30y --by month")
 
         @OptionGroup var global: GlobalOptions
         @Option(parsing: .unconditional, help: ArgumentHelp("How many schedules.", valueName: "n")) var rules: Int

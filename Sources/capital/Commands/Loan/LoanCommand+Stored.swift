@@ -12,14 +12,16 @@ extension Capital.LoanCommand {
         static let fieldNames = ["account": "NAME"]
 
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a loan: its payments join the forecast.",
-            discussion: """
+            "add", "Add a loan: its payments join the forecast.",
+            about: """
                 The loan goes by NAME, a loan account (created if there is none). Each payment is one transaction \
                 from --pay-from: the interest to --category (default Loan interest), the principal to the loan account. \
                 The account's balance follows the schedule: the balance after the payments before today. A loan \
                 starting after today is paid out on its start day into --to (default: --pay-from).
-                Example: capital loan add Mortgage --principal 6000000 --rate 9.5 --term 240 --start 2021-03-10 --pay-from "Sber Debit" --day-count actual/actual
-                """)
+                """,
+            example:
+                "capital loan add Mortgage --principal 6000000 --rate 9.5 --term 240 --start 2021-03-10 --pay-from \"Sber Debit\" --day-count actual/actual"
+        )
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The loan's name: its loan account.") var name: String
@@ -57,8 +59,7 @@ extension Capital.LoanCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List loans with their balance today, next payment and payoff.",
-            discussion: "Example: capital loan list --format json")
+            "list", "List loans with their balance today, next payment and payoff.", example: "capital loan list --format json")
 
         @OptionGroup var global: GlobalOptions
 
@@ -86,8 +87,8 @@ extension Capital.LoanCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show a loan: balance today, the next payment and its split, payoff, interest left.",
-            discussion: "Example: capital loan show Mortgage --schedule")
+            "show", "Show a loan: balance today, the next payment and its split, payoff, interest left.",
+            example: "capital loan show Mortgage --schedule")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
@@ -102,16 +103,15 @@ extension Capital.LoanCommand {
         static let fieldNames = ["amount": "AMOUNT"]
 
         static let configuration = CommandConfiguration(
-            commandName: "prepay", abstract: "Repay a loan early: once, in full, or every month; --dry-run shows what it would save.",
-            discussion: """
+            "prepay", "Repay a loan early: once, in full, or every month; --dry-run shows what it would save.",
+            about: """
                 The schedule after --on is recomputed: --reduce term keeps the payment and ends the loan sooner, \
                 --reduce payment keeps the term and lowers each payment. --every RULE repeats the extra payment \
                 (e.g. "monthly on 10") from --on until --until or the payoff. An amount not less than what is left is \
                 refused: pay the loan off with --full.
-                Example: capital loan prepay Mortgage 500000 --on 2025-09-10 --reduce payment --dry-run
-                Example: capital loan prepay "Car loan" 5000 --on 2025-07-05 --every "monthly on 5"
-                Example: capital loan prepay VTB --full --on 2025-12-01
-                """)
+                """,
+            example: "capital loan prepay Mortgage 500000 --on 2025-09-10 --reduce payment --dry-run",
+            "capital loan prepay \"Car loan\" 5000 --on 2025-07-05 --every \"monthly on 5\"", "capital loan prepay VTB --full --on 2025-12-01")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
@@ -147,8 +147,7 @@ extension Capital.LoanCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a loan's terms; its account and posted transactions stay.",
-            discussion: "Example: capital loan rm \"Car loan\"")
+            "rm", "Remove a loan's terms; its account and posted transactions stay.", example: "capital loan rm \"Car loan\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The loan's name (its account) or id prefix.") var loan: String

@@ -91,16 +91,16 @@ func parsePrepayment(_ text: String, currency: Currency, effect: PrepaymentEffec
 extension Capital.LoanCommand {
     struct Schedule: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "schedule",
-            abstract: "Print a loan's amortisation schedule, without a database.",
-            discussion: """
+            "schedule", "Print a loan's amortisation schedule, without a database.",
+            about: """
                 Every payment with its interest and principal and the balance left; the last payment absorbs the \
                 rounding so the balance closes at exactly 0. --prepay AMOUNT@DATE (repeatable) adds an early repayment, \
                 full@DATE pays everything off that day; --reduce says whether the payment or the term shrinks, and the \
                 interest saved is shown. Amounts are in --currency (default: your database's currency, else RUB).
-                Example: capital loan schedule --principal 5000000 --rate 12 --term 240 --start 2025-02-15
-                Example: capital loan schedule --principal 5000000 --rate 12 --term 240 --start 2025-02-15 --prepay 1000000@2026-02-15 --reduce payment --format json
-                """)
+                """,
+            example: "capital loan schedule --principal 5000000 --rate 12 --term 240 --start 2025-02-15",
+            "capital loan schedule --principal 5000000 --rate 12 --term 240 --start 2025-02-15 --prepay 1000000@2026-02-15 --reduce payment --format json"
+        )
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var terms: LoanTermsOptions

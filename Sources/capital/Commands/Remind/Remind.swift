@@ -6,15 +6,14 @@ import CapitalStore
 extension Capital {
     struct Remind: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remind", abstract: "What is due in the next days: bills and fines, confirmations, card paybacks, loan payments.",
-            discussion: """
+            "remind", "What is due in the next days: bills and fines, confirmations, card paybacks, loan payments.",
+            about: """
                 Lists, overdue first and then by day: bills and fines not fully paid due by the last day; occurrences of \
                 schedules that wait for confirmation (`capital post`), open ones past due and those ahead; card \
                 paybacks due (and overdue statements); loan payments. The exit code is 2 when something is overdue \
                 (1 is an error) and 0 otherwise, so cron or a shell prompt can use it.
-                Example: capital remind
-                Example: capital remind --days 30 --format json
-                """)
+                """,
+            example: "capital remind", "capital remind --days 30 --format json")
 
         @OptionGroup var global: GlobalOptions
         // Unconditional, so that `--days -1` reaches the check below instead of reading as an option.

@@ -32,17 +32,17 @@ func scenarioError(_ error: ScenarioError, _ names: [String: String] = [:]) -> C
 extension Capital.ScenarioCommand {
     struct Try: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "try", abstract: "Can we buy it? One purchase, with its financing and new costs, against the forecast.",
-            discussion: """
+            "try", "Can we buy it? One purchase, with its financing and new costs, against the forecast.",
+            about: """
                 The purchase of --price on --on is paid from the level's accounts (default level 4), in cash, with \
                 --down and a loan (--loan-rate, --loan-term), or in --instalments monthly payments; --monthly-cost and \
                 --yearly-cost add new costs from --cost-start (default --on), --income-change more or less income a month, \
                 --sale an asset sold. It answers whether every balance to the horizon stays above the floor, the lowest \
                 one, the largest price affordable with the same financing, and what the plan costs to the horizon. \
                 With no financing it is feasible exactly when PRICE ≤ can-spend on that day.
-                Example: capital scenario try --price 1500000 --on 2025-06-01 --down 300000 --loan-rate 14 --loan-term 60 --monthly-cost 7000 --why
-                Example: capital -f samples/household.yaml --today 2025-04-01 scenario try --price 900000 --on 2025-09-01 --instalments 12 --earliest
-                """)
+                """,
+            example: "capital scenario try --price 1500000 --on 2025-06-01 --down 300000 --loan-rate 14 --loan-term 60 --monthly-cost 7000 --why",
+            "capital -f samples/household.yaml --today 2025-04-01 scenario try --price 900000 --on 2025-09-01 --instalments 12 --earliest")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
@@ -102,16 +102,16 @@ extension Capital.ScenarioCommand {
 extension Capital.ScenarioCommand {
     struct Eval: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "eval", abstract: "Evaluate every scenario of a CSV or JSON file: one result row each, in input order.",
-            discussion: """
+            "eval", "Evaluate every scenario of a CSV or JSON file: one result row each, in input order.",
+            about: """
                 FILE is CSV with a header naming the columns (name, price, date, down, loan_rate, loan_term, loan_method, \
                 instalments, monthly_cost, yearly_cost, cost_start, monthly_income_change, income_start, sale, sale_date; \
                 see docs/scenarios.md) or a JSON array of objects with the same keys. A row that cannot be read or \
                 evaluated gets its error in the error column; the others are still evaluated, and the exit code is then 65. \
                 CSV is streamed (memory stays flat) unless --sort or the table format needs every row; both cores are used.
-                Example: capital -f samples/household.yaml --today 2025-04-01 scenario eval samples/cars.csv --sort total-cost
-                Example: capital scenario eval cars.csv --earliest --format csv --out results.csv
-                """)
+                """,
+            example: "capital -f samples/household.yaml --today 2025-04-01 scenario eval samples/cars.csv --sort total-cost",
+            "capital scenario eval cars.csv --earliest --format csv --out results.csv")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions

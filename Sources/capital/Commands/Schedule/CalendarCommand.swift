@@ -13,8 +13,7 @@ extension Capital {
 extension Capital.CalendarCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list",
-            abstract: "List the calendars, the ledger's default, and the days you added.", discussion: "Example: capital calendar list")
+            "list", "List the calendars, the ledger's default, and the days you added.", example: "capital calendar list")
 
         @OptionGroup var global: GlobalOptions
 
@@ -35,8 +34,7 @@ extension Capital.CalendarCommand {
 
     struct Use: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "use",
-            abstract: "Make a calendar the ledger's default for schedules.", discussion: "Example: capital calendar use RU")
+            "use", "Make a calendar the ledger's default for schedules.", example: "capital calendar use RU")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "RU, US or none.") var name: String
@@ -52,8 +50,8 @@ extension Capital.CalendarCommand {
 
     struct AddHoliday: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add-holiday", abstract: "Make a day a holiday in a calendar, for this ledger.",
-            discussion: "Example: capital calendar add-holiday RU 2025-06-13 --name \"Company day off\"")
+            "add-holiday", "Make a day a holiday in a calendar, for this ledger.",
+            example: "capital calendar add-holiday RU 2025-06-13 --name \"Company day off\"")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var day: CalendarDay
@@ -63,8 +61,8 @@ extension Capital.CalendarCommand {
 
     struct AddWorkday: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add-workday", abstract: "Make a day a working day in a calendar, for this ledger.",
-            discussion: "Example: capital calendar add-workday RU 2025-11-01 --name \"Transferred working Saturday\"")
+            "add-workday", "Make a day a working day in a calendar, for this ledger.",
+            example: "capital calendar add-workday RU 2025-11-01 --name \"Transferred working Saturday\"")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var day: CalendarDay

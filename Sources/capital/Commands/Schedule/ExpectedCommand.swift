@@ -8,10 +8,9 @@ extension ExpectedKind: ExpressibleByArgument {}
 extension Capital {
     struct ExpectedCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "expected",
-            abstract:
-                "Expected flows: schedule occurrences, loan payments, deposits' interest, bills, card paybacks and budgets, and what became of each.",
-            discussion: """
+            "expected",
+            "Expected flows: schedule occurrences, loan payments, deposits' interest, bills, card paybacks and budgets, and what became of each.",
+            about: """
                 Each expected flow is named NAME@DATE (its schedule's, loan's or deposit's name, or "CATEGORY budget", \
                 and its day) and is open, posted (capital post wrote it), settled (a transaction you recorded stands \
                 for it: --settles, or matched by amount and accounts within --match-days), skipped, or handled \
@@ -28,12 +27,12 @@ extension Capital {
 extension Capital.ExpectedCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List expected flows with their state and what settled them.",
-            discussion: """
+            "list", "List expected flows with their state and what settled them.",
+            about: """
                 The window is --from to --until (default 30 days either side of today). --open shows only open \
                 flows; --overdue open flows before today, however old.
-                Example: capital expected list --open --kind loan --until 2025-06-30
-                """)
+                """,
+            example: "capital expected list --open --kind loan --until 2025-06-30")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Only open flows.") var open = false
@@ -59,8 +58,8 @@ extension Capital.ExpectedCommand {
         static let fieldNames = ["reference": "REF"]
 
         static let configuration = CommandConfiguration(
-            commandName: "skip", abstract: "Say an open expected flow will not happen: the forecast and post leave it out.",
-            discussion: "Example: capital expected skip \"Salary Ivan@2025-04-15\"")
+            "skip", "Say an open expected flow will not happen: the forecast and post leave it out.",
+            example: "capital expected skip \"Salary Ivan@2025-04-15\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
@@ -72,12 +71,12 @@ extension Capital.ExpectedCommand {
         static let fieldNames = ["reference": "REF"]
 
         static let configuration = CommandConfiguration(
-            commandName: "reopen", abstract: "Open a skipped or settled expected flow again.",
-            discussion: """
+            "reopen", "Open a skipped or settled expected flow again.",
+            about: """
                 A settled flow's transaction stays, no longer standing for it. A posted flow opens again when \
                 its transaction is removed (capital tx rm).
-                Example: capital expected reopen "Salary Ivan@2025-04-15"
-                """)
+                """,
+            example: "capital expected reopen \"Salary Ivan@2025-04-15\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String

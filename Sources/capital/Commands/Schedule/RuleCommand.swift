@@ -33,15 +33,14 @@ func shippedCalendar(_ name: String) throws -> WorkingDayCalendar {
 extension Capital.RuleCommand {
     struct Expand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "expand",
-            abstract: "Print the days a rule falls on between --start and --until (both included).",
-            discussion: """
+            "expand", "Print the days a rule falls on between --start and --until (both included).",
+            about: """
                 RULE is RRULE text (FREQ=MONTHLY;BYDAY=-1FR) or a readable rule: daily, every working day, \
                 weekly on mon,thu, every 2 weeks on fri, monthly on 25, monthly on 31 (clamps to the month's end), \
                 monthly on last day, monthly on last working day, monthly on first working day, monthly on 2nd tue, \
                 quarterly on 15, every 3 months on 1, yearly on 03-01, yearly on 02-29 (28 Feb in other years).
-                Example: capital rule expand "monthly on 25" --start 2025-01-01 --until 2025-12-31 --calendar RU --adjust preceding
-                """)
+                """,
+            example: "capital rule expand \"monthly on 25\" --start 2025-01-01 --until 2025-12-31 --calendar RU --adjust preceding")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "RRULE text or a readable rule.") var rule: String

@@ -97,8 +97,7 @@ extension Capital.ScheduleCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list",
-            abstract: "List schedules with their next day and monthly equivalent.", discussion: "Example: capital schedule list --format json")
+            "list", "List schedules with their next day and monthly equivalent.", example: "capital schedule list --format json")
 
         @OptionGroup var global: GlobalOptions
 
@@ -110,8 +109,7 @@ extension Capital.ScheduleCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show",
-            abstract: "Show a schedule and its next occurrences with their amounts.", discussion: "Example: capital schedule show Lunch --next 5")
+            "show", "Show a schedule and its next occurrences with their amounts.", example: "capital schedule show Lunch --next 5")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
@@ -176,9 +174,7 @@ extension Capital.ScheduleCommand {
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "skip",
-            abstract: "Skip one occurrence.", discussion: "Example: capital schedule skip Gymnastics --at 2025-07-04")
+        static let configuration = CommandConfiguration("skip", "Skip one occurrence.", example: "capital schedule skip Gymnastics --at 2025-07-04")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
@@ -196,8 +192,8 @@ extension Capital.ScheduleCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove one occurrence, this and future ones, or the whole schedule (default).",
-            discussion: "Example: capital schedule rm Gymnastics --scope future --at 2025-09-04")
+            "rm", "Remove one occurrence, this and future ones, or the whole schedule (default).",
+            example: "capital schedule rm Gymnastics --scope future --at 2025-09-04")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String

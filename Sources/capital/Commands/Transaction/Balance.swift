@@ -6,13 +6,12 @@ import CapitalStore
 extension Capital {
     struct Balance: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "balance",
-            abstract: "End-of-day balances per account and per group.",
-            discussion: """
+            "balance", "End-of-day balances per account and per group.",
+            about: """
                 Amounts are signed as in double entry: what you have is positive, what you owe (loans, \
                 card debt) is negative. Categories and hidden accounts are left out unless --all.
-                Example: capital -f samples/household.yaml balance --on 2025-03-31 --format json
-                """)
+                """,
+            example: "capital -f samples/household.yaml balance --on 2025-03-31 --format json")
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Balances at the end of this day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))

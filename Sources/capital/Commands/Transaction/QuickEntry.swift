@@ -75,9 +75,8 @@ extension Capital {
         static let fieldNames = ["category": "CATEGORY"]
 
         static let configuration = CommandConfiguration(
-            commandName: "spend",
-            abstract: "Record spending on a category, from the default account or --from.",
-            discussion: "Example: capital spend 1500 Groceries --from Cash --note \"market\"")
+            "spend", "Record spending on a category, from the default account or --from.",
+            example: "capital spend 1500 Groceries --from Cash --note \"market\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
@@ -100,9 +99,7 @@ extension Capital {
         static let fieldNames = ["category": "CATEGORY"]
 
         static let configuration = CommandConfiguration(
-            commandName: "earn",
-            abstract: "Record income from a category, into the default account or --to.",
-            discussion: "Example: capital earn 180000 Salary --to \"VTB Debit\"")
+            "earn", "Record income from a category, into the default account or --to.", example: "capital earn 180000 Salary --to \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
@@ -123,8 +120,7 @@ extension Capital {
 
     struct Transfer: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "transfer",
-            abstract: "Move money between two accounts.", discussion: "Example: capital transfer 5000 --from \"VTB Debit\" --to Cash")
+            "transfer", "Move money between two accounts.", example: "capital transfer 5000 --from \"VTB Debit\" --to Cash")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String

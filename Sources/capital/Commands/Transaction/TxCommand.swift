@@ -43,12 +43,9 @@ func parsePosting(_ text: String) throws -> PostingInput {
 extension Capital.TxCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add",
-            abstract: "Record a transaction with two or more postings that balance.",
-            discussion: """
-                One posting may leave out its amount: it takes what balances the others.
-                Example: capital tx add --on 2025-03-05 --payee Bank --posting "Loan interest=60000" --posting Mortgage=10000 --posting "VTB Debit"
-                """)
+            "add", "Record a transaction with two or more postings that balance.",
+            about: "One posting may leave out its amount: it takes what balances the others.",
+            example: "capital tx add --on 2025-03-05 --payee Bank --posting \"Loan interest=60000\" --posting Mortgage=10000 --posting \"VTB Debit\"")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: TransactionFields
@@ -76,9 +73,8 @@ extension Capital.TxCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list",
-            abstract: "List transactions, oldest first, with filters.",
-            discussion: "Example: capital tx list --from 2025-03-01 --to 2025-03-31 --category Groceries --min 1000")
+            "list", "List transactions, oldest first, with filters.",
+            example: "capital tx list --from 2025-03-01 --to 2025-03-31 --category Groceries --min 1000")
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day).", valueName: "date")) var from: String?
@@ -104,9 +100,7 @@ extension Capital.TxCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "show",
-            abstract: "Show a transaction with its postings.", discussion: "Example: capital tx show 3f2a")
+        static let configuration = CommandConfiguration("show", "Show a transaction with its postings.", example: "capital tx show 3f2a")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id prefix (at least 4 hex digits).") var id: String
@@ -121,9 +115,8 @@ extension Capital.TxCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "edit",
-            abstract: "Change a transaction; --posting replaces all its postings.",
-            discussion: "Example: capital tx edit 3f2a --payee \"Swimming pool\" --on 2025-03-06")
+            "edit", "Change a transaction; --posting replaces all its postings.",
+            example: "capital tx edit 3f2a --payee \"Swimming pool\" --on 2025-03-06")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id prefix (at least 4 hex digits).") var id: String
@@ -150,8 +143,7 @@ extension Capital.TxCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a transaction.", discussion: "Example: capital tx rm 3f2a")
+        static let configuration = CommandConfiguration("rm", "Remove a transaction.", example: "capital tx rm 3f2a")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id prefix (at least 4 hex digits).") var id: String
