@@ -144,6 +144,42 @@ struct ExpectedFlowTests {
         #expect(items.contains { $0.string("what") == "VTB Loan" } && !items.contains { $0.string("what") == "Mortgage" }, "\(remind)")
     }
 
+    /// A transaction edited so that it no longer pays what it settled leaves that flow open again,
+    /// and says so; edited back, it settles it again (split as recorded); an edit of its note or
+    /// of its day keeps what it stands for.
+    @Test func editingASettlingTransactionReopensOrKeepsItsFlow() throws {
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-06"]
+        let settled = try Self.canSpend(cli, today: "2025-04-06")
+        let recorded = cli.run(today + ["transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage", "--on", "2025-04-04", "--format", "json"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(recorded.stdout.utf8)) as? [String: Any])?.string("id"), "\(recorded)")
+        #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "settled")
+        let paid = try Self.canSpend(cli, today: "2025-04-06")
+        #expect(paid == settled, "an overdue payment counted today, then recorded: the same answer")
+
+        let elsewhere = cli.run(today + ["tx", "edit", id, "-p", "Clothing=100", "-p", "Cash"])
+        #expect(
+            elsewhere.status == 0
+                && elsewhere.stderr == "capital: note: no longer stands for Mortgage payment of 2025-04-05 (Mortgage@2025-04-05): open again\n",
+            "\(elsewhere)")
+        #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "open")
+        // The payment is expected again (overdue, so today) and 100 of clothing (no budget) came out of cash.
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == paid - 100_00)
+
+        let back = cli.run(today + ["tx", "edit", id, "-p", "Mortgage=69979.36", "-p", "VTB Debit"])
+        #expect(back.stderr == "capital: note: settles Mortgage payment of 2025-04-05 (Mortgage@2025-04-05)\n", "\(back)")
+        #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "settled")
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == paid)
+        let postings = try #require(try cli.json(["tx", "show", id, "--format", "json"]) as? [String: Any])["postings"] as? [[String: Any]]
+        #expect(postings?.compactMap { $0.string("account") }.sorted() == ["Loan interest", "Mortgage", "VTB Debit"], "split again")
+
+        for change in [["--note", "paid at the branch"], ["--on", "2025-03-29"]] {
+            let kept = cli.run(today + ["tx", "edit", id] + change)
+            #expect(kept.status == 0 && kept.stderr.isEmpty, "\(change): \(kept)")
+            #expect(try Self.state(cli, "Mortgage@2025-04-05", today: "2025-04-06") == "settled", "\(change)")
+        }
+    }
+
     /// A payment of another amount settles only when named; the difference is said, and the
     /// money not paid stays in the bank.
     @Test func aPartialPaymentSettlesWhenNamedAndSaysTheDifference() throws {

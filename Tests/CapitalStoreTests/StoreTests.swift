@@ -582,7 +582,7 @@ struct StoreTransactionTests {
         good.payee = "Market"
         good.day = try Day(iso: "2025-01-06")
         good.postings = [PostingInput(account: "Eating out", amount: "7", field: "p1"), PostingInput(account: "VTB Debit", amount: nil, field: "p2")]
-        let edited = try store.editTransaction(String(t.id.prefix(8)), good)
+        let edited = try store.editTransaction(String(t.id.prefix(8)), good).transaction
         #expect(edited.payee == "Market")
         #expect(try edited.day == Day(iso: "2025-01-06"))
         #expect(try store.balancesByName()["Eating out"] == 700)

@@ -27,6 +27,15 @@ public struct Settlement: Sendable, Equatable {
     public var reference: String { Store.flowReference(name: name, key: flow.key) }
 }
 
+/// A transaction as edited, and what became of the expected flows it stood for.
+public struct TransactionEdit: Sendable, Equatable {
+    public var transaction: Transaction
+    /// Flows it stood for and no longer fits (it moves other accounts, or the other way): open again.
+    public var reopened: [ExpectedEntry]
+    /// The open flow it now settles, matched as a new transaction would be (when it stood for none).
+    public var settled: Settlement?
+}
+
 /// An expected flow with its names, state and what stands for it.
 public struct ExpectedEntry: Sendable, Equatable {
     public var flow: ExpectedFlow
@@ -234,23 +243,7 @@ extension Store {
         // The flows as they were expected before this transaction: a deposit's interest follows
         // what was recorded on it.
         ledger.transactions.removeAll { $0.id == transaction.id }
-        let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
-        /// The accounts a set of postings moves (balance-sheet ones only, or all), with the direction.
-        func moves(_ postings: [Posting], balanceSheet: Bool) -> [String: Bool] {
-            var sums: [String: Int64] = [:]
-            for posting in postings where !balanceSheet || kinds[posting.accountID]?.isBalanceSheet == true {
-                sums[posting.accountID, default: 0] = saturatingSum(sums[posting.accountID, default: 0], posting.amount.minor)
-            }
-            return sums.filter { $0.value != 0 }.mapValues { $0 > 0 }
-        }
-        let recorded = moves(transaction.postings, balanceSheet: false)
-        /// The transaction moves the flow's balance-sheet accounts the same way, and nothing the
-        /// flow does not (a loan payment recorded whole to the loan leaves out its interest).
-        func fits(_ flow: ExpectedFlow) -> Bool {
-            let expected = moves(flow.postings, balanceSheet: false)
-            return moves(flow.postings, balanceSheet: true).allSatisfy { recorded[$0.key] == $0.value }
-                && recorded.allSatisfy { expected[$0.key] == $0.value }
-        }
+        let fits = Fitting(ledger, transaction)
         let amount = transaction.amount
         var chosen: ExpectedEntry
         var named = false
@@ -263,7 +256,7 @@ extension Store {
             if chosen.state != .open { throw StoreError.invalid(field: "{settles}", value: reference, reason: notOpen(chosen)) }
             guard fits(chosen.flow) else {
                 let names = Dictionary(ledger.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                var accounts = moves(chosen.flow.postings, balanceSheet: false).keys.compactMap { names[$0] }.sorted().map {
+                var accounts = fits.moves(chosen.flow.postings, balanceSheet: false).keys.compactMap { names[$0] }.sorted().map {
                     "'\(FieldKeys.literal($0))'"
                 }
                 let last = accounts.removeLast()
@@ -303,6 +296,35 @@ extension Store {
         return Settlement(flow: chosen.flow, name: chosen.name, expected: chosen.flow.amount, recorded: amount, named: named)
     }
 
+    /// After an edit of `edit.transaction`: the flows it stood for that it no longer fits are open
+    /// again; one that stood for none is matched as a new transaction would be.
+    static func resettle(_ db: Database, _ edit: inout TransactionEdit, matchDays: Int, location: String) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT kind, instrumentId, day FROM expectedMark WHERE txnId = ?", arguments: [edit.transaction.id])
+        if rows.isEmpty {
+            edit.settled = try settle(db, &edit.transaction, .match(days: matchDays), location: location)
+            return
+        }
+        var (ledger, calendars, marks) = try expectedContext(db, location: location)
+        ledger.transactions.removeAll { $0.id == edit.transaction.id }
+        let fits = Fitting(ledger, edit.transaction)
+        for row in rows {
+            guard let kind = ExpectedKind(rawValue: row["kind"]) else { continue }
+            let key = FlowKey(kind: kind, instrumentID: row["instrumentId"], day: Day(row["day"]))
+            let window = DayRange(key.day.advanced(by: -31), key.day.advanced(by: 32))
+            let found = try entries(in: window, today: key.day, ledger: ledger, calendars: calendars, marks: marks, kinds: [kind]).first {
+                FlowKey($0.flow) == key
+            }
+            guard var entry = found, !fits(entry.flow) else { continue }
+            try db.cachedStatement(sql: "DELETE FROM expectedMark WHERE kind = ? AND instrumentId = ? AND day = ?").execute(arguments: [
+                key.kind.rawValue, key.instrumentID, key.day.number,
+            ])
+            entry.state = .open
+            entry.transactionID = nil
+            edit.reopened.append(entry)
+        }
+    }
+
     /// A payment recorded whole to the loan's account is its principal and its interest: the
     /// posting is split (interest first, up to the payment's), as `post` would have written it.
     static func splitLoanPayment(_ db: Database, _ transaction: inout Transaction, loan: LedgerLoan, flow: ExpectedFlow) throws {
@@ -338,5 +360,34 @@ extension Store {
         if transaction.postings[index].amount.minor == 0 { transaction.postings.remove(at: index) }
         try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [transaction.id])
         try insertPostings(db, transaction)
+    }
+}
+
+/// Whether a recorded transaction can stand for an expected flow: it moves the flow's
+/// balance-sheet accounts the same way, and nothing the flow does not (a loan payment recorded
+/// whole to the loan leaves out its interest).
+struct Fitting {
+    let kinds: [String: AccountKind]
+    /// What the transaction moves.
+    var recorded: [String: Bool] = [:]
+
+    init(_ ledger: Ledger, _ transaction: Transaction) {
+        kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        recorded = moves(transaction.postings, balanceSheet: false)
+    }
+
+    /// The accounts a set of postings moves (balance-sheet ones only, or all), with the direction.
+    func moves(_ postings: [Posting], balanceSheet: Bool) -> [String: Bool] {
+        var sums: [String: Int64] = [:]
+        for posting in postings where !balanceSheet || kinds[posting.accountID]?.isBalanceSheet == true {
+            sums[posting.accountID, default: 0] = saturatingSum(sums[posting.accountID, default: 0], posting.amount.minor)
+        }
+        return sums.filter { $0.value != 0 }.mapValues { $0 > 0 }
+    }
+
+    func callAsFunction(_ flow: ExpectedFlow) -> Bool {
+        let expected = moves(flow.postings, balanceSheet: false)
+        return moves(flow.postings, balanceSheet: true).allSatisfy { recorded[$0.key] == $0.value }
+            && recorded.allSatisfy { expected[$0.key] == $0.value }
     }
 }

@@ -70,9 +70,12 @@ extension Store {
         try read("finding a transaction") { db in try Store.resolveTransaction(db, reference) }
     }
 
-    /// Changes a transaction; the result must still balance.
+    /// Changes a transaction; the result must still balance. A transaction that stood for an
+    /// expected flow keeps standing for it while it still moves the flow's accounts the same way;
+    /// otherwise the flow is open again. One whose day or postings changed and that stood for none
+    /// settles the nearest open flow it matches within `matchDays`, as a new one would.
     @discardableResult
-    public func editTransaction(_ reference: String, _ changes: TransactionChanges) throws(StoreError) -> Transaction {
+    public func editTransaction(_ reference: String, _ changes: TransactionChanges, matchDays: Int = 3) throws(StoreError) -> TransactionEdit {
         try write("editing transaction '\(reference)'") { db in
             let old = try Store.resolveTransaction(db, reference)
             var updated = old
@@ -94,7 +97,11 @@ extension Store {
                 try Store.insertPostings(db, updated)
                 try Store.checkBalancesFit(db, accountIDs: Set(updated.postings.map(\.accountID)))
             }
-            return updated
+            var edit = TransactionEdit(transaction: updated, reopened: [], settled: nil)
+            if changes.postings != nil || changes.day != nil {
+                try Store.resettle(db, &edit, matchDays: matchDays, location: location)
+            }
+            return edit
         }
     }
 

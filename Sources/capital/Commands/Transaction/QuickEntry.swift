@@ -20,7 +20,7 @@ extension TransactionFields {
         let store = try global.ledgerStore(writing: true)
         let entry = try entry(move, amount: amount, settling: settling, global)
         let recorded = try kit { try store.record(entry) }
-        settle.say(recorded.settled, global)
+        SettleOptions.say(recorded.settled, global)
         // Recorded all the same: money already spent is a fact, the floor a plan.
         if let (balance, floor) = (try? store.belowFloor(recorded.from, on: entry.day)) ?? nil {
             Console.current.writeError(
@@ -56,7 +56,7 @@ struct SettleOptions: ParsableArguments {
     }
 
     /// Says on standard error what was settled: the flow, and the difference when the amount is not the one expected.
-    func say(_ settled: Settlement?, _ global: GlobalOptions) {
+    static func say(_ settled: Settlement?, _ global: GlobalOptions) {
         guard let settled else { return }
         let currency = settled.flow.postings[0].amount.currency
         var line = "capital: note: settles \(settled.flow.payee) of \(settled.flow.day) (\(settled.reference))"

@@ -66,7 +66,7 @@ extension Capital.TxCommand {
                     day: day, payee: fields.payee ?? "", note: fields.note ?? "", spender: fields.spender ?? "", tags: fields.tag,
                     postings: try posting.map(parsePosting)),
                 settling: settling)
-            settle.say(settled, global)
+            SettleOptions.say(settled, global)
             try output.said("Added transaction \(Store.shortID(transaction.id)) on \(transaction.day).") { try global.transactionRecord(transaction) }
         }
     }
@@ -137,8 +137,13 @@ extension Capital.TxCommand {
             if !fields.tag.isEmpty || clearTags { changes.tags = fields.tag }
             if !posting.isEmpty { changes.postings = try posting.map(parsePosting) }
             let output = try global.writeOutput()
-            let updated = try global.ledgerStore(writing: true).editTransaction(id, changes)
-            try output.said("Updated transaction \(Store.shortID(updated.id)).") { try global.transactionRecord(updated) }
+            let edit = try global.ledgerStore(writing: true).editTransaction(id, changes)
+            for entry in edit.reopened {
+                Console.current.writeError(
+                    "capital: note: no longer stands for \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)): open again\n")
+            }
+            SettleOptions.say(edit.settled, global)
+            try output.said("Updated transaction \(Store.shortID(edit.transaction.id)).") { try global.transactionRecord(edit.transaction) }
         }
     }
 
