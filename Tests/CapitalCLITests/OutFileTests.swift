@@ -87,6 +87,20 @@ struct OutFileTests {
         #expect(FileManager.default.contents(atPath: file) == before)
     }
 
+    /// `scenario eval FILE --out FILE --force` would replace the scenarios with their results.
+    @Test func theScenarioFileBeingReadIsRefused() throws {
+        let cli = try CLI()
+        let file = cli.path("cars.csv")
+        try "name,price\nLada,900000\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let before = try #require(FileManager.default.contents(atPath: file))
+        for out in [file, cli.path("./cars.csv")] {
+            cli.fails(
+                ["-f", CLI.samplePath, "--today", "2025-04-01", "scenario", "eval", file, "--out", out, "--force"],
+                mentioning: ["--out", "the file this command reads"])
+        }
+        #expect(FileManager.default.contents(atPath: file) == before)
+    }
+
     @Test func aFolderOrAMissingFolderIsRefused() throws {
         let cli = try CLI.household()
         let folder = cli.path("a-folder")

@@ -11,11 +11,12 @@ import Foundation
 struct OutOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write to this file instead of standard output (refused if it exists, unless --force).", valueName: "file"))
     var out: String?
-    @Flag(help: "Replace the --out file if it exists (never the database or the ledger file being read).") var force = false
+    @Flag(help: "Replace the --out file if it exists (never the database or a file being read).") var force = false
 
-    /// The file to write, checked against `global`'s database and ledger file; nil for standard output.
-    func file(_ global: GlobalOptions) throws -> OutputFile? {
-        try out.map { try OutputFile($0, force: force, protected: global.protectedPaths) }
+    /// The file to write, checked against `global`'s database and ledger file and the files the
+    /// command reads (`reading`); nil for standard output.
+    func file(_ global: GlobalOptions, reading: [String] = []) throws -> OutputFile? {
+        try out.map { try OutputFile($0, force: force, protected: global.protectedPaths, reading: reading) }
     }
 }
 
@@ -36,9 +37,10 @@ struct OutputFile {
     let temporary: String
 
     /// Checks that `path` may be written: its folder exists, it is not a folder, not one of
-    /// `protected` (even with `force`), and it does not exist unless `force`.
+    /// `protected` nor one of the files the command reads, `reading` (even with `force`), and it
+    /// does not exist unless `force`.
     /// - Throws: `CLIError` naming `--out`, the path and why.
-    init(_ path: String, force: Bool, protected: [String]) throws {
+    init(_ path: String, force: Bool, protected: [String], reading: [String] = []) throws {
         let manager = FileManager.default
         guard !path.isEmpty else { throw CLIError.invalid("--out", path, "give a file name") }
         let url = URL(fileURLWithPath: path)
@@ -50,6 +52,9 @@ struct OutputFile {
         let target = OutputFile.canonical(path)
         if protected.contains(where: { OutputFile.canonical($0) == target }) {
             throw CLIError.invalid("--out", path, "is the ledger this command reads; write somewhere else")
+        }
+        if reading.contains(where: { OutputFile.canonical($0) == target }) {
+            throw CLIError.invalid("--out", path, "is the file this command reads; write somewhere else")
         }
         if manager.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue { throw CLIError.invalid("--out", path, "is a folder; give a file name") }

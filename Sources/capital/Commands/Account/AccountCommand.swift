@@ -222,8 +222,9 @@ extension Capital.AccountCommand {
             // Hidden, it is still there: its record; removed, what it was.
             try output.said(done.capitalizedFirst + ".") {
                 if removal == .hide { return try global.accountRecord(found.id) }
-                let how = moveTo.map { "moved to " + $0 } ?? (toCapital ? "moved to Capital" : cascade ? "with its transactions" : "unused")
-                return Report.removed(found.id, [("name", found.name), ("postings", how)])
+                let movedTo = moveTo ?? (toCapital ? "Capital" : nil)
+                let postings = [("postings", movedTo != nil ? "moved" : cascade ? "deleted" : "none")] + (movedTo.map { [("movedTo", $0)] } ?? [])
+                return Report.removed(found.id, [("name", found.name)] + postings)
             }
         }
     }

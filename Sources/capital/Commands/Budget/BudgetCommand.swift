@@ -66,7 +66,8 @@ extension Capital.BudgetCommand {
                     [
                         (Column("id", "ID"), .text(budget.id)), (Column("category", "Category"), .text(name)),
                         (Column("amount", "Amount"), .money(Money(minor: budget.amount, currency: currency))),
-                        (Column("period", "Period"), .text(budget.period.rawValue)), (Column("from", "From"), .day(budget.start)),
+                        (Column("period", "Period"), .text(budget.period.rawValue)), (Column("from", "From"), .day(first)),
+                        (Column("payFrom", "Paid from"), try budget.payFromID.map { .text(try store.account($0).name) } ?? .absent("")),
                         (Column("replaced", "Replaced"), .bool(replaced)),
                     ])
             }
@@ -83,15 +84,16 @@ extension Capital.BudgetCommand {
             var section = Section(
                 name: "budgets",
                 columns: [
-                    Column("category", "Category"), Column("amount", "Limit", numeric: true), Column("period", "Period"), Column("from", "From"),
-                    Column("payFrom", "Paid from"),
+                    Column("id", "ID", tableHidden: true), Column("category", "Category"), Column("amount", "Limit", numeric: true),
+                    Column("period", "Period"), Column("from", "From"), Column("payFrom", "Paid from"),
                 ])
             for budget in try store.budgets() {
                 let category = try store.account(budget.categoryID)
                 section.rows.append([
-                    .label(Label(category)), .money(Money(minor: budget.amount, currency: category.currency)), .text(budget.period.rawValue),
+                    .id(budget.id), .label(Label(category)), .money(Money(minor: budget.amount, currency: category.currency)),
+                    .text(budget.period.rawValue),
                     .day(Budget.period(budget.period, containing: budget.start).start),
-                    .text(try budget.payFromID.map { try store.account($0).name } ?? "(the default account)"),
+                    try budget.payFromID.map { .text(try store.account($0).name) } ?? .absent("(the default account)"),
                 ])
             }
             try global.print(Report([section]))

@@ -133,7 +133,7 @@ extension Capital.ScenarioCommand {
                 throw CLIError.invalid("--sort", sort, "expected max-price, worst-balance or total-cost")
             }
             let format = try global.outputFormat()
-            let out = try output.file(global)
+            let out = try output.file(global, reading: [file])
             let base = try ScenarioBase(global, horizon, level: level, from: from)
             let source = ScenarioSource(path: file, exponent: base.exponent)
             var sink = try ResultSink(

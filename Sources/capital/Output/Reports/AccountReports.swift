@@ -57,7 +57,10 @@ extension Report {
             future.rows = [ahead.map(\.1)]
             sections.append(future)
         }
-        return Report(sections)
+        var report = Report(sections)
+        let group = detail.group
+        report.envelope = Envelope(fields: [("id", .string(group.id)), ("name", .string(group.name)), ("type", .string(group.type.rawValue))])
+        return report
     }
 
     /// `balance`: every account's balances (balance-sheet accounts that are not hidden, unless

@@ -30,7 +30,8 @@ extension Report {
 /// The columns of a due payment's row.
 let dueColumns = [
     Column("id", "#"), Column("type", "Type"), Column("reason", "Reason"), Column("dueDay", "Due"), Column("daysLeft", "Days left", numeric: true),
-    Column("when", "When"), Column("total", "Total", numeric: true), Column("paid", "Paid", numeric: true), Column("left", "Left", numeric: true),
+    Column("when", "When", jsonHidden: true), Column("total", "Total", numeric: true), Column("paid", "Paid", numeric: true),
+    Column("left", "Left", numeric: true),
     Column("status", "Status"), Column("institution", "Institution"),
 ]
 

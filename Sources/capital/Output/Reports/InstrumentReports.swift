@@ -9,7 +9,8 @@ extension Report {
         return record(
             "card",
             [
-                (Column("name", "Card"), .text(view.account.name)), (Column("debt", "Debt today"), view.money(view.debt)),
+                (Column("id", "ID", tableHidden: true), .id(view.card.id)), (Column("name", "Card"), .text(view.account.name)),
+                (Column("debt", "Debt today"), view.money(view.debt)),
                 (Column("available", "Credit left"), view.money(view.available)), (Column("limit", "Limit"), view.money(terms.limit)),
                 (Column("lastStatement", "Last statement"), last.map { .day($0.statement) } ?? .none),
                 (Column("statementDebt", "  its balance"), last.map { view.money($0.debt) } ?? .none),
@@ -59,7 +60,8 @@ extension Report {
         return record(
             "deposit",
             [
-                (Column("name", "Deposit"), .text(view.account.name)), (Column("balance", "Balance today"), view.money(view.balance)),
+                (Column("id", "ID", tableHidden: true), .id(view.deposit.id)), (Column("name", "Deposit"), .text(view.account.name)),
+                (Column("balance", "Balance today"), view.money(view.balance)),
                 (Column("rate", "Rate"), .rate(terms.rate)),
                 (Column("capitalisation", "Capitalised"), .text(terms.capitalisation.rawValue)),
                 (Column("opened", "Opened"), .day(terms.opened)), (Column("maturity", "Matures"), terms.maturity.map { .day($0) } ?? .none),
@@ -80,7 +82,8 @@ extension Report {
         let view = detail.standing
         let terms = view.loan.terms
         var fields: [(Column, Cell)] = [
-            (Column("name", "Loan"), .text(view.account.name)), (Column("payFrom", "Paid from"), .text(detail.payFrom.name)),
+            (Column("id", "ID", tableHidden: true), .id(view.loan.id)), (Column("name", "Loan"), .text(view.account.name)),
+            (Column("payFrom", "Paid from"), .text(detail.payFrom.name)),
             (Column("category", "Interest to"), .text(detail.interestCategory.name)), (Column("principal", "Principal"), view.money(terms.principal)),
             (Column("rate", "Rate"), .rate(terms.rate)), (Column("term", "Term (months)"), .int(terms.term)),
             (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
