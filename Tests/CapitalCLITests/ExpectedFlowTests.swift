@@ -347,6 +347,28 @@ struct ExpectedFlowTests {
         #expect(bad.status == 64 && bad.stderr == "capital: error: --overdue 'skip': expected count or ignore\n", "\(bad)")
     }
 
+    /// The account and group screens' outlook ("Today (with today's flows)", the lowest ahead)
+    /// counts open flows before today too: it says so, carries it in JSON, and `--overdue
+    /// ignore` leaves them out.
+    @Test(arguments: [["group", "show", "Everyday money"], ["account", "show", "VTB Debit"]])
+    func theOutlookOfAnAccountOrAGroupSaysWhatIsOverdue(screen: [String]) throws {
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-06"]
+        let canSpend = cli.run(today + ["can-spend"])
+        let counted = cli.run(today + screen)
+        #expect(counted.status == 0 && counted.stderr == canSpend.stderr && CLI.isOverdueNote(Substring(counted.stderr.dropLast())), "\(counted)")
+        let object = try #require(try cli.json(today + screen) as? [String: Any])
+        let overdue = try #require(object["overdue"] as? [String: Any])
+        #expect((overdue["count"] as? Int ?? 0) > 0, "\(object)")
+        let ignored = cli.run(today + screen + ["--overdue", "ignore"])
+        #expect(ignored.status == 0 && ignored.stderr.isEmpty && ignored.stdout != counted.stdout, "\(ignored)")
+        // Balances hold what happened: only the outlook moves.
+        let balance = { (output: String) in output.split(separator: "\n").first { $0.hasPrefix("Balance") || $0.hasPrefix("VTB Debit") } }
+        #expect(balance(ignored.stdout) == balance(counted.stdout))
+        let bad = cli.run(today + screen + ["--overdue", "skip"])
+        #expect(bad.status == 64 && bad.stderr == "capital: error: --overdue 'skip': expected count or ignore\n", "\(bad)")
+    }
+
     /// The property: on the sample with random hand-recorded payments (on time, early, late,
     /// partial and named) and random `post` runs between them, every account's balance and
     /// can-spend equal those of the same ledger with everything posted instead, give or take

@@ -33,14 +33,15 @@ extension Store {
     /// The account `reference` names (a name or an id prefix), as its screen shows it on `today`.
     /// - Throws: `StoreError` when there is no such account or the ledger cannot be read;
     ///   `KitError` when the engine cannot lay it out.
-    public func accountDetail(_ reference: String, today: Day) throws -> AccountDetail {
+    public func accountDetail(_ reference: String, today: Day, ignoringOverdue: Bool = false) throws -> AccountDetail {
         let account = try account(reference)
         let sheet = try balanceSheet(on: today, today: today)
         let postings = sheet.ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == account.id }.count }
         return AccountDetail(
             account: account, balance: sheet.balance(of: account), isDefault: try defaultAccount()?.id == account.id, postings: postings,
             groups: sheet.ledger.groups.filter { $0.accountIDs.contains(account.id) }.map(\.name),
-            outlook: account.kind.isBalanceSheet && account.kind != .equity ? try outlook(accountIDs: [account.id], today: today) : nil)
+            outlook: account.kind.isBalanceSheet && account.kind != .equity
+                ? try outlook(accountIDs: [account.id], today: today, ignoringOverdue: ignoringOverdue) : nil)
     }
 
     /// The group `reference` names (a name or an id prefix), as its screen shows it on `today`:
@@ -48,19 +49,20 @@ extension Store {
     /// the sums of what `balance` shows.
     /// - Throws: `StoreError` when there is no such group or the ledger cannot be read;
     ///   `KitError` when a sum overflows or the engine cannot lay the ledger out.
-    public func groupDetail(_ reference: String, today: Day) throws -> GroupDetail {
+    public func groupDetail(_ reference: String, today: Day, ignoringOverdue: Bool = false) throws -> GroupDetail {
         let group = try group(reference)
         let sheet = try balanceSheet(on: today, today: today)
         let accounts = group.accountIDs.compactMap { id in sheet.ledger.accounts.first { $0.id == id } }
         return GroupDetail(
             group: group, accounts: accounts.map { ($0, sheet.balance(of: $0)) }, totals: try sheet.totals(of: group),
-            outlook: try outlook(accountIDs: group.accountIDs, today: today), currency: sheet.ledger.currency)
+            outlook: try outlook(accountIDs: group.accountIDs, today: today, ignoringOverdue: ignoringOverdue), currency: sheet.ledger.currency)
     }
 
     /// Today's value of some accounts and their lowest ahead over the next 12 months, at
-    /// expected amounts; nil when none of them is in the ledger's currency.
+    /// expected amounts; nil when none of them is in the ledger's currency. Open expected flows
+    /// before today count today, unless `ignoringOverdue`.
     /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when the engine cannot lay it out.
-    public func outlook(accountIDs: [String], today: Day) throws -> Outlook? {
-        try Projection(store: self, today: today) { $0.addingMonths(12) }.outlook(accountIDs: accountIDs)
+    public func outlook(accountIDs: [String], today: Day, ignoringOverdue: Bool = false) throws -> Outlook? {
+        try Projection(store: self, today: today, horizon: { $0.addingMonths(12) }, ignoringOverdue: ignoringOverdue).outlook(accountIDs: accountIDs)
     }
 }

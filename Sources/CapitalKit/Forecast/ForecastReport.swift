@@ -108,6 +108,8 @@ public struct Outlook: Sendable, Equatable {
     public var horizon: Day
     /// Whether the accounts owe today (a debt), so that "lowest" reads as "largest debt".
     public var isDebt: Bool
+    /// The open expected flows before today that it counts today (none when they are ignored).
+    public var overdue: Overdue
 }
 
 extension Projection {
@@ -120,6 +122,6 @@ extension Projection {
         return Outlook(
             current: Money(minor: series[0], currency: pool.currency), low: Money(minor: series[low], currency: pool.currency),
             lowDay: timeline.day(low),
-            horizon: timeline.horizon, isDebt: series[0] < 0)
+            horizon: timeline.horizon, isDebt: series[0] < 0, overdue: overdue)
     }
 }

@@ -132,9 +132,12 @@ extension Capital.AccountCommand {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
+        @OptionGroup var overdue: OverdueOption
 
         func run() throws {
-            try global.print(Report.account(try global.answer { try $0.accountDetail(account, today: $1) }))
+            let ignoring = try overdue.ignoresOverdue()
+            let detail = try global.answer { try $0.accountDetail(account, today: $1, ignoringOverdue: ignoring) }
+            try global.print(Report.account(detail), counting: detail.outlook?.overdue)
         }
     }
 

@@ -12,6 +12,20 @@ struct HorizonOptions: ParsableArguments {
     var until: String?
     @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
+    @OptionGroup var overdueChoice: OverdueOption
+
+    /// Whether `--overdue ignore` was given.
+    func ignoresOverdue() throws -> Bool { try overdueChoice.ignoresOverdue() }
+
+    var forecastCase: ForecastCase { expected ? .expected : .pessimistic }
+
+    /// The request these options make.
+    var request: HorizonRequest { HorizonRequest(until: until, days: days) }
+}
+
+/// `--overdue count|ignore`: what an answer about the future does with the expected flows before
+/// today that are still open.
+struct OverdueOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Expected flows before today still open: count them today, saying so on stderr (count, the default), or leave them out (ignore).",
@@ -26,11 +40,6 @@ struct HorizonOptions: ParsableArguments {
         case let other?: throw CLIError.invalid("--overdue", other, "expected count or ignore")
         }
     }
-
-    var forecastCase: ForecastCase { expected ? .expected : .pessimistic }
-
-    /// The request these options make.
-    var request: HorizonRequest { HorizonRequest(until: until, days: days) }
 }
 
 extension GlobalOptions {
@@ -57,7 +66,8 @@ extension GlobalOptions {
     /// (issue 17: never silently); nothing when nothing is.
     func noteOverdue(_ projection: Projection) { noteOverdue(projection.overdue) }
 
-    private func noteOverdue(_ overdue: Overdue) {
+    /// The same for what an account's or a group's outlook counted.
+    func noteOverdue(_ overdue: Overdue) {
         guard overdue.count > 0 else { return }
         Console.current.writeError(
             "capital: note: \(overdue.count.counted("expected flow")) before \(overdue.before) \(overdue.count == 1 ? "is" : "are") open "
@@ -77,8 +87,13 @@ extension GlobalOptions {
     /// Prints an answer from `projection`, its JSON carrying what it counts as overdue, and the
     /// overdue note after it.
     func print(_ report: Report, from projection: Projection) throws {
+        try print(report, counting: projection.overdue)
+    }
+
+    /// Prints a report whose answer counts `overdue` today: JSON carries it, stderr says it.
+    func print(_ report: Report, counting overdue: Overdue?) throws {
+        guard let overdue else { return try print(report) }
         var report = report
-        let overdue = projection.overdue
         report.overdue = .object([("count", .number(String(overdue.count))), ("net", .string(overdue.net.plain))])
         try print(report)
         noteOverdue(overdue)

@@ -58,9 +58,12 @@ extension Capital.GroupCommand {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
+        @OptionGroup var overdue: OverdueOption
 
         func run() throws {
-            try global.print(Report.group(try global.answer { try $0.groupDetail(group, today: $1) }))
+            let ignoring = try overdue.ignoresOverdue()
+            let detail = try global.answer { try $0.groupDetail(group, today: $1, ignoringOverdue: ignoring) }
+            try global.print(Report.group(detail), counting: detail.outlook?.overdue)
         }
     }
 
