@@ -74,4 +74,57 @@ struct GroupBalanceTests {
             "\(csv)")
         #expect(csv.contains("\ntotals,,,-6231277.64,RUB,"), "\(csv)")
     }
+
+    /// Item 3: `--on DATE` on every screen that shows a balance gives what `balance --on` gives,
+    /// seen from a later today: the accounts, a group, the loans and the card at the end of that day.
+    @Test(arguments: ["2025-01-31", "2025-02-01", "2025-03-15"])
+    func everyScreenShowsTheBalanceOfBalanceOn(day: String) throws {
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-06"]
+        let (accounts, _) = try Self.balanceOn(cli, day, today)
+        let listed = try cli.rows(today + ["account", "list", "--all", "--on", day])
+        for row in listed where (row["kind"] as? String) != "income" && (row["kind"] as? String) != "expense" {
+            let name = try #require(row.string("name"))
+            #expect(try Self.minor(row["balance"]) == accounts[name], "account list --on \(day): \(name)")
+        }
+        let shown = try #require(try cli.json(today + ["account", "show", "VTB Debit", "--on", day]) as? [String: Any])
+        #expect(try Self.minor(shown["balance"]) == accounts["VTB Debit"], "account show --on \(day)")
+        let group = try #require(try cli.json(today + ["group", "show", "Debts", "--on", day]) as? [String: Any])
+        for row in try #require(group["accounts"] as? [[String: Any]]) {
+            #expect(try Self.minor(row["balance"]) == accounts[try #require(row.string("name"))], "group show --on \(day)")
+        }
+        for loan in try cli.rows(today + ["loan", "list", "--on", day]) {
+            let name = try #require(loan.string("name"))
+            #expect(try Self.minor(loan["balance"]) == -(accounts[name] ?? 0), "loan list --on \(day): \(name)")
+            #expect(try #require(loan.string("nextDay")) > day, "seen from \(day), the next payment is after it")
+            let one = try #require(try cli.json(today + ["loan", "show", name, "--on", day]) as? [String: Any])
+            #expect(one.string("balance") == loan.string("balance") && one.string("nextDay") == loan.string("nextDay"), "loan show --on \(day)")
+        }
+        let card = try #require(try cli.json(today + ["card", "show", "Tinkoff Card", "--on", day]) as? [String: Any])
+        #expect(try Self.minor(card["debt"]) == -(accounts["Tinkoff Card"] ?? 0), "card show --on \(day)")
+        #expect(
+            cli.ok(today + ["card", "show", "Tinkoff Card", "--on", day]).contains("Debt on \(day):"),
+            "the screen says which day it shows")
+    }
+
+    /// `balance --on DAY` seen from `today`.
+    static func balanceOn(_ cli: CLI, _ day: String, _ today: [String]) throws -> (accounts: [String: Int64], groups: [String: Int64]) {
+        let object = try #require(try cli.json(today + ["balance", "--all", "--on", day]) as? [String: Any])
+        var accounts: [String: Int64] = [:]
+        for row in try #require(object["accounts"] as? [[String: Any]]) {
+            accounts[try #require(row["account"] as? String), default: 0] += try minor(row["balance"])
+        }
+        return (accounts, [:])
+    }
+
+    @Test func aBadOnIsRefusedOnEveryScreen() throws {
+        let cli = try CLI.household()
+        for screen in [
+            ["account", "list"], ["account", "show", "Cash"], ["group", "show", "Debts"], ["loan", "list"], ["loan", "show", "Mortgage"],
+            ["card", "list"], ["card", "show", "Tinkoff Card"],
+        ] {
+            let result = cli.run(screen + ["--on", "2025-13-01"])
+            #expect(result.status == 64 && result.stderr.hasPrefix("capital: error: --on: '2025-13-01' is not a date"), "\(screen): \(result)")
+        }
+    }
 }

@@ -30,12 +30,13 @@ public struct GroupDetail: Sendable {
 }
 
 extension Store {
-    /// The account `reference` names (a name or an id prefix), as its screen shows it on `today`.
+    /// The account `reference` names (a name or an id prefix), as its screen shows it on `today`:
+    /// its balance at the end of `on` (default today), its year ahead from today.
     /// - Throws: `StoreError` when there is no such account or the ledger cannot be read;
     ///   `KitError` when the engine cannot lay it out.
-    public func accountDetail(_ reference: String, today: Day, ignoringOverdue: Bool = false) throws -> AccountDetail {
+    public func accountDetail(_ reference: String, today: Day, on: Day? = nil, ignoringOverdue: Bool = false) throws -> AccountDetail {
         let account = try account(reference)
-        let sheet = try balanceSheet(on: today, today: today)
+        let sheet = try balanceSheet(on: on ?? today, today: today)
         let postings = sheet.ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == account.id }.count }
         return AccountDetail(
             account: account, balance: sheet.balance(of: account), isDefault: try defaultAccount()?.id == account.id, postings: postings,
@@ -46,12 +47,12 @@ extension Store {
 
     /// The group `reference` names (a name or an id prefix), as its screen shows it on `today`:
     /// its accounts' balances as `balanceSheet(on:today:)` gives them, so that its totals are
-    /// the sums of what `balance` shows.
+    /// the sums of what `balance` shows, at the end of `on` (default today); its year ahead from today.
     /// - Throws: `StoreError` when there is no such group or the ledger cannot be read;
     ///   `KitError` when a sum overflows or the engine cannot lay the ledger out.
-    public func groupDetail(_ reference: String, today: Day, ignoringOverdue: Bool = false) throws -> GroupDetail {
+    public func groupDetail(_ reference: String, today: Day, on: Day? = nil, ignoringOverdue: Bool = false) throws -> GroupDetail {
         let group = try group(reference)
-        let sheet = try balanceSheet(on: today, today: today)
+        let sheet = try balanceSheet(on: on ?? today, today: today)
         let accounts = group.accountIDs.compactMap { id in sheet.ledger.accounts.first { $0.id == id } }
         return GroupDetail(
             group: group, accounts: accounts.map { ($0, sheet.balance(of: $0)) }, totals: try sheet.totals(of: group),

@@ -10,40 +10,43 @@ public struct LoanStanding: Sendable {
     /// was posted and settled), the first payment still open (overdue ones first) and the payoff
     /// day; the interest and the payments left count from that payment.
     public let status: LoanStatus
-    /// The day it is seen from.
+    /// The day it is seen from (today, or the day asked about).
     public let today: Day
 }
 
 extension Store {
-    /// Every stored loan seen from `today`, from one reading of the balances.
-    public func loanStandings(today: Day) throws -> [LoanStanding] {
-        let sheet = try balanceSheet(on: today, today: today)
-        return try loans().map { try loanStanding($0, today: today, sheet: sheet) }
+    /// Every stored loan seen from `today` (or from the end of `on`), from one reading of the balances.
+    public func loanStandings(today: Day, on: Day? = nil) throws -> [LoanStanding] {
+        let sheet = try balanceSheet(on: on ?? today, today: today)
+        return try loans().map { try loanStanding($0, today: today, on: on, sheet: sheet) }
     }
 
     /// `loan` amortised on its calendar and seen from `today`: owed what its account holds, its
-    /// next payment the first still open (issue 17: one meaning of balance).
-    /// - Parameter sheet: today's balances, when the caller has them (else read here).
+    /// next payment the first still open (issue 17: one meaning of balance). Seen from the end of
+    /// an earlier day `on`, it owes what its account held then, and the payments after that day
+    /// were still to come.
+    /// - Parameter sheet: the balances on the day it is seen from, when the caller has them (else read here).
     /// - Throws: `KitError.engine` naming the loan when its schedule cannot be laid out.
-    public func loanStanding(_ loan: LedgerLoan, today: Day, sheet: BalanceSheet? = nil) throws -> LoanStanding {
+    public func loanStanding(_ loan: LedgerLoan, today: Day, on: Day? = nil, sheet: BalanceSheet? = nil) throws -> LoanStanding {
+        let seen = on ?? today
         let account = try account(loan.accountID)
         let schedule: LoanSchedule
         do { schedule = try loan.schedule(calendar: try calendar(loan.calendar)) } catch let error as LoanError {
             throw KitError.engine(context: "loan '\(FieldKeys.literal(account.name))'", reason: error.template)
         }
-        var status = LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: today)
+        var status = LoanStatus(schedule, principal: loan.terms.principal, start: loan.terms.start, on: seen)
         var made: Set<Day> = []
         for (key, _) in try expectedMarks() where key.kind == .loan && key.instrumentID == loan.id { made.insert(key.day) }
         var ledger = Ledger(currency: account.currency)
         ledger.flowMarks[loan.id] = made
         let state = loan.state(in: ledger, today: today, rows: schedule.rows)
-        let open = schedule.rows.filter { state.isOpen($0.original) }
+        let open = schedule.rows.filter { state.isOpen($0.original) || ($0.day > seen && $0.day <= today) }
         status.next = open.first
         status.interestLeft = open.reduce(0) { $0 + $1.interest }
         status.paymentsLeft = open.filter { $0.kind == .payment }.count
-        let balances = try sheet ?? balanceSheet(on: today, today: today)
+        let balances = try sheet ?? balanceSheet(on: seen, today: today)
         status.balance = -(balances.balances[BalanceKey(accountID: loan.accountID, currency: account.currency)] ?? 0)
-        return LoanStanding(loan: loan, account: account, schedule: schedule, status: status, today: today)
+        return LoanStanding(loan: loan, account: account, schedule: schedule, status: status, today: seen)
     }
 }
 
@@ -95,14 +98,15 @@ public struct LoanPlan: Sendable {
 }
 
 extension Store {
-    /// The loan `reference` names (its account's name or an id prefix), as its screen shows it on `today`.
+    /// The loan `reference` names (its account's name or an id prefix), as its screen shows it on
+    /// `today`, or seen from the end of `on`.
     /// - Throws: `StoreError` when there is no such loan; `KitError` when it cannot be laid out.
-    public func loanDetail(_ reference: String, today: Day) throws -> LoanDetail {
-        let standing = try loanStanding(try loan(reference), today: today)
+    public func loanDetail(_ reference: String, today: Day, on: Day? = nil) throws -> LoanDetail {
+        let standing = try loanStanding(try loan(reference), today: today, on: on)
         let loan = standing.loan
         var collateral: (Account, Int64)?
         if let id = loan.collateralID {
-            let sheet = try balanceSheet(on: today, today: today)
+            let sheet = try balanceSheet(on: on ?? today, today: today)
             collateral = (try account(id), sheet.balances[BalanceKey(accountID: id, currency: standing.account.currency)] ?? 0)
         }
         return LoanDetail(

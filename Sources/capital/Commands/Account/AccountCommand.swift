@@ -114,10 +114,12 @@ extension Capital.AccountCommand {
         @Flag(help: "Include hidden accounts.") var all = false
         @Option(help: ArgumentHelp("Only accounts of this kind.", valueName: "kind")) var kind: AccountKind?
         @Flag(help: "Only categories (income and expense accounts).") var categories = false
+        @OptionGroup var on: OnOption
 
         func run() throws {
+            let day = try on.day(global)
             let (sheet, defaultID) = try global.answer { store, today in
-                (try store.balanceSheet(on: today, today: today), try store.defaultAccount()?.id)
+                (try store.balanceSheet(on: day, today: today), try store.defaultAccount()?.id)
             }
             let shown = sheet.ledger.accounts.filter {
                 (all || !$0.hidden) && (kind == nil || $0.kind == kind) && (!categories || $0.kind.isCategory)
@@ -132,11 +134,13 @@ extension Capital.AccountCommand {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
+        @OptionGroup var on: OnOption
         @OptionGroup var overdue: OverdueOption
 
         func run() throws {
             let ignoring = try overdue.ignoresOverdue()
-            let detail = try global.answer { try $0.accountDetail(account, today: $1, ignoringOverdue: ignoring) }
+            let day = on.on == nil ? nil : try on.day(global)
+            let detail = try global.answer { try $0.accountDetail(account, today: $1, on: day, ignoringOverdue: ignoring) }
             try global.print(Report.account(detail), counting: detail.outlook?.overdue)
         }
     }

@@ -99,6 +99,7 @@ extension Capital.CardCommand {
             "list", "List cards with their debt, credit left and the next payback.", example: "capital card list")
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var on: OnOption
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
@@ -109,7 +110,7 @@ extension Capital.CardCommand {
                     Column("limit", "Limit", numeric: true), Column("dueDay", "Due on"), Column("amountDue", "Amount due", numeric: true),
                     Column("nextStatement", "Next statement"), Column("overdue", "Overdue", numeric: true),
                 ])
-            for view in try kit({ try store.cardStatuses(today: try global.todayDay()) }) {
+            for view in try kit({ try store.cardStatuses(today: try on.day(global)) }) {
                 let card = view.card
                 section.rows.append([
                     .text(view.account.name), view.money(view.debt), view.money(view.available), view.money(card.terms.limit),
@@ -127,9 +128,11 @@ extension Capital.CardCommand {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The card's name (its account) or id prefix.") var card: String
+        @OptionGroup var on: OnOption
 
         func run() throws {
-            try global.print(Report.card(try global.answer { try $0.cardStatus(card, today: $1) }))
+            let day = try on.day(global)
+            try global.print(Report.card(try global.answer { store, _ in try store.cardStatus(card, today: day) }, on: on.on == nil ? nil : day))
         }
     }
 }

@@ -58,11 +58,13 @@ extension Capital.GroupCommand {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Group name or id prefix.", completion: .groupNames) var group: String
+        @OptionGroup var on: OnOption
         @OptionGroup var overdue: OverdueOption
 
         func run() throws {
             let ignoring = try overdue.ignoresOverdue()
-            let detail = try global.answer { try $0.groupDetail(group, today: $1, ignoringOverdue: ignoring) }
+            let day = on.on == nil ? nil : try on.day(global)
+            let detail = try global.answer { try $0.groupDetail(group, today: $1, on: day, ignoringOverdue: ignoring) }
             try global.print(Report.group(detail), counting: detail.outlook?.overdue)
         }
     }

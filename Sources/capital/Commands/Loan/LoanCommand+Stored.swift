@@ -62,10 +62,12 @@ extension Capital.LoanCommand {
             "list", "List loans with their balance today, next payment and payoff.", example: "capital loan list --format json")
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var on: OnOption
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
+            let day = on.on == nil ? nil : try on.day(global)
             var section = Section(
                 name: "loans",
                 columns: [
@@ -73,7 +75,7 @@ extension Capital.LoanCommand {
                     Column("nextPayment", "Amount", numeric: true), Column("payoff", "Paid off"),
                     Column("interestLeft", "Interest left", numeric: true),
                 ])
-            for view in try kit({ try store.loanStandings(today: today) }) {
+            for view in try kit({ try store.loanStandings(today: today, on: day) }) {
                 let loan = view.loan
                 section.rows.append([
                     .text(view.account.name), view.money(view.status.balance), .rate(loan.terms.rate),
@@ -93,9 +95,11 @@ extension Capital.LoanCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
         @Flag(help: "Also list the payments from today on.") var schedule = false
+        @OptionGroup var on: OnOption
 
         func run() throws {
-            try global.print(Report.loan(try global.answer { try $0.loanDetail(loan, today: $1) }, schedule: schedule))
+            let day = on.on == nil ? nil : try on.day(global)
+            try global.print(Report.loan(try global.answer { try $0.loanDetail(loan, today: $1, on: day) }, schedule: schedule, on: day))
         }
     }
 

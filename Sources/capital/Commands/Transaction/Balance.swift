@@ -14,13 +14,23 @@ extension Capital {
             example: "capital -f samples/household.yaml balance --on 2025-03-31 --format json")
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Balances at the end of this day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))
-        var on: String?
+        @OptionGroup var on: OnOption
         @Flag(help: "Include categories (income and expense totals) and hidden accounts.") var all = false
 
         func run() throws {
-            let day = try on.map { try parseDay($0, field: "--on", monthAs: .endOfMonth) } ?? global.todayDay()
+            let day = try on.day(global)
             try global.print(try Report.balances(try global.answer { try $0.balanceSheet(on: day, today: $1) }, all: all))
         }
+    }
+}
+
+/// `--on DATE`: the day whose end balances are shown (default today).
+struct OnOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Balances at the end of this day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))
+    var on: String?
+
+    /// The day `--on` names, else today.
+    func day(_ global: GlobalOptions) throws -> Day {
+        try on.map { try parseDay($0, field: "--on", monthAs: .endOfMonth) } ?? global.todayDay()
     }
 }

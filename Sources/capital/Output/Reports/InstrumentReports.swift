@@ -2,15 +2,15 @@ import CapitalCore
 import CapitalKit
 
 extension Report {
-    /// `card show`.
-    static func card(_ view: CardStatus) -> Report {
+    /// `card show`, seen from today or from the day `--on` names (`on`).
+    static func card(_ view: CardStatus, on: Day? = nil) -> Report {
         let terms = view.card.terms
         let last = view.lastStatement
         return record(
             "card",
             [
                 (Column("id", "ID", tableHidden: true), .id(view.card.id)), (Column("name", "Card"), .text(view.account.name)),
-                (Column("debt", "Debt today"), view.money(view.debt)),
+                (Column("debt", "Debt " + seen(on)), view.money(view.debt)),
                 (Column("available", "Credit left"), view.money(view.available)), (Column("limit", "Limit"), view.money(terms.limit)),
                 (Column("lastStatement", "Last statement"), last.map { .day($0.statement) } ?? .none),
                 (Column("statementDebt", "  its balance"), last.map { view.money($0.debt) } ?? .none),
@@ -77,8 +77,9 @@ extension Report {
             ])
     }
 
-    /// `loan show`, with the payments from `today` on when `schedule`.
-    static func loan(_ detail: LoanDetail, schedule: Bool) -> Report {
+    /// `loan show`, with the payments from the day it is seen from on when `schedule`; `on`: the
+    /// day `--on` names.
+    static func loan(_ detail: LoanDetail, schedule: Bool, on: Day? = nil) -> Report {
         let view = detail.standing
         let terms = view.loan.terms
         var fields: [(Column, Cell)] = [
@@ -88,7 +89,7 @@ extension Report {
             (Column("rate", "Rate"), .rate(terms.rate)), (Column("term", "Term (months)"), .int(terms.term)),
             (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
             (Column("start", "Start"), .day(terms.start)), (Column("payment", "Payment"), view.money(view.schedule.payment)),
-            (Column("balance", "Balance today"), view.money(view.status.balance)),
+            (Column("balance", "Balance " + seen(on)), view.money(view.status.balance)),
             (Column("nextDay", "Next payment on"), view.status.next.map { .day($0.day) } ?? .none),
             (Column("nextPayment", "Next payment"), view.status.next.map { view.money($0.payment) } ?? .none),
             (Column("nextInterest", "  of it interest"), view.status.next.map { view.money($0.interest) } ?? .none),
@@ -100,7 +101,7 @@ extension Report {
         if let collateral = detail.collateral, let equity = detail.equity {
             fields += [
                 (Column("collateral", "Collateral"), .text(collateral.account.name)),
-                (Column("collateralValue", "Collateral value today"), view.money(collateral.value)),
+                (Column("collateralValue", "Collateral value " + seen(on)), view.money(collateral.value)),
                 (Column("equity", "Collateral minus debt"), view.money(equity)),
             ]
         }
@@ -173,3 +174,6 @@ extension Report {
         return report
     }
 }
+
+/// "today", or "on 2025-02-01" for a screen seen from the day `--on` names.
+func seen(_ on: Day?) -> String { on.map { "on \($0)" } ?? "today" }
