@@ -128,4 +128,10 @@ struct CLIError: Error, CustomStringConvertible {
     static func invalid(_ field: String, _ value: String, _ reason: String) -> CLIError {
         CLIError("\(field) '\(value)': \(reason)", exitCode: 64)
     }
+
+    /// A well-formed value the command cannot act on (a file that exists, a folder): exit 1, as a
+    /// name not found.
+    static func refused(_ field: String, _ value: String, _ reason: String) -> CLIError {
+        CLIError("\(field) '\(value)': \(reason)", exitCode: 1)
+    }
 }

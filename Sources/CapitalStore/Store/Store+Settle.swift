@@ -52,6 +52,18 @@ extension Store {
     /// `NAME@YYYY-MM-DD`.
     public static func flowReference(name: String, key: Day) -> String { "\(name)@\(key.iso)" }
 
+    /// The name and the day of a `NAME@YYYY-MM-DD` reference, checked for its form only.
+    /// - Throws: `StoreError.invalid(field:)` when there is no `@` or what follows is not a date.
+    public static func parseFlowReference(_ reference: String, field: String) throws(StoreError) -> (name: String, day: Day) {
+        guard let at = reference.lastIndex(of: "@") else {
+            throw StoreError.invalid(
+                field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
+        }
+        do { return (String(reference[..<at]), try Day(iso: String(reference[reference.index(after: at)...]))) } catch {
+            throw StoreError.invalid(field: field, value: reference, reason: "the day after '@' is not a date YYYY-MM-DD")
+        }
+    }
+
     /// What a budget's flows go by: `Groceries budget` (its category's name would be a schedule's too).
     public static func budgetFlowName(_ category: String) -> String { "\(category) budget" }
 
@@ -199,15 +211,7 @@ extension Store {
     static func resolveFlow(
         _ reference: String, ledger: Ledger, calendars: [String: WorkingDayCalendar], marks: [FlowKey: FlowMark], field: String
     ) throws -> ExpectedEntry {
-        guard let at = reference.lastIndex(of: "@") else {
-            throw StoreError.invalid(
-                field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
-        }
-        let name = String(reference[..<at])
-        let day: Day
-        do { day = try Day(iso: String(reference[reference.index(after: at)...])) } catch {
-            throw StoreError.invalid(field: field, value: reference, reason: "the day after '@' is not a date YYYY-MM-DD")
-        }
+        let (name, day) = try parseFlowReference(reference, field: field)
         // A flow moved by a working-day adjustment or an exception lands within a month of its key day.
         let window = DayRange(day.advanced(by: -31), day.advanced(by: 32))
         let named = try entries(in: window, today: day, ledger: ledger, calendars: calendars, marks: marks).filter {

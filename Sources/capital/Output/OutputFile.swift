@@ -47,18 +47,18 @@ struct OutputFile {
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard manager.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CLIError.invalid("--out", path, "its folder \(folder) does not exist")
+            throw CLIError.refused("--out", path, "its folder \(folder) does not exist")
         }
         let target = OutputFile.canonical(path)
         if protected.contains(where: { OutputFile.canonical($0) == target }) {
-            throw CLIError.invalid("--out", path, "is the ledger this command reads; write somewhere else")
+            throw CLIError.refused("--out", path, "is the ledger this command reads; write somewhere else")
         }
         if reading.contains(where: { OutputFile.canonical($0) == target }) {
-            throw CLIError.invalid("--out", path, "is the file this command reads; write somewhere else")
+            throw CLIError.refused("--out", path, "is the file this command reads; write somewhere else")
         }
         if manager.fileExists(atPath: path, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw CLIError.invalid("--out", path, "is a folder; give a file name") }
-            if !force { throw CLIError.invalid("--out", path, "exists; add --force to replace it") }
+            if isFolder.boolValue { throw CLIError.refused("--out", path, "is a folder; give a file name") }
+            if !force { throw CLIError.refused("--out", path, "exists; add --force to replace it") }
         }
         self.path = path
         temporary = folder + "/." + url.lastPathComponent + ".capital-\(getpid()).tmp"

@@ -23,7 +23,7 @@ extension Capital {
             let output = try global.writeOutput()
             let source = try global.existingDatabasePath()
             if global.protectedPaths.dropFirst().contains(where: { OutputFile.canonical($0) == OutputFile.canonical(file) }) {
-                throw CLIError.invalid("FILE", file, "is one of the database's own files (-wal, -shm, -journal); write the copy somewhere else")
+                throw CLIError.refused("FILE", file, "is one of the database's own files (-wal, -shm, -journal); write the copy somewhere else")
             }
             let summary = try Store.backup(source, to: file, replacing: force)
             try output.said("Backed up \(source) to \(summary.path): \(summary.transactions.counted("transaction")), \(summary.bytes) bytes.") {

@@ -88,6 +88,7 @@ extension Capital.ExpectedCommand {
 extension GlobalOptions {
     /// Changes the state of the flow `reference` names and says so (`Skipped Mortgage payment of …`).
     fileprivate func change(_ reference: String, _ verb: String, _ change: (Store, String) throws -> ExpectedEntry) throws {
+        try checkFlowReference(reference, field: "{reference}")
         let output = try writeOutput()
         let entry = try change(try ledgerStore(writing: true), reference)
         try output.said("\(verb) \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
@@ -111,4 +112,10 @@ extension Report {
         }
         return Report([Section(name: "expected", title: nil, columns: columns, rows: rows)])
     }
+}
+
+/// A `NAME@DATE` reference checked for its form before anything is read: a malformed one exits
+/// 64, as any malformed value on the command line; one naming no flow exits 1.
+func checkFlowReference(_ reference: String, field: String) throws {
+    do { _ = try Store.parseFlowReference(reference, field: field) } catch { throw CLIError(spelled(error), exitCode: 64) }
 }

@@ -49,6 +49,7 @@ struct SettleOptions: ParsableArguments {
             days = value
         }
         if let settles {
+            try checkFlowReference(settles, field: "{settles}")
             if matchDays != nil { throw CLIError.invalid("--match-days", matchDays!, "give either --settles or --match-days, not both") }
             return .named(settles)
         }
