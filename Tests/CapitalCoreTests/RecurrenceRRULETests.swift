@@ -112,6 +112,12 @@ struct RecurrenceRRULETests {
         #expect(throws: RecurrenceError.unsupported(part: part, value: value)) { try Recurrence(rrule: text) }
     }
 
+    @Test func aRefusedPartSaysWhyForItsKind() {
+        #expect(RecurrenceError.unsupported(part: "BYEASTER", value: "0").description.contains("python-dateutil's own extension, not RFC 5545"))
+        #expect(RecurrenceError.unsupported(part: "RDATE", value: "20250101").description.contains("as a line of a rule set (RRULE:… RDATE:…)"))
+        #expect(RecurrenceError.unsupported(part: "BYHOUR", value: "9").description.contains("capital's rules recur by day"))
+    }
+
     @Test(
         "values out of range or not allowed with the FREQ are invalid, naming the part and the value",
         arguments: [

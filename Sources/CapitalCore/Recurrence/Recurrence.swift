@@ -63,7 +63,14 @@ public enum RecurrenceError: Error, Equatable, Sendable, CustomStringConvertible
     private var message: String {
         switch self {
         case .unsupported(let part, let value):
-            return "\(part)=\(value) is not supported: capital's rules recur by day (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY)"
+            switch part {
+            case "BYEASTER":
+                return "\(part)=\(value) is not supported: it is python-dateutil's own extension, not RFC 5545; list the days with RDATE"
+            case "RDATE", "EXDATE", "EXRULE", "DTSTART":
+                return "\(part)=\(value) is not supported inside a rule: give it as a line of a rule set (RRULE:… \(part):…)"
+            default:
+                return "\(part)=\(value) is not supported: capital's rules recur by day (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY)"
+            }
         case .invalid(let part, let value, let reason):
             return "\(part) '\(value)': \(reason)"
         case .conflict(let message):
