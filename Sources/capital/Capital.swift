@@ -45,10 +45,14 @@ struct Capital: ParsableCommand {
     /// Parses `arguments`, runs the command on `Console.current`, and turns every error into one
     /// line on its standard error; returns the exit status. What `main` does, and what a test
     /// calls to run a command inside its own process.
-    static func execute(_ arguments: [String]) -> Int32 {
+    static func execute(_ arguments: [String]) -> Int32 { execute(arguments, parsing: { try parseAsRoot($0) }) }
+
+    /// `execute(_:)` with the parser given: argument-parser's `parseAsRoot`, or in tests a memo of it
+    /// (a command line always parses to the same command, and a debug build's parse is slow).
+    static func execute(_ arguments: [String], parsing parse: ([String]) throws -> any ParsableCommand) -> Int32 {
         if let hint = CommandLineHints.check(arguments) { return report(hint) }
         let command: any ParsableCommand
-        do { command = try parseAsRoot(arguments) } catch { return report(error) }
+        do { command = try parse(arguments) } catch { return report(error) }
         return Flags.$names.withValue((type(of: command) as? any SpellsFields.Type)?.fieldNames ?? [:]) {
             do {
                 var command = command

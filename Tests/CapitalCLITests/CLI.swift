@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 
@@ -70,7 +71,7 @@ final class CLI: Sendable {
     func run(_ args: [String], env: [String: String] = [:], stdin: String? = nil) -> Result {
         CLI.inRoot
         let (console, output, error) = Console.captured(environment: environment(env), input: stdin ?? "")
-        let status = Console.$current.withValue(console) { Capital.execute(args) }
+        let status = Console.$current.withValue(console) { Capital.execute(args, parsing: ParseMemo.shared.parse) }
         return Result(status: status, stdout: output.text, stderr: error.text)
     }
 
@@ -246,4 +247,22 @@ func minorUnits(_ text: String) -> Int64? {
     }
     let value = whole * 100 + fraction
     return negative ? -value : value
+}
+
+/// The commands the suite's command lines parsed to, by command line: a command line parses to the
+/// same command every time (`validate()` reads only what was parsed), and in a debug build
+/// argument-parser checks every command's declaration again on each parse (`#if DEBUG`
+/// validators: a third of the suite's time before this memo). The first parse of each command
+/// line is a real one; a command line that fails to parse is parsed, and fails, every time.
+final class ParseMemo: @unchecked Sendable {
+    static let shared = ParseMemo()
+    private let lock = NSLock()
+    private var parsed: [[String]: any ParsableCommand] = [:]
+
+    func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        if let command = lock.withLock({ parsed[arguments] }) { return command }
+        let command = try Capital.parseAsRoot(arguments)
+        lock.withLock { parsed[arguments] = command }
+        return command
+    }
 }
