@@ -12,6 +12,16 @@ extension TransactionFields {
         return entry
     }
 
+    /// Records it and says so: `sentence` in tables, the transaction's record in JSON.
+    func enter(
+        _ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions,
+        sentence: (Transaction, _ from: Account, _ to: Account) -> String
+    ) throws {
+        let output = try global.writeOutput()
+        let (transaction, from, to) = try record(move, amount: amount, settle, global)
+        try output.said(sentence(transaction, from, to)) { try global.transactionRecord(transaction) }
+    }
+
     /// Records it: the use case's answer, or its error in the command line's words.
     func record(_ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions) throws -> (
         transaction: Transaction, from: Account, to: Account
@@ -88,11 +98,9 @@ extension Capital {
         @OptionGroup var settle: SettleOptions
 
         func run() throws {
-            let output = try global.writeOutput()
-            let (t, source, target) = try fields.record(.spend(category: category, from: from), amount: amount, settle, global)
-            try output.said(
-                "Spent \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) on \(target.name) from \(source.name) on \(t.day) (\(Store.shortID(t.id)))."
-            ) { try global.transactionRecord(t) }
+            try fields.enter(.spend(category: category, from: from), amount: amount, settle, global) { t, from, to in
+                "Spent \(t.money(from)) on \(to.name) from \(from.name) on \(t.day) (\(Store.shortID(t.id)))."
+            }
         }
     }
 
@@ -111,11 +119,9 @@ extension Capital {
         @OptionGroup var settle: SettleOptions
 
         func run() throws {
-            let output = try global.writeOutput()
-            let (t, source, target) = try fields.record(.earn(category: category, to: to), amount: amount, settle, global)
-            try output.said(
-                "Earned \(Money(minor: t.amount, currency: target.currency).formatted()) \(target.currency.code) from \(source.name) into \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
-            ) { try global.transactionRecord(t) }
+            try fields.enter(.earn(category: category, to: to), amount: amount, settle, global) { t, from, to in
+                "Earned \(t.money(to)) from \(from.name) into \(to.name) on \(t.day) (\(Store.shortID(t.id)))."
+            }
         }
     }
 
@@ -131,11 +137,16 @@ extension Capital {
         @OptionGroup var settle: SettleOptions
 
         func run() throws {
-            let output = try global.writeOutput()
-            let (t, source, target) = try fields.record(.transfer(from: from, to: to), amount: amount, settle, global)
-            try output.said(
-                "Moved \(Money(minor: t.amount, currency: source.currency).formatted()) \(source.currency.code) from \(source.name) to \(target.name) on \(t.day) (\(Store.shortID(t.id)))."
-            ) { try global.transactionRecord(t) }
+            try fields.enter(.transfer(from: from, to: to), amount: amount, settle, global) { t, from, to in
+                "Moved \(t.money(from)) from \(from.name) to \(to.name) on \(t.day) (\(Store.shortID(t.id)))."
+            }
         }
+    }
+}
+
+extension Transaction {
+    /// Its amount in `account`'s currency, as a sentence says it: `1 500.00 RUB`.
+    fileprivate func money(_ account: Account) -> String {
+        "\(Money(minor: amount, currency: account.currency).formatted()) \(account.currency.code)"
     }
 }
