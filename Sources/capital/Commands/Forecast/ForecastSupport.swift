@@ -12,10 +12,14 @@ struct HorizonOptions: ParsableArguments {
     var until: String?
     @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
-    @OptionGroup var overdueChoice: OverdueOption
+    @Option(
+        help: ArgumentHelp(
+            "Expected flows before today still open: count them today, saying so on stderr (count, the default), or leave them out (ignore).",
+            valueName: "count|ignore"), completion: .list(["count", "ignore"]))
+    var overdue: String?
 
     /// Whether `--overdue ignore` was given.
-    func ignoresOverdue() throws -> Bool { try overdueChoice.ignoresOverdue() }
+    func ignoresOverdue() throws -> Bool { try OverdueOption.ignores(overdue) }
 
     var forecastCase: ForecastCase { expected ? .expected : .pessimistic }
 
@@ -33,7 +37,10 @@ struct OverdueOption: ParsableArguments {
     var overdue: String?
 
     /// Whether `--overdue ignore` was given.
-    func ignoresOverdue() throws -> Bool {
+    func ignoresOverdue() throws -> Bool { try Self.ignores(overdue) }
+
+    /// Whether `value` (`--overdue`) says ignore; an error for anything but count or ignore.
+    static func ignores(_ overdue: String?) throws -> Bool {
         switch overdue {
         case nil, "count": return false
         case "ignore": return true
