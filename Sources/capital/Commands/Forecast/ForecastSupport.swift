@@ -12,14 +12,10 @@ struct HorizonOptions: ParsableArguments {
     var until: String?
     @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
-    @Option(
-        help: ArgumentHelp(
-            "Expected flows before today still open: count them today, saying so on stderr (count, the default), or leave them out (ignore).",
-            valueName: "count|ignore"), completion: .list(["count", "ignore"]))
-    var overdue: String?
+    @OptionGroup var overdueChoice: OverdueOption
 
     /// Whether `--overdue ignore` was given.
-    func ignoresOverdue() throws -> Bool { try OverdueOption.ignores(overdue) }
+    func ignoresOverdue() throws -> Bool { try overdueChoice.ignoresOverdue() }
 
     var forecastCase: ForecastCase { expected ? .expected : .pessimistic }
 
@@ -37,10 +33,7 @@ struct OverdueOption: ParsableArguments {
     var overdue: String?
 
     /// Whether `--overdue ignore` was given.
-    func ignoresOverdue() throws -> Bool { try Self.ignores(overdue) }
-
-    /// Whether `value` (`--overdue`) says ignore; an error for anything but count or ignore.
-    static func ignores(_ overdue: String?) throws -> Bool {
+    func ignoresOverdue() throws -> Bool {
         switch overdue {
         case nil, "count": return false
         case "ignore": return true
