@@ -410,19 +410,12 @@ struct ExpectedFlowTests {
                 let short = Int64(1 + random.below(50)) * 100
                 unpaid[from, default: 0] += short
                 unpaid[to, default: 0] -= short
-                let result = cli.run([
-                    "--today", "2025-06-01", "tx", "add", "--on", day.iso, "--posting", "\(to)=\(Self.decimal(amount - short))", "--posting", from,
-                    "--settles", ref,
-                ])
+                let result = Self.pay(cli, today: "2025-06-01", on: day, amount - short, from: from, to: to, settles: ref)
                 #expect(result.status == 0 && result.stderr.contains("less)"), "\(ref): \(result)")
             default:
                 // A deposit credited a day early earns a day more: its credits come on their day.
                 let shift = flow.string("kind") == "deposit" ? 0 : [0, -1, 2, 1][random.below(4)]
-                let result = cli.run([
-                    "--today", "2025-06-01", "tx", "add", "--on", day.advanced(by: shift).iso, "--posting", "\(to)=\(Self.decimal(amount))",
-                    "--posting",
-                    from,
-                ])
+                let result = Self.pay(cli, today: "2025-06-01", on: day.advanced(by: shift), amount, from: from, to: to)
                 #expect(result.status == 0 && result.stderr.contains("capital: note: settles "), "\(ref) \(shift): \(result)")
             }
         }
@@ -496,19 +489,13 @@ struct ExpectedFlowTests {
                 let short = Int64(1 + random.below(Int(min(amount - 1, 5_000))))
                 unpaid[from, default: 0] += short
                 unpaid[to, default: 0] -= short
-                let result = cli.run([
-                    "--today", "2026-01-01", "tx", "add", "--on", day.iso, "--posting", "\(to)=\(Self.decimal(amount - short))", "--posting", from,
-                    "--settles", ref,
-                ])
+                let result = Self.pay(cli, today: "2026-01-01", on: day, amount - short, from: from, to: to, settles: ref)
                 #expect(result.status == 0 && result.stderr.contains("less)"), "\(ref): \(result)")
             default:
                 // Matched: the nearest open occurrence of the same amount (a daily rule's neighbour
                 // may be the one settled; the other is then posted, and the sums are the same).
                 let shift = [0, -1, 2, 1][random.below(4)]
-                let result = cli.run([
-                    "--today", "2026-01-01", "tx", "add", "--on", day.advanced(by: shift).iso, "--posting", "\(to)=\(Self.decimal(amount))",
-                    "--posting", from,
-                ])
+                let result = Self.pay(cli, today: "2026-01-01", on: day.advanced(by: shift), amount, from: from, to: to)
                 #expect(result.status == 0 && result.stderr.contains("capital: note: settles "), "\(ref) \(shift): \(result)")
             }
         }
@@ -668,6 +655,13 @@ struct ExpectedFlowTests {
             return String(posting[..<posting.range(of: " \(sign)", options: .backwards)!.lowerBound])
         }
         return (try account("-"), try account("+"))
+    }
+
+    /// Records by hand that `amount` moved from `from` to `to` on `day`, naming the flow it settles or not.
+    static func pay(_ cli: CLI, today: String, on day: Day, _ amount: Int64, from: String, to: String, settles ref: String? = nil) -> CLI.Result {
+        cli.run(
+            ["--today", today, "tx", "add", "--on", day.iso, "--posting", "\(to)=\(decimal(amount))", "--posting", from]
+                + (ref.map { ["--settles", $0] } ?? []))
     }
 
     static func decimal(_ minor: Int64) -> String { "\(minor / 100).\(String(format: "%02d", minor % 100))" }
