@@ -172,6 +172,12 @@ struct ExpectedFlowTests {
         #expect(try Self.canSpend(cli, today: "2025-04-06") == paid)
         let postings = try #require(try cli.json(["tx", "show", id, "--format", "json"]) as? [String: Any])["postings"] as? [[String: Any]]
         #expect(postings?.compactMap { $0.string("account") }.sorted() == ["Loan interest", "Mortgage", "VTB Debit"], "split again")
+        // Edited whole to the loan while it settles the payment: still settled, split as recorded.
+        let whole = cli.run(today + ["tx", "edit", id, "-p", "Mortgage=69979.36", "-p", "VTB Debit"])
+        #expect(whole.status == 0 && whole.stderr.isEmpty, "\(whole)")
+        let kept = try #require(try cli.json(["tx", "show", id, "--format", "json"]) as? [String: Any])["postings"] as? [[String: Any]]
+        #expect(kept?.compactMap { $0.string("account") }.sorted() == ["Loan interest", "Mortgage", "VTB Debit"], "split when kept")
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == paid)
 
         for change in [["--note", "paid at the branch"], ["--on", "2025-03-29"]] {
             let kept = cli.run(today + ["tx", "edit", id] + change)

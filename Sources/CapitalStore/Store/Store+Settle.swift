@@ -301,14 +301,19 @@ extension Store {
     }
 
     /// After an edit of `edit.transaction`: the flows it stood for that it no longer fits are open
-    /// again; one that stood for none is matched as a new transaction would be.
+    /// again, and one it still stands for is split as recording it would split it (a loan payment
+    /// moved whole to the loan); one that stands for none then is matched as a new transaction would be.
     static func resettle(_ db: Database, _ edit: inout TransactionEdit, matchDays: Int, location: String) throws {
         let rows = try Row.fetchAll(
             db, sql: "SELECT kind, instrumentId, day FROM expectedMark WHERE txnId = ?", arguments: [edit.transaction.id])
-        if rows.isEmpty {
+        if !rows.isEmpty { try reopenUnfitting(db, &edit, rows, location: location) }
+        if edit.reopened.count == rows.count {
             edit.settled = try settle(db, &edit.transaction, .match(days: matchDays), location: location)
-            return
         }
+    }
+
+    /// The marks `rows` names of `edit.transaction`: kept (and split) while it fits their flows, else removed.
+    private static func reopenUnfitting(_ db: Database, _ edit: inout TransactionEdit, _ rows: [Row], location: String) throws {
         var (ledger, calendars, marks) = try expectedContext(db, location: location)
         ledger.transactions.removeAll { $0.id == edit.transaction.id }
         let fits = Fitting(ledger, edit.transaction)
@@ -319,7 +324,16 @@ extension Store {
             let found = try entries(in: window, today: key.day, ledger: ledger, calendars: calendars, marks: marks, kinds: [kind]).first {
                 FlowKey($0.flow) == key
             }
-            guard var entry = found, !fits(entry.flow) else { continue }
+            guard var entry = found else { continue }
+            if fits(entry.flow) {
+                if let loan = ledger.loans.first(where: { $0.id == key.instrumentID }), kind == .loan {
+                    try splitLoanPayment(db, &edit.transaction, loan: loan, flow: entry.flow)
+                }
+                if let deposit = ledger.deposits.first(where: { $0.id == key.instrumentID }), kind == .deposit {
+                    try splitDepositPayout(db, &edit.transaction, deposit: deposit, flow: entry.flow)
+                }
+                continue
+            }
             try db.cachedStatement(sql: "DELETE FROM expectedMark WHERE kind = ? AND instrumentId = ? AND day = ?").execute(arguments: [
                 key.kind.rawValue, key.instrumentID, key.day.number,
             ])

@@ -139,7 +139,7 @@ extension Capital.AccountCommand {
 
         func run() throws {
             let ignoring = try overdue.ignoresOverdue()
-            let day = on.on == nil ? nil : try on.day(global)
+            let day = try on.asked()
             let detail = try global.answer { try $0.accountDetail(account, today: $1, on: day, ignoringOverdue: ignoring) }
             try global.print(Report.account(detail), counting: detail.outlook?.overdue)
         }

@@ -67,7 +67,10 @@ extension Capital.BudgetCommand {
                         (Column("id", "ID"), .text(budget.id)), (Column("category", "Category"), .text(name)),
                         (Column("amount", "Amount"), .money(Money(minor: budget.amount, currency: currency))),
                         (Column("period", "Period"), .text(budget.period.rawValue)), (Column("from", "From"), .day(first)),
-                        (Column("payFrom", "Paid from"), try budget.payFromID.map { .text(try store.account($0).name) } ?? .absent("")),
+                        (
+                            Column("payFrom", "Paid from"),
+                            try budget.payFromID.map { .text(try store.account($0).name) } ?? .absent("(the default account)")
+                        ),
                         (Column("replaced", "Replaced"), .bool(replaced)),
                     ])
             }

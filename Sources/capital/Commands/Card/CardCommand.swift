@@ -131,8 +131,8 @@ extension Capital.CardCommand {
         @OptionGroup var on: OnOption
 
         func run() throws {
-            let day = try on.day(global)
-            try global.print(Report.card(try global.answer { store, _ in try store.cardStatus(card, today: day) }, on: on.on == nil ? nil : day))
+            let asked = try on.asked()
+            try global.print(Report.card(try global.answer { try $0.cardStatus(card, today: asked ?? $1) }, on: asked))
         }
     }
 }

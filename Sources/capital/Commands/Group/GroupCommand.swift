@@ -63,7 +63,7 @@ extension Capital.GroupCommand {
 
         func run() throws {
             let ignoring = try overdue.ignoresOverdue()
-            let day = on.on == nil ? nil : try on.day(global)
+            let day = try on.asked()
             let detail = try global.answer { try $0.groupDetail(group, today: $1, on: day, ignoringOverdue: ignoring) }
             try global.print(Report.group(detail), counting: detail.outlook?.overdue)
         }

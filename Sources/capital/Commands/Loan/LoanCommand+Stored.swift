@@ -67,7 +67,7 @@ extension Capital.LoanCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
-            let day = on.on == nil ? nil : try on.day(global)
+            let day = try on.asked()
             var section = Section(
                 name: "loans",
                 columns: [
@@ -98,7 +98,7 @@ extension Capital.LoanCommand {
         @OptionGroup var on: OnOption
 
         func run() throws {
-            let day = on.on == nil ? nil : try on.day(global)
+            let day = try on.asked()
             try global.print(Report.loan(try global.answer { try $0.loanDetail(loan, today: $1, on: day) }, schedule: schedule, on: day))
         }
     }

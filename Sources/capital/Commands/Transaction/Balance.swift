@@ -30,7 +30,8 @@ struct OnOption: ParsableArguments {
     var on: String?
 
     /// The day `--on` names, else today.
-    func day(_ global: GlobalOptions) throws -> Day {
-        try on.map { try parseDay($0, field: "--on", monthAs: .endOfMonth) } ?? global.todayDay()
-    }
+    func day(_ global: GlobalOptions) throws -> Day { try asked() ?? global.todayDay() }
+
+    /// The day `--on` names; nil when it was not given.
+    func asked() throws -> Day? { try on.map { try parseDay($0, field: "--on", monthAs: .endOfMonth) } }
 }
