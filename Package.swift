@@ -78,6 +78,7 @@ if ProcessInfo.processInfo.environment["CAPITAL_BENCHMARKS"] == "1" {
             dependencies: [
                 "CapitalCore",
                 "CapitalStore",
+                "CapitalKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],

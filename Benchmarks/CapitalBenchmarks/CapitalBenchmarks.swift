@@ -45,5 +45,6 @@ let benchmarks: @Sendable () -> Void = {
     loanBenchmarks()
     scenarioBenchmarks()
     scenarioCSVBenchmarks()
+    scenarioOutputBenchmarks()
     storeBenchmarks()
 }

@@ -232,12 +232,12 @@ struct ProjectionTests {
         let path = Self.root.appendingPathComponent("samples/cars.csv").path
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.dropFirst()
         var rows: [ScenarioRow] = []
-        try ScenarioSource(path: path, exponent: 2).forEachBatch(size: 2) { batch in rows += batch }
+        try ScenarioSource(path: path, exponent: 2).forEachBatch(size: 2) { batch, _ in rows += batch }
         #expect(rows.count == lines.count)
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.line < $1.line })
         #expect(rows.allSatisfy { (try? $0.scenario.get()) != nil })
         #expect(throws: KitError.invalid(.scenarioFile, value: "/nowhere.csv", reason: "no such file")) {
-            try ScenarioSource(path: "/nowhere.csv", exponent: 2).forEachBatch(size: 10) { _ in }
+            try ScenarioSource(path: "/nowhere.csv", exponent: 2).forEachBatch(size: 10) { _, _ in }
         }
     }
 
@@ -259,10 +259,15 @@ struct ProjectionTests {
         let basis = try Self.projection.scenarioBasis(level: nil, from: nil, .pessimistic)
         var outcomes: [ScenarioOutcome] = []
         var counts: [Int] = []
-        let summary = try basis.evaluate(ScenarioSource(path: path, exponent: 2), earliest: false, batchSize: 2) { batch, total in
+        var read: [Int] = []
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let summary = try basis.evaluate(ScenarioSource(path: path, exponent: 2), earliest: false, batchSize: 2) { batch, progress in
             outcomes += batch
-            counts.append(total)
+            counts.append(progress.evaluated)
+            read.append(progress.bytesRead)
+            #expect(progress.bytes == size)
         }
+        #expect(read.last == size)
         #expect(outcomes.map(\.row.name) == ["cheap", "bad price", "loan", "dear", "later"])
         #expect(counts.last == 5 && zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 })
         #expect(summary.total == 5 && summary.failed == 2)

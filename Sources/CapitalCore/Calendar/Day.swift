@@ -98,16 +98,12 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
 
     /// `YYYY-MM-DD`, zero-padded.
     public var iso: String {
-        let y = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
-        return "\(y)-\(pad(month, 2))-\(pad(day, 2))"
+        var text = TextBytes(capacity: 10)
+        text.append(civil: self)
+        return text.text
     }
 
     public var description: String { iso }
-
-    private func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
 }
 
 /// ISO weekday numbering: Monday is 1 … Sunday is 7.

@@ -10,25 +10,17 @@ extension Money {
 
     /// Formats a minor-unit count with `exponent` decimals, optionally grouping the integer digits.
     public static func format(minor: Int64, exponent: Int, grouping: String?) -> String {
-        let negative = minor < 0
-        let magnitude = minor.magnitude  // UInt64: safe for Int64.min
-        var divisor: UInt64 = 1
-        for _ in 0..<exponent { divisor *= 10 }
-        let integer = String(magnitude / divisor)
-        var result = negative ? "-" : ""
-        if let grouping, integer.count > 3 {
-            let digits = Array(integer)
-            for (index, digit) in digits.enumerated() {
-                if index > 0 && (digits.count - index) % 3 == 0 { result += grouping }
-                result.append(digit)
-            }
-        } else {
-            result += integer
+        var text = TextBytes(capacity: 24)
+        text.append(amount: minor, exponent: exponent)
+        guard let grouping else { return text.text }
+        let plain = text.text
+        let unsigned = minor < 0 ? plain.dropFirst() : plain[...]
+        let integer = unsigned.prefix { $0 != "." }
+        var result = minor < 0 ? "-" : ""
+        for (index, digit) in integer.enumerated() {
+            if index > 0 && (integer.count - index) % 3 == 0 { result += grouping }
+            result.append(digit)
         }
-        if exponent > 0 {
-            let fraction = String(magnitude % divisor)
-            result += "." + String(repeating: "0", count: exponent - fraction.count) + fraction
-        }
-        return result
+        return result + unsigned.dropFirst(integer.count)
     }
 }

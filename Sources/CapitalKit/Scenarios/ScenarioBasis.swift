@@ -12,10 +12,7 @@ public struct ScenarioBasis: Sendable {
     public var floor: Int64 { paidFrom.floor }
 
     /// The lowest balance of a result (its headroom plus the floor, saturating).
-    public func worstBalance(_ result: ScenarioResult) -> Int64 {
-        let (sum, overflow) = result.worstHeadroom.addingReportingOverflow(floor)
-        return overflow ? (floor > 0 ? .max : .min) : sum
-    }
+    public func worstBalance(_ result: ScenarioResult) -> Int64 { result.worstBalance(above: floor) }
 
     /// Why a scenario's lowest day is what it is: the purchase's upfront payment and the
     /// forecast's largest outflows up to that day (at most three, largest first), and the first
@@ -58,5 +55,13 @@ extension Projection {
         let headroom = try pool.headroom(in: timeline, forecastCase)
         return ScenarioBasis(
             projection: self, paidFrom: pool, forecastCase: forecastCase, evaluator: ScenarioEvaluator(headroom: headroom, today: today))
+    }
+}
+
+extension ScenarioResult {
+    /// The lowest balance: the lowest headroom above `floor`, saturating at the ends of Int64.
+    public func worstBalance(above floor: Int64) -> Int64 {
+        let (sum, overflow) = worstHeadroom.addingReportingOverflow(floor)
+        return overflow ? (floor > 0 ? .max : .min) : sum
     }
 }

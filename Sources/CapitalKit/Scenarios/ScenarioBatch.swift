@@ -5,6 +5,11 @@ import CapitalCore
 public struct ScenarioOutcome: Sendable {
     public let row: ScenarioRow
     public let result: Result<ScenarioResult, ScenarioRow.Failure>
+
+    public init(row: ScenarioRow, result: Result<ScenarioResult, ScenarioRow.Failure>) {
+        self.row = row
+        self.result = result
+    }
 }
 
 /// How a batch went: how many scenarios, how many failed, and the first failure.
@@ -14,6 +19,14 @@ public struct ScenarioBatchSummary: Sendable {
     public var firstFailure: String?
 }
 
+/// How far a batch has come: scenarios evaluated, and bytes of the file read of how many (0 when
+/// the size cannot be told), for a progress line's rate and time left.
+public struct ScenarioBatchProgress: Sendable {
+    public var evaluated = 0
+    public var bytesRead = 0
+    public var bytes = 0
+}
+
 extension ScenarioBasis {
     /// The file's column of each part a scenario error names.
     static let columns = [
@@ -21,16 +34,17 @@ extension ScenarioBasis {
     ]
 
     /// Evaluates every scenario of `source` in input order, a batch at a time (read, evaluated
-    /// on `threads` threads, then handed to `body` with the count so far), so that memory stays
+    /// on `threads` threads, then handed to `body` with the progress so far), so that memory stays
     /// flat in the number of rows. A row that cannot be read or evaluated is an outcome with its
     /// reason (`line 7: loan_term '0': …`); the others are still evaluated.
     /// - Throws: `KitError` when the file cannot be read; what `body` throws.
     public func evaluate(
         _ source: ScenarioSource, earliest: Bool, batchSize: Int = 1 << 16, threads: Int = 2,
-        _ body: (_ outcomes: [ScenarioOutcome], _ evaluatedSoFar: Int) throws -> Void
+        _ body: (_ outcomes: [ScenarioOutcome], _ progress: ScenarioBatchProgress) throws -> Void
     ) throws -> ScenarioBatchSummary {
         var summary = ScenarioBatchSummary()
-        try source.forEachBatch(size: batchSize) { rows in
+        var progress = ScenarioBatchProgress(bytes: source.size)
+        try source.forEachBatch(size: batchSize) { rows, bytesRead in
             let valid = rows.compactMap { try? $0.scenario.get() }
             var results = evaluator.evaluate(valid, earliest: earliest, threads: threads)[...]
             var outcomes: [ScenarioOutcome] = []
@@ -51,7 +65,9 @@ extension ScenarioBasis {
                 outcomes.append(ScenarioOutcome(row: row, result: result))
             }
             summary.total += rows.count
-            try body(outcomes, summary.total)
+            progress.evaluated = summary.total
+            progress.bytesRead = bytesRead
+            try body(outcomes, progress)
         }
         return summary
     }

@@ -6,11 +6,19 @@ public struct ScenarioRow: Sendable {
     /// Why a row has no scenario, in words (`line 3: price '-5': …`).
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     public var line: Int
     public var name: String
     public var scenario: Result<Scenario, Failure>
+
+    public init(line: Int, name: String, scenario: Result<Scenario, Failure>) {
+        self.line = line
+        self.name = name
+        self.scenario = scenario
+    }
 }
 
 /// Reads scenario files: CSV streamed in chunks (memory stays flat), JSON at once.
@@ -25,12 +33,17 @@ public struct ScenarioSource: Sendable {
         self.exponent = exponent
     }
 
+    /// The file's size in bytes (0 when it cannot be told, as for a pipe).
+    public var size: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
     /// Calls `body` with batches of rows in file order: at least `size` rows each (the last may
-    /// hold fewer), as the file is read in large blocks.
+    /// hold fewer), as the file is read in large blocks, and how many bytes of the file are read.
     /// - Throws: `KitError` naming the file when it is missing, unreadable or empty, or its header is not one.
-    public func forEachBatch(size: Int, _ body: ([ScenarioRow]) throws -> Void) throws {
+    public func forEachBatch(size: Int, _ body: (_ rows: [ScenarioRow], _ bytesRead: Int) throws -> Void) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw KitError.invalid(.scenarioFile, value: path, reason: "no such file") }
-        if path.lowercased().hasSuffix(".json") { return try body(try jsonRows()) }
+        if path.lowercased().hasSuffix(".json") { return try body(try jsonRows(), self.size) }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw KitError.invalid(.scenarioFile, value: path, reason: "cannot be read") }
         defer { try? handle.close() }
         var pending: [UInt8] = []
@@ -38,6 +51,7 @@ public struct ScenarioSource: Sendable {
         var number = 0  // lines before `pending`
         var batch: [ScenarioRow] = []
         batch.reserveCapacity(size)
+        var bytesRead = 0
         /// Reads the complete lines in `pending[..<end]`: the header first, then rows on both cores.
         func take(upTo end: Int) throws {
             var start = 0
@@ -63,13 +77,14 @@ public struct ScenarioSource: Sendable {
                 )
             }
             if batch.count >= size {
-                try body(batch)
+                try body(batch, bytesRead)
                 batch.removeAll(keepingCapacity: true)
             }
         }
         while true {
             let data = handle.readData(ofLength: 1 << 22)
             if data.isEmpty { break }
+            bytesRead += data.count
             pending.append(contentsOf: data)
             guard let lastBreak = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
             try take(upTo: lastBreak + 1)
@@ -79,7 +94,7 @@ public struct ScenarioSource: Sendable {
         guard header != nil else {
             throw KitError.invalid(.scenarioFile, value: path, reason: "the file is empty: expected a header line and a scenario per line")
         }
-        if !batch.isEmpty { try body(batch) }
+        if !batch.isEmpty { try body(batch, bytesRead) }
     }
 
     /// A JSON file: an array of objects with the CSV's column names as keys.

@@ -289,26 +289,9 @@ extension LedgerFile {
 
     /// A JSON string literal, which is also a YAML double-quoted scalar.
     public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028
-                    || scalar.value == 0x2029 || scalar.value == 0xFEFF
-                {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var out = TextBytes(capacity: s.utf8.count + 2)
+        out.append(jsonString: s)
+        return out.text
     }
 
     private static func json(_ value: Value, indent: Int, into out: inout String) {

@@ -1,3 +1,5 @@
+import CapitalCore
+
 /// CSV for spreadsheets (`capital export --format csv`): RFC 4180 fields, CRLF line ends, an
 /// optional UTF-8 byte order mark, and text a spreadsheet would run as a formula made inert.
 ///
@@ -32,33 +34,32 @@ struct CSVWriter {
 
     /// The whole file: the header, then one record per row.
     func write(header: [String], rows: [[Field]]) -> String {
-        var out = bom ? "\u{FEFF}" : ""
-        out += header.map(CSVWriter.quoted).joined(separator: ",") + lineEnd
-        for row in rows {
-            out += row.map { CSVWriter.quoted(cell($0)) }.joined(separator: ",") + lineEnd
+        var out = TextBytes()
+        if bom { out.append("\u{FEFF}") }
+        record(header.map(Field.value), into: &out)
+        for row in rows { record(row, into: &out) }
+        return out.text
+    }
+
+    private func record(_ fields: [Field], into out: inout TextBytes) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out.append(byte: UInt8(ascii: ",")) }
+            switch field {
+            case .value(let text): out.append(csvField: text, guardingFormulas: false)
+            case .text(let text): out.append(csvField: text, guardingFormulas: guardFormulas)
+            }
         }
-        return out
+        out.append(lineEnd)
     }
 
     /// One field as written: formulas made inert (for `.text`), then quoted.
-    static func written(_ field: Field) -> String { quoted(CSVWriter().cell(field)) }
-
-    private func cell(_ field: Field) -> String {
-        switch field {
-        case .value(let text): return text
-        case .text(let text):
-            guard guardFormulas, let first = text.unicodeScalars.first, CSVWriter.formulaStarts.contains(first) else { return text }
-            return "'" + text
-        }
+    static func written(_ field: Field) -> String {
+        var out = TextBytes()
+        CSVWriter().record([field], into: &out)
+        return String(decoding: out.bytes.dropLast(2), as: UTF8.self)
     }
-
-    /// The first characters that make a spreadsheet read a cell as a formula.
-    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// The field as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote,
     /// CR or LF.
-    static func quoted(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return text }
-        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
-    }
+    static func quoted(_ text: String) -> String { written(.value(text)) }
 }

@@ -44,6 +44,8 @@ final class Console: @unchecked Sendable {
 
         func append(_ text: String) { lock.withLock { bytes.append(contentsOf: text.utf8) } }
 
+        func append(_ more: [UInt8]) { lock.withLock { bytes.append(contentsOf: more) } }
+
         var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 
         /// Takes the next line off the front (without its line break); nil when none is left.
@@ -92,6 +94,12 @@ final class Console: @unchecked Sendable {
         case .standardError: writeError(text)
         case .buffer(let buffer): buffer.append(text)
         }
+    }
+
+    /// Writes UTF-8 `bytes` to standard output as they are.
+    func write(bytes: [UInt8]) {
+        if case .buffer(let buffer) = output { return buffer.append(bytes) }
+        write(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Writes one line to standard output.

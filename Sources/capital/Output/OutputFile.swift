@@ -31,10 +31,13 @@ extension GlobalOptions {
 
 /// A file a command writes whole or not at all: checked before anything is computed, written to a
 /// temporary file beside it, then renamed into place (a crash leaves the old file or the new one,
-/// never half of one).
+/// never half of one). A character device or a pipe (`/dev/null`, `/dev/stdout`, a named pipe)
+/// is written into directly: there is no file to replace.
 struct OutputFile {
     let path: String
     let temporary: String
+    /// Written into directly: a character device or a pipe.
+    let direct: Bool
 
     /// Checks that `path` may be written: its folder exists, it is not a folder, not one of
     /// `protected` nor one of the files the command reads, `reading` (even with `force`), and it
@@ -56,11 +59,21 @@ struct OutputFile {
         if reading.contains(where: { OutputFile.canonical($0) == target }) {
             throw CLIError.refused("--out", path, "is the file this command reads; write somewhere else")
         }
+        var direct = false
         if manager.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue { throw CLIError.refused("--out", path, "is a folder; give a file name") }
-            if !force { throw CLIError.refused("--out", path, "exists; add --force to replace it") }
+            var status = stat()
+            let type = stat(path, &status) == 0 ? status.st_mode & S_IFMT : S_IFREG
+            if type == S_IFCHR || type == S_IFIFO {
+                direct = true
+            } else if type != S_IFREG {
+                throw CLIError.refused("--out", path, "is not a file, a pipe or a terminal; give a file name")
+            } else if !force {
+                throw CLIError.refused("--out", path, "exists; add --force to replace it")
+            }
         }
         self.path = path
+        self.direct = direct
         temporary = folder + "/." + url.lastPathComponent + ".capital-\(getpid()).tmp"
     }
 
@@ -74,15 +87,19 @@ struct OutputFile {
     /// Writes `text` whole; `owner` makes the file the owner's only (mode 0600), as a ledger is.
     func write(_ text: String, ownerOnly: Bool = false) throws {
         let handle = try open(ownerOnly: ownerOnly)
-        do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+        do { try OutputFile.write(Array(text.utf8), to: handle) } catch {
             abandon(handle)
-            throw CLIError.invalid("--out", path, "cannot be written: \((error as NSError).localizedDescription)")
+            throw CLIError.invalid("--out", path, "cannot be written: \(error)")
         }
         try commit(handle)
     }
 
     /// The temporary file, open for writing; `commit(_:)` puts it in place.
     func open(ownerOnly: Bool = false) throws -> FileHandle {
+        if direct {
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError.invalid("--out", path, "cannot be written") }
+            return handle
+        }
         let manager = FileManager.default
         try? manager.removeItem(atPath: temporary)
         let attributes: [FileAttributeKey: Any]? = ownerOnly ? [.posixPermissions: 0o600] : nil
@@ -96,6 +113,10 @@ struct OutputFile {
 
     /// Flushes and closes `handle` and renames the temporary file over `path`.
     func commit(_ handle: FileHandle) throws {
+        if direct {
+            try? handle.close()
+            return
+        }
         do {
             try handle.synchronize()
             try handle.close()
@@ -107,9 +128,30 @@ struct OutputFile {
         }
     }
 
+    /// Writes `bytes` whole to `handle`'s file (retrying short writes and interruptions).
+    /// - Throws: the system's reason, in words.
+    static func write(_ bytes: [UInt8], to handle: FileHandle) throws {
+        try bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                #if canImport(Glibc)
+                    let written = Glibc.write(handle.fileDescriptor, raw.baseAddress! + done, raw.count - done)
+                #else
+                    let written = Darwin.write(handle.fileDescriptor, raw.baseAddress! + done, raw.count - done)
+                #endif
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw CLIError(String(cString: strerror(errno)))
+                }
+                done += written
+            }
+        }
+    }
+
     /// Removes the temporary file of a write that failed.
     func abandon(_ handle: FileHandle) {
         try? handle.close()
+        if direct { return }
         try? FileManager.default.removeItem(atPath: temporary)
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CapitalCore
 import CapitalKit
 import Foundation
@@ -42,8 +43,9 @@ struct ScenarioBase {
     }
 }
 
-/// "N scenarios evaluated" on a terminal's stderr, once a batch has taken more than a second
-/// (`CAPITAL_PROGRESS_AFTER`, in seconds, sets another delay: 0 shows it from the first chunk).
+/// "N scenarios evaluated, R a second, about S left" on a terminal's stderr, once a batch has
+/// taken more than a second (`CAPITAL_PROGRESS_AFTER`, in seconds, sets another delay: 0 shows it
+/// from the first chunk). Silent when stderr is not a terminal.
 final class Progress {
     private let start = Date()
     private let console = Console.current
@@ -51,10 +53,18 @@ final class Progress {
     private var enabled: Bool { console.errorIsTerminal }
     private var shown = false
 
-    func update(_ count: Int) {
-        guard enabled, Date().timeIntervalSince(start) >= delay else { return }
+    func update(_ progress: ScenarioBatchProgress) {
+        guard enabled else { return }
+        let elapsed = Date().timeIntervalSince(start)
+        guard elapsed >= delay else { return }
         shown = true
-        console.writeError("\rcapital: \(count.counted("scenario")) evaluated…")
+        var line = "\rcapital: \(progress.evaluated.counted("scenario")) evaluated"
+        if elapsed > 0 { line += ", \(Int(Double(progress.evaluated) / elapsed)) a second" }
+        if progress.bytesRead > 0, progress.bytes > progress.bytesRead {
+            let left = elapsed * Double(progress.bytes - progress.bytesRead) / Double(progress.bytesRead)
+            line += ", about \(Int(left.rounded(.up))) s left"
+        }
+        console.writeError(line + "…\u{1B}[K")
     }
 
     func finish() {
@@ -64,144 +74,143 @@ final class Progress {
 
 extension ScenarioOutcome {
     var value: ScenarioResult? { try? result.get() }
-    var error: String? { if case .failure(let failure) = result { failure.description } else { nil } }
 }
 
-/// Where results go: streamed for CSV and JSON, kept for tables and sorting.
+/// What `--sort` ranks by: the smaller key first; rows that failed have none and go last.
+enum ScenarioSortKey: String, CaseIterable, ExpressibleByArgument {
+    case maxPrice = "max-price", worstBalance = "worst-balance", totalCost = "total-cost"
+
+    func key(_ outcome: ScenarioOutcome) -> Int64? {
+        guard let result = outcome.value else { return nil }
+        switch self {
+        case .maxPrice: return -result.maxPrice
+        case .worstBalance: return -result.worstHeadroom
+        case .totalCost: return result.totalCost
+        }
+    }
+}
+
+/// Where results go: CSV and JSON streamed through `ScenarioResultWriter` (each batch formatted on
+/// both cores, written in order in one block), kept for a table and for `--sort` (only the best
+/// `--top` when given).
 struct ResultSink {
     let format: OutputFormat
     let earliest: Bool
     let base: ScenarioBase
     let global: GlobalOptions
-    /// The `--out` file and its temporary file's handle, or nil for the console.
+    let sort: ScenarioSortKey?
+    let top: Int?
+    /// The `--out` file and its open temporary file (or the file itself, for a device), or nil for the console.
     let file: OutputFile?
     let handle: FileHandle?
     let console = Console.current
-    let buffered: Bool
-    private var kept: [ScenarioOutcome] = []
-    private var text = ""
+    private let writer: ScenarioResultWriter?
+    /// Each thread's buffer, kept for the next batch.
+    private var buffers: [TextBytes]
+    private var kept: [(offset: Int, outcome: ScenarioOutcome)] = []
     private var count = 0
+    private var seen = 0
 
-    init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, out: OutputFile?, buffered: Bool) throws {
+    init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, sort: ScenarioSortKey?, top: Int?, out: OutputFile?)
+        throws
+    {
         self.format = format
         self.earliest = earliest
         self.base = base
         self.global = global
-        self.buffered = buffered
+        self.sort = sort
+        self.top = top
         file = out
+        writer = format == .table ? nil : ScenarioResultWriter(format == .csv ? .csv : .json, earliest: earliest, basis: base.basis)
+        buffers = Array(repeating: TextBytes(), count: 2)
         handle = try out?.open()
-        if format == .csv {
-            text += "# capital scenario eval: one row per scenario, in input order (or --sort's)\n"
-            text += "# line: its line in the file; name; feasible: every balance to the horizon stays at or above the floor\n"
-            text += "# worstBalance, worstDay: the lowest balance after the scenario and its first day; shortfall: how far below the floor\n"
-            text += "# maxPrice: the largest price with the same financing; \(earliest ? "earliestDay: the first feasible day; " : "")"
-            text += "loanInterest, recurringCosts to the horizon; totalCost = price + both; error: why a row could not be evaluated\n"
-            text += (["line", "name"] + columns.map(\.key) + ["error"]).joined(separator: ",") + "\n"
-        } else if format == .json, !buffered {
-            text += "["
+        if let writer {
+            writer.header(into: &buffers[0])
+            try flush()
         }
     }
 
-    private var columns: [Column] {
-        base.cells(
-            ScenarioResult(
-                feasible: true, worstHeadroom: 0, worstDay: base.evaluator.today, shortfall: 0, maxPrice: 0, earliestDay: nil,
-                loanInterest: 0, recurringCosts: 0, totalCost: 0), earliest: earliest
-        ).map(\.0)
+    /// Whether every row is kept until the end (a table, or a sort).
+    private var buffered: Bool { format == .table || sort != nil }
+
+    mutating func add(_ outcomes: [ScenarioOutcome]) throws {
+        if buffered { return keep(outcomes) }
+        guard let writer else { return }
+        writer.rows(outcomes, first: count == 0, into: &buffers)
+        count += outcomes.count
+        try flush()
     }
 
-    mutating func add(_ outcome: ScenarioOutcome) {
-        if buffered { kept.append(outcome) } else { write(outcome) }
-    }
-
-    private mutating func write(_ outcome: ScenarioOutcome) {
-        let row = outcome.row
-        let cells = outcome.value.map { base.cells($0, earliest: earliest) }
-        switch format {
-        case .csv:
-            var fields = [String(row.line), csvField(row.name)]
-            fields += cells.map { $0.map { csvText($0.1) } } ?? Array(repeating: "", count: columns.count)
-            fields.append(csvField(outcome.error ?? ""))
-            text += fields.joined(separator: ",") + "\n"
-        case .json:
-            var object: [(String, JSON)] = [("line", .number(String(row.line))), ("name", .string(row.name))]
-            // Every row has every key: a row that failed has null results and its error.
-            object += cells.map { $0.map { ($0.0.key, Report.jsonValue($0.1)) } } ?? columns.map { ($0.key, .null) }
-            object.append(("error", outcome.error.map { .string($0) } ?? .null))
-            text += (count == 0 ? "\n  " : ",\n  ") + JSON.object(object).text(indent: 2)
-        case .table:
-            break
+    /// Keeps the outcomes for the end; with `--top N`, only the best N so far (trimmed whenever 2N pile up).
+    private mutating func keep(_ outcomes: [ScenarioOutcome]) {
+        for outcome in outcomes {
+            kept.append((seen, outcome))
+            seen += 1
         }
-        count += 1
+        if let top, kept.count >= max(2 * top, 1 << 16) { rank(limit: top) }
     }
 
-    private func csvText(_ cell: Cell) -> String {
-        switch cell {
-        case .money(let m): return m.plain
-        case .bool(let b): return b ? "true" : "false"
-        case .day(let d): return d.iso
-        case .text(let t): return csvField(t)
-        default: return ""
+    /// Sorts the kept rows by the key (stable: equal keys keep their input order), keeping `limit`.
+    private mutating func rank(limit: Int?) {
+        guard let sort else { return }
+        kept.sort { a, b in
+            let (x, y) = (sort.key(a.outcome), sort.key(b.outcome))
+            if let x, let y, x != y { return x < y }
+            if (x == nil) != (y == nil) { return x != nil }
+            return a.offset < b.offset
+        }
+        if let limit, kept.count > limit { kept.removeSubrange(limit...) }
+    }
+
+    /// Writes what the buffers hold, in order, and empties them.
+    private mutating func flush() throws {
+        for index in buffers.indices where !buffers[index].bytes.isEmpty {
+            try write(buffers[index].bytes)
+            buffers[index].removeAll()
         }
     }
 
-    /// Typed text (a name, an error quoting it) as a CSV field: quoted, formulas made inert.
-    private func csvField(_ text: String) -> String { CSVWriter.written(.text(text)) }
-
-    mutating func flush() throws {
-        guard !text.isEmpty else { return }
-        if let handle {
-            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
-                if let file { file.abandon(handle) }
-                throw CLIError.invalid("--out", file?.path ?? "", "cannot be written: \((error as NSError).localizedDescription)")
-            }
-        } else {
-            console.write(text)
+    private func write(_ bytes: [UInt8]) throws {
+        guard let handle else { return console.write(bytes: bytes) }
+        do { try OutputFile.write(bytes, to: handle) } catch {
+            if let file { file.abandon(handle) }
+            throw CLIError.invalid("--out", file?.path ?? "", "cannot be written: \(error)")
         }
-        text = ""
     }
 
-    mutating func finish(sortedBy key: String?) throws {
+    mutating func finish() throws {
         if buffered {
-            if let key {
-                func value(_ outcome: ScenarioOutcome) -> Int64? {
-                    guard let r = outcome.value else { return nil }
-                    switch key {
-                    case "max-price": return -r.maxPrice
-                    case "worst-balance": return -r.worstHeadroom
-                    default: return r.totalCost
-                    }
-                }
-                // Stable: equal keys keep their input order; rows that failed go last.
-                kept = kept.enumerated().sorted { a, b in
-                    let (x, y) = (value(a.element), value(b.element))
-                    if let x, let y, x != y { return x < y }
-                    if (x == nil) != (y == nil) { return x != nil }
-                    return a.offset < b.offset
-                }.map(\.element)
-            }
-            if format == .table {
-                var section = Section(
-                    name: "scenarios",
-                    columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
-                for outcome in kept {
-                    var cells: [Cell] = [.int(outcome.row.line), .text(outcome.row.name)]
-                    switch outcome.result {
-                    case .success(let result): cells += base.cells(result, earliest: earliest).map(\.1) + [.none]
-                    case .failure(let failure): cells += Array(repeating: Cell.none, count: columns.count) + [.text(failure.description)]
-                    }
-                    section.rows.append(cells)
-                }
-                let color = handle == nil && console.color
-                text = Report([section]).render(.table, RenderOptions(hideAmounts: global.hideAmounts, color: color))
+            rank(limit: top)
+            if let writer {
+                writer.rows(kept.lazy.map(\.outcome), first: true, into: &buffers[0])
+                count = kept.count
             } else {
-                if format == .json { text += "[" }
-                for outcome in kept { write(outcome) }
+                try write(Array(table().utf8))
             }
         }
-        if format == .json { text += count == 0 ? "]\n" : "\n]\n" }
+        writer?.footer(rows: count, into: &buffers[0])
         try flush()
         if let file, let handle { try file.commit(handle) }
+    }
+
+    /// The kept rows as a table.
+    private func table() -> String {
+        let columns = base.cells(
+            ScenarioResult(
+                feasible: true, worstHeadroom: 0, worstDay: base.evaluator.today, shortfall: 0, maxPrice: 0, earliestDay: nil, loanInterest: 0,
+                recurringCosts: 0, totalCost: 0), earliest: earliest
+        ).map(\.0)
+        var section = Section(
+            name: "scenarios", columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
+        for (_, outcome) in kept {
+            var cells: [Cell] = [.int(outcome.row.line), .text(outcome.row.name)]
+            switch outcome.result {
+            case .success(let result): cells += base.cells(result, earliest: earliest).map(\.1) + [.none]
+            case .failure(let failure): cells += Array(repeating: Cell.none, count: columns.count) + [.text(failure.description)]
+            }
+            section.rows.append(cells)
+        }
+        return Report([section]).render(.table, RenderOptions(hideAmounts: global.hideAmounts, color: handle == nil && console.color))
     }
 }
 

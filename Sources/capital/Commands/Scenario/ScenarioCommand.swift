@@ -108,9 +108,12 @@ extension Capital.ScenarioCommand {
                 instalments, monthly_cost, yearly_cost, cost_start, monthly_income_change, income_start, sale, sale_date; \
                 see docs/scenarios.md) or a JSON array of objects with the same keys. A row that cannot be read or \
                 evaluated gets its error in the error column; the others are still evaluated, and the exit code is then 65. \
-                CSV is streamed (memory stays flat) unless --sort or the table format needs every row; both cores are used.
+                CSV and JSON (one array) are streamed, memory flat in the number of rows, unless --sort or the table format \
+                needs every row (--top N keeps only N); both cores read, evaluate and format. A progress line shows on a \
+                terminal once a batch takes more than a second.
                 """,
             example: "capital -f samples/household.yaml --today 2025-04-01 scenario eval samples/cars.csv --sort total-cost",
+            "capital scenario eval plans.csv --sort max-price --top 10 --format csv",
             "capital scenario eval cars.csv --earliest --format csv --out results.csv")
 
         @OptionGroup var global: GlobalOptions
@@ -126,28 +129,34 @@ extension Capital.ScenarioCommand {
             help: ArgumentHelp("max-price (largest first), worst-balance (safest first) or total-cost (cheapest first).", valueName: "key"),
             completion: .list(["max-price", "worst-balance", "total-cost"]))
         var sort: String?
+        @Option(help: ArgumentHelp("With --sort: keep only the first N rows (memory for N rows, not the file's).", valueName: "n")) var top: Int?
         @OptionGroup var output: OutOptions
 
         func run() throws {
-            if let sort, !["max-price", "worst-balance", "total-cost"].contains(sort) {
-                throw CLIError.invalid("--sort", sort, "expected max-price, worst-balance or total-cost")
+            let key = try sort.map { sort in
+                guard let key = ScenarioSortKey(rawValue: sort) else {
+                    throw CLIError.invalid("--sort", sort, "expected max-price, worst-balance or total-cost")
+                }
+                return key
+            }
+            if let top {
+                guard key != nil else { throw CLIError.invalid("--top", String(top), "needs --sort: the first N by which key?") }
+                guard top > 0 else { throw CLIError.invalid("--top", String(top), "expected a number of rows, 1 or more") }
             }
             let format = try global.outputFormat()
             let out = try output.file(global, reading: [file])
             let base = try ScenarioBase(global, horizon, level: level, from: from)
             let source = ScenarioSource(path: file, exponent: base.exponent)
-            var sink = try ResultSink(
-                format: format, earliest: earliest, base: base, global: global, out: out, buffered: sort != nil || format == .table)
+            var sink = try ResultSink(format: format, earliest: earliest, base: base, global: global, sort: key, top: top, out: out)
             let progress = Progress()
             let summary = try kit {
-                try base.basis.evaluate(source, earliest: earliest) { outcomes, total in
-                    for outcome in outcomes { sink.add(outcome) }
-                    try sink.flush()
-                    progress.update(total)
+                try base.basis.evaluate(source, earliest: earliest) { outcomes, done in
+                    try sink.add(outcomes)
+                    progress.update(done)
                 }
             }
             progress.finish()
-            try sink.finish(sortedBy: sort)
+            try sink.finish()
             global.noteOverdue(base.forecast)
             if let first = summary.firstFailure {
                 throw CLIError("\(summary.failed) of \(summary.total.counted("scenario")) could not be evaluated (first: \(first))", exitCode: 65)

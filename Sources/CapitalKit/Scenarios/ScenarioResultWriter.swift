@@ -1,0 +1,177 @@
+import CapitalCore
+import Dispatch
+
+/// A batch's results as CSV or JSON bytes: the wire format of `scenario eval` that every front end
+/// streams (the CLI to a file, the server to a response), written straight into a `TextBytes`
+/// buffer, a few hundred nanoseconds a row.
+///
+/// CSV: five `#` comment lines saying what the columns mean, a header, then one row a scenario:
+/// ```
+/// line,name,feasible,worstBalance,worstDay,shortfall,maxPrice,loanInterest,recurringCosts,totalCost,error
+/// 2,Kia Rio,true,15630.00,2025-06-24,0.00,181630.00,0.00,0.00,900000.00,
+/// ```
+/// JSON: one array of objects with the same keys (every object has every key; a row that failed
+/// has null results and its error). Each row is written on its own, so rows can be formatted on
+/// several threads and joined in order (`rows(_:first:into:)`).
+public struct ScenarioResultWriter: Sendable {
+    /// The text format.
+    public enum Format: Sendable {
+        case csv, json
+    }
+
+    public let format: Format
+    /// Whether results have an `earliestDay` (asked with `--earliest`).
+    public let earliest: Bool
+    /// The decimals of the ledger's currency.
+    public let exponent: Int
+    /// The pool's floor, which a result's lowest headroom is written above.
+    public let floor: Int64
+
+    /// A writer for results evaluated against `basis`.
+    public init(_ format: Format, earliest: Bool, basis: ScenarioBasis) {
+        self.init(format, earliest: earliest, exponent: basis.projection.currency.exponent, floor: basis.floor)
+    }
+
+    /// A writer for results in a currency of `exponent` decimals over a pool with `floor`.
+    public init(_ format: Format, earliest: Bool, exponent: Int, floor: Int64) {
+        self.format = format
+        self.earliest = earliest
+        self.exponent = exponent
+        self.floor = floor
+    }
+
+    /// The result keys, in column order (without `line`, `name` and `error`).
+    public static func keys(earliest: Bool) -> [String] {
+        ["feasible", "worstBalance", "worstDay", "shortfall", "maxPrice"] + (earliest ? ["earliestDay"] : [])
+            + ["loanInterest", "recurringCosts", "totalCost"]
+    }
+
+    /// What comes before the first row: CSV's comments and header, JSON's `[`.
+    public func header(into out: inout TextBytes) {
+        switch format {
+        case .csv:
+            out.append(
+                """
+                # capital scenario eval: one row per scenario, in input order (or --sort's)
+                # line: its line in the file; name; feasible: every balance to the horizon stays at or above the floor
+                # worstBalance, worstDay: the lowest balance after the scenario and its first day; shortfall: how far below the floor
+                # maxPrice: the largest price with the same financing; \(earliest ? "earliestDay: the first feasible day; " : "")\
+                loanInterest, recurringCosts to the horizon; totalCost = price + both; error: why a row could not be evaluated
+
+                """)
+            out.append((["line", "name"] + Self.keys(earliest: earliest) + ["error"]).joined(separator: ","))
+            out.append(byte: 10)
+        case .json:
+            out.append(byte: UInt8(ascii: "["))
+        }
+    }
+
+    /// What comes after the last row: JSON's `]` (`[]` for no rows); nothing in CSV.
+    public func footer(rows: Int, into out: inout TextBytes) {
+        guard format == .json else { return }
+        out.append(rows == 0 ? "]\n" : "\n]\n")
+    }
+
+    /// `outcomes` one after another; `first` says whether the first of them is the batch's first row.
+    public func rows(_ outcomes: some Collection<ScenarioOutcome>, first: Bool, into out: inout TextBytes) {
+        var first = first
+        for outcome in outcomes {
+            row(outcome, first: first, into: &out)
+            first = false
+        }
+    }
+
+    /// `outcomes` formatted on as many threads as there are `buffers`: contiguous slices, the
+    /// first into `buffers[0]`, so that writing the buffers in order writes the rows in order.
+    public func rows(_ outcomes: [ScenarioOutcome], first: Bool, into buffers: inout [TextBytes]) {
+        let parts = outcomes.count < 4_096 ? 1 : buffers.count
+        guard parts > 1 else { return rows(outcomes, first: first, into: &buffers[0]) }
+        let size = (outcomes.count + parts - 1) / parts
+        buffers.withUnsafeMutableBufferPointer { buffers in
+            nonisolated(unsafe) let buffers = buffers
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let slice = min(part * size, outcomes.count)..<min((part + 1) * size, outcomes.count)
+                rows(outcomes[slice], first: first && part == 0, into: &buffers[part])
+            }
+        }
+    }
+
+    /// One row.
+    public func row(_ outcome: ScenarioOutcome, first: Bool, into out: inout TextBytes) {
+        switch format {
+        case .csv: csv(outcome, into: &out)
+        case .json: json(outcome, first: first, into: &out)
+        }
+    }
+
+    private func csv(_ outcome: ScenarioOutcome, into out: inout TextBytes) {
+        let comma = UInt8(ascii: ",")
+        out.append(integer: outcome.row.line)
+        out.append(byte: comma)
+        out.append(csvField: outcome.row.name)
+        switch outcome.result {
+        case .success(let result):
+            out.append(result.feasible ? ",true," : ",false,")
+            out.append(amount: result.worstBalance(above: floor), exponent: exponent)
+            out.append(byte: comma)
+            out.append(day: result.worstDay)
+            out.append(byte: comma)
+            out.append(amount: result.shortfall, exponent: exponent)
+            out.append(byte: comma)
+            out.append(amount: result.maxPrice, exponent: exponent)
+            out.append(byte: comma)
+            if earliest {
+                if let day = result.earliestDay { out.append(day: day) } else { out.append("none") }
+                out.append(byte: comma)
+            }
+            out.append(amount: result.loanInterest, exponent: exponent)
+            out.append(byte: comma)
+            out.append(amount: result.recurringCosts, exponent: exponent)
+            out.append(byte: comma)
+            out.append(amount: result.totalCost, exponent: exponent)
+            out.append(",\n")
+        case .failure(let failure):
+            out.append(earliest ? ",,,,,,,,,," : ",,,,,,,,,")
+            out.append(csvField: failure.description)
+            out.append(byte: 10)
+        }
+    }
+
+    private func json(_ outcome: ScenarioOutcome, first: Bool, into out: inout TextBytes) {
+        out.append(first ? "\n  {\n    \"line\": " : ",\n  {\n    \"line\": ")
+        out.append(integer: outcome.row.line)
+        out.append(",\n    \"name\": ")
+        out.append(jsonString: outcome.row.name)
+        switch outcome.result {
+        case .success(let result):
+            out.append(result.feasible ? ",\n    \"feasible\": true,\n    \"worstBalance\": \"" : ",\n    \"feasible\": false,\n    \"worstBalance\": \"")
+            out.append(amount: result.worstBalance(above: floor), exponent: exponent)
+            out.append("\",\n    \"worstDay\": \"")
+            out.append(day: result.worstDay)
+            out.append("\",\n    \"shortfall\": \"")
+            out.append(amount: result.shortfall, exponent: exponent)
+            out.append("\",\n    \"maxPrice\": \"")
+            out.append(amount: result.maxPrice, exponent: exponent)
+            if earliest {
+                out.append("\",\n    \"earliestDay\": \"")
+                if let day = result.earliestDay { out.append(day: day) } else { out.append("none") }
+            }
+            out.append("\",\n    \"loanInterest\": \"")
+            out.append(amount: result.loanInterest, exponent: exponent)
+            out.append("\",\n    \"recurringCosts\": \"")
+            out.append(amount: result.recurringCosts, exponent: exponent)
+            out.append("\",\n    \"totalCost\": \"")
+            out.append(amount: result.totalCost, exponent: exponent)
+            out.append("\",\n    \"error\": null\n  }")
+        case .failure(let failure):
+            for key in Self.keys(earliest: earliest) {
+                out.append(",\n    \"")
+                out.append(key)
+                out.append("\": null")
+            }
+            out.append(",\n    \"error\": ")
+            out.append(jsonString: failure.description)
+            out.append("\n  }")
+        }
+    }
+}
