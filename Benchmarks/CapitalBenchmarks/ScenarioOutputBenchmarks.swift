@@ -18,7 +18,8 @@ func scenarioOutputBenchmarks() {
     for (format, name) in [(ScenarioResultWriter.Format.csv, "CSV"), (.json, "JSON")] {
         let writer = ScenarioResultWriter(format, earliest: false, exponent: 2, floor: 0)
         Benchmark(
-            "Scenario output: 1000000 results to \(name), 2 threads", configuration: format == .csv ? configuration.checked(threaded: true) : configuration
+            "Scenario output: 1000000 results to \(name), 2 threads",
+            configuration: format == .csv ? configuration.checked(threaded: true) : configuration
         ) { benchmark in
             var buffers = [TextBytes(capacity: 1 << 27), TextBytes(capacity: 1 << 27)]
             let clock = ContinuousClock()
@@ -46,7 +47,8 @@ enum ScenarioOutputInputs {
             let name = index % 7 == 0 ? "Car \(index), \"used\"" : "plan \(index)"
             let row = ScenarioRow(line: index + 2, name: name, scenario: .failure(ScenarioRow.Failure(description: "")))
             if index % 10 == 9 {
-                return ScenarioOutcome(row: row, result: .failure(ScenarioRow.Failure(description: "line \(index + 2): price '-\(index)': is negative")))
+                return ScenarioOutcome(
+                    row: row, result: .failure(ScenarioRow.Failure(description: "line \(index + 2): price '-\(index)': is negative")))
             }
             let price = Int64(random.next(below: 3_000_000_000))
             let headroom = Int64(random.next(below: 100_000_000)) - 50_000_000

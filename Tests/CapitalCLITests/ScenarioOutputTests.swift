@@ -31,7 +31,8 @@ struct ScenarioOutputTests {
             let got = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
-            Issue.record("first difference on line \(first + 1): \(got.dropFirst(first).first ?? "(end)") / \(want.dropFirst(first).first ?? "(end)")")
+            Issue.record(
+                "first difference on line \(first + 1): \(got.dropFirst(first).first ?? "(end)") / \(want.dropFirst(first).first ?? "(end)")")
         }
     }
 
@@ -51,7 +52,8 @@ struct ScenarioOutputTests {
         var csv = "name,price,date,monthly_cost\n"
         var random = SplitMix64(seed: 5)
         for n in 0..<5_000 {
-            csv += "p\(n),\(1 + random.next(below: 900_000)),2025-\(4 + random.next(below: 6) < 10 ? "0" : "")\(4 + random.next(below: 6))-1\(random.next(below: 9)),"
+            csv +=
+                "p\(n),\(1 + random.next(below: 900_000)),2025-\(4 + random.next(below: 6) < 10 ? "0" : "")\(4 + random.next(below: 6))-1\(random.next(below: 9)),"
             csv += n % 4 == 0 ? "\(random.next(below: 3_000))\n" : "\n"
         }
         let file = cli.path("many.csv")

@@ -43,7 +43,8 @@ struct TextBytesTests {
             let civil = Day(number).civil
             let expected =
                 civil.year < 0
-                ? String(format: "-%04d-%02d-%02d", -civil.year, civil.month, civil.day) : String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
+                ? String(format: "-%04d-%02d-%02d", -civil.year, civil.month, civil.day)
+                : String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
             var text = TextBytes()
             text.append(day: Day(number))
             #expect(text.text == expected)

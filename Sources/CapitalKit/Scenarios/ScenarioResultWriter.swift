@@ -144,7 +144,8 @@ public struct ScenarioResultWriter: Sendable {
         out.append(jsonString: outcome.row.name)
         switch outcome.result {
         case .success(let result):
-            out.append(result.feasible ? ",\n    \"feasible\": true,\n    \"worstBalance\": \"" : ",\n    \"feasible\": false,\n    \"worstBalance\": \"")
+            out.append(
+                result.feasible ? ",\n    \"feasible\": true,\n    \"worstBalance\": \"" : ",\n    \"feasible\": false,\n    \"worstBalance\": \"")
             out.append(amount: result.worstBalance(above: floor), exponent: exponent)
             out.append("\",\n    \"worstDay\": \"")
             out.append(day: result.worstDay)
