@@ -28,7 +28,7 @@ func scenarioOutputBenchmarks() {
                 buffers[0].removeAll()
                 buffers[1].removeAll()
                 writer.rows(outcomes, first: true, into: &buffers)
-                blackHole(buffers[0].bytes.count + buffers[1].bytes.count)
+                blackHole(buffers[0].count + buffers[1].count)
             }
             let elapsed = began.duration(to: clock.now).components
             let nanoseconds = Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)

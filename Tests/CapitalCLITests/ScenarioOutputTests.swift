@@ -68,6 +68,17 @@ struct ScenarioOutputTests {
         #expect(json.count == 3)
     }
 
+    /// A file refused after `--out` was opened (its header is not one) leaves nothing beside it.
+    @Test func aRefusedFileLeavesNoOutputBehind() throws {
+        let cli = try CLI()
+        let bad = cli.path("bad.csv")
+        try "name,prize,date\nx,1,2025-06-01\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        for options in [["--format", "csv"], ["--format", "json", "--sort", "max-price"]] {
+            cli.fails(Self.sample + ["scenario", "eval", bad, "--out", cli.path("out.csv")] + options, mentioning: ["prize"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("")).filter { $0.contains("out.csv") }.isEmpty)
+        }
+    }
+
     @Test func topWithoutASortOrBelowOneIsRefused() throws {
         let cli = try CLI()
         let cars = CLI.root.appendingPathComponent("samples/cars.csv").path

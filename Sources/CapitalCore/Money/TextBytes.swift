@@ -11,59 +11,143 @@
 /// text.append(csvField: "=HYPERLINK(1)")       // '=HYPERLINK(1)
 /// ```
 public struct TextBytes: Sendable {
-    /// The text so far.
-    public var bytes: [UInt8] = []
+    /// The storage: `count` bytes of text, then room to write into without growing.
+    @usableFromInline var storage: [UInt8] = []
+    /// How many bytes of `storage` are text.
+    @usableFromInline var length = 0
+
+    /// How many bytes of text.
+    public var count: Int { length }
 
     /// An empty buffer with room for `capacity` bytes.
-    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 0) { storage = [UInt8](repeating: 0, count: capacity) }
+
+    /// The text so far, as bytes.
+    public var bytes: ArraySlice<UInt8> { storage[..<length] }
 
     /// The text as a `String`.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Empties the buffer, keeping its memory for the next batch.
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() { length = 0 }
 
-    public mutating func append(byte: UInt8) { bytes.append(byte) }
+    /// Calls `body` with room for at least `room` more bytes, at the end of the text; `body` writes
+    /// there and returns how many bytes it wrote.
+    @inlinable
+    public mutating func write(room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if length + room > storage.count { grow(length + room) }
+        let start = length
+        length += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+
+    @usableFromInline mutating func grow(_ needed: Int) {
+        storage.append(contentsOf: repeatElement(0, count: max(needed, 2 * storage.count, 256) - storage.count))
+    }
+
+    @inlinable
+    public mutating func append(byte: UInt8) {
+        write(room: 1) { out in
+            out[0] = byte
+            return 1
+        }
+    }
 
     /// Text as it is, in UTF-8.
+    @inlinable
     public mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append(bytes: $0) }
+    }
+
+    /// Bytes as they are.
+    @inlinable
+    public mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        write(room: bytes.count) { out in
+            out.update(from: base, count: bytes.count)
+            return bytes.count
+        }
     }
 
     /// A decimal integer: `-42`.
+    @inlinable
     public mutating func append(integer value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(UInt64(value.magnitude), width: 1)
+        write(room: 21) { out in
+            var at = 0
+            if value < 0 {
+                out[0] = UInt8(ascii: "-")
+                at = 1
+            }
+            return at + TextBytes.digits(UInt64(value.magnitude), width: 1, into: out + at)
+        }
     }
 
     /// An amount of `minor` units with `exponent` decimals, as `Money.plain` writes it: `-1234.50`,
     /// `1234` with no decimals.
     /// - Complexity: O(digits), no allocation beyond the buffer's growth.
+    @inlinable
     public mutating func append(amount minor: Int64, exponent: Int) {
-        if minor < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = minor.magnitude  // UInt64: safe for Int64.min
-        guard exponent > 0 else { return appendDigits(magnitude, width: 1) }
-        var divisor: UInt64 = 1
-        for _ in 0..<exponent { divisor &*= 10 }
-        appendDigits(magnitude / divisor, width: 1)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(magnitude % divisor, width: exponent)
+        write(room: 22 + exponent) { out in
+            var at = 0
+            if minor < 0 {
+                out[0] = UInt8(ascii: "-")
+                at = 1
+            }
+            let magnitude = minor.magnitude  // UInt64: safe for Int64.min
+            guard exponent > 0 else { return at + TextBytes.digits(magnitude, width: 1, into: out + at) }
+            var divisor: UInt64 = 1
+            for _ in 0..<exponent { divisor &*= 10 }
+            at += TextBytes.digits(magnitude / divisor, width: 1, into: out + at)
+            out[at] = UInt8(ascii: ".")
+            return at + 1 + TextBytes.digits(magnitude % divisor, width: exponent, into: out + at + 1)
+        }
     }
 
     /// A day as ISO 8601 `YYYY-MM-DD` (`-0044-03-15` before year 0), as `Day.iso` writes it.
+    @inlinable
     public mutating func append(day: Day) { append(civil: day.civil) }
 
     /// A civil date as ISO 8601 `YYYY-MM-DD`, as `CivilDate.iso` writes it.
+    @inlinable
     public mutating func append(civil: CivilDate) {
-        if civil.year < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(UInt64(civil.year.magnitude), width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        if civil.month < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(UInt64(civil.month.magnitude), width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        if civil.day < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(UInt64(civil.day.magnitude), width: 2)
+        write(room: 66) { out in
+            var at = 0
+            /// One part after an optional minus sign.
+            func part(_ value: Int, _ width: Int) {
+                if value < 0 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                at += TextBytes.digits(UInt64(value.magnitude), width: width, into: out + at)
+            }
+            part(civil.year, 4)
+            out[at] = UInt8(ascii: "-")
+            at += 1
+            part(civil.month, 2)
+            out[at] = UInt8(ascii: "-")
+            at += 1
+            part(civil.day, 2)
+            return at
+        }
+    }
+
+    /// Writes the decimal digits of `value`, zero-padded to at least `width` (at most 20), at `out`;
+    /// returns how many.
+    @inlinable
+    static func digits(_ value: UInt64, width: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        count = max(count, min(width, 20))
+        var value = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+        }
+        return count
     }
 
     /// The first bytes that make a spreadsheet read a cell as a formula: `=`, `+`, `-`, `@`, a tab
@@ -83,16 +167,16 @@ public struct TextBytes: Sendable {
         text.withUTF8 { field in
             let guarded = guardingFormulas && field.first.map(TextBytes.startsFormula) == true
             let quoted = field.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 13 || $0 == 10 }
-            if quoted { bytes.append(UInt8(ascii: "\"")) }
-            if guarded { bytes.append(UInt8(ascii: "'")) }
+            if quoted { append(byte: UInt8(ascii: "\"")) }
+            if guarded { append(byte: UInt8(ascii: "'")) }
             if quoted {
                 for byte in field {
-                    bytes.append(byte)
-                    if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                    append(byte: byte)
+                    if byte == UInt8(ascii: "\"") { append(byte: byte) }
                 }
-                bytes.append(UInt8(ascii: "\""))
+                append(byte: UInt8(ascii: "\""))
             } else {
-                bytes.append(contentsOf: field)
+                append(bytes: field)
             }
         }
     }
@@ -101,7 +185,7 @@ public struct TextBytes: Sendable {
     /// other control characters, DEL, C1 controls, U+2028, U+2029 and U+FEFF as `\uXXXX` (so that
     /// the text survives JavaScript and editors that would act on them).
     public mutating func append(jsonString text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             // Runs of bytes that need no escape are copied whole; only ASCII controls, `"`, `\`
@@ -131,41 +215,22 @@ public struct TextBytes: Sendable {
                 default: escape = nil
                 }
                 if let escape {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    bytes.append(contentsOf: escape)
+                    append(bytes: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    escape.withUnsafeBufferPointer { append(bytes: $0) }
                     index += width
                     start = index
                 } else {
                     index += 1
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+            append(bytes: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
     }
 
     /// `\u00XX`-style escape of a scalar below U+10000, lowercase hex as `String(radix: 16)` writes it.
     private static func unicodeEscape(_ scalar: UInt32) -> [UInt8] {
         let hex = Array("0123456789abcdef".utf8)
         return [92, UInt8(ascii: "u")] + [12, 8, 4, 0].map { hex[Int((scalar >> $0) & 0xF)] }
-    }
-
-    /// The decimal digits of `value`, zero-padded to at least `width`.
-    private mutating func appendDigits(_ value: UInt64, width: Int) {
-        // 20 digits hold UInt64.max.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var value = value
-            var count = 0
-            repeat {
-                scratch[19 - count] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-                count += 1
-            } while value > 0
-            while count < width && count < 20 {
-                scratch[19 - count] = UInt8(ascii: "0")
-                count += 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[(20 - count)...]))
-        }
     }
 }

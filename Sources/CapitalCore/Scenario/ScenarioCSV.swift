@@ -68,48 +68,60 @@ public struct ScenarioCSV: Sendable {
     /// - Complexity: O(text) divided over the threads.
     public func rows(_ text: ArraySlice<UInt8>, firstLine: Int, exponent: Int, threads: Int = 2) -> (rows: [Row], lines: Int) {
         text.withUnsafeBufferPointer { bytes in
-            let newline = UInt8(ascii: "\n")
-            // Cut points: after the first line break at or past each share of the bytes.
-            var cuts = [0]
-            let parts = bytes.count < 1 << 16 ? 1 : max(1, threads)
-            for part in 1..<max(parts, 1) {
-                var at = max(cuts[cuts.count - 1], bytes.count * part / parts)
-                while at < bytes.count && bytes[at] != newline { at += 1 }
-                cuts.append(min(at + 1, bytes.count))
-            }
-            cuts.append(bytes.count)
-            var results = [(rows: [Row], lines: Int)](repeating: ([], 0), count: cuts.count - 1)
-            let bounds = cuts
+            let parts = ScenarioCSV.parts(bytes, firstLine: firstLine, threads: threads)
+            var results = [(rows: [Row], lines: Int)](repeating: ([], 0), count: parts.count)
             nonisolated(unsafe) let bytes = bytes
             results.withUnsafeMutableBufferPointer { output in
                 nonisolated(unsafe) let output = output
-                let work: @Sendable (Int) -> Void = { part in
-                    let cuts = bounds
-                    output[part] = read(UnsafeBufferPointer(rebasing: bytes[cuts[part]..<cuts[part + 1]]), exponent: exponent)
+                let work: @Sendable (Int) -> Void = { index in
+                    var rows: [Row] = []
+                    rows.reserveCapacity(parts[index].range.count / 48)
+                    let lines = forEachRow(
+                        UnsafeBufferPointer(rebasing: bytes[parts[index].range]), firstLine: parts[index].firstLine, exponent: exponent
+                    ) {
+                        rows.append($0)
+                    }
+                    output[index] = (rows, lines)
                 }
                 if output.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: output.count, execute: work) }
             }
             var rows = results[0].rows
-            var lines = results[0].lines
             rows.reserveCapacity(results.reduce(0) { $0 + $1.rows.count })
-            for var later in results.dropFirst() {
-                for index in later.rows.indices { later.rows[index].line += lines }
-                rows.append(contentsOf: later.rows)
-                lines += later.lines
-            }
-            // Numbers (and the names of unnamed rows) once the lines before each part are known.
-            for index in rows.indices {
-                rows[index].line += firstLine - 1
-                if rows[index].name.isEmpty { rows[index].name = "line \(rows[index].line)" }
-            }
-            return (rows, lines)
+            for later in results.dropFirst() { rows.append(contentsOf: later.rows) }
+            return (rows, results.reduce(0) { $0 + $1.lines })
         }
     }
 
-    /// Reads the lines of `text`, numbered from 1.
-    private func read(_ text: UnsafeBufferPointer<UInt8>, exponent: Int) -> (rows: [Row], lines: Int) {
-        var rows: [Row] = []
-        rows.reserveCapacity(text.count / 48)
+    /// `text` cut after line breaks into up to `threads` parts of about equal size (one part below
+    /// 64 KiB), each with the number of its first line, `text`'s first line being `firstLine`.
+    /// - Complexity: O(text) for counting the line breaks before each later part.
+    public static func parts(_ text: UnsafeBufferPointer<UInt8>, firstLine: Int, threads: Int) -> [(range: Range<Int>, firstLine: Int)] {
+        let newline = UInt8(ascii: "\n")
+        let count = text.count < 1 << 16 ? 1 : max(1, threads)
+        var cuts = [0]
+        for part in 1..<max(count, 1) {
+            var at = max(cuts[cuts.count - 1], text.count * part / count)
+            while at < text.count && text[at] != newline { at += 1 }
+            cuts.append(min(at + 1, text.count))
+        }
+        cuts.append(text.count)
+        var parts: [(range: Range<Int>, firstLine: Int)] = []
+        var line = firstLine
+        for index in 0..<(cuts.count - 1) {
+            parts.append((cuts[index]..<cuts[index + 1], line))
+            // Every part but the last ends just after a line break: its lines are its breaks.
+            if index < cuts.count - 2 {
+                for byte in UnsafeBufferPointer(rebasing: text[cuts[index]..<cuts[index + 1]]) where byte == newline { line += 1 }
+            }
+        }
+        return parts
+    }
+
+    /// Calls `body` with each row of `text` in order (lines numbered from `firstLine`; a row
+    /// without a name is named `line N`), without collecting them.
+    /// - Returns: the number of lines in `text`.
+    @discardableResult
+    public func forEachRow(_ text: UnsafeBufferPointer<UInt8>, firstLine: Int, exponent: Int, _ body: (Row) -> Void) -> Int {
         var start = 0
         var number = 0
         let newline = UInt8(ascii: "\n")
@@ -120,10 +132,14 @@ public struct ScenarioCSV: Sendable {
             var last = end
             if last > start && text[last - 1] == UInt8(ascii: "\r") { last -= 1 }
             let line = UnsafeBufferPointer(rebasing: text[start..<last])
-            if !ScenarioCSV.isSkipped(line) { rows.append(read(line, number: number, exponent: exponent)) }
+            if !ScenarioCSV.isSkipped(line) {
+                var row = read(line, number: firstLine + number - 1, exponent: exponent)
+                if row.name.isEmpty { row.name = "line \(row.line)" }
+                body(row)
+            }
             start = end + 1
         }
-        return (rows, number)
+        return number
     }
 
     /// Whether a line carries no scenario: blank, or a comment starting with `#`.

@@ -1,4 +1,5 @@
 import CapitalCore
+import Dispatch
 
 /// A scenario of a file and what became of it: its result, or why it has none (the row could
 /// not be read, or the engine refused it), in the file's words.
@@ -17,6 +18,22 @@ public struct ScenarioBatchSummary: Sendable {
     public var total = 0
     public var failed = 0
     public var firstFailure: String?
+
+    /// Counts one more outcome.
+    mutating func count(_ outcome: ScenarioOutcome) {
+        total += 1
+        if case .failure(let failure) = outcome.result {
+            failed += 1
+            if firstFailure == nil { firstFailure = failure.description }
+        }
+    }
+
+    /// Adds the counts of the rows after these.
+    mutating func add(_ later: ScenarioBatchSummary) {
+        total += later.total
+        failed += later.failed
+        if firstFailure == nil { firstFailure = later.firstFailure }
+    }
 }
 
 /// How far a batch has come: scenarios evaluated, and bytes of the file read of how many (0 when
@@ -54,22 +71,109 @@ extension ScenarioBasis {
                 switch row.scenario {
                 case .failure(let failure): result = .failure(failure)
                 case .success:
-                    result = results.removeFirst().mapError { error in
-                        ScenarioRow.Failure(description: "line \(row.line): \(Self.fileWords(error))")
-                    }
+                    result = results.removeFirst().mapError { Self.refusal($0, line: row.line) }
                 }
-                if case .failure(let failure) = result {
-                    summary.failed += 1
-                    if summary.firstFailure == nil { summary.firstFailure = failure.description }
-                }
-                outcomes.append(ScenarioOutcome(row: row, result: result))
+                let outcome = ScenarioOutcome(row: row, result: result)
+                summary.count(outcome)
+                outcomes.append(outcome)
             }
-            summary.total += rows.count
             progress.evaluated = summary.total
             progress.bytesRead = bytesRead
             try body(outcomes, progress)
         }
         return summary
+    }
+
+    /// Evaluates every scenario of `source` and writes the results as `writer` formats them, in
+    /// input order, streaming: each block of a CSV file is cut into `threads` parts, and each part
+    /// is read, evaluated and formatted on its own thread into its own buffer, with no row or
+    /// result kept; the buffers go to `output` in order. The same bytes as `evaluate` then
+    /// `ScenarioResultWriter.rows`, with memory flat in the number of rows.
+    /// - Parameters:
+    ///   - output: takes the text in order (the header, rows, the footer), a block at a time.
+    ///   - progress: told after each block how far the batch has come.
+    /// - Throws: `KitError` when the file cannot be read; what `output` throws.
+    public func write(
+        _ source: ScenarioSource, earliest: Bool, as writer: ScenarioResultWriter, threads: Int = 2,
+        _ output: (_ text: ArraySlice<UInt8>) throws -> Void, progress: (ScenarioBatchProgress) -> Void = { _ in }
+    ) throws -> ScenarioBatchSummary {
+        var buffers = [TextBytes](repeating: TextBytes(), count: max(1, threads))
+        writer.header(into: &buffers[0])
+        try output(buffers[0].bytes)
+        buffers[0].removeAll()
+        var summary = ScenarioBatchSummary()
+        if source.isJSON {
+            summary = try evaluate(source, earliest: earliest, threads: threads) { outcomes, done in
+                writer.rows(outcomes, first: done.evaluated == outcomes.count, into: &buffers)
+                for index in buffers.indices where buffers[index].count > 0 {
+                    try output(buffers[index].bytes)
+                    buffers[index].removeAll()
+                }
+                progress(done)
+            }
+        } else {
+            var done = ScenarioBatchProgress(bytes: source.size)
+            try source.forEachChunk { csv, text, firstLine, bytesRead in
+                let parts = text.withUnsafeBufferPointer { bytes in
+                    let parts = ScenarioCSV.parts(bytes, firstLine: firstLine, threads: threads)
+                    var tallies = [ScenarioBatchSummary](repeating: ScenarioBatchSummary(), count: parts.count)
+                    var lines = [Int](repeating: 0, count: parts.count)
+                    nonisolated(unsafe) let bytes = bytes
+                    buffers.withUnsafeMutableBufferPointer { buffers in
+                        nonisolated(unsafe) let buffers = buffers
+                        tallies.withUnsafeMutableBufferPointer { tallies in
+                            nonisolated(unsafe) let tallies = tallies
+                            lines.withUnsafeMutableBufferPointer { lines in
+                                nonisolated(unsafe) let lines = lines
+                                let work: @Sendable (Int) -> Void = { index in
+                                    var workspace = ScenarioWorkspace()
+                                    let part = UnsafeBufferPointer(rebasing: bytes[parts[index].range])
+                                    lines[index] = csv.forEachRow(part, firstLine: parts[index].firstLine, exponent: source.exponent) { row in
+                                        let outcome = self.outcome(ScenarioRow(row), earliest: earliest, using: &workspace)
+                                        tallies[index].count(outcome)
+                                        writer.row(outcome, first: false, into: &buffers[index])
+                                    }
+                                }
+                                if parts.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts.count, execute: work) }
+                            }
+                        }
+                    }
+                    return (tallies, lines.reduce(0, +))
+                }
+                for (index, tally) in parts.0.enumerated() {
+                    // The first row of all was written with the comma that goes between rows.
+                    let skip = summary.total == 0 && tally.total > 0 ? writer.separator.count : 0
+                    summary.add(tally)
+                    if buffers[index].count > 0 { try output(buffers[index].bytes.dropFirst(skip)) }
+                    buffers[index].removeAll()
+                }
+                done.evaluated = summary.total
+                done.bytesRead = bytesRead
+                progress(done)
+                return parts.1
+            }
+        }
+        writer.footer(rows: summary.total, into: &buffers[0])
+        try output(buffers[0].bytes)
+        return summary
+    }
+
+    /// A row evaluated (when it was read), its refusal in the file's words.
+    func outcome(_ row: ScenarioRow, earliest: Bool, using workspace: inout ScenarioWorkspace) -> ScenarioOutcome {
+        switch row.scenario {
+        case .failure(let failure): return ScenarioOutcome(row: row, result: .failure(failure))
+        case .success(let scenario):
+            do throws(ScenarioError) {
+                return ScenarioOutcome(row: row, result: .success(try evaluator.evaluate(scenario, earliest: earliest, using: &workspace)))
+            } catch {
+                return ScenarioOutcome(row: row, result: .failure(Self.refusal(error, line: row.line)))
+            }
+        }
+    }
+
+    /// An engine's refusal of the scenario on `line`, in the file's words.
+    static func refusal(_ error: ScenarioError, line: Int) -> ScenarioRow.Failure {
+        ScenarioRow.Failure(description: "line \(line): \(fileWords(error))")
     }
 
     /// An engine's refusal of a scenario, its part named by the file's column.

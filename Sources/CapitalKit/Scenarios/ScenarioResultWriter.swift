@@ -66,6 +66,9 @@ public struct ScenarioResultWriter: Sendable {
         }
     }
 
+    /// What goes between two rows, at the start of every row but the first: `,` in JSON.
+    public var separator: [UInt8] { format == .json ? [UInt8(ascii: ",")] : [] }
+
     /// What comes after the last row: JSON's `]` (`[]` for no rows); nothing in CSV.
     public func footer(rows: Int, into out: inout TextBytes) {
         guard format == .json else { return }
@@ -79,6 +82,11 @@ public struct ScenarioResultWriter: Sendable {
             row(outcome, first: first, into: &out)
             first = false
         }
+    }
+
+    /// `outcomes` one after another (read in place).
+    public func rows(_ outcomes: ArraySlice<ScenarioOutcome>, first: Bool, into out: inout TextBytes) {
+        for index in outcomes.indices { row(outcomes[index], first: first && index == outcomes.startIndex, into: &out) }
     }
 
     /// `outcomes` formatted on as many threads as there are `buffers`: contiguous slices, the

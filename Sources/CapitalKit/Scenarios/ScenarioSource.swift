@@ -19,6 +19,11 @@ public struct ScenarioRow: Sendable {
         self.name = name
         self.scenario = scenario
     }
+
+    /// A row of a CSV file, its failure in the file's words (`line 3: price '-5': …`).
+    public init(_ row: ScenarioCSV.Row) {
+        self.init(line: row.line, name: row.name, scenario: row.scenario.mapError { Failure(description: "line \(row.line): \($0)") })
+    }
 }
 
 /// Reads scenario files: CSV streamed in chunks (memory stays flat), JSON at once.
@@ -38,21 +43,46 @@ public struct ScenarioSource: Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
+    /// Whether the file is JSON (an array read at once) rather than CSV (streamed).
+    public var isJSON: Bool { path.lowercased().hasSuffix(".json") }
+
     /// Calls `body` with batches of rows in file order: at least `size` rows each (the last may
     /// hold fewer), as the file is read in large blocks, and how many bytes of the file are read.
     /// - Throws: `KitError` naming the file when it is missing, unreadable or empty, or its header is not one.
     public func forEachBatch(size: Int, _ body: (_ rows: [ScenarioRow], _ bytesRead: Int) throws -> Void) throws {
+        if isJSON { return try body(try jsonRows(), self.size) }
+        var batch: [ScenarioRow] = []
+        batch.reserveCapacity(size)
+        var bytesRead = 0
+        try forEachChunk { csv, text, firstLine, read in
+            bytesRead = read
+            let (rows, lines) = csv.rows(text, firstLine: firstLine, exponent: exponent)
+            for row in rows { batch.append(ScenarioRow(row)) }
+            if batch.count >= size {
+                try body(batch, bytesRead)
+                batch.removeAll(keepingCapacity: true)
+            }
+            return lines
+        }
+        if !batch.isEmpty { try body(batch, bytesRead) }
+    }
+
+    /// Reads a CSV file in blocks of 4 MiB: its header, then calls `body` with the header's reader,
+    /// each block's complete lines, the number of their first line and how many bytes of the file
+    /// are read; `body` returns the number of lines it was given (`ScenarioCSV.rows` and
+    /// `forEachRow` count them).
+    /// - Throws: `KitError` naming the file when it is missing, unreadable or empty, or its header is not one.
+    public func forEachChunk(
+        _ body: (_ csv: ScenarioCSV, _ text: ArraySlice<UInt8>, _ firstLine: Int, _ bytesRead: Int) throws -> Int
+    ) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw KitError.invalid(.scenarioFile, value: path, reason: "no such file") }
-        if path.lowercased().hasSuffix(".json") { return try body(try jsonRows(), self.size) }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw KitError.invalid(.scenarioFile, value: path, reason: "cannot be read") }
         defer { try? handle.close() }
         var pending: [UInt8] = []
         var header: ScenarioCSV?
         var number = 0  // lines before `pending`
-        var batch: [ScenarioRow] = []
-        batch.reserveCapacity(size)
         var bytesRead = 0
-        /// Reads the complete lines in `pending[..<end]`: the header first, then rows on both cores.
+        /// Reads the complete lines in `pending[..<end]`: the header first, then hands on the rest.
         func take(upTo end: Int) throws {
             var start = 0
             while header == nil && start < end {
@@ -67,19 +97,7 @@ public struct ScenarioSource: Sendable {
                 }
             }
             guard let csv = header, start < end else { return }
-            let (rows, lines) = csv.rows(pending[start..<end], firstLine: number + 1, exponent: exponent)
-            number += lines
-            for row in rows {
-                batch.append(
-                    ScenarioRow(
-                        line: row.line, name: row.name,
-                        scenario: row.scenario.mapError { ScenarioRow.Failure(description: "line \(row.line): \($0)") })
-                )
-            }
-            if batch.count >= size {
-                try body(batch, bytesRead)
-                batch.removeAll(keepingCapacity: true)
-            }
+            number += try body(csv, pending[start..<end], number + 1, bytesRead)
         }
         while true {
             let data = handle.readData(ofLength: 1 << 22)
@@ -94,7 +112,6 @@ public struct ScenarioSource: Sendable {
         guard header != nil else {
             throw KitError.invalid(.scenarioFile, value: path, reason: "the file is empty: expected a header line and a scenario per line")
         }
-        if !batch.isEmpty { try body(batch, bytesRead) }
     }
 
     /// A JSON file: an array of objects with the CSV's column names as keys.

@@ -44,7 +44,7 @@ final class Console: @unchecked Sendable {
 
         func append(_ text: String) { lock.withLock { bytes.append(contentsOf: text.utf8) } }
 
-        func append(_ more: [UInt8]) { lock.withLock { bytes.append(contentsOf: more) } }
+        func append(_ more: ArraySlice<UInt8>) { lock.withLock { bytes.append(contentsOf: more) } }
 
         var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 
@@ -97,7 +97,7 @@ final class Console: @unchecked Sendable {
     }
 
     /// Writes UTF-8 `bytes` to standard output as they are.
-    func write(bytes: [UInt8]) {
+    func write(bytes: ArraySlice<UInt8>) {
         if case .buffer(let buffer) = output { return buffer.append(bytes) }
         write(String(decoding: bytes, as: UTF8.self))
     }

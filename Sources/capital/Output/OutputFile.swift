@@ -87,7 +87,7 @@ struct OutputFile {
     /// Writes `text` whole; `owner` makes the file the owner's only (mode 0600), as a ledger is.
     func write(_ text: String, ownerOnly: Bool = false) throws {
         let handle = try open(ownerOnly: ownerOnly)
-        do { try OutputFile.write(Array(text.utf8), to: handle) } catch {
+        do { try OutputFile.write(Array(text.utf8)[...], to: handle) } catch {
             abandon(handle)
             throw CLIError.invalid("--out", path, "cannot be written: \(error)")
         }
@@ -130,7 +130,7 @@ struct OutputFile {
 
     /// Writes `bytes` whole to `handle`'s file (retrying short writes and interruptions).
     /// - Throws: the system's reason, in words.
-    static func write(_ bytes: [UInt8], to handle: FileHandle) throws {
+    static func write(_ bytes: ArraySlice<UInt8>, to handle: FileHandle) throws {
         try bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {

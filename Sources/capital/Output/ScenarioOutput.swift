@@ -90,9 +90,8 @@ enum ScenarioSortKey: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
-/// Where results go: CSV and JSON streamed through `ScenarioResultWriter` (each batch formatted on
-/// both cores, written in order in one block), kept for a table and for `--sort` (only the best
-/// `--top` when given).
+/// Where results go: CSV and JSON streamed as CapitalKit writes them (`ScenarioBasis.write`), or
+/// kept for a table and for `--sort` (only the best `--top` when given) and written at the end.
 struct ResultSink {
     let format: OutputFormat
     let earliest: Bool
@@ -104,11 +103,9 @@ struct ResultSink {
     let file: OutputFile?
     let handle: FileHandle?
     let console = Console.current
-    private let writer: ScenarioResultWriter?
-    /// Each thread's buffer, kept for the next batch.
-    private var buffers: [TextBytes]
+    /// CSV's or JSON's writer; nil for a table.
+    let writer: ScenarioResultWriter?
     private var kept: [(offset: Int, outcome: ScenarioOutcome)] = []
-    private var count = 0
     private var seen = 0
 
     init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, sort: ScenarioSortKey?, top: Int?, out: OutputFile?)
@@ -122,32 +119,19 @@ struct ResultSink {
         self.top = top
         file = out
         writer = format == .table ? nil : ScenarioResultWriter(format == .csv ? .csv : .json, earliest: earliest, basis: base.basis)
-        buffers = Array(repeating: TextBytes(), count: 2)
         handle = try out?.open()
-        if let writer {
-            writer.header(into: &buffers[0])
-            try flush()
-        }
     }
 
     /// Whether every row is kept until the end (a table, or a sort).
-    private var buffered: Bool { format == .table || sort != nil }
+    var buffered: Bool { format == .table || sort != nil }
 
-    mutating func add(_ outcomes: [ScenarioOutcome]) throws {
-        if buffered { return keep(outcomes) }
-        guard let writer else { return }
-        writer.rows(outcomes, first: count == 0, into: &buffers)
-        count += outcomes.count
-        try flush()
-    }
-
-    /// Keeps the outcomes for the end; with `--top N`, only the best N so far (trimmed whenever 2N pile up).
-    private mutating func keep(_ outcomes: [ScenarioOutcome]) {
+    /// Keeps outcomes for the end; with `--top N`, only the best N so far (trimmed whenever 2N pile up).
+    mutating func keep(_ outcomes: [ScenarioOutcome]) {
         for outcome in outcomes {
             kept.append((seen, outcome))
             seen += 1
         }
-        if let top, kept.count >= max(2 * top, 1 << 16) { rank(limit: top) }
+        if let top, kept.count >= max(2 * top, 4_096) { rank(limit: top) }
     }
 
     /// Sorts the kept rows by the key (stable: equal keys keep their input order), keeping `limit`.
@@ -162,15 +146,8 @@ struct ResultSink {
         if let limit, kept.count > limit { kept.removeSubrange(limit...) }
     }
 
-    /// Writes what the buffers hold, in order, and empties them.
-    private mutating func flush() throws {
-        for index in buffers.indices where !buffers[index].bytes.isEmpty {
-            try write(buffers[index].bytes)
-            buffers[index].removeAll()
-        }
-    }
-
-    private func write(_ bytes: [UInt8]) throws {
+    /// Writes text to the `--out` file or standard output.
+    func write(_ bytes: ArraySlice<UInt8>) throws {
         guard let handle else { return console.write(bytes: bytes) }
         do { try OutputFile.write(bytes, to: handle) } catch {
             if let file { file.abandon(handle) }
@@ -178,18 +155,25 @@ struct ResultSink {
         }
     }
 
+    /// Drops the `--out` file's temporary file after a failure (the file that was there stays).
+    func abandon() {
+        if let file, let handle { file.abandon(handle) }
+    }
+
+    /// Writes the kept rows (sorted, as a table or through the writer) and puts the file in place.
     mutating func finish() throws {
         if buffered {
             rank(limit: top)
             if let writer {
-                writer.rows(kept.lazy.map(\.outcome), first: true, into: &buffers[0])
-                count = kept.count
+                var text = TextBytes()
+                writer.header(into: &text)
+                writer.rows(kept.lazy.map(\.outcome), first: true, into: &text)
+                writer.footer(rows: kept.count, into: &text)
+                try write(text.bytes)
             } else {
-                try write(Array(table().utf8))
+                try write(Array(table().utf8)[...])
             }
         }
-        writer?.footer(rows: count, into: &buffers[0])
-        try flush()
         if let file, let handle { try file.commit(handle) }
     }
 

@@ -149,14 +149,23 @@ extension Capital.ScenarioCommand {
             let source = ScenarioSource(path: file, exponent: base.exponent)
             var sink = try ResultSink(format: format, earliest: earliest, base: base, global: global, sort: key, top: top, out: out)
             let progress = Progress()
-            let summary = try kit {
-                try base.basis.evaluate(source, earliest: earliest) { outcomes, done in
-                    try sink.add(outcomes)
-                    progress.update(done)
+            defer { progress.finish() }
+            let summary: ScenarioBatchSummary
+            do {
+                summary = try kit {
+                    if let writer = sink.writer, !sink.buffered {
+                        return try base.basis.write(source, earliest: earliest, as: writer, { try sink.write($0) }, progress: progress.update)
+                    }
+                    return try base.basis.evaluate(source, earliest: earliest) { outcomes, done in
+                        sink.keep(outcomes)
+                        progress.update(done)
+                    }
                 }
+                try sink.finish()
+            } catch {
+                sink.abandon()
+                throw error
             }
-            progress.finish()
-            try sink.finish()
             global.noteOverdue(base.forecast)
             if let first = summary.firstFailure {
                 throw CLIError("\(summary.failed) of \(summary.total.counted("scenario")) could not be evaluated (first: \(first))", exitCode: 65)
