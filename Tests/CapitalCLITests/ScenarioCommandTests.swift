@@ -378,7 +378,7 @@ struct ScenarioProgressTests {
         try script.run()
         script.waitUntilExit()
         let seen = String(decoding: FileManager.default.contents(atPath: typescript) ?? Data(), as: UTF8.self)
-        #expect(seen.contains("\(rows) scenarios evaluated"), "\(seen.suffix(300))")
+        #expect(seen.contains("\(rows) scenarios evaluated, ") && seen.contains(" a second"), "\(seen.suffix(300))")
         #expect(
             String(decoding: FileManager.default.contents(atPath: cli.path("out.csv")) ?? Data(), as: UTF8.self).split(separator: "\n").count
                 == rows + 5)

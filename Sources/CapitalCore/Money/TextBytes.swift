@@ -132,22 +132,40 @@ public struct TextBytes: Sendable {
     }
 
     /// Writes the decimal digits of `value`, zero-padded to at least `width` (at most 20), at `out`;
-    /// returns how many.
+    /// returns how many. Two digits at a time, from a table of the pairs 00…99.
     @inlinable
     static func digits(_ value: UInt64, width: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
         var count = 1
-        var rest = value / 10
-        while rest > 0 {
-            count += 1
-            rest /= 10
+        var rest = value
+        while rest >= 100 {
+            rest /= 100
+            count += 2
         }
-        count = max(count, min(width, 20))
+        if rest >= 10 { count += 1 }
+        let padding = max(0, min(width, 20) - count)
+        for index in 0..<padding { out[index] = UInt8(ascii: "0") }
+        let pairs = TextBytes.digitPairs.utf8Start
         var value = value
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-            value /= 10
+        var end = padding + count
+        while value >= 100 {
+            let pair = Int(value % 100) &* 2
+            value /= 100
+            out[end - 1] = pairs[pair + 1]
+            out[end - 2] = pairs[pair]
+            end -= 2
         }
-        return count
+        if value >= 10 {
+            out[end - 1] = pairs[Int(value) &* 2 + 1]
+            out[end - 2] = pairs[Int(value) &* 2]
+        } else {
+            out[end - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+        }
+        return padding + count
+    }
+
+    /// "00" to "99", each pair's two digits.
+    @inlinable static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// The first bytes that make a spreadsheet read a cell as a formula: `=`, `+`, `-`, `@`, a tab

@@ -20,9 +20,9 @@ public struct ScenarioBatchSummary: Sendable {
     public var firstFailure: String?
 
     /// Counts one more outcome.
-    mutating func count(_ outcome: ScenarioOutcome) {
+    mutating func count(_ result: Result<ScenarioResult, ScenarioRow.Failure>) {
         total += 1
-        if case .failure(let failure) = outcome.result {
+        if case .failure(let failure) = result {
             failed += 1
             if firstFailure == nil { firstFailure = failure.description }
         }
@@ -74,7 +74,7 @@ extension ScenarioBasis {
                     result = results.removeFirst().mapError { Self.refusal($0, line: row.line) }
                 }
                 let outcome = ScenarioOutcome(row: row, result: result)
-                summary.count(outcome)
+                summary.count(outcome.result)
                 outcomes.append(outcome)
             }
             progress.evaluated = summary.total
@@ -129,9 +129,9 @@ extension ScenarioBasis {
                                     var workspace = ScenarioWorkspace()
                                     let part = UnsafeBufferPointer(rebasing: bytes[parts[index].range])
                                     lines[index] = csv.forEachRow(part, firstLine: parts[index].firstLine, exponent: source.exponent) { row in
-                                        let outcome = self.outcome(ScenarioRow(row), earliest: earliest, using: &workspace)
-                                        tallies[index].count(outcome)
-                                        writer.row(outcome, first: false, into: &buffers[index])
+                                        let result = self.result(row, earliest: earliest, using: &workspace)
+                                        tallies[index].count(result)
+                                        writer.row(line: row.line, name: row.name, result, first: false, into: &buffers[index])
                                     }
                                 }
                                 if parts.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts.count, execute: work) }
@@ -158,15 +158,15 @@ extension ScenarioBasis {
         return summary
     }
 
-    /// A row evaluated (when it was read), its refusal in the file's words.
-    func outcome(_ row: ScenarioRow, earliest: Bool, using workspace: inout ScenarioWorkspace) -> ScenarioOutcome {
+    /// A row's result (when it was read), or its refusal in the file's words.
+    func result(_ row: ScenarioCSV.Row, earliest: Bool, using workspace: inout ScenarioWorkspace) -> Result<ScenarioResult, ScenarioRow.Failure> {
         switch row.scenario {
-        case .failure(let failure): return ScenarioOutcome(row: row, result: .failure(failure))
+        case .failure(let failure): return .failure(ScenarioRow.Failure(row: row.line, failure))
         case .success(let scenario):
             do throws(ScenarioError) {
-                return ScenarioOutcome(row: row, result: .success(try evaluator.evaluate(scenario, earliest: earliest, using: &workspace)))
+                return .success(try evaluator.evaluate(scenario, earliest: earliest, using: &workspace))
             } catch {
-                return ScenarioOutcome(row: row, result: .failure(Self.refusal(error, line: row.line)))
+                return .failure(Self.refusal(error, line: row.line))
             }
         }
     }

@@ -106,18 +106,23 @@ public struct ScenarioResultWriter: Sendable {
 
     /// One row.
     public func row(_ outcome: ScenarioOutcome, first: Bool, into out: inout TextBytes) {
+        row(line: outcome.row.line, name: outcome.row.name, outcome.result, first: first, into: &out)
+    }
+
+    /// One row: the scenario on `line` named `name`, and its result or why it has none.
+    public func row(line: Int, name: String, _ result: Result<ScenarioResult, ScenarioRow.Failure>, first: Bool, into out: inout TextBytes) {
         switch format {
-        case .csv: csv(outcome, into: &out)
-        case .json: json(outcome, first: first, into: &out)
+        case .csv: csv(line: line, name: name, result, into: &out)
+        case .json: json(line: line, name: name, result, first: first, into: &out)
         }
     }
 
-    private func csv(_ outcome: ScenarioOutcome, into out: inout TextBytes) {
+    private func csv(line: Int, name: String, _ result: Result<ScenarioResult, ScenarioRow.Failure>, into out: inout TextBytes) {
         let comma = UInt8(ascii: ",")
-        out.append(integer: outcome.row.line)
+        out.append(integer: line)
         out.append(byte: comma)
-        out.append(csvField: outcome.row.name)
-        switch outcome.result {
+        out.append(csvField: name)
+        switch result {
         case .success(let result):
             out.append(result.feasible ? ",true," : ",false,")
             out.append(amount: result.worstBalance(above: floor), exponent: exponent)
@@ -145,12 +150,12 @@ public struct ScenarioResultWriter: Sendable {
         }
     }
 
-    private func json(_ outcome: ScenarioOutcome, first: Bool, into out: inout TextBytes) {
+    private func json(line: Int, name: String, _ result: Result<ScenarioResult, ScenarioRow.Failure>, first: Bool, into out: inout TextBytes) {
         out.append(first ? "\n  {\n    \"line\": " : ",\n  {\n    \"line\": ")
-        out.append(integer: outcome.row.line)
+        out.append(integer: line)
         out.append(",\n    \"name\": ")
-        out.append(jsonString: outcome.row.name)
-        switch outcome.result {
+        out.append(jsonString: name)
+        switch result {
         case .success(let result):
             out.append(
                 result.feasible ? ",\n    \"feasible\": true,\n    \"worstBalance\": \"" : ",\n    \"feasible\": false,\n    \"worstBalance\": \"")

@@ -8,6 +8,9 @@ public struct ScenarioRow: Sendable {
         public var description: String
 
         public init(description: String) { self.description = description }
+
+        /// Why the row on `line` could not be read, in the file's words (`line 3: price '-5': …`).
+        public init(row line: Int, _ error: ScenarioFieldError) { description = "line \(line): \(error)" }
     }
 
     public var line: Int
@@ -22,7 +25,7 @@ public struct ScenarioRow: Sendable {
 
     /// A row of a CSV file, its failure in the file's words (`line 3: price '-5': …`).
     public init(_ row: ScenarioCSV.Row) {
-        self.init(line: row.line, name: row.name, scenario: row.scenario.mapError { Failure(description: "line \(row.line): \($0)") })
+        self.init(line: row.line, name: row.name, scenario: row.scenario.mapError { Failure(row: row.line, $0) })
     }
 }
 
