@@ -17,6 +17,7 @@ MAIN=(
     "Loan: amortise 10000 loans x 360 months"
     "Scenario: 1000000 cash purchases, 2 threads"
     "Scenario CSV: parse 1000000 rows, 1 thread line by line"
+    "Scenario output: 1000000 results to CSV, 2 threads"
     "Ledger file: parse and resolve (what -f does), 1000 rules x 30 years"
     "Whole forecast path from SQLite: snapshot, instruments, timeline, level-4 scan, 1000 rules x 30 years"
     "Engine: timeline and level-4 scan alone, 1000 rules x 30 years"
