@@ -26,6 +26,8 @@ public struct ScenarioResultWriter: Sendable {
     public let exponent: Int
     /// The pool's floor, which a result's lowest headroom is written above.
     public let floor: Int64
+    /// JSON's keys of a row that failed, each null, up to `"error": `.
+    private let nulls: String
 
     /// A writer for results evaluated against `basis`.
     public init(_ format: Format, earliest: Bool, basis: ScenarioBasis) {
@@ -38,6 +40,7 @@ public struct ScenarioResultWriter: Sendable {
         self.earliest = earliest
         self.exponent = exponent
         self.floor = floor
+        nulls = Self.keys(earliest: earliest).map { ",\n    \"\($0)\": null" }.joined() + ",\n    \"error\": "
     }
 
     /// The result keys, in column order (without `line`, `name` and `error`).
@@ -117,33 +120,41 @@ public struct ScenarioResultWriter: Sendable {
         }
     }
 
+    /// Room for a row but its name: the line, nine amounts or days (at most 24 and 66 bytes) with
+    /// their separators and JSON keys, about 600 bytes at the very most.
+    private static let figuresRoom = 1_024
+
     private func csv(line: Int, name: String, _ result: Result<ScenarioResult, ScenarioRow.Failure>, into out: inout TextBytes) {
-        let comma = UInt8(ascii: ",")
-        out.append(integer: line)
-        out.append(byte: comma)
-        out.append(csvField: name)
-        switch result {
-        case .success(let result):
-            out.append(result.feasible ? ",true," : ",false,")
-            out.append(amount: result.worstBalance(above: floor), exponent: exponent)
-            out.append(byte: comma)
-            out.append(day: result.worstDay)
-            out.append(byte: comma)
-            out.append(amount: result.shortfall, exponent: exponent)
-            out.append(byte: comma)
-            out.append(amount: result.maxPrice, exponent: exponent)
-            out.append(byte: comma)
-            if earliest {
-                if let day = result.earliestDay { out.append(day: day) } else { out.append("none") }
-                out.append(byte: comma)
+        let (comma, exponent) = (UInt8(ascii: ","), exponent)
+        var name = name
+        name.withUTF8 { name in
+            out.write(room: 2 * name.count + Self.figuresRoom) { out in
+                out.put(integer: line)
+                out.put(comma)
+                out.put(csvField: name, guardingFormulas: true)
+                guard case .success(let result) = result else { return }
+                out.put(result.feasible ? ",true," : ",false,")
+                out.put(amount: result.worstBalance(above: floor), exponent: exponent)
+                out.put(comma)
+                out.put(civil: result.worstDay.civil)
+                out.put(comma)
+                out.put(amount: result.shortfall, exponent: exponent)
+                out.put(comma)
+                out.put(amount: result.maxPrice, exponent: exponent)
+                out.put(comma)
+                if earliest {
+                    if let day = result.earliestDay { out.put(civil: day.civil) } else { out.put("none") }
+                    out.put(comma)
+                }
+                out.put(amount: result.loanInterest, exponent: exponent)
+                out.put(comma)
+                out.put(amount: result.recurringCosts, exponent: exponent)
+                out.put(comma)
+                out.put(amount: result.totalCost, exponent: exponent)
+                out.put(",\n")
             }
-            out.append(amount: result.loanInterest, exponent: exponent)
-            out.append(byte: comma)
-            out.append(amount: result.recurringCosts, exponent: exponent)
-            out.append(byte: comma)
-            out.append(amount: result.totalCost, exponent: exponent)
-            out.append(",\n")
-        case .failure(let failure):
+        }
+        if case .failure(let failure) = result {
             out.append(earliest ? ",,,,,,,,,," : ",,,,,,,,,")
             out.append(csvField: failure.description)
             out.append(byte: 10)
@@ -151,39 +162,40 @@ public struct ScenarioResultWriter: Sendable {
     }
 
     private func json(line: Int, name: String, _ result: Result<ScenarioResult, ScenarioRow.Failure>, first: Bool, into out: inout TextBytes) {
-        out.append(first ? "\n  {\n    \"line\": " : ",\n  {\n    \"line\": ")
-        out.append(integer: line)
-        out.append(",\n    \"name\": ")
-        out.append(jsonString: name)
-        switch result {
-        case .success(let result):
-            out.append(
-                result.feasible ? ",\n    \"feasible\": true,\n    \"worstBalance\": \"" : ",\n    \"feasible\": false,\n    \"worstBalance\": \"")
-            out.append(amount: result.worstBalance(above: floor), exponent: exponent)
-            out.append("\",\n    \"worstDay\": \"")
-            out.append(day: result.worstDay)
-            out.append("\",\n    \"shortfall\": \"")
-            out.append(amount: result.shortfall, exponent: exponent)
-            out.append("\",\n    \"maxPrice\": \"")
-            out.append(amount: result.maxPrice, exponent: exponent)
-            if earliest {
-                out.append("\",\n    \"earliestDay\": \"")
-                if let day = result.earliestDay { out.append(day: day) } else { out.append("none") }
+        let exponent = exponent
+        var name = name
+        name.withUTF8 { name in
+            out.write(room: 6 * name.count + Self.figuresRoom) { out in
+                out.put(first ? "\n  {\n    \"line\": " : ",\n  {\n    \"line\": ")
+                out.put(integer: line)
+                out.put(",\n    \"name\": ")
+                out.put(jsonString: name)
+                guard case .success(let result) = result else { return }
+                out.put(
+                    result.feasible ? ",\n    \"feasible\": true,\n    \"worstBalance\": \"" : ",\n    \"feasible\": false,\n    \"worstBalance\": \""
+                )
+                out.put(amount: result.worstBalance(above: floor), exponent: exponent)
+                out.put("\",\n    \"worstDay\": \"")
+                out.put(civil: result.worstDay.civil)
+                out.put("\",\n    \"shortfall\": \"")
+                out.put(amount: result.shortfall, exponent: exponent)
+                out.put("\",\n    \"maxPrice\": \"")
+                out.put(amount: result.maxPrice, exponent: exponent)
+                if earliest {
+                    out.put("\",\n    \"earliestDay\": \"")
+                    if let day = result.earliestDay { out.put(civil: day.civil) } else { out.put("none") }
+                }
+                out.put("\",\n    \"loanInterest\": \"")
+                out.put(amount: result.loanInterest, exponent: exponent)
+                out.put("\",\n    \"recurringCosts\": \"")
+                out.put(amount: result.recurringCosts, exponent: exponent)
+                out.put("\",\n    \"totalCost\": \"")
+                out.put(amount: result.totalCost, exponent: exponent)
+                out.put("\",\n    \"error\": null\n  }")
             }
-            out.append("\",\n    \"loanInterest\": \"")
-            out.append(amount: result.loanInterest, exponent: exponent)
-            out.append("\",\n    \"recurringCosts\": \"")
-            out.append(amount: result.recurringCosts, exponent: exponent)
-            out.append("\",\n    \"totalCost\": \"")
-            out.append(amount: result.totalCost, exponent: exponent)
-            out.append("\",\n    \"error\": null\n  }")
-        case .failure(let failure):
-            for key in Self.keys(earliest: earliest) {
-                out.append(",\n    \"")
-                out.append(key)
-                out.append("\": null")
-            }
-            out.append(",\n    \"error\": ")
+        }
+        if case .failure(let failure) = result {
+            out.append(nulls)
             out.append(jsonString: failure.description)
             out.append("\n  }")
         }
