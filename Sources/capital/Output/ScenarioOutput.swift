@@ -105,7 +105,8 @@ struct ResultSink {
     let console = Console.current
     /// CSV's or JSON's writer; nil for a table.
     let writer: ScenarioResultWriter?
-    private var kept: [(offset: Int, outcome: ScenarioOutcome)] = []
+    /// The rows kept, each with its sort key (nil for a row that failed, or with no sort) and its place in the file.
+    private var kept: [(key: Int64?, offset: Int, outcome: ScenarioOutcome)] = []
     private var seen = 0
 
     init(format: OutputFormat, earliest: Bool, base: ScenarioBase, global: GlobalOptions, sort: ScenarioSortKey?, top: Int?, out: OutputFile?)
@@ -128,7 +129,7 @@ struct ResultSink {
     /// Keeps outcomes for the end; with `--top N`, only the best N so far (trimmed whenever 2N pile up).
     mutating func keep(_ outcomes: [ScenarioOutcome]) {
         for outcome in outcomes {
-            kept.append((seen, outcome))
+            kept.append((sort?.key(outcome), seen, outcome))
             seen += 1
         }
         if let top, kept.count >= max(2 * top, 4_096) { rank(limit: top) }
@@ -136,11 +137,10 @@ struct ResultSink {
 
     /// Sorts the kept rows by the key (stable: equal keys keep their input order), keeping `limit`.
     private mutating func rank(limit: Int?) {
-        guard let sort else { return }
+        guard sort != nil else { return }
         kept.sort { a, b in
-            let (x, y) = (sort.key(a.outcome), sort.key(b.outcome))
-            if let x, let y, x != y { return x < y }
-            if (x == nil) != (y == nil) { return x != nil }
+            if let x = a.key, let y = b.key, x != y { return x < y }
+            if (a.key == nil) != (b.key == nil) { return a.key != nil }
             return a.offset < b.offset
         }
         if let limit, kept.count > limit { kept.removeSubrange(limit...) }
@@ -186,7 +186,7 @@ struct ResultSink {
         ).map(\.0)
         var section = Section(
             name: "scenarios", columns: [Column("line", "Line", numeric: true), Column("name", "Name")] + columns + [Column("error", "Error")])
-        for (_, outcome) in kept {
+        for (_, _, outcome) in kept {
             var cells: [Cell] = [.int(outcome.row.line), .text(outcome.row.name)]
             switch outcome.result {
             case .success(let result): cells += base.cells(result, earliest: earliest).map(\.1) + [.none]
