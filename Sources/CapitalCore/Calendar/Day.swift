@@ -98,7 +98,7 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
 
     /// `YYYY-MM-DD`, zero-padded.
     public var iso: String {
-        var text = TextBytes(capacity: 10)
+        var text = TextBytes(capacity: 66)
         text.append(civil: self)
         return text.text
     }

@@ -10,7 +10,7 @@ extension Money {
 
     /// Formats a minor-unit count with `exponent` decimals, optionally grouping the integer digits.
     public static func format(minor: Int64, exponent: Int, grouping: String?) -> String {
-        var text = TextBytes(capacity: 24)
+        var text = TextBytes(capacity: 22 + max(0, exponent))
         text.append(amount: minor, exponent: exponent)
         guard let grouping else { return text.text }
         let plain = text.text

@@ -45,8 +45,17 @@ public struct TextBytes: Sendable {
         }
     }
 
+    /// Moves the text into storage of at least `needed` bytes (twice the old size at least), with
+    /// one fill and one copy (growing by appending elements one by one is slow in debug builds).
     @usableFromInline mutating func grow(_ needed: Int) {
-        storage.append(contentsOf: repeatElement(0, count: max(needed, 2 * storage.count, 256) - storage.count))
+        var bigger = [UInt8](repeating: 0, count: max(needed, 2 * storage.count, 64))
+        let length = length
+        if length > 0 {
+            bigger.withUnsafeMutableBufferPointer { to in
+                storage.withUnsafeBufferPointer { from in to.baseAddress!.update(from: from.baseAddress!, count: length) }
+            }
+        }
+        storage = bigger
     }
 
     /// Where the next byte goes, inside room a `write(room:)` made; each method says how much room

@@ -289,7 +289,7 @@ extension LedgerFile {
 
     /// A JSON string literal, which is also a YAML double-quoted scalar.
     public static func quoted(_ s: String) -> String {
-        var out = TextBytes(capacity: s.utf8.count + 2)
+        var out = TextBytes(capacity: 6 * s.utf8.count + 2)
         out.append(jsonString: s)
         return out.text
     }
