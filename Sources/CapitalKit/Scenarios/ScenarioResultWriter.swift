@@ -87,11 +87,6 @@ public struct ScenarioResultWriter: Sendable {
         }
     }
 
-    /// `outcomes` one after another (read in place).
-    public func rows(_ outcomes: ArraySlice<ScenarioOutcome>, first: Bool, into out: inout TextBytes) {
-        for index in outcomes.indices { row(outcomes[index], first: first && index == outcomes.startIndex, into: &out) }
-    }
-
     /// `outcomes` formatted on as many threads as there are `buffers`: contiguous slices, the
     /// first into `buffers[0]`, so that writing the buffers in order writes the rows in order.
     public func rows(_ outcomes: [ScenarioOutcome], first: Bool, into buffers: inout [TextBytes]) {
