@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CapitalCore", targets: ["CapitalCore"]),
         .library(name: "CapitalStore", targets: ["CapitalStore"]),
         .library(name: "CapitalKit", targets: ["CapitalKit"]),
+        .library(name: "CapitalWeb", targets: ["CapitalWeb"]),
         .executable(name: "capital", targets: ["capital"]),
     ],
     dependencies: [
@@ -34,12 +35,15 @@ let package = Package(
         ),
         // The use cases every front end shares: typed inputs, typed results, errors as data.
         .target(name: "CapitalKit", dependencies: ["CapitalCore", "CapitalStore"]),
+        // The HTML report and SVG charts: renders CapitalKit's results, decides nothing; no Foundation.
+        .target(name: "CapitalWeb", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
         .executableTarget(
             name: "capital",
             dependencies: [
                 "CapitalCore",
                 "CapitalStore",
                 "CapitalKit",
+                "CapitalWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,10 +55,11 @@ let package = Package(
             dependencies: ["CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
+        .testTarget(name: "CapitalWebTests", dependencies: ["CapitalCore", "CapitalWeb"]),
         .testTarget(
             name: "CapitalCLITests",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalKit", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: []
         ),

@@ -17,6 +17,8 @@ struct OutFileTests {
                 "--today", "2025-04-01", "scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--format", "csv", "--out",
                 file,
             ],
+            ["--today", "2025-04-01", "report", "--out", file],
+            ["--today", "2025-04-01", "forecast", "--chart", "svg", "--out", file],
         ]
     }
 

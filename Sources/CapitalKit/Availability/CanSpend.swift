@@ -72,6 +72,12 @@ extension Projection {
         let amount: Money
         do { amount = try Money(parsing: text, currency: currency) } catch { throw .unreadable(.amount, reason: "\(error)") }
         guard amount.minor > 0 else { throw .invalid(.amount, value: text, reason: "must be more than zero") }
+        return try when(amount, level: level, forecastCase)
+    }
+
+    /// The first day from which `amount` (more than zero) can be spent at `level` and stays
+    /// affordable to the horizon.
+    public func when(_ amount: Money, level: Int, _ forecastCase: ForecastCase) throws(KitError) -> WhenAnswer {
         let availability = try availability(level: level, forecastCase)
         let day = availability.firstDay(toSpend: amount.minor)
         return WhenAnswer(amount: amount, level: level, day: day, shortfall: day == nil ? availability.shortfallAtHorizon(for: amount.minor) : 0)

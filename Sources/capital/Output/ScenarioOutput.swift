@@ -72,23 +72,7 @@ final class Progress {
     }
 }
 
-extension ScenarioOutcome {
-    var value: ScenarioResult? { try? result.get() }
-}
-
-/// What `--sort` ranks by: the smaller key first; rows that failed have none and go last.
-enum ScenarioSortKey: String, CaseIterable, ExpressibleByArgument {
-    case maxPrice = "max-price", worstBalance = "worst-balance", totalCost = "total-cost"
-
-    func key(_ outcome: ScenarioOutcome) -> Int64? {
-        guard let result = outcome.value else { return nil }
-        switch self {
-        case .maxPrice: return -result.maxPrice
-        case .worstBalance: return -result.worstHeadroom
-        case .totalCost: return result.totalCost
-        }
-    }
-}
+extension ScenarioSortKey: ExpressibleByArgument {}
 
 /// Where results go: CSV and JSON streamed as CapitalKit writes them (`ScenarioBasis.write`), or
 /// kept for a table and for `--sort` (only the best `--top` when given) and written at the end.
@@ -138,11 +122,7 @@ struct ResultSink {
     /// Sorts the kept rows by the key (stable: equal keys keep their input order), keeping `limit`.
     private mutating func rank(limit: Int?) {
         guard sort != nil else { return }
-        kept.sort { a, b in
-            if let x = a.key, let y = b.key, x != y { return x < y }
-            if (a.key == nil) != (b.key == nil) { return a.key != nil }
-            return a.offset < b.offset
-        }
+        kept.sort { ScenarioSortKey.precedes($0.key, $0.offset, $1.key, $1.offset) }
         if let limit, kept.count > limit { kept.removeSubrange(limit...) }
     }
 

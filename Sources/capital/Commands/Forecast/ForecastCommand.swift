@@ -2,6 +2,7 @@ import ArgumentParser
 import CapitalCore
 import CapitalKit
 import CapitalStore
+import CapitalWeb
 
 extension Capital {
     struct ForecastCommand: ParsableCommand {
@@ -14,6 +15,9 @@ extension Capital {
                   capital forecast --until 2026-12 --chart
                   capital -f samples/household.yaml --today 2025-04-01 forecast --until 2026-03 --by month
                   capital forecast --account "VTB Debit" --days 60 --by week --format json
+                  capital forecast --until +2y --chart svg --out balance.svg
+                --chart draws the balance in the terminal; --chart svg writes it as an SVG image (to --out or \
+                standard output) with the floor, each month's lowest day and the lowest day marked.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -22,13 +26,26 @@ extension Capital {
         @Option(help: ArgumentHelp("One account.", valueName: "account"), completion: .accountNames) var account: String?
         @Option(help: ArgumentHelp("One group.", valueName: "group"), completion: .groupNames) var group: String?
         @Option(help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
-        @Flag(help: "Draw the balance in the terminal.") var chart = false
+        @Flag(help: "Draw the balance in the terminal; --chart svg writes an SVG image instead.") var chart = false
+        @Argument(help: .hidden) var chartFormat: String?
+        @OptionGroup var output: OutOptions
 
         func run() throws {
             guard let period = ForecastPeriodLength(rawValue: by) else { throw CLIError.invalid("--by", by, "expected day, week or month") }
+            if let chartFormat {
+                guard chart else { throw CLIError.invalid("forecast", chartFormat, "takes no argument; did you mean --chart \(chartFormat)?") }
+                guard chartFormat == "svg" else { throw CLIError.invalid("--chart", chartFormat, "expected svg, or nothing to draw in the terminal") }
+            }
+            if let path = output.out, chartFormat == nil { throw CLIError.invalid("--out", path, "writes the chart's image: add --chart svg") }
+            let out = try output.file(global)
             let projection = try global.projection(horizon)
             let forecast = try kit {
                 try projection.forecast(try projection.pool(account: account, group: group, level: level), by: period, horizon.forecastCase)
+            }
+            if chartFormat != nil {
+                try global.write(
+                    ForecastChart.svg(forecast, today: projection.today, currency: forecast.pool.currency, hideAmounts: global.hideAmounts), to: out)
+                return global.noteOverdue(projection)
             }
             var report = Report.forecast(forecast, projection, account: account != nil, group: group != nil)
             if chart, try global.outputFormat() == .table { report.headline.append(Report.chart(forecast, projection, global)) }
