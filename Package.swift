@@ -84,6 +84,7 @@ if ProcessInfo.processInfo.environment["CAPITAL_BENCHMARKS"] == "1" {
                 "CapitalCore",
                 "CapitalStore",
                 "CapitalKit",
+                "CapitalWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],

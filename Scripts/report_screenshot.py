@@ -22,6 +22,7 @@ import argparse
 import base64
 import io
 import os
+import signal
 import sys
 
 try:
@@ -290,6 +291,10 @@ def check_auto(driver, html, problems):
 
 
 def main():
+    # A parent may hand down blocked signals (a test runner's thread blocks SIGTERM): unblock them,
+    # for this process and the chromedriver and Chromium it starts, so a timeout can stop them.
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
     parser = argparse.ArgumentParser()
     parser.add_argument("--chromium", required=True)
     parser.add_argument("--chromedriver", required=True)

@@ -47,4 +47,5 @@ let benchmarks: @Sendable () -> Void = {
     scenarioCSVBenchmarks()
     scenarioOutputBenchmarks()
     storeBenchmarks()
+    reportBenchmarks()
 }

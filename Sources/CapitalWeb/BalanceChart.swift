@@ -26,7 +26,7 @@ struct BalanceChart {
     /// The id prefix of the chart's elements (unique on its page).
     var id = "balance"
 
-    static let margin = (left: 64.0, right: 20.0, top: 20.0, bottom: 40.0)
+    static let margin = (left: 88.0, right: 20.0, top: 28.0, bottom: 40.0)
 
     var plotWidth: Int { width - Int(Self.margin.left + Self.margin.right) }
 
@@ -81,6 +81,11 @@ struct BalanceChart {
 
     private func yAxis(_ scale: ChartScale) -> String {
         var out = "<g class=\"axis y\">"
+        if !amounts.hidden {
+            out += HTML.element(
+                "text", [("class", "unit"), ("x", SVGNumber.text(scale.left - 6)), ("y", SVGNumber.text(scale.top - 12)), ("text-anchor", "end")],
+                HTML.escape(amounts.currency.code))
+        }
         for tick in scale.ticks {
             let y = SVGNumber.text(scale.y(tick))
             out += HTML.empty(
@@ -106,7 +111,9 @@ struct BalanceChart {
                 let x = SVGNumber.text(scale.x(month.number - today.number))
                 out += HTML.empty("line", [("class", "tick"), ("x1", x), ("x2", x), ("y1", SVGNumber.text(bottom)), ("y2", SVGNumber.text(bottom + 5))])
                 let label = every >= 12 ? String(civil.year) : civil.month == 1 ? "\(MonthName.short(1)) \(civil.year)" : MonthName.short(civil.month)
-                out += HTML.element("text", [("x", x), ("y", SVGNumber.text(bottom + 20)), ("text-anchor", "middle")], label)
+                // On a phone's width only every third label shows (`minor` ones hide).
+                let minor = index % (every * 3) != 0
+                out += HTML.element("text", [("class", minor ? "minor" : nil), ("x", x), ("y", SVGNumber.text(bottom + 20)), ("text-anchor", "middle")], label)
             }
             month = month.addingMonths(1)
         }
@@ -175,7 +182,11 @@ struct BalanceChart {
             HTML.element("title", [], HTML.escape("Binding day \(binding.day.iso): balance \(amounts.text(binding.balance))"))
                 + HTML.empty("circle", [("cx", SVGNumber.text(x)), ("cy", SVGNumber.text(y)), ("r", "6")])
                 + HTML.element(
-                    "text", [("x", SVGNumber.text(anchor == "end" ? x - 10 : x + 10)), ("y", SVGNumber.text(min(y + 20, scale.top + scale.height - 6))), ("text-anchor", anchor)],
+                    "text",
+                    [
+                        ("x", SVGNumber.text(anchor == "end" ? x - 10 : x + 10)), ("y", SVGNumber.text(min(y + 36, scale.top + scale.height - 6))),
+                        ("text-anchor", anchor),
+                    ],
                     HTML.escape("binding day \(binding.day.iso)")))
     }
 

@@ -7,25 +7,29 @@ extension ReportPage {
         if !overview.loans.isEmpty {
             let rows = overview.loans.map { standing -> [String] in
                 let status = standing.status
-                let next = status.next.map { HTML.escape($0.day.iso) + " " + moneyCell($0.payment) } ?? "none"
+                let next = status.next.map { moneyCell($0.payment) + " on " + day($0.day.iso) } ?? "none"
                 return [
-                    HTML.escape(standing.account.name), moneyCell(status.balance), next, HTML.escape(status.payoff.iso), moneyCell(status.interestLeft),
-                    sparkline(standing.account.id, name: standing.account.name),
+                    HTML.escape(standing.account.name), moneyCell(status.balance), next, day(status.payoff.iso), moneyCell(status.interestLeft),
+                    sparkline(standing.account.id, name: standing.account.name, owed: true),
                 ]
             }
-            out += table(["Loan", "Owed", "Next payment", "Paid off", "Interest left", "Balance to \(horizon.iso)"], numeric: [1, 4], rows, id: "loans-table")
+            out += HTML.element("h3", [], "Loans")
+            out += table(
+                ["Loan", "Owed", "Next payment", "Paid off", "Interest left", "Owed to \(horizon.iso)"], numeric: [1, 4], optional: [4], rows,
+                id: "loans-table")
         }
         if !overview.cards.isEmpty {
             let rows = overview.cards.map { card -> [String] in
                 let due = card.open ?? card.nextCycle
-                let next = due.map { HTML.escape($0.due.iso) + " " + moneyCell($0.payback) } ?? "none"
+                let next = due.map { moneyCell($0.payback) + " on " + day($0.due.iso) } ?? "none"
                 let late = card.late.map { _ in " (overdue " + moneyCell(card.overdue) + ")" } ?? ""
                 return [
                     HTML.escape(card.account.name), moneyCell(card.debt), moneyCell(card.available), next + late,
-                    sparkline(card.account.id, name: card.account.name),
+                    sparkline(card.account.id, name: card.account.name, owed: true),
                 ]
             }
-            out += table(["Card", "Owed", "Available", "Next payback", "Balance to \(horizon.iso)"], numeric: [1, 2], rows, id: "cards-table")
+            out += HTML.element("h3", [], "Credit cards")
+            out += table(["Card", "Owed", "Available", "Next payback", "Owed to \(horizon.iso)"], numeric: [1, 2], optional: [2], rows, id: "cards-table")
         }
         if out.isEmpty { out = HTML.element("p", [("class", "empty")], "No loans and no credit cards.") }
         return section("debts", "Loans and cards", out)
@@ -36,12 +40,15 @@ extension ReportPage {
         if !overview.deposits.isEmpty {
             let rows = overview.deposits.map { deposit -> [String] in
                 [
-                    HTML.escape(deposit.account.name), moneyCell(deposit.balance), deposit.deposit.terms.maturity.map { HTML.escape($0.iso) } ?? "open-ended",
+                    HTML.escape(deposit.account.name), moneyCell(deposit.balance), deposit.deposit.terms.maturity.map { day($0.iso) } ?? "open-ended",
                     moneyCell(deposit.interestAhead), deposit.payoutAccount.map { HTML.escape($0.name) } ?? "stays in the deposit",
                     sparkline(deposit.account.id, name: deposit.account.name),
                 ]
             }
-            out += table(["Deposit", "Balance", "Matures", "Interest ahead", "Pays out to", "Balance to \(horizon.iso)"], numeric: [1, 3], rows, id: "deposits-table")
+            out += HTML.element("h3", [], "Deposits")
+            out += table(
+                ["Deposit", "Balance", "Matures", "Interest ahead", "Pays out to", "Balance to \(horizon.iso)"], numeric: [1, 3], optional: [3, 4], rows,
+                id: "deposits-table")
         }
         if !overview.assets.isEmpty {
             let rows = overview.assets.map { asset -> [String] in
@@ -51,6 +58,7 @@ extension ReportPage {
                     sparkline(asset.id, name: asset.name),
                 ]
             }
+            out += HTML.element("h3", [], "Assets")
             out += table(["Asset", "Value today", "At \(horizon.iso)", "Value to \(horizon.iso)"], numeric: [1, 2], rows, id: "assets-table")
         }
         if out.isEmpty { out = HTML.element("p", [("class", "empty")], "No deposits and no assets that change value.") }
@@ -71,7 +79,7 @@ extension ReportPage {
             let worst = result.worstBalance(above: floor)
             rows.append([
                 String(rank + 1), HTML.escape(outcome.row.name), moneyCell(price), result.feasible ? "yes" : "no", moneyCell(worst),
-                lowestBar(worst, floor: floor, low: low, high: high), HTML.escape(result.worstDay.iso), moneyCell(result.maxPrice), moneyCell(result.totalCost),
+                lowestBar(worst, floor: floor, low: low, high: high), day(result.worstDay.iso), moneyCell(result.maxPrice), moneyCell(result.totalCost),
             ])
             classes.append(result.feasible ? nil : "overdue")
         }
@@ -79,14 +87,15 @@ extension ReportPage {
             HTML.element("p", [("class", "note")], "Safest first: ranked by the lowest balance each purchase leaves (as scenario eval --sort worst-balance).")
             + table(
                 ["#", "Purchase", "Price", "Feasible", "Lowest balance", "Lowest against the floor", "Lowest on", "Max price", "Total cost"],
-                numeric: [2, 4, 7, 8], rows, rowClasses: classes, id: "scenarios-table")
+                numeric: [2, 4, 7, 8], optional: [3, 6, 8], rows, rowClasses: classes, id: "scenarios-table")
         return section("scenarios", "Purchases, ranked", body)
     }
 
-    /// A small chart of an account's balance to the horizon (a debt drawn as what is owed rising
-    /// or falling), with its first and last values in its title.
-    func sparkline(_ accountID: String, name: String) -> String {
-        guard let series = overview.accountSeries[accountID], !series.isEmpty else { return "" }
+    /// A small chart of an account's balance to the horizon, with its first and last values in
+    /// its title; `owed` draws a debt as what is owed (falling as it is paid).
+    func sparkline(_ accountID: String, name: String, owed: Bool = false) -> String {
+        guard var series = overview.accountSeries[accountID], !series.isEmpty else { return "" }
+        if owed { series = series.map { $0 == .min ? .max : -$0 } }
         let width = 120
         let height = 30
         let columns = SeriesSampler.columns(series, width: width)
@@ -95,7 +104,7 @@ extension ReportPage {
         let scale = ChartScale(
             left: 1, top: 2, width: Double(width - 2), height: Double(height - 4), low: low, high: high, lastOffset: series.count - 1, unit: 1)
         let points = SeriesSampler.points(columns).map { SVGNumber.text(scale.x($0.offset)) + "," + SVGNumber.text(scale.y($0.value)) }
-        let title = "\(name): \(amounts.text(series.first ?? 0)) today, \(amounts.text(series.last ?? 0)) on \(horizon.iso)"
+        let title = "\(name)\(owed ? " owes" : ""): \(amounts.text(series.first ?? 0)) today, \(amounts.text(series.last ?? 0)) on \(horizon.iso)"
         return "<svg class=\"spark\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(HTML.escape(title))\">"
             + HTML.element("title", [], HTML.escape(title)) + HTML.empty("polyline", [("points", points.joined(separator: " "))]) + "</svg>"
     }

@@ -69,7 +69,8 @@ public struct ReportPage: Sendable {
         HTML.element("h1", [], "How much can I spend")
             + HTML.element(
                 "p", [("class", "meta")],
-                HTML.escape("Ledger \(ledger) · today \(today.iso) · horizon \(horizon.iso) · \(levelWords) · \(caseWords)"))
+                HTML.escape("Ledger \(ledger) · ") + day("today \(today.iso)") + " · " + day("horizon \(horizon.iso)") + " · "
+                    + HTML.escape("\(levelWords) · \(caseWords)"))
     }
 
     func headline() -> String {
@@ -118,7 +119,7 @@ public struct ReportPage: Sendable {
         out += "<figure>" + chart.svg()
         out += HTML.element("p", [("class", "readout"), ("id", "balance-readout"), ("aria-live", "polite")], "")
         var legend = [
-            "<span><span class=\"swatch line\"></span>balance of \(HTML.escape(levelWords))</span>",
+            "<span><span class=\"swatch line\"></span>balance of \(HTML.escape(levelWords)) in \(currency.code)</span>",
             "<span><span class=\"swatch floor\"></span>floor</span>", "<span><span class=\"swatch binding\"></span>binding day</span>",
         ]
         if overview.band != nil { legend.insert("<span><span class=\"swatch band\"></span>pessimistic to optimistic</span>", at: 1) }
@@ -134,7 +135,7 @@ public struct ReportPage: Sendable {
         let rows = forecast.periods.map { period in
             [
                 HTML.escape(Self.monthTitle(period.start)), moneyCell(period.opening), moneyCell(period.inflow), moneyCell(period.outflow),
-                moneyCell(period.closing), moneyCell(period.minimum), HTML.escape(period.minimumDay.iso),
+                moneyCell(period.closing), moneyCell(period.minimum), day(period.minimumDay.iso),
             ]
         }
         out += details(
@@ -158,7 +159,9 @@ public struct ReportPage: Sendable {
         }
         return section(
             "ladder", "The ladder: six answers from cash to net worth",
-            table(["Level", "Name", "Today", "At \(horizon.iso)", "Can spend today", "Floor"], numeric: [0, 2, 3, 4, 5], rows, id: "ladder-table"))
+            table(
+                ["Level", "Name", "Today", "At \(horizon.iso)", "Can spend today", "Floor"], numeric: [0, 2, 3, 4, 5], optional: [3, 5], rows,
+                id: "ladder-table"))
     }
 
     func upcoming() -> String {
@@ -168,17 +171,20 @@ public struct ReportPage: Sendable {
         for upcoming in entries {
             let flow = upcoming.entry.flow
             rows.append([
-                HTML.escape(flow.day.iso) + (upcoming.overdue ? " (overdue)" : ""), HTML.escape(flow.payee), HTML.escape(flow.kind.rawValue),
+                day(flow.day.iso) + (upcoming.overdue ? " overdue" : ""), HTML.escape(flow.payee), HTML.escape(flow.kind.rawValue),
                 upcoming.net != 0
                     ? moneyCell(upcoming.net, signed: true)
-                    : moneyCell(flow.amount) + (upcoming.touches ? " (between its accounts)" : " (outside \(HTML.escape(levelWords)))"),
+                    : moneyCell(flow.amount)
+                        + HTML.element(
+                            "span", [("class", "aside")],
+                            upcoming.touches ? "between its accounts" : "not in level \(overview.pool.level ?? Ladder.defaultLevel)"),
             ])
             classes.append(upcoming.overdue ? "overdue" : nil)
         }
         let body =
             rows.isEmpty
             ? HTML.element("p", [("class", "empty")], "Nothing is expected in the next 30 days, and nothing is overdue.")
-            : table(["Date", "Flow", "Kind", "Amount"], numeric: [3], rows, rowClasses: classes, id: "upcoming-table")
+            : table(["Date", "Flow", "Kind", "Amount"], numeric: [3], optional: [2], rows, rowClasses: classes, id: "upcoming-table")
         return section("upcoming", "The next 30 days", body)
     }
 
@@ -189,7 +195,7 @@ public struct ReportPage: Sendable {
             let days = due.dueDay.number - today.number
             let when = days < 0 ? "\(-days) days overdue" : days == 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days"
             rows.append([
-                String(due.number), HTML.escape(due.type.rawValue), HTML.escape(due.reason), HTML.escape(due.dueDay.iso), HTML.escape(when),
+                String(due.number), HTML.escape(due.type.rawValue), HTML.escape(due.reason), day(due.dueDay.iso), HTML.escape(when),
                 moneyCell(due.left, currency: due.currency), HTML.escape(due.status.rawValue),
             ])
             classes.append(days < 0 ? "overdue" : nil)
@@ -197,7 +203,8 @@ public struct ReportPage: Sendable {
         let body =
             rows.isEmpty
             ? HTML.element("p", [("class", "empty")], "No bill or fine is waiting.")
-            : table(["#", "Type", "Reason", "Due", "When", "Left", "Status"], numeric: [5], rows, rowClasses: classes, id: "dues-table")
+            : table(
+                ["#", "Type", "Reason", "Due", "When", "Left", "Status"], numeric: [5], optional: [1, 3, 6], rows, rowClasses: classes, id: "dues-table")
         return section("dues", "Bills and fines, most urgent first", body)
     }
 
@@ -212,14 +219,16 @@ public struct ReportPage: Sendable {
                 + HTML.element("span", [("class", status.isOver ? "over" : nil), ("style", "width:\(SVGNumber.text(share * 100))%")], "")
                 + HTML.element("i", [("style", "left:\(SVGNumber.text(projected * 100))%"), ("title", "projected")], "") + "</div>"
             return [
-                HTML.escape(line.category.name), HTML.escape("\(line.period.start.iso) to \(line.period.end.advanced(by: -1).iso)"), bar,
+                HTML.escape(line.category.name), day(line.period.start.iso) + " to " + day(line.period.end.advanced(by: -1).iso), bar,
                 moneyCell(status.spent, currency: line.category.currency), moneyCell(status.limit, currency: line.category.currency),
                 moneyCell(status.left, currency: line.category.currency), moneyCell(status.projected, currency: line.category.currency),
             ]
         }
         return section(
             "budgets", "Budgets",
-            table(["Category", "Period", "Spent of the limit", "Spent", "Limit", "Left", "Projected"], numeric: [3, 4, 5, 6], rows, id: "budgets-table")
+            table(
+                ["Category", "Period", "Spent of the limit", "Spent", "Limit", "Left", "Projected"], numeric: [3, 4, 5, 6], optional: [1, 4, 6], rows,
+                id: "budgets-table")
                 + HTML.element("p", [("class", "note")], "The mark on each bar is where the period ends at the pace so far."))
     }
 
@@ -236,37 +245,44 @@ public struct ReportPage: Sendable {
                 + bar(figures.thisMonth, of: largest, class: nil) + bar(figures.lastMonth, of: largest, class: "last") + "</div>"
             return [
                 HTML.escape(category.name), bars, moneyCell(figures.thisMonth), moneyCell(figures.lastMonth),
-                moneyCell(figures.changeFromLastMonth, signed: true),
+                moneyCell(figures.changeFromLastMonth, signed: true, tone: false),
             ]
         }
         let total = comparison.total
         let footer = [
-            "Total", "", moneyCell(total.thisMonth), moneyCell(total.lastMonth), moneyCell(total.changeFromLastMonth, signed: true),
+            "Total", "", moneyCell(total.thisMonth), moneyCell(total.lastMonth), moneyCell(total.changeFromLastMonth, signed: true, tone: false),
         ]
         let lastMonth = "\(MonthName.long(comparison.lastMonth.civil.month)) \(comparison.lastMonth.civil.year)"
         return section(
             "spending", title,
             HTML.element(
                 "p", [("class", "note")], HTML.escape("This month: \(comparison.month.iso) to \(comparison.through.iso); last month: \(lastMonth)."))
-                + table(["Category", "This (dark) and last (grey)", "This month", "Last month", "Change"], numeric: [2, 3, 4], rows + [footer], id: "spending-table"))
+                + table(
+                    ["Category", "This (dark) and last (grey)", "This month", "Last month", "Change"], numeric: [2, 3, 4], optional: [1], rows + [footer],
+                    id: "spending-table"))
     }
 
     // MARK: Pieces
 
     /// An amount in a `<span>` with its plain value for machines (none when hidden).
     func money(_ minor: Int64, signed: Bool = false, id: String? = nil) -> String {
-        let classes = minor < 0 ? "num neg" : "num"
+        let classes = minor < 0 ? "num neg" : signed && minor > 0 ? "num pos" : "num"
         return HTML.element(
             "span", [("class", classes), ("id", id), ("data-value", amounts.data(minor))], HTML.escape(signed ? amounts.signed(minor) : amounts.text(minor)))
     }
 
     /// A table cell's content for an amount in `currency` (the page's by default).
-    func moneyCell(_ minor: Int64, currency other: Currency? = nil, signed: Bool = false) -> String {
+    /// - Parameter tone: colour it by its sign (out red, a signed in green); not for a change in spending.
+    func moneyCell(_ minor: Int64, currency other: Currency? = nil, signed: Bool = false, tone: Bool = true) -> String {
         let shown = Amounts(currency: other ?? currency, hidden: hideAmounts)
         let text = signed ? shown.signed(minor) : shown.text(minor)
         let suffix = other.map { $0 == currency ? "" : " " + $0.code } ?? ""
-        return HTML.element("span", [("class", minor < 0 ? "neg" : nil), ("data-value", shown.data(minor))], HTML.escape(text + suffix))
+        let classes = !tone ? nil : minor < 0 ? "neg" : signed && minor > 0 ? "pos" : nil
+        return HTML.element("span", [("class", classes), ("data-value", shown.data(minor))], HTML.escape(text + suffix))
     }
+
+    /// A day (or words with days) that never breaks across lines.
+    func day(_ text: String) -> String { HTML.element("span", [("class", "day")], HTML.escape(text)) }
 
     func bar(_ value: Int64, of largest: Int64, class name: String?) -> String {
         let share = largest > 0 ? max(0, min(1, Double(value) / Double(largest))) : 0
@@ -286,16 +302,26 @@ public struct ReportPage: Sendable {
         "<details>" + HTML.element("summary", [], HTML.escape(summary)) + content + "</details>"
     }
 
-    /// A table of already-escaped cells; columns in `numeric` line up on the right.
-    func table(_ headers: [String], numeric: Set<Int>, _ rows: [[String]], rowClasses: [String?] = [], id: String? = nil) -> String {
-        var out = "<div class=\"scroll\">" + (id.map { "<table id=\"\($0)\">" } ?? "<table>") + "<thead><tr>"
+    /// A table of already-escaped cells; columns in `numeric` line up on the right, those in
+    /// `optional` are left out at a phone's width.
+    func table(
+        _ headers: [String], numeric: Set<Int>, optional: Set<Int> = [], _ rows: [[String]], rowClasses: [String?] = [], id: String? = nil,
+        caption: String? = nil
+    ) -> String {
+        func classes(_ index: Int) -> String? {
+            let names = [numeric.contains(index) ? "num" : nil, optional.contains(index) ? "optional" : nil].compactMap { $0 }
+            return names.isEmpty ? nil : names.joined(separator: " ")
+        }
+        var out = "<div class=\"scroll\">" + (id.map { "<table id=\"\($0)\">" } ?? "<table>")
+        if let caption { out += HTML.element("caption", [], HTML.escape(caption)) }
+        out += "<thead><tr>"
         for (index, header) in headers.enumerated() {
-            out += HTML.element("th", [("scope", "col"), ("class", numeric.contains(index) ? "num" : nil)], HTML.escape(header))
+            out += HTML.element("th", [("scope", "col"), ("class", classes(index))], HTML.escape(header))
         }
         out += "</tr></thead><tbody>"
         for (row, cells) in rows.enumerated() {
             out += "<tr" + (row < rowClasses.count ? rowClasses[row].map { " class=\"\($0)\"" } ?? "" : "") + ">"
-            for (index, cell) in cells.enumerated() { out += HTML.element("td", [("class", numeric.contains(index) ? "num" : nil)], cell) }
+            for (index, cell) in cells.enumerated() { out += HTML.element("td", [("class", classes(index))], cell) }
             out += "</tr>"
         }
         return out + "</tbody></table></div>"

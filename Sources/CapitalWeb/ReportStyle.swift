@@ -8,7 +8,7 @@ enum ReportStyle {
             + "--band:rgba(10,91,196,0.16);--floor:#b3261e;--good:#17692f;--bad:#b3261e;--warn:#8a5a00;--bar:#0a5bc4;--bar2:#8c959f;"
         let dark =
             "--bg:#0f1419;--fg:#e6edf3;--muted:#9da7b3;--panel:#161b22;--rule:#30363d;--grid:#222a33;--line:#6cb6ff;"
-            + "--band:rgba(108,182,255,0.20);--floor:#ff7b72;--good:#56d364;--bad:#ff7b72;--warn:#e3b341;--bar:#6cb6ff;--bar2:#6e7681;"
+            + "--band:rgba(108,182,255,0.30);--floor:#ff7b72;--good:#56d364;--bad:#ff7b72;--warn:#e3b341;--bar:#6cb6ff;--bar2:#6e7681;"
         let themes: String
         switch theme {
         case .light: themes = ":root{\(light)color-scheme:light}"
@@ -58,7 +58,11 @@ enum ReportStyle {
         .landmarks .outflow circle{fill:var(--bad)}
         .landmarks text{font-size:11px;font-weight:600}
         .cursor{stroke:var(--muted);stroke-dasharray:2 3}
-        .readout{min-height:1.5em;font-variant-numeric:tabular-nums;color:var(--muted);font-size:.9rem}
+        .day{white-space:nowrap}
+        .aside{display:block;white-space:normal;color:var(--muted);font-size:.8rem}
+        svg text.unit{font-weight:600}
+        h3{font-size:1rem;margin:1.25rem 0 .25rem}
+        .readout{min-height:1.5em;margin:0;font-variant-numeric:tabular-nums;color:var(--muted);font-size:.9rem}
         .legend{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;font-size:.85rem;color:var(--muted);margin:.25rem 0}
         .swatch{display:inline-block;width:1.5em;height:.6em;vertical-align:middle;margin-right:.3em;border-radius:2px}
         .swatch.line{background:var(--line)}
@@ -76,7 +80,9 @@ enum ReportStyle {
         svg.spark polyline{fill:none;stroke:var(--line);stroke-width:1.5}
         svg.spark line{stroke:var(--floor);stroke-dasharray:3 2}
         footer{margin-top:3rem;color:var(--muted);font-size:.85rem}
-        @media (max-width:40rem){body{font-size:15px}.answer{font-size:1.7rem}th,td{padding:.25rem .3rem}.keys{columns:1}}
+        @media (max-width:40rem){body{font-size:15px}.answer{font-size:1.7rem}th,td{padding:.25rem .3rem}.keys{columns:1}
+        .optional{display:none}svg.chart text{font-size:22px}svg.chart text.minor,svg.chart text.unit,.landmarks text{display:none}
+        .month-lows circle{r:4px}.landmarks circle{r:6px}.binding circle{r:9px}.line{stroke-width:3}}
         @media print{@page{size:A4;margin:12mm}body{background:#fff;color:#000;font-size:11pt}main{max-width:none;padding:0}
         .headline{border-color:#999}.readout{display:none}
         section,figure,table,tr{break-inside:avoid;page-break-inside:avoid}h2{break-after:avoid}}

@@ -49,8 +49,8 @@ struct ReportBrowserTests {
     }
 
     /// Runs `bash Scripts/report-screenshot.sh folder` from the package root with `CAPITAL_BIN` set to
-    /// the built binary, killed after `timeLimit`: its exit status, whether it was killed, and its
-    /// stdout and stderr together.
+    /// the built binary, killed after `timeLimit` (the script stops its browser run after 100 s by
+    /// itself): its exit status, whether it was killed, and its stdout and stderr together.
     static func runScript(into folder: URL) throws -> (status: Int32, timedOut: Bool, output: String) {
         let log = folder.appendingPathComponent("report-screenshot.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -73,10 +73,12 @@ struct ReportBrowserTests {
         while process.isRunning, Date() < deadline { usleep(100_000) }
         let timedOut = process.isRunning
         if timedOut {
-            process.terminate()
-            let grace = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < grace { usleep(100_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            // SIGKILL: the child inherits this thread's signal mask, where SIGTERM is blocked. Sent to
+            // the child's own process group where it has one (Process makes one on Linux), so that
+            // whatever the script started goes too; never to this process's group.
+            let pid = process.processIdentifier
+            if getpgid(pid) == pid { kill(-pid, SIGKILL) }
+            kill(pid, SIGKILL)
         }
         process.waitUntilExit()
         let output = String(decoding: FileManager.default.contents(atPath: log.path) ?? Data(), as: UTF8.self)

@@ -26,15 +26,27 @@ extension Ledger {
         _ forecastCase: ForecastCase = .expected
     ) -> [FlowEvent] {
         var events: [FlowEvent] = []
-        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, transaction, schedule in
-            if let schedule {
-                events.append(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id))
-            } else if let transaction {
-                events.append(FlowEvent(day: day, label: transaction.payee.isEmpty ? "transaction" : transaction.payee, amount: net))
-            }
-        }
+        forEachFlowEvent(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { event in events.append(event) }
         events.sort { ($0.day, $0.amount) < ($1.day, $1.amount) }
         return events
+    }
+
+    /// Calls `body` with each of the flows `flows` gives, in no particular order but the same on
+    /// every call, without keeping them: for answers that need a few of them (the largest, the
+    /// first after a day) over a long horizon. Sorting what `body` is given stably by day and
+    /// amount gives `flows`' order.
+    /// - Complexity: O(transactions + occurrences in the range), one event at a time.
+    public func forEachFlowEvent(
+        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected,
+        _ body: (FlowEvent) -> Void
+    ) {
+        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, transaction, schedule in
+            if let schedule {
+                body(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id))
+            } else if let transaction {
+                body(FlowEvent(day: day, label: transaction.payee.isEmpty ? "transaction" : transaction.payee, amount: net))
+            }
+        }
     }
 
     /// What `flows` adds up per day: the inflows and the outflows (negative) of each day of

@@ -67,10 +67,26 @@ public struct Projection: Sendable {
 
     /// The largest outflows of a pool from `first` to the binding day (at most three, largest
     /// first) and the first inflow after it: what drives the balance down and what lifts it.
+    /// - Complexity: O(flows to the horizon), keeping four of them.
     public func drivers(of pool: Pool, from first: Day, binding: Day, _ forecastCase: ForecastCase) -> (drivers: [FlowEvent], relief: FlowEvent?) {
-        let events = flows(into: pool, from: first, through: horizon, forecastCase)
-        let drivers = events.filter { $0.day <= binding && $0.amount < 0 }.sorted { $0.amount < $1.amount }.prefix(3)
-        return (Array(drivers), events.first { $0.day > binding && $0.amount > 0 })
+        var drivers = FlowSelection(limit: 3) { ($0.amount, $0.day) < ($1.amount, $1.day) }
+        var relief = FlowSelection(limit: 1, by: FlowSelection.dayAndAmount)
+        forEachFlow(into: pool, from: first, through: horizon, forecastCase) { event in
+            if event.day <= binding {
+                if event.amount < 0 { drivers.offer(event) }
+            } else if event.amount > 0 {
+                relief.offer(event)
+            }
+        }
+        return (drivers.kept, relief.kept.first)
+    }
+
+    /// Calls `body` with each flow into a pool's accounts from `first` through `last`, in no
+    /// particular order (the same on every call), keeping none.
+    func forEachFlow(into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase, _ body: (FlowEvent) -> Void) {
+        guard first <= last else { return }
+        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
+        ledger.forEachFlowEvent(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase, body)
     }
 }
 

@@ -133,16 +133,28 @@ extension Projection {
         }
     }
 
-    /// Each month's largest inflow and the twelve largest outflows of the pool, in day order.
+    /// Each month's largest inflow (paydays; the twelve largest of them over a horizon of more
+    /// than two years) and the twelve largest outflows of the pool, in day order.
+    /// - Complexity: O(flows to the horizon), keeping one a month.
     func landmarks(of pool: Pool, _ forecastCase: ForecastCase) -> [FlowEvent] {
-        let events = flows(into: pool, from: today, through: horizon, forecastCase)
-        var paydays: [Int: FlowEvent] = [:]
-        for event in events where event.amount > 0 {
-            let month = event.day.civil.year * 12 + event.day.civil.month
-            if event.amount > paydays[month]?.amount ?? 0 { paydays[month] = event }
+        let largestFirst: (FlowEvent, FlowEvent) -> Bool = { ($0.amount.magnitude, $1.day, $1.amount) > ($1.amount.magnitude, $0.day, $0.amount) }
+        var paydays: [Int: FlowSelection] = [:]
+        var outflows = FlowSelection(limit: 12, by: largestFirst)
+        forEachFlow(into: pool, from: today, through: horizon, forecastCase) { event in
+            if event.amount > 0 {
+                let month = event.day.civil.year * 12 + event.day.civil.month
+                paydays[month, default: FlowSelection(limit: 1, by: largestFirst)].offer(event)
+            } else {
+                outflows.offer(event)
+            }
         }
-        let outflows = events.filter { $0.amount < 0 }.sorted { ($0.amount, $0.day) < ($1.amount, $1.day) }.prefix(12)
-        return (Array(paydays.values) + outflows).sorted { ($0.day, $0.amount) < ($1.day, $1.amount) }
+        var inflows = paydays.values.compactMap(\.kept.first)
+        if inflows.count > 24 {
+            var largest = FlowSelection(limit: 12, by: largestFirst)
+            for event in inflows { largest.offer(event) }
+            inflows = largest.kept
+        }
+        return (inflows + outflows.kept).sorted(by: FlowSelection.dayAndAmount)
     }
 
     /// The scenarios of `source` evaluated at `level`, safest first (as `--sort worst-balance`).
