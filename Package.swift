@@ -59,7 +59,8 @@ let package = Package(
         .testTarget(
             name: "CapitalCLITests",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "CapitalTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: []
         ),

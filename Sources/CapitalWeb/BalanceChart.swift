@@ -89,7 +89,11 @@ struct BalanceChart {
         for tick in scale.ticks {
             let y = SVGNumber.text(scale.y(tick))
             out += HTML.empty(
-                "line", [("class", tick == 0 ? "zero" : "grid"), ("x1", SVGNumber.text(scale.left)), ("x2", SVGNumber.text(scale.left + scale.width)), ("y1", y), ("y2", y)])
+                "line",
+                [
+                    ("class", tick == 0 ? "zero" : "grid"), ("x1", SVGNumber.text(scale.left)), ("x2", SVGNumber.text(scale.left + scale.width)),
+                    ("y1", y), ("y2", y),
+                ])
             out += HTML.element(
                 "text", [("x", SVGNumber.text(scale.left - 6)), ("y", y), ("text-anchor", "end"), ("dominant-baseline", "middle")],
                 HTML.escape(amounts.axis(tick)))
@@ -109,11 +113,13 @@ struct BalanceChart {
             let index = civil.year * 12 + civil.month - 1
             if index % every == 0 {
                 let x = SVGNumber.text(scale.x(month.number - today.number))
-                out += HTML.empty("line", [("class", "tick"), ("x1", x), ("x2", x), ("y1", SVGNumber.text(bottom)), ("y2", SVGNumber.text(bottom + 5))])
+                out += HTML.empty(
+                    "line", [("class", "tick"), ("x1", x), ("x2", x), ("y1", SVGNumber.text(bottom)), ("y2", SVGNumber.text(bottom + 5))])
                 let label = every >= 12 ? String(civil.year) : civil.month == 1 ? "\(MonthName.short(1)) \(civil.year)" : MonthName.short(civil.month)
                 // On a phone's width only every third label shows (`minor` ones hide).
                 let minor = index % (every * 3) != 0
-                out += HTML.element("text", [("class", minor ? "minor" : nil), ("x", x), ("y", SVGNumber.text(bottom + 20)), ("text-anchor", "middle")], label)
+                out += HTML.element(
+                    "text", [("class", minor ? "minor" : nil), ("x", x), ("y", SVGNumber.text(bottom + 20)), ("text-anchor", "middle")], label)
             }
             month = month.addingMonths(1)
         }
@@ -136,7 +142,9 @@ struct BalanceChart {
             "g", [("class", "floor")],
             HTML.element("title", [], HTML.escape("Floor \(amounts.text(floor))"))
                 + HTML.empty("line", [("x1", SVGNumber.text(scale.left)), ("x2", SVGNumber.text(scale.left + scale.width)), ("y1", y), ("y2", y)])
-                + HTML.element("text", [("x", SVGNumber.text(scale.left + scale.width - 4)), ("y", SVGNumber.text(scale.y(floor) - 5)), ("text-anchor", "end")], "floor"))
+                + HTML.element(
+                    "text", [("x", SVGNumber.text(scale.left + scale.width - 4)), ("y", SVGNumber.text(scale.y(floor) - 5)), ("text-anchor", "end")],
+                    "floor"))
     }
 
     private func monthMarks(_ scale: ChartScale) -> String {
@@ -147,7 +155,10 @@ struct BalanceChart {
             guard offset >= 0, offset < balances.count else { continue }
             out += HTML.element(
                 "circle", [("cx", SVGNumber.text(scale.x(offset))), ("cy", SVGNumber.text(scale.y(low.balance))), ("r", "2.5")],
-                HTML.element("title", [], HTML.escape("Lowest of \(MonthName.long(low.day.civil.month)) \(low.day.civil.year): \(amounts.text(low.balance)) on \(low.day.iso)")))
+                HTML.element(
+                    "title", [],
+                    HTML.escape(
+                        "Lowest of \(MonthName.long(low.day.civil.month)) \(low.day.civil.year): \(amounts.text(low.balance)) on \(low.day.iso)")))
         }
         return out + "</g>"
     }

@@ -76,7 +76,8 @@ struct ChartScale {
         let major = minor / unit
         let magnitude = major.magnitude
         let (divisor, suffix): (UInt64, String) =
-            magnitude >= 1_000_000_000 ? (1_000_000_000, " bn") : magnitude >= 1_000_000 ? (1_000_000, " M") : magnitude >= 1_000 ? (1_000, " k") : (1, "")
+            magnitude >= 1_000_000_000
+            ? (1_000_000_000, " bn") : magnitude >= 1_000_000 ? (1_000_000, " M") : magnitude >= 1_000 ? (1_000, " k") : (1, "")
         let whole = magnitude / divisor
         let tenths = magnitude % divisor * 10 / divisor
         let sign = major < 0 ? "-" : ""

@@ -29,7 +29,8 @@ extension ReportPage {
                 ]
             }
             out += HTML.element("h3", [], "Credit cards")
-            out += table(["Card", "Owed", "Available", "Next payback", "Owed to \(horizon.iso)"], numeric: [1, 2], optional: [2], rows, id: "cards-table")
+            out += table(
+                ["Card", "Owed", "Available", "Next payback", "Owed to \(horizon.iso)"], numeric: [1, 2], optional: [2], rows, id: "cards-table")
         }
         if out.isEmpty { out = HTML.element("p", [("class", "empty")], "No loans and no credit cards.") }
         return section("debts", "Loans and cards", out)
@@ -47,14 +48,16 @@ extension ReportPage {
             }
             out += HTML.element("h3", [], "Deposits")
             out += table(
-                ["Deposit", "Balance", "Matures", "Interest ahead", "Pays out to", "Balance to \(horizon.iso)"], numeric: [1, 3], optional: [3, 4], rows,
+                ["Deposit", "Balance", "Matures", "Interest ahead", "Pays out to", "Balance to \(horizon.iso)"], numeric: [1, 3], optional: [3, 4],
+                rows,
                 id: "deposits-table")
         }
         if !overview.assets.isEmpty {
             let rows = overview.assets.map { asset -> [String] in
                 let series = overview.accountSeries[asset.id] ?? []
                 return [
-                    HTML.escape(asset.name), moneyCell(series.first ?? 0, currency: asset.currency), moneyCell(series.last ?? 0, currency: asset.currency),
+                    HTML.escape(asset.name), moneyCell(series.first ?? 0, currency: asset.currency),
+                    moneyCell(series.last ?? 0, currency: asset.currency),
                     sparkline(asset.id, name: asset.name),
                 ]
             }
@@ -79,12 +82,14 @@ extension ReportPage {
             let worst = result.worstBalance(above: floor)
             rows.append([
                 String(rank + 1), HTML.escape(outcome.row.name), moneyCell(price), result.feasible ? "yes" : "no", moneyCell(worst),
-                lowestBar(worst, floor: floor, low: low, high: high), day(result.worstDay.iso), moneyCell(result.maxPrice), moneyCell(result.totalCost),
+                lowestBar(worst, floor: floor, low: low, high: high), day(result.worstDay.iso), moneyCell(result.maxPrice),
+                moneyCell(result.totalCost),
             ])
             classes.append(result.feasible ? nil : "overdue")
         }
         let body =
-            HTML.element("p", [("class", "note")], "Safest first: ranked by the lowest balance each purchase leaves (as scenario eval --sort worst-balance).")
+            HTML.element(
+                "p", [("class", "note")], "Safest first: ranked by the lowest balance each purchase leaves (as scenario eval --sort worst-balance).")
             + table(
                 ["#", "Purchase", "Price", "Feasible", "Lowest balance", "Lowest against the floor", "Lowest on", "Max price", "Total cost"],
                 numeric: [2, 4, 7, 8], optional: [3, 6, 8], rows, rowClasses: classes, id: "scenarios-table")
@@ -130,7 +135,9 @@ extension BalanceChart {
     ) -> BalanceChart {
         let lowest = forecast.minimumIndex
         let binding: (day: Day, balance: Int64) =
-            answer.map { ($0.bindingDay, $0.bindingBalance) } ?? (today.advanced(by: lowest), forecast.balances.isEmpty ? 0 : forecast.balances[lowest])
+            answer.map { ($0.bindingDay, $0.bindingBalance) } ?? (
+                today.advanced(by: lowest), forecast.balances.isEmpty ? 0 : forecast.balances[lowest]
+            )
         let last = today.advanced(by: max(0, forecast.balances.count - 1))
         let title = forecast.pool.title
         var summary: String = String(title.prefix(1)).uppercased() + String(title.dropFirst())

@@ -37,7 +37,8 @@ public struct ReportPage: Sendable {
 
     /// The page.
     public func html() -> String {
-        var body = header() + headline() + chartSection() + ladder() + upcoming() + dues() + budgets() + spending() + loansAndCards()
+        var body =
+            header() + headline() + chartSection() + ladder() + upcoming() + dues() + budgets() + spending() + loansAndCards()
             + depositsAndAssets()
         if let scenarios = overview.scenarios { body += self.scenarios(scenarios) }
         body += HTML.element(
@@ -91,10 +92,13 @@ public struct ReportPage: Sendable {
                 HTML.element("li", [], HTML.escape(event.label) + " " + money(event.amount, signed: true) + " on " + HTML.escape(event.day.iso))
             }
             if items.isEmpty { items = [HTML.element("li", [], "No outflow drives it down: the balance starts at its lowest.")] }
-            out += HTML.element("p", [("class", "why")], "What drives the balance down to it:") + HTML.element("ul", [("class", "why")], items.joined())
+            out +=
+                HTML.element("p", [("class", "why")], "What drives the balance down to it:") + HTML.element("ul", [("class", "why")], items.joined())
             if let relief = why.relief {
                 out += HTML.element(
-                    "p", [], "What lifts it after: " + HTML.escape(relief.label) + " " + money(relief.amount, signed: true) + " on " + HTML.escape(relief.day.iso) + ".")
+                    "p", [],
+                    "What lifts it after: " + HTML.escape(relief.label) + " " + money(relief.amount, signed: true) + " on "
+                        + HTML.escape(relief.day.iso) + ".")
             } else if why.bindsAtHorizon {
                 out += HTML.element("p", [("class", "note")], "It binds on the horizon: a later horizon could bind lower.")
             }
@@ -106,7 +110,8 @@ public struct ReportPage: Sendable {
                     ?? "not before " + HTML.escape(horizon.iso) + " (short by " + money(when.shortfall) + ")"
                 return HTML.element("li", [], money(when.amount.minor) + " " + from)
             }
-            out += HTML.element("p", [("class", "why")], "When larger amounts become affordable:")
+            out +=
+                HTML.element("p", [("class", "why")], "When larger amounts become affordable:")
                 + HTML.element("ul", [("class", "affordable")], items.joined())
         }
         return out + "</section>"
@@ -114,7 +119,8 @@ public struct ReportPage: Sendable {
 
     func chartSection() -> String {
         let forecast = overview.forecast
-        let chart = BalanceChart.of(forecast, today: today, band: overview.band, binding: overview.canSpend.answer, landmarks: overview.landmarks, amounts: amounts)
+        let chart = BalanceChart.of(
+            forecast, today: today, band: overview.band, binding: overview.canSpend.answer, landmarks: overview.landmarks, amounts: amounts)
         var out = "<section aria-labelledby=\"chart-heading\">" + HTML.element("h2", [("id", "chart-heading")], "Balance to the horizon")
         out += "<figure>" + chart.svg()
         out += HTML.element("p", [("class", "readout"), ("id", "balance-readout"), ("aria-live", "polite")], "")
@@ -144,7 +150,8 @@ public struct ReportPage: Sendable {
         if !hideAmounts {
             out += "<script type=\"application/json\" id=\"balance-data\">"
             out += "{\"start\":\(Int64(today.number) * 86_400_000),\"exponent\":\(currency.exponent),"
-            out += "\"width\":\(chart.width),\"left\":\(Int(BalanceChart.margin.left)),\"plot\":\(chart.plotWidth),\"last\":\(max(1, forecast.balances.count - 1)),"
+            out +=
+                "\"width\":\(chart.width),\"left\":\(Int(BalanceChart.margin.left)),\"plot\":\(chart.plotWidth),\"last\":\(max(1, forecast.balances.count - 1)),"
             out += "\"columns\":\(chart.readoutJSON)}</script>"
         }
         return out + "</section>"
@@ -204,7 +211,8 @@ public struct ReportPage: Sendable {
             rows.isEmpty
             ? HTML.element("p", [("class", "empty")], "No bill or fine is waiting.")
             : table(
-                ["#", "Type", "Reason", "Due", "When", "Left", "Status"], numeric: [5], optional: [1, 3, 6], rows, rowClasses: classes, id: "dues-table")
+                ["#", "Type", "Reason", "Due", "When", "Left", "Status"], numeric: [5], optional: [1, 3, 6], rows, rowClasses: classes,
+                id: "dues-table")
         return section("dues", "Bills and fines, most urgent first", body)
     }
 
@@ -236,7 +244,9 @@ public struct ReportPage: Sendable {
         let comparison = overview.spending
         let categories = comparison.categories.filter { $0.figures.thisMonth != 0 || $0.figures.lastMonth != 0 }
         let title = "Spending this month against last month"
-        guard !categories.isEmpty else { return section("spending", title, HTML.element("p", [("class", "empty")], "No spending this month or last.")) }
+        guard !categories.isEmpty else {
+            return section("spending", title, HTML.element("p", [("class", "empty")], "No spending this month or last."))
+        }
         let largest = categories.map { max($0.figures.thisMonth, $0.figures.lastMonth) }.max() ?? 1
         let rows = categories.map { category -> [String] in
             let figures = category.figures
@@ -258,7 +268,8 @@ public struct ReportPage: Sendable {
             HTML.element(
                 "p", [("class", "note")], HTML.escape("This month: \(comparison.month.iso) to \(comparison.through.iso); last month: \(lastMonth)."))
                 + table(
-                    ["Category", "This (dark) and last (grey)", "This month", "Last month", "Change"], numeric: [2, 3, 4], optional: [1], rows + [footer],
+                    ["Category", "This (dark) and last (grey)", "This month", "Last month", "Change"], numeric: [2, 3, 4], optional: [1],
+                    rows + [footer],
                     id: "spending-table"))
     }
 
@@ -268,7 +279,8 @@ public struct ReportPage: Sendable {
     func money(_ minor: Int64, signed: Bool = false, id: String? = nil) -> String {
         let classes = minor < 0 ? "num neg" : signed && minor > 0 ? "num pos" : "num"
         return HTML.element(
-            "span", [("class", classes), ("id", id), ("data-value", amounts.data(minor))], HTML.escape(signed ? amounts.signed(minor) : amounts.text(minor)))
+            "span", [("class", classes), ("id", id), ("data-value", amounts.data(minor))],
+            HTML.escape(signed ? amounts.signed(minor) : amounts.text(minor)))
     }
 
     /// A table cell's content for an amount in `currency` (the page's by default).

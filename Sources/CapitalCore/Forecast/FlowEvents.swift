@@ -37,7 +37,8 @@ extension Ledger {
     /// amount gives `flows`' order.
     /// - Complexity: O(transactions + occurrences in the range), one event at a time.
     public func forEachFlowEvent(
-        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected,
+        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
+        _ forecastCase: ForecastCase = .expected,
         _ body: (FlowEvent) -> Void
     ) {
         forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, transaction, schedule in

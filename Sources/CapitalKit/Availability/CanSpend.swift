@@ -52,17 +52,21 @@ extension Projection {
             guard let answer = availability.canSpend(on: day) else { continue }
             var explanation: CanSpendAnswer.Why?
             if why {
-                if Ladder.isForecast(level) {
-                    let pool = Pool(kind: .level(level), indices: availability.accounts, floor: availability.floor, currency: currency)
-                    let (drivers, relief) = drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase)
-                    explanation = .init(countsThatDayOnly: false, drivers: drivers, relief: relief, bindsAtHorizon: answer.bindingDay == horizon)
-                } else {
-                    explanation = .init(countsThatDayOnly: true, drivers: [], relief: nil, bindsAtHorizon: false)
-                }
+                let pool = Pool(kind: .level(level), indices: availability.accounts, floor: availability.floor, currency: currency)
+                explanation = self.why(
+                    of: answer, level: level,
+                    drivers: Ladder.isForecast(level) ? drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase) : nil)
             }
             answers.append(CanSpendAnswer(level: level, answer: answer, floor: availability.floor, why: explanation))
         }
         return answers
+    }
+
+    /// The why of `answer` at `level`: for a forecast level (4–6) with its `drivers`; levels 1–3
+    /// count that day's balance only.
+    func why(of answer: Availability.Answer, level: Int, drivers found: (drivers: [FlowEvent], relief: FlowEvent?)?) -> CanSpendAnswer.Why {
+        guard Ladder.isForecast(level), let found else { return .init(countsThatDayOnly: true, drivers: [], relief: nil, bindsAtHorizon: false) }
+        return .init(countsThatDayOnly: false, drivers: found.drivers, relief: found.relief, bindsAtHorizon: answer.bindingDay == horizon)
     }
 
     /// The first day from which `text`, an amount in the ledger's currency, can be spent at

@@ -69,16 +69,9 @@ public struct Projection: Sendable {
     /// first) and the first inflow after it: what drives the balance down and what lifts it.
     /// - Complexity: O(flows to the horizon), keeping four of them.
     public func drivers(of pool: Pool, from first: Day, binding: Day, _ forecastCase: ForecastCase) -> (drivers: [FlowEvent], relief: FlowEvent?) {
-        var drivers = FlowSelection(limit: 3) { ($0.amount, $0.day) < ($1.amount, $1.day) }
-        var relief = FlowSelection(limit: 1, by: FlowSelection.dayAndAmount)
-        forEachFlow(into: pool, from: first, through: horizon, forecastCase) { event in
-            if event.day <= binding {
-                if event.amount < 0 { drivers.offer(event) }
-            } else if event.amount > 0 {
-                relief.offer(event)
-            }
-        }
-        return (drivers.kept, relief.kept.first)
+        var selection = DriverSelection(binding: binding)
+        forEachFlow(into: pool, from: first, through: horizon, forecastCase) { selection.offer($0) }
+        return (selection.drivers.kept, selection.relief.kept.first)
     }
 
     /// Calls `body` with each flow into a pool's accounts from `first` through `last`, in no

@@ -86,9 +86,17 @@ extension Projection {
         let forecastCase = window.forecastCase
         let level = request.level ?? Ladder.defaultLevel
         let pool = try pool(level: level)
-        guard let canSpend = try canSpend(on: today, levels: [level], why: true, forecastCase).first else {
+        guard var canSpend = try canSpend(on: today, levels: [level], why: false, forecastCase).first else {
             throw KitError.engine(context: "level \(level)", reason: "it has no answer for today")
         }
+        // One walk over the flows to the horizon gives the why and the chart's marks.
+        var drivers = DriverSelection(binding: canSpend.answer.bindingDay)
+        var landmarks = LandmarkSelection(days: window.days)
+        forEachFlow(into: pool, from: today, through: horizon, forecastCase) { event in
+            drivers.offer(event)
+            landmarks.offer(event)
+        }
+        canSpend.why = why(of: canSpend.answer, level: level, drivers: (drivers.drivers.kept, drivers.relief.kept.first))
         let forecast = try forecast(pool, by: .month, forecastCase)
         let low = try pool.balances(in: timeline, .pessimistic)
         let high = try pool.balances(in: timeline, .optimistic)
@@ -104,11 +112,9 @@ extension Projection {
         if let source = request.scenarios { scenarios = try rankedScenarios(source, level: level, forecastCase) }
         return Overview(
             pool: pool, forecastCase: forecastCase, canSpend: canSpend,
-            affordable: try Self.roundAmounts(above: canSpend.answer.amount, count: request.affordableCount, currency: currency).map {
-                try when(Money(minor: $0, currency: currency), level: level, forecastCase)
-            },
+            affordable: try affordable(above: canSpend.answer.amount, balances: forecast.balances, count: request.affordableCount, level: level),
             forecast: forecast, band: low == high ? nil : (low, high),
-            landmarks: landmarks(of: pool, forecastCase),
+            landmarks: landmarks.landmarks,
             ladder: try ladder(forecastCase),
             upcoming: try upcoming(days: 30, into: pool),
             dues: Due.byUrgency(try store.dues()),
@@ -133,30 +139,6 @@ extension Projection {
         }
     }
 
-    /// Each month's largest inflow (paydays; the twelve largest of them over a horizon of more
-    /// than two years) and the twelve largest outflows of the pool, in day order.
-    /// - Complexity: O(flows to the horizon), keeping one a month.
-    func landmarks(of pool: Pool, _ forecastCase: ForecastCase) -> [FlowEvent] {
-        let largestFirst: (FlowEvent, FlowEvent) -> Bool = { ($0.amount.magnitude, $1.day, $1.amount) > ($1.amount.magnitude, $0.day, $0.amount) }
-        var paydays: [Int: FlowSelection] = [:]
-        var outflows = FlowSelection(limit: 12, by: largestFirst)
-        forEachFlow(into: pool, from: today, through: horizon, forecastCase) { event in
-            if event.amount > 0 {
-                let month = event.day.civil.year * 12 + event.day.civil.month
-                paydays[month, default: FlowSelection(limit: 1, by: largestFirst)].offer(event)
-            } else {
-                outflows.offer(event)
-            }
-        }
-        var inflows = paydays.values.compactMap(\.kept.first)
-        if inflows.count > 24 {
-            var largest = FlowSelection(limit: 12, by: largestFirst)
-            for event in inflows { largest.offer(event) }
-            inflows = largest.kept
-        }
-        return (inflows + outflows.kept).sorted(by: FlowSelection.dayAndAmount)
-    }
-
     /// The scenarios of `source` evaluated at `level`, safest first (as `--sort worst-balance`).
     /// - Throws: `KitError` naming `scenarios` with `scenario eval`'s words when a row cannot be
     ///   read or evaluated.
@@ -170,6 +152,16 @@ extension Projection {
                 reason: "\(summary.failed) of \(summary.total.counted("scenario")) could not be evaluated (first: \(first))")
         }
         return ScenarioSortKey.worstBalance.sorted(outcomes)
+    }
+
+    /// `when` for the first `count` round amounts above `amount` and at least a hundred major
+    /// units; none for a level that holds nothing on any day.
+    func affordable(above amount: Int64, balances: [Int64], count: Int, level: Int) throws -> [WhenAnswer] {
+        guard amount > 0 || balances.contains(where: { $0 != 0 }) else { return [] }
+        let hundred = try Self.roundAmounts(above: 0, count: 7, currency: currency).last ?? 0
+        return try Self.roundAmounts(above: max(amount, hundred - 1), count: count, currency: currency).map {
+            try when(Money(minor: $0, currency: currency), level: level, window.forecastCase)
+        }
     }
 
     /// The first `count` amounts of the 1–2–5 series (1, 2, 5, 10, 20, 50 … major units) above

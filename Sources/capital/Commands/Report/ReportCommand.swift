@@ -25,7 +25,9 @@ extension Capital {
         @Option(help: ArgumentHelp("The ladder level of the answer and the chart, 1 to 6 (default 4).", valueName: "n")) var level: Int?
         @Option(help: ArgumentHelp("A CSV or JSON file of purchase scenarios to rank (as scenario eval reads).", valueName: "file"))
         var scenarios: String?
-        @Option(help: ArgumentHelp("auto (the reader's setting), light or dark.", valueName: "theme"), completion: .list(ReportTheme.allCases.map(\.rawValue)))
+        @Option(
+            help: ArgumentHelp("auto (the reader's setting), light or dark.", valueName: "theme"),
+            completion: .list(ReportTheme.allCases.map(\.rawValue)))
         var theme = "auto"
         @OptionGroup var output: OutOptions
 
