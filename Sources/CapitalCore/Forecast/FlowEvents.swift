@@ -35,13 +35,16 @@ extension Ledger {
     /// every call, without keeping them: for answers that need a few of them (the largest, the
     /// first after a day) over a long horizon. Sorting what `body` is given stably by day and
     /// amount gives `flows`' order.
+    /// - Parameter wanted: whether a flow of this day and net amount is wanted at all; only
+    ///   those are made into events (no label copied for the many a caller would drop).
     /// - Complexity: O(transactions + occurrences in the range), one event at a time.
     public func forEachFlowEvent(
         into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
-        _ forecastCase: ForecastCase = .expected,
+        _ forecastCase: ForecastCase = .expected, where wanted: (Day, Int64) -> Bool = { _, _ in true },
         _ body: (FlowEvent) -> Void
     ) {
         forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, transaction, schedule in
+            guard wanted(day, net) else { return }
             if let schedule {
                 body(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id))
             } else if let transaction {

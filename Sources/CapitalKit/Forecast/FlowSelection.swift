@@ -16,6 +16,13 @@ struct FlowSelection {
         self.areInOrder = areInOrder
     }
 
+    /// Whether an event with this amount could be kept, for a selection whose order starts with
+    /// the amount, smallest first (`false` only when it cannot).
+    func mayKeep(amountAtMost amount: Int64) -> Bool { kept.count < limit || amount <= kept[kept.count - 1].amount }
+
+    /// The same, for an order that starts with the magnitude of the amount, largest first.
+    func mayKeep(magnitudeAtLeast amount: Int64) -> Bool { kept.count < limit || amount.magnitude >= kept[kept.count - 1].amount.magnitude }
+
     /// Keeps `event` if it is among the first `limit` so far; an event equal to a kept one goes after it.
     mutating func offer(_ event: FlowEvent) {
         guard limit > 0 else { return }
@@ -41,6 +48,12 @@ struct DriverSelection {
     var relief = FlowSelection(limit: 1, by: FlowSelection.dayAndAmount)
 
     init(binding: Day) { self.binding = binding }
+
+    /// Whether a flow of this day and amount could change the selection.
+    func wants(_ day: Day, _ amount: Int64) -> Bool {
+        if day <= binding { return amount < 0 && drivers.mayKeep(amountAtMost: amount) }
+        return amount > 0 && (relief.kept.isEmpty || day <= relief.kept[0].day)
+    }
 
     mutating func offer(_ event: FlowEvent) {
         if event.day <= binding {
@@ -78,6 +91,17 @@ struct LandmarkSelection {
         }
         self.months = months
         paydays = Array(repeating: nil, count: Int(months.last ?? 0) + 1)
+    }
+
+    /// Whether a flow of this day and amount could change the selection.
+    func wants(_ day: Day, _ amount: Int64) -> Bool {
+        let offset = day.number - first.number
+        guard offset >= 0, offset < months.count else { return false }
+        if amount > 0 {
+            guard let kept = paydays[Int(months[offset])] else { return true }
+            return amount >= kept.amount
+        }
+        return outflows.mayKeep(magnitudeAtLeast: amount)
     }
 
     mutating func offer(_ event: FlowEvent) {

@@ -70,16 +70,21 @@ public struct Projection: Sendable {
     /// - Complexity: O(flows to the horizon), keeping four of them.
     public func drivers(of pool: Pool, from first: Day, binding: Day, _ forecastCase: ForecastCase) -> (drivers: [FlowEvent], relief: FlowEvent?) {
         var selection = DriverSelection(binding: binding)
-        forEachFlow(into: pool, from: first, through: horizon, forecastCase) { selection.offer($0) }
+        forEachFlow(into: pool, from: first, through: horizon, forecastCase, where: { selection.wants($0, $1) }) { selection.offer($0) }
         return (selection.drivers.kept, selection.relief.kept.first)
     }
 
     /// Calls `body` with each flow into a pool's accounts from `first` through `last`, in no
     /// particular order (the same on every call), keeping none.
-    func forEachFlow(into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase, _ body: (FlowEvent) -> Void) {
+    /// - Parameter wanted: whether a flow of this day and amount is wanted at all (see `Ledger.forEachFlowEvent`).
+    func forEachFlow(
+        into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase, where wanted: (Day, Int64) -> Bool = { _, _ in true },
+        _ body: (FlowEvent) -> Void
+    ) {
         guard first <= last else { return }
         let ids = Set(pool.indices.map { timeline.accounts[$0].id })
-        ledger.forEachFlowEvent(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase, body)
+        ledger.forEachFlowEvent(
+            into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase, where: wanted, body)
     }
 }
 

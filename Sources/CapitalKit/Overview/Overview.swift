@@ -92,7 +92,7 @@ extension Projection {
         // One walk over the flows to the horizon gives the why and the chart's marks.
         var drivers = DriverSelection(binding: canSpend.answer.bindingDay)
         var landmarks = LandmarkSelection(days: window.days)
-        forEachFlow(into: pool, from: today, through: horizon, forecastCase) { event in
+        forEachFlow(into: pool, from: today, through: horizon, forecastCase, where: { drivers.wants($0, $1) || landmarks.wants($0, $1) }) { event in
             drivers.offer(event)
             landmarks.offer(event)
         }
