@@ -85,7 +85,7 @@ enum ReportStyle {
         .month-lows circle{r:4px}.landmarks circle{r:6px}.binding circle{r:9px}.line{stroke-width:3}}
         @media print{@page{size:A4;margin:12mm}body{background:#fff;color:#000;font-size:11pt}main{max-width:none;padding:0}
         .headline{border-color:#999}.readout{display:none}
-        section,figure,table,tr{break-inside:avoid;page-break-inside:avoid}h2{break-after:avoid}}
+        figure,svg,tr,.headline{break-inside:avoid;page-break-inside:avoid}h2{break-after:avoid}}
         """
 
     /// The colours of a chart written to an `.svg` file of its own (the light theme).

@@ -206,6 +206,7 @@ struct ReportCommandTests {
             #expect(text.contains("color-scheme:\(theme)"))
         }
         cli.fails(Self.sample + ["report", "--theme", "blue"], mentioning: ["--theme", "blue", "auto, light or dark"])
+        cli.fails(Self.sample + ["report", "--format", "json"], mentioning: ["--format", "json", "HTML"])
     }
 
     @Test func badScenarioFilesGiveScenarioEvalsErrorAndWriteNothing() throws {
@@ -257,6 +258,7 @@ struct ForecastSVGTests {
         let cli = try CLI()
         cli.fails(ReportCommandTests.sample + ["forecast", "--chart", "png"], mentioning: ["--chart", "png", "svg"])
         cli.fails(ReportCommandTests.sample + ["forecast", "svg"], mentioning: ["svg", "--chart svg"])
+        cli.fails(ReportCommandTests.sample + ["forecast", "--chart", "svg", "--format", "csv"], mentioning: ["--format", "csv", "SVG"])
         cli.fails(ReportCommandTests.sample + ["forecast", "--out", cli.path("x.svg")], mentioning: ["--out", "--chart svg"])
     }
 }

@@ -35,6 +35,7 @@ extension Capital {
             if let chartFormat {
                 guard chart else { throw CLIError.invalid("forecast", chartFormat, "takes no argument; did you mean --chart \(chartFormat)?") }
                 guard chartFormat == "svg" else { throw CLIError.invalid("--chart", chartFormat, "expected svg, or nothing to draw in the terminal") }
+                if let format = global.format { throw CLIError.invalid("--format", format, "--chart svg writes an SVG image; leave --format out") }
             }
             if let path = output.out, chartFormat == nil { throw CLIError.invalid("--out", path, "writes the chart's image: add --chart svg") }
             let out = try output.file(global)

@@ -16,7 +16,7 @@ extension Capital {
                 """,
             example: "capital -f samples/household.yaml --today 2025-04-01 report --out household.html",
             "capital report --until +2y --expected --theme dark --out report.html",
-            "capital report --scenarios samples/cars.csv --hide-amounts > shared.html")
+            "capital report --scenarios samples/cars.csv --hide-amounts --out shared.html")
 
         static let fieldNames = ["scenarioFile": "--scenarios"]
 
@@ -33,6 +33,9 @@ extension Capital {
 
         func run() throws {
             guard let theme = ReportTheme(rawValue: theme) else { throw CLIError.invalid("--theme", theme, "expected auto, light or dark") }
+            if let format = global.format {
+                throw CLIError.invalid("--format", format, "the report is HTML; for JSON or CSV ask can-spend, forecast and the lists")
+            }
             _ = try checkedLevel(level)
             let out = try output.file(global, reading: scenarios.map { [$0] } ?? [])
             let projection = try global.projection(horizon)
