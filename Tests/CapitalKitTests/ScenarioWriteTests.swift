@@ -8,10 +8,12 @@ import Testing
 /// thread): the same bytes and the same summary, for files large enough to be cut in two.
 @Suite("Kit: streamed scenario output")
 struct ScenarioWriteTests {
-    static func written(_ path: String, _ format: ScenarioResultWriter.Format, streamed: Bool) throws -> (String, ScenarioBatchSummary) {
+    static func written(
+        _ path: String, _ format: ScenarioResultWriter.Format, streamed: Bool, blockSize: Int = 1 << 21
+    ) throws -> (String, ScenarioBatchSummary) {
         let basis = try ProjectionTests.projection.scenarioBasis(level: nil, from: nil, .pessimistic)
         let writer = ScenarioResultWriter(format, earliest: false, basis: basis)
-        let source = ScenarioSource(path: path, exponent: 2)
+        let source = ScenarioSource(path: path, exponent: 2, blockSize: blockSize)
         var text = TextBytes()
         if streamed {
             var blocks = 0
@@ -20,6 +22,7 @@ struct ScenarioWriteTests {
                 bytes.withUnsafeBufferPointer { text.append(bytes: $0) }
             }
             #expect(blocks >= 3, "a header, rows and a footer")
+            if blockSize < 1 << 16 { #expect(blocks > 20, "many blocks, each written while the next is evaluated") }
             return (text.text, summary)
         }
         writer.header(into: &text)
@@ -48,13 +51,15 @@ struct ScenarioWriteTests {
         return path
     }
 
-    @Test(arguments: [false, true])
-    func streamedOutputIsTheKeptOutput(commentsFirst: Bool) throws {
+    /// In one block of 2 MiB, and in blocks of 4 KiB (about 40 of them: each block is evaluated
+    /// while the one before is written), with lines cut at every place a block can end.
+    @Test(arguments: [(false, 1 << 21), (true, 1 << 21), (false, 4_096), (true, 4_093)])
+    func streamedOutputIsTheKeptOutput(commentsFirst: Bool, blockSize: Int) throws {
         let path = try Self.file(commentsFirst: commentsFirst)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > 1 << 16, "large enough to be cut in two (64 KiB)")
         for format in [ScenarioResultWriter.Format.csv, .json] {
-            let (streamed, streamedSummary) = try Self.written(path, format, streamed: true)
+            let (streamed, streamedSummary) = try Self.written(path, format, streamed: true, blockSize: blockSize)
             let (kept, keptSummary) = try Self.written(path, format, streamed: false)
             #expect(streamed == kept, "\(format)")
             #expect(streamedSummary.total == 3_000 && streamedSummary.total == keptSummary.total)

@@ -112,35 +112,16 @@ extension ScenarioBasis {
                 progress(done)
             }
         } else {
+            // Two sets of buffers: while the worker threads read, evaluate and format a block into
+            // one, this thread writes the block before from the other.
+            var spare = [TextBytes](repeating: TextBytes(), count: buffers.count)
+            var written: (tallies: [ScenarioBatchSummary], bytesRead: Int)?
             var done = ScenarioBatchProgress(bytes: source.size)
-            try source.forEachChunk { csv, text, firstLine, bytesRead in
-                let parts = text.withUnsafeBufferPointer { bytes in
-                    let parts = ScenarioCSV.parts(bytes, firstLine: firstLine, threads: threads)
-                    var tallies = [ScenarioBatchSummary](repeating: ScenarioBatchSummary(), count: parts.count)
-                    var lines = [Int](repeating: 0, count: parts.count)
-                    nonisolated(unsafe) let bytes = bytes
-                    buffers.withUnsafeMutableBufferPointer { buffers in
-                        nonisolated(unsafe) let buffers = buffers
-                        tallies.withUnsafeMutableBufferPointer { tallies in
-                            nonisolated(unsafe) let tallies = tallies
-                            lines.withUnsafeMutableBufferPointer { lines in
-                                nonisolated(unsafe) let lines = lines
-                                let work: @Sendable (Int) -> Void = { index in
-                                    var workspace = ScenarioWorkspace()
-                                    let part = UnsafeBufferPointer(rebasing: bytes[parts[index].range])
-                                    lines[index] = csv.forEachRow(part, firstLine: parts[index].firstLine, exponent: source.exponent) { row in
-                                        let result = self.result(row, earliest: earliest, using: &workspace)
-                                        tallies[index].count(result)
-                                        writer.row(line: row.line, name: row.name, result, first: false, into: &buffers[index])
-                                    }
-                                }
-                                if parts.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts.count, execute: work) }
-                            }
-                        }
-                    }
-                    return (tallies, lines.reduce(0, +))
-                }
-                for (index, tally) in parts.0.enumerated() {
+            /// Writes the block waiting in `buffers`, in order, and says how far the batch has come.
+            func writeBlock() throws {
+                guard let block = written else { return }
+                written = nil
+                for (index, tally) in block.tallies.enumerated() {
                     // The first row of all was written with the comma that goes between rows.
                     let skip = summary.total == 0 && tally.total > 0 ? writer.separator.count : 0
                     summary.add(tally)
@@ -148,14 +129,74 @@ extension ScenarioBasis {
                     buffers[index].removeAll()
                 }
                 done.evaluated = summary.total
-                done.bytesRead = bytesRead
+                done.bytesRead = block.bytesRead
                 progress(done)
-                return parts.1
             }
+            try source.forEachChunk { csv, text, firstLine, bytesRead in
+                let block = BlockResult()
+                try text.withUnsafeBufferPointer { bytes in
+                    try spare.withUnsafeMutableBufferPointer { out in
+                        nonisolated(unsafe) let bytes = bytes
+                        nonisolated(unsafe) let out = out
+                        let group = DispatchGroup()
+                        group.enter()
+                        DispatchQueue.global().async {
+                            (block.tallies, block.lines) = self.formatBlock(
+                                csv, bytes, firstLine: firstLine, exponent: source.exponent, earliest: earliest, as: writer, threads: threads,
+                                into: out)
+                            group.leave()
+                        }
+                        // The workers write into `spare` and read `text`: both stay until they are done.
+                        defer { group.wait() }
+                        try writeBlock()
+                    }
+                }
+                swap(&buffers, &spare)
+                written = (block.tallies, bytesRead)
+                return block.lines
+            }
+            try writeBlock()
         }
         writer.footer(rows: summary.total, into: &buffers[0])
         try output(buffers[0].bytes)
         return summary
+    }
+
+    /// Reads, evaluates and formats one block of CSV rows: cut into `threads` parts at line
+    /// breaks, each part on its own thread into its own buffer of `buffers`. Returns each part's
+    /// tally and the number of lines the block holds.
+    func formatBlock(
+        _ csv: ScenarioCSV, _ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, exponent: Int, earliest: Bool, as writer: ScenarioResultWriter,
+        threads: Int, into buffers: UnsafeMutableBufferPointer<TextBytes>
+    ) -> (tallies: [ScenarioBatchSummary], lines: Int) {
+        let parts = ScenarioCSV.parts(bytes, firstLine: firstLine, threads: threads)
+        var tallies = [ScenarioBatchSummary](repeating: ScenarioBatchSummary(), count: parts.count)
+        var lines = [Int](repeating: 0, count: parts.count)
+        nonisolated(unsafe) let bytes = bytes
+        nonisolated(unsafe) let buffers = buffers
+        tallies.withUnsafeMutableBufferPointer { tallies in
+            nonisolated(unsafe) let tallies = tallies
+            lines.withUnsafeMutableBufferPointer { lines in
+                nonisolated(unsafe) let lines = lines
+                let work: @Sendable (Int) -> Void = { index in
+                    var workspace = ScenarioWorkspace()
+                    let part = UnsafeBufferPointer(rebasing: bytes[parts[index].range])
+                    lines[index] = csv.forEachRow(part, firstLine: parts[index].firstLine, exponent: exponent) { row in
+                        let result = self.result(row, earliest: earliest, using: &workspace)
+                        tallies[index].count(result)
+                        writer.row(line: row.line, name: row.name, result, first: false, into: &buffers[index])
+                    }
+                }
+                if parts.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts.count, execute: work) }
+            }
+        }
+        return (tallies, lines.reduce(0, +))
+    }
+
+    /// What the workers found in a block, handed back to the thread that writes it.
+    private final class BlockResult: @unchecked Sendable {
+        var tallies: [ScenarioBatchSummary] = []
+        var lines = 0
     }
 
     /// A row's result (when it was read), or its refusal in the file's words.

@@ -34,11 +34,14 @@ public struct ScenarioSource: Sendable {
     public let path: String
     /// The decimals of the ledger's currency, which amounts are read in.
     public let exponent: Int
+    /// How much of a CSV file is read at a time (2 MiB): the block a batch evaluates and writes.
+    public let blockSize: Int
 
-    /// A source reading `path` with amounts in a currency of `exponent` decimals.
-    public init(path: String, exponent: Int) {
+    /// A source reading `path` with amounts in a currency of `exponent` decimals, `blockSize` bytes at a time.
+    public init(path: String, exponent: Int, blockSize: Int = 1 << 21) {
         self.path = path
         self.exponent = exponent
+        self.blockSize = max(1, blockSize)
     }
 
     /// The file's size in bytes (0 when it cannot be told, as for a pipe).
@@ -70,7 +73,7 @@ public struct ScenarioSource: Sendable {
         if !batch.isEmpty { try body(batch, bytesRead) }
     }
 
-    /// Reads a CSV file in blocks of 4 MiB: its header, then calls `body` with the header's reader,
+    /// Reads a CSV file in blocks of `blockSize` bytes: its header, then calls `body` with the header's reader,
     /// each block's complete lines, the number of their first line and how many bytes of the file
     /// are read; `body` returns the number of lines it was given (`ScenarioCSV.rows` and
     /// `forEachRow` count them).
@@ -103,7 +106,7 @@ public struct ScenarioSource: Sendable {
             number += try body(csv, pending[start..<end], number + 1, bytesRead)
         }
         while true {
-            let data = handle.readData(ofLength: 1 << 22)
+            let data = handle.readData(ofLength: blockSize)
             if data.isEmpty { break }
             bytesRead += data.count
             pending.append(contentsOf: data)
