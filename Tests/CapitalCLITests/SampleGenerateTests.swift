@@ -33,6 +33,20 @@ struct SampleGenerateTests {
         #expect((forecast?["periods"] as? [Any])?.count == 37)
     }
 
+    @Test func historyAddsPostedTransactionsThatImport() throws {
+        let cli = try CLI()
+        let file = cli.path("history.yaml")
+        cli.ok(["sample", "generate", "--rules", "5", "--years", "1", "--history", "3000", "--out", file])
+        cli.ok(["import", file])
+        let transactions = try cli.rows(["tx", "list", "--format", "json"])
+        let plain = try CLI()
+        plain.ok(["sample", "generate", "--rules", "5", "--years", "1", "--out", plain.path("plain.yaml")])
+        plain.ok(["import", plain.path("plain.yaml")])
+        #expect(transactions.count == (try plain.rows(["tx", "list", "--format", "json"])).count + 3_000)
+        #expect(transactions.contains { $0["payee"] as? String == "Salary Anna" })
+        #expect(cli.run(["check"]).status == 0)
+    }
+
     @Test func jsonToo() throws {
         let cli = try CLI()
         let text = cli.ok(["sample", "generate", "--rules", "20", "--years", "1", "--accounts", "3", "--format", "json"])
@@ -50,6 +64,9 @@ struct SampleGenerateTests {
         cli.fails(["sample", "generate", "--rules", "10", "--years", "5", "--accounts", "1"], mentioning: ["--accounts '1'"])
         cli.fails(["sample", "generate", "--rules", "10", "--years", "5", "--format", "csv"], mentioning: ["--format 'csv'"])
         cli.fails(["sample", "generate", "--rules", "-3", "--years", "5"], mentioning: ["--rules '-3'"])
+        cli.fails(["sample", "generate", "--rules", "3", "--years", "1", "--history", "-1"], mentioning: ["--history '-1'", "0 to 10000000"])
+        cli.fails(["sample", "generate", "--rules", "3", "--years", "1", "--history", "10000001"], mentioning: ["--history '10000001'"])
+        cli.fails(["sample", "generate", "--rules", "3", "--years", "1", "--history", "many"], mentioning: ["--history", "many"])
     }
 
     @Test func relativeHorizons() throws {

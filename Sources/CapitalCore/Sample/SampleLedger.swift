@@ -13,6 +13,10 @@
 ///   transfers out. Each starts within the first year and counts as handled before it.
 /// - Instruments (with at least 5 accounts): a mortgage on the loan account paid from the
 ///   default account, and a credit card paid back in full.
+/// - History (`history`, none by default): that many more posted transactions over the years
+///   before the past year (`historyYears`), opening balances moved before them; see
+///   `SampleLedger+History.swift`. They come from a random stream of their own, so a ledger with
+///   history is the one without plus its history.
 ///
 /// ```swift
 /// let ledger = try SampleLedger.generate(rules: 1_000, years: 30, seed: 7)
@@ -22,14 +26,18 @@ public enum SampleLedger {
     public static let rulesRange = 1...100_000
     public static let yearsRange = 1...100
     public static let accountsRange = 2...1_000
+    /// How many posted transactions `history` may add.
+    public static let historyRange = 0...10_000_000
     /// The day generated ledgers start on unless told: their "today".
     public static let defaultStart = Day(Day.daysFromCivil(year: 2025, month: 1, day: 1))
 
     /// - Throws: `SampleLedgerError` for a count outside its range.
     /// - Complexity: O(rules + accounts + a few hundred transactions).
     public static func generate(
-        rules: Int, years: Int, accounts accountCount: Int = 8, seed: UInt64 = 1, start: Day = defaultStart, currency: Currency
+        rules: Int, years: Int, accounts accountCount: Int = 8, seed: UInt64 = 1, start: Day = defaultStart, currency: Currency,
+        history: Int = 0
     ) throws(SampleLedgerError) -> Ledger {
+        guard historyRange.contains(history) else { throw .outOfRange(field: "{history}", value: history, range: historyRange) }
         guard rulesRange.contains(rules) else { throw .outOfRange(field: "{rules}", value: rules, range: rulesRange) }
         guard yearsRange.contains(years) else { throw .outOfRange(field: "{years}", value: years, range: yearsRange) }
         guard accountsRange.contains(accountCount) else { throw .outOfRange(field: "{accounts}", value: accountCount, range: accountsRange) }
@@ -71,8 +79,9 @@ public enum SampleLedger {
         let debits = sheet.filter { $0.kind == .debit }
         let everyday = expenses.dropLast()  // not Loan interest
 
-        // The past: opening balances, then a year of spending.
-        let opening = start.advanced(by: -366)
+        // The past: opening balances, then a year of spending (and before it the history, when asked).
+        let historyFirst = start.advanced(by: -366 - 365 * historyYears(history))
+        let opening = history > 0 ? historyFirst.advanced(by: -1) : start.advanced(by: -366)
         var transactions: [Transaction] = []
         for account in sheet where account.kind != .creditCard && account.kind != .loan {
             let minor = Int64(5_000_000 + random.below(50_000_000))
@@ -85,10 +94,16 @@ public enum SampleLedger {
             let to = random.pick(Array(everyday))
             transactions.append(
                 Transaction(
-                    id: random.uuid(), day: opening.advanced(by: 1 + random.below(365)), payee: "Shop \(1 + random.below(40))",
+                    id: random.uuid(), day: start.advanced(by: -365 + random.below(365)), payee: "Shop \(1 + random.below(40))",
                     postings: [posting(to, minor), posting(from, -minor)]))
         }
-        transactions.sort { $0.day < $1.day }
+        if history > 0 {
+            var past = SplitMix64(seed: seed ^ 0x6869_7374_6f72_7921)  // "history!": a stream of its own
+            let accounts = HistoryAccounts(sheet: sheet, incomes: incomes, expenses: Array(everyday), currency: currency)
+            transactions += SampleLedger.history(history, from: historyFirst, through: start.advanced(by: -367), accounts, using: &past)
+        }
+        // By day, in the order made on a day (a month's salary before its spending): a stable sort.
+        transactions = transactions.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element)
 
         // Rules.
         var schedules: [Schedule] = []
@@ -202,12 +217,12 @@ public enum SampleLedgerError: KeyedError, Equatable, Sendable {
 }
 
 extension SplitMix64 {
-    fileprivate mutating func below(_ bound: Int) -> Int { next(below: bound) }
+    mutating func below(_ bound: Int) -> Int { next(below: bound) }
 
-    fileprivate mutating func pick<T>(_ items: [T]) -> T { items[next(below: items.count)] }
+    mutating func pick<T>(_ items: [T]) -> T { items[next(below: items.count)] }
 
     /// A random (version 4 shaped) UUID in text.
-    fileprivate mutating func uuid() -> String {
+    mutating func uuid() -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         for group in [8, 4, 4, 4, 12] {
