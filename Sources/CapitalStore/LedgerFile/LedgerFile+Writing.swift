@@ -268,19 +268,35 @@ extension LedgerFile {
 
     /// Plain when it reads back as the same text, double-quoted otherwise.
     static func yamlText(_ s: String, inFlow: Bool) -> String {
-        let reserved: Set<String> = ["", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]
-        let first = s.unicodeScalars.first
-        let looksLikeNumber = s.first.map { $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." } ?? false
-        let needsQuotes =
-            reserved.contains(s.lowercased()) || looksLikeNumber && !isDate(s)
-            || first.map { "-?:,[]{}#&*!|>'\"%@` ".unicodeScalars.contains($0) } ?? true
-            || s.hasSuffix(" ") || s.hasSuffix(":") || s.contains(": ") || s.contains(" #")
-            || s.unicodeScalars.contains {
-                $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0xA0 || $0.value == 0x2028 || $0.value == 0x2029
-                    || $0.value == 0xFEFF
+        needsQuotes(s, inFlow: inFlow) ? quoted(s) : s
+    }
+
+    /// Words YAML 1.1 reads as null or a boolean, in any case.
+    private static let reservedWords: Set<String> = ["", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]
+    /// Scalars a plain scalar cannot start with.
+    private static let reservedFirst = Set("-?:,[]{}#&*!|>'\"%@` ".unicodeScalars)
+
+    /// Whether `s` must be written quoted: a reserved word, a number that is not a date, a
+    /// reserved first character, a trailing space or colon, `: ` or ` #` inside, a control or
+    /// invisible separator character, or (in a flow list) a flow indicator. One pass over the
+    /// scalars (it ran on every field of every transaction: a million transactions took half a
+    /// minute through Foundation's substring search).
+    static func needsQuotes(_ s: String, inFlow: Bool) -> Bool {
+        if s.utf8.count <= 5 && reservedWords.contains(s.lowercased()) { return true }
+        guard let first = s.unicodeScalars.first else { return true }
+        if reservedFirst.contains(first) { return true }
+        if let character = s.first, character.isNumber || character == "-" || character == "+" || character == ".", !isDate(s) { return true }
+        if let last = s.utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: ":") { return true }
+        var previous: Unicode.Scalar = "\0"
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20, 0x7F, 0x85, 0xA0, 0x2028, 0x2029, 0xFEFF: return true
+            default: break
             }
-            || inFlow && s.contains(where: { ",[]{}".contains($0) })
-        return needsQuotes ? quoted(s) : s
+            if (previous == ":" && scalar == " ") || (previous == " " && scalar == "#") { return true }
+            previous = scalar
+        }
+        return inFlow && s.contains(where: { ",[]{}".contains($0) })
     }
 
     private static func isDate(_ s: String) -> Bool {
