@@ -67,3 +67,45 @@ struct YAMLQuotingTests {
         #expect(more < 20_000 * Hostile.scale / 10)
     }
 }
+
+/// Transactions are written to YAML straight from the ledger (`LedgerFile.Rows.yaml`), not through
+/// the tree of values the rest of a file goes through: the same text as the tree gives, for
+/// awkward payees, notes, spenders, tags, foreign currencies and empty postings.
+@Suite("Ledger file: transactions written straight")
+struct TransactionRowsTests {
+    @Test func theStraightPathWritesWhatTheTreeWrites() throws {
+        let rub = try Currency("RUB")
+        let usd = try Currency("USD")
+        var hostile = Hostile(seed: 11)
+        let accounts = ["Debit", "Cash: petty", "#tag", "Кошелёк", "yes"]
+        let ids = accounts.map { "id-\($0)" }
+        var transactions: [Transaction] = []
+        for n in 0..<2_000 {
+            let text = { (hostile: inout Hostile) in
+                hostile.below(3) == 0 ? "" : hostile.pick(YAMLQuotingTests.pieces) + hostile.pick(YAMLQuotingTests.pieces)
+            }
+            let from = hostile.below(ids.count)
+            let to = (from + 1 + hostile.below(ids.count - 1)) % ids.count
+            let amount = Int64(hostile.below(1_000_000)) - 500_000
+            let currency = hostile.below(5) == 0 ? usd : rub
+            var postings = [
+                Posting(accountID: ids[to], amount: Money(minor: amount, currency: currency), note: text(&hostile)),
+                Posting(accountID: ids[from], amount: Money(minor: -amount, currency: currency)),
+            ]
+            if n % 97 == 0 { postings = [] }
+            transactions.append(
+                Transaction(
+                    id: "t\(n)", day: Day(20_000 + n), payee: text(&hostile), note: text(&hostile), spender: text(&hostile),
+                    tags: (0..<hostile.below(3)).map { _ in hostile.pick(YAMLQuotingTests.pieces) }, postings: postings))
+        }
+        let rows = LedgerFile.Rows(
+            names: Dictionary(uniqueKeysWithValues: zip(ids, accounts)), currencies: Dictionary(uniqueKeysWithValues: ids.map { ($0, rub) }))
+        let value = LedgerFile.Value.transactions(transactions, rows)
+        var straight = ""
+        var tree = ""
+        LedgerFile.yaml(key: "transactions", value, indent: 0, into: &straight)
+        LedgerFile.yaml(key: "transactions", value.expanded, indent: 0, into: &tree)
+        #expect(straight == tree)
+        #expect(straight.contains("currency: USD") && straight.contains("postings: []") && straight.contains("tags: ["))
+    }
+}

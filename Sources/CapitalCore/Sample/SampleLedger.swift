@@ -223,12 +223,19 @@ extension SplitMix64 {
 
     /// A random (version 4 shaped) UUID in text.
     mutating func uuid() -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for group in [8, 4, 4, 4, 12] {
-            if !text.isEmpty { text.append("-") }
-            for _ in 0..<group { text.append(digits[Int(next() & 15)]) }
+        // 32 hex digits, one draw each, with dashes after the 8th, 12th, 16th and 20th.
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var at = 0
+            for index in 0..<32 {
+                if index == 8 || index == 12 || index == 16 || index == 20 {
+                    buffer[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                buffer[at] = digits.utf8Start[Int(next() & 15)]
+                at += 1
+            }
+            return at
         }
-        return text
     }
 }

@@ -50,35 +50,7 @@ extension LedgerFile {
                         })
                 ))
         }
-        root.append(
-            (
-                "transactions",
-                .list(
-                    ledger.transactions.map { transaction in
-                        var fields: [(String, Value)] = [("id", .text(transaction.id)), ("date", .text(transaction.day.iso))]
-                        if !transaction.payee.isEmpty { fields.append(("payee", .text(transaction.payee))) }
-                        if !transaction.note.isEmpty { fields.append(("note", .text(transaction.note))) }
-                        if !transaction.spender.isEmpty { fields.append(("spender", .text(transaction.spender))) }
-                        if !transaction.tags.isEmpty { fields.append(("tags", .inlineList(transaction.tags))) }
-                        fields.append(
-                            (
-                                "postings",
-                                .list(
-                                    transaction.postings.map { posting in
-                                        var p: [(String, Value)] = [
-                                            ("account", .text(names[posting.accountID] ?? posting.accountID)),
-                                            ("amount", .amount(posting.amount.plain)),
-                                        ]
-                                        if currencies[posting.accountID] != posting.amount.currency {
-                                            p.append(("currency", .text(posting.amount.currency.code)))
-                                        }
-                                        if !posting.note.isEmpty { p.append(("note", .text(posting.note))) }
-                                        return .map(p)
-                                    })
-                            ))
-                        return .map(fields)
-                    })
-            ))
+        root.append(("transactions", .transactions(ledger.transactions, Rows(names: names, currencies: currencies))))
         if let calendar = extras.calendar, calendar != "none" { root.insert(("calendar", .text(calendar)), at: defaultAccountID == nil ? 2 : 3) }
         let calendarNames = extras.calendarDays.reduce(into: [String]()) { if !$0.contains($1.calendar) { $0.append($1.calendar) } }
         if !calendarNames.isEmpty {
@@ -207,6 +179,72 @@ extension LedgerFile {
             })
     }
 
+    /// What a ledger's transactions are written with: account names and currencies by id.
+    struct Rows {
+        let names: [String: String]
+        let currencies: [String: Currency]
+
+        /// One transaction as a tree of values (JSON writes it so).
+        func value(_ transaction: Transaction) -> Value {
+            var fields: [(String, Value)] = [("id", .text(transaction.id)), ("date", .text(transaction.day.iso))]
+            if !transaction.payee.isEmpty { fields.append(("payee", .text(transaction.payee))) }
+            if !transaction.note.isEmpty { fields.append(("note", .text(transaction.note))) }
+            if !transaction.spender.isEmpty { fields.append(("spender", .text(transaction.spender))) }
+            if !transaction.tags.isEmpty { fields.append(("tags", .inlineList(transaction.tags))) }
+            fields.append(
+                (
+                    "postings",
+                    .list(
+                        transaction.postings.map { posting in
+                            var p: [(String, Value)] = [
+                                ("account", .text(names[posting.accountID] ?? posting.accountID)),
+                                ("amount", .amount(posting.amount.plain)),
+                            ]
+                            if currencies[posting.accountID] != posting.amount.currency {
+                                p.append(("currency", .text(posting.amount.currency.code)))
+                            }
+                            if !posting.note.isEmpty { p.append(("note", .text(posting.note))) }
+                            return .map(p)
+                        })
+                ))
+            return .map(fields)
+        }
+
+        /// One transaction as a YAML list item at `indent`: the same text the tree of values gives
+        /// (`yamlItem`), written straight into `out` — files with a million transactions.
+        func yaml(_ transaction: Transaction, indent: Int, into out: inout String) {
+            let item = LedgerFile.pad(indent)
+            let field = LedgerFile.pad(indent + 2)
+            out += item + "- id: " + LedgerFile.yamlText(transaction.id, inFlow: false) + "\n"
+            out += field + "date: " + transaction.day.iso + "\n"
+            if !transaction.payee.isEmpty { out += field + "payee: " + LedgerFile.yamlText(transaction.payee, inFlow: false) + "\n" }
+            if !transaction.note.isEmpty { out += field + "note: " + LedgerFile.yamlText(transaction.note, inFlow: false) + "\n" }
+            if !transaction.spender.isEmpty { out += field + "spender: " + LedgerFile.yamlText(transaction.spender, inFlow: false) + "\n" }
+            if !transaction.tags.isEmpty {
+                out += field + "tags: [" + transaction.tags.map { LedgerFile.yamlText($0, inFlow: true) }.joined(separator: ", ") + "]\n"
+            }
+            guard !transaction.postings.isEmpty else {
+                out += field + "postings: []\n"
+                return
+            }
+            out += field + "postings:\n"
+            let postingItem = LedgerFile.pad(indent + 4)
+            let postingField = LedgerFile.pad(indent + 6)
+            for posting in transaction.postings {
+                out += postingItem + "- account: " + LedgerFile.yamlText(names[posting.accountID] ?? posting.accountID, inFlow: false) + "\n"
+                out += postingField + "amount: " + posting.amount.plain + "\n"
+                if currencies[posting.accountID] != posting.amount.currency {
+                    out += postingField + "currency: " + LedgerFile.yamlText(posting.amount.currency.code, inFlow: false) + "\n"
+                }
+                if !posting.note.isEmpty { out += postingField + "note: " + LedgerFile.yamlText(posting.note, inFlow: false) + "\n" }
+            }
+        }
+    }
+
+    /// `count` spaces (cached up to 64).
+    static func pad(_ count: Int) -> String { count < pads.count ? pads[count] : String(repeating: " ", count: count) }
+    private static let pads = (0..<64).map { String(repeating: " ", count: $0) }
+
     /// A tree of values to write; amounts stay text.
     indirect enum Value {
         case text(String)
@@ -216,11 +254,24 @@ extension LedgerFile {
         case list([Value])
         case inlineList([String])
         case map([(String, Value)])
+        /// A ledger's transactions: a list of maps, written straight from the transactions in YAML.
+        case transactions([Transaction], Rows)
+
+        /// The transactions as the list of maps they stand for.
+        var expanded: Value {
+            if case .transactions(let transactions, let rows) = self { return .list(transactions.map(rows.value)) }
+            return self
+        }
     }
 
-    private static func yaml(key: String, _ value: Value, indent: Int, into out: inout String) {
-        let pad = String(repeating: " ", count: indent)
+    static func yaml(key: String, _ value: Value, indent: Int, into out: inout String) {
+        let pad = pad(indent)
         switch value {
+        case .transactions(let transactions, _) where transactions.isEmpty:
+            out += "\(pad)\(key): []\n"
+        case .transactions(let transactions, let rows):
+            out += "\(pad)\(key):\n"
+            for transaction in transactions { rows.yaml(transaction, indent: indent + 2, into: &out) }
         case .list(let items) where items.isEmpty:
             out += "\(pad)\(key): []\n"
         case .list(let items):
@@ -235,8 +286,9 @@ extension LedgerFile {
     }
 
     private static func yamlItem(_ value: Value, indent: Int, into out: inout String) {
-        let pad = String(repeating: " ", count: indent)
+        let pad = pad(indent)
         switch value {
+        case .transactions: yamlItem(value.expanded, indent: indent, into: &out)
         case .map(let fields):
             var first = true
             for (k, v) in fields {
@@ -262,7 +314,7 @@ extension LedgerFile {
         case .amount(let s), .number(let s): return s
         case .bool(let b): return b ? "true" : "false"
         case .inlineList(let items): return "[" + items.map { yamlText($0, inFlow: true) }.joined(separator: ", ") + "]"
-        case .list, .map: return ""
+        case .list, .map, .transactions: return ""
         }
     }
 
@@ -313,6 +365,7 @@ extension LedgerFile {
     private static func json(_ value: Value, indent: Int, into out: inout String) {
         let pad = String(repeating: " ", count: indent + 2)
         switch value {
+        case .transactions: json(value.expanded, indent: indent, into: &out)
         case .text(let s), .amount(let s): out += quoted(s)
         case .number(let s): out += s
         case .bool(let b): out += b ? "true" : "false"
