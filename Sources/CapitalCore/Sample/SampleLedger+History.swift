@@ -83,38 +83,34 @@ extension SampleLedger {
             let inCash = accounts.cash != nil && random.below(4) == 0
             let from = inCash ? accounts.cash! : main
             let roll = random.below(100)
-            let minor: Int64
-            let transaction: Transaction
+            /// A payee, an amount (at least `low`, up to `spread` more) and the accounts.
+            func spending(_ payees: [String], _ low: Int, _ spread: Int, from: Account, to: Account) -> (String, Int64, Account, Account) {
+                let minor = Int64(low + random.below(spread))
+                return (random.pick(payees), minor, from, to)
+            }
+            let (payee, minor, source, target): (String, Int64, Account, Account)
             switch roll {
-            case 0..<30:
-                minor = Int64(30_000 + random.below(800_000))
-                transaction = move(day, random.pick(shops), minor, from: from, to: expense("Groceries"), random: &random)
-            case 30..<50:
-                minor = Int64(20_000 + random.below(300_000))
-                transaction = move(day, random.pick(cafes), minor, from: from, to: expense("Eating out"), random: &random)
+            case 0..<30: (payee, minor, source, target) = spending(shops, 30_000, 800_000, from: from, to: expense("Groceries"))
+            case 30..<50: (payee, minor, source, target) = spending(cafes, 20_000, 300_000, from: from, to: expense("Eating out"))
             case 50..<65 where accounts.card != nil:
                 let what = random.pick(accounts.allExpenses)
-                minor = Int64(50_000 + random.below(2_000_000))
-                transaction = move(day, "Card: \(what.name)", minor, from: accounts.card!, to: what, random: &random)
-                cardOut[index] += minor
-                everydays.append(transaction)
-                continue
-            case 65..<73:
-                minor = Int64(150_000 + random.below(350_000))
-                transaction = move(day, random.pick(stations), minor, from: main, to: expense("Transport"), random: &random)
-            case 73..<80:
-                minor = Int64(100_000 + random.below(900_000))
-                transaction = move(day, random.pick(bills), minor, from: main, to: expense("Utilities"), random: &random)
+                (payee, minor, source, target) = spending(["Card: \(what.name)"], 50_000, 2_000_000, from: accounts.card!, to: what)
+            case 65..<73: (payee, minor, source, target) = spending(stations, 150_000, 350_000, from: main, to: expense("Transport"))
+            case 73..<80: (payee, minor, source, target) = spending(bills, 100_000, 900_000, from: main, to: expense("Utilities"))
             case 80..<85 where accounts.deposit != nil:
-                minor = Int64(100_000 * (1 + random.below(10)))
-                transaction = move(day, "To savings", minor, from: main, to: accounts.deposit!, random: &random)
+                (payee, minor, source, target) = ("To savings", Int64(100_000 * (1 + random.below(10))), main, accounts.deposit!)
             default:
                 let what = random.pick(accounts.allExpenses)
-                minor = Int64(10_000 + random.below(1_500_000))
-                transaction = move(day, what.name, minor, from: from, to: what, random: &random)
+                (payee, minor, source, target) = spending([what.name], 10_000, 1_500_000, from: from, to: what)
             }
-            if transaction.postings[1].accountID == main.id { mainOut[index] += minor } else { cashOut[index] += minor }
-            everydays.append(transaction)
+            everydays.append(move(day, payee, minor, from: source, to: target, random: &random))
+            if source.id == accounts.card?.id {
+                cardOut[index] += minor
+            } else if source.id == main.id {
+                mainOut[index] += minor
+            } else {
+                cashOut[index] += minor
+            }
         }
         // The monthly ones first: on a day they share, the salary comes before the spending.
         var transactions: [Transaction] = []
