@@ -11,11 +11,7 @@ struct Amounts {
     static let mask = "***"
 
     /// One major unit in minor units.
-    var unit: Int64 {
-        var unit: Int64 = 1
-        for _ in 0..<currency.exponent { unit *= 10 }
-        return unit
-    }
+    var unit: Int64 { currency.minorPerMajor }
 
     /// `181 693.76`, or `***`.
     func text(_ minor: Int64) -> String {
@@ -26,7 +22,7 @@ struct Amounts {
     func signed(_ minor: Int64) -> String { hidden || minor <= 0 ? text(minor) : "+" + text(minor) }
 
     /// An axis label (`1 M`, `250 k`), or nothing.
-    func axis(_ minor: Int64) -> String { hidden ? "" : ChartScale.compact(minor, exponent: currency.exponent) }
+    func axis(_ minor: Int64) -> String { hidden ? "" : ChartScale.compact(minor, unit: currency.minorPerMajor) }
 
     /// The plain amount for a `data-` attribute (`181693.76`, as JSON answers write it), or nil.
     func data(_ minor: Int64) -> String? { hidden ? nil : Money(minor: minor, currency: currency).plain }

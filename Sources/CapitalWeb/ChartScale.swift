@@ -69,10 +69,8 @@ struct ChartScale {
         return remainder > 0 ? value - remainder + step : value - remainder
     }
 
-    /// An axis label: `1 M`, `250 k`, `-1.5 M`, `900` (in major units of a currency with `exponent` decimals).
-    static func compact(_ minor: Int64, exponent: Int) -> String {
-        var unit: Int64 = 1
-        for _ in 0..<exponent { unit *= 10 }
+    /// An axis label: `1 M`, `250 k`, `-1.5 M`, `900` (in major units of `unit` minor units each).
+    static func compact(_ minor: Int64, unit: Int64) -> String {
         let major = minor / unit
         let magnitude = major.magnitude
         let (divisor, suffix): (UInt64, String) =

@@ -275,22 +275,24 @@ public struct ReportPage: Sendable {
 
     // MARK: Pieces
 
-    /// An amount in a `<span>` with its plain value for machines (none when hidden).
-    func money(_ minor: Int64, signed: Bool = false, id: String? = nil) -> String {
-        let classes = minor < 0 ? "num neg" : signed && minor > 0 ? "num pos" : "num"
-        return HTML.element(
-            "span", [("class", classes), ("id", id), ("data-value", amounts.data(minor))],
-            HTML.escape(signed ? amounts.signed(minor) : amounts.text(minor)))
-    }
+    /// An amount in a sentence: a `<span>` with its plain value for machines (none when hidden).
+    func money(_ minor: Int64, signed: Bool = false, id: String? = nil) -> String { moneyCell(minor, signed: signed, id: id, inText: true) }
 
-    /// A table cell's content for an amount in `currency` (the page's by default).
-    /// - Parameter tone: colour it by its sign (out red, a signed in green); not for a change in spending.
-    func moneyCell(_ minor: Int64, currency other: Currency? = nil, signed: Bool = false, tone: Bool = true) -> String {
+    /// A table cell's content for an amount in `currency` (the page's by default), with its plain
+    /// value for machines (none when hidden).
+    /// - Parameters:
+    ///   - tone: colour it by its sign (out red, a signed in green); not for a change in spending.
+    ///   - inText: in a sentence: never broken across lines.
+    func moneyCell(
+        _ minor: Int64, currency other: Currency? = nil, signed: Bool = false, tone: Bool = true, id: String? = nil, inText: Bool = false
+    ) -> String {
         let shown = Amounts(currency: other ?? currency, hidden: hideAmounts)
         let text = signed ? shown.signed(minor) : shown.text(minor)
         let suffix = other.map { $0 == currency ? "" : " " + $0.code } ?? ""
-        let classes = !tone ? nil : minor < 0 ? "neg" : signed && minor > 0 ? "pos" : nil
-        return HTML.element("span", [("class", classes), ("data-value", shown.data(minor))], HTML.escape(text + suffix))
+        let sign = !tone ? nil : minor < 0 ? "neg" : signed && minor > 0 ? "pos" : nil
+        let classes = [inText ? "num" : nil, sign].compactMap { $0 }.joined(separator: " ")
+        return HTML.element(
+            "span", [("class", classes.isEmpty ? nil : classes), ("id", id), ("data-value", shown.data(minor))], HTML.escape(text + suffix))
     }
 
     /// A day (or words with days) that never breaks across lines.

@@ -158,7 +158,7 @@ extension Projection {
     /// units; none for a level that holds nothing on any day.
     func affordable(above amount: Int64, balances: [Int64], count: Int, level: Int) throws -> [WhenAnswer] {
         guard amount > 0 || balances.contains(where: { $0 != 0 }) else { return [] }
-        let hundred = try Self.roundAmounts(above: 0, count: 7, currency: currency).last ?? 0
+        let hundred = 100 * currency.minorPerMajor
         return try Self.roundAmounts(above: max(amount, hundred - 1), count: count, currency: currency).map {
             try when(Money(minor: $0, currency: currency), level: level, window.forecastCase)
         }
@@ -166,11 +166,9 @@ extension Projection {
 
     /// The first `count` amounts of the 1–2–5 series (1, 2, 5, 10, 20, 50 … major units) above
     /// `amount` (at least one major unit): round sums a person asks about.
-    static func roundAmounts(above amount: Int64, count: Int, currency: Currency) throws(KitError) -> [Int64] {
-        var unit: Int64 = 1
-        for _ in 0..<currency.exponent { unit *= 10 }
+    static func roundAmounts(above amount: Int64, count: Int, currency: Currency) -> [Int64] {
         var amounts: [Int64] = []
-        var step = unit
+        var step = currency.minorPerMajor
         while amounts.count < count {
             for factor: Int64 in [1, 2, 5] {
                 let (value, overflow) = step.multipliedReportingOverflow(by: factor)

@@ -21,6 +21,11 @@ struct OutOptions: ParsableArguments {
 }
 
 extension GlobalOptions {
+    /// Writes `text` whole to `out`, or to standard output.
+    func write(_ text: String, to out: OutputFile?) throws {
+        if let out { try out.write(text) } else { Console.current.write(text) }
+    }
+
     /// Files no `--out` may replace: the database with its -wal and -shm, and the ledger file of `-f`.
     var protectedPaths: [String] {
         if let file { return [file] }

@@ -61,7 +61,7 @@ extension Capital.SampleCommand {
             var extras = LedgerExtras()
             for (id, state) in ledger.scheduleStates { extras.handledThrough[id] = state.handledThrough }
             let text = LedgerFile.write(ledger, defaultAccountID: ledger.defaultAccountID, format: format, extras: extras)
-            if let file { try file.write(text) } else { Console.current.write(text) }
+            try global.write(text, to: file)
         }
     }
 }

@@ -50,10 +50,3 @@ extension Capital {
         }
     }
 }
-
-extension GlobalOptions {
-    /// Writes `text` whole to `out`, or to standard output.
-    func write(_ text: String, to out: OutputFile?) throws {
-        if let out { try out.write(text) } else { Console.current.write(text) }
-    }
-}
