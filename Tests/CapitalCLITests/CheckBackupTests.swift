@@ -25,6 +25,7 @@ struct CheckCommandTests {
         #expect(
             report["schema"] as? [String] == [
                 "v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows",
+                "v8-balance-checkpoints",
             ])
         let checked = try #require(report["checked"] as? [String: Int])
         #expect(checked["transactions"] == transactions)
@@ -115,6 +116,24 @@ struct CheckCommandTests {
         #expect(csv.stdout.split(separator: "\n").count == lines.count + 1)
         #expect(FileManager.default.contents(atPath: cli.db) == before, "check wrote to the file")
         #expect(RawDatabase.sideFiles(cli.db) == [])
+    }
+
+    @Test func damagedCheckpointIsFoundAndRepairRebuildsOnlyIt() throws {
+        let cli = try CLI.household()
+        let balances = cli.ok(["balance", "--format", "csv"])
+        try RawDatabase.write(cli.db) { db in
+            try db.execute(sql: "UPDATE balanceMonth SET amountMinor = amountMinor + 100 WHERE month = (SELECT MIN(month) FROM balanceMonth)")
+        }
+        let damaged = cli.run(["check"])
+        #expect(damaged.status == 2)
+        #expect(damaged.stdout.contains("checkpoint: balanceMonth "), "\(damaged.stdout)")
+        #expect(damaged.stdout.contains("(check --repair rebuilds it)"))
+        let repaired = cli.run(["check", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.stderr)")
+        #expect(repaired.stderr.contains("rebuilt the balance checkpoints ("), "\(repaired.stderr)")
+        #expect(repaired.stdout.hasPrefix("\(cli.db): ok ("))
+        #expect(cli.ok(["balance", "--format", "csv"]) == balances)
+        cli.fails(["-f", "samples/household.yaml", "check", "--repair"], mentioning: ["-f", "check verifies a database"])
     }
 
     @Test func missingFileIsAnErrorAndCreatesNothing() throws {

@@ -16,6 +16,9 @@ public struct CheckProblem: Sendable, Equatable, CustomStringConvertible {
         case reference
         /// A due payment whose paid amount is below 0 or above its total.
         case due
+        /// A balance checkpoint (derived data) that differs from the postings; `check --repair`
+        /// rebuilds them.
+        case checkpoint
     }
 
     public var kind: Kind

@@ -108,6 +108,17 @@ extension Checker {
         }
     }
 
+    /// The balance checkpoints equal the postings' sums per account, currency and month.
+    mutating func checkpoints() throws {
+        guard tables.contains("balanceMonth") else { return }
+        for difference in try Checkpoints.differences(db) {
+            problems.append(
+                CheckProblem(
+                    .checkpoint, table: "balanceMonth", id: difference.key,
+                    "holds \(difference.stored ?? "no row"), the postings say \(difference.expected ?? "no row") (check --repair rebuilds it)"))
+        }
+    }
+
     /// How many live records were checked, for the report.
     mutating func count() throws {
         for (name, table) in [

@@ -11,6 +11,7 @@ enum Migrations {
         migrator.registerMigration("v5-calendar-inherit", migrate: v5)
         migrator.registerMigration("v6-expected-flows", migrate: v6)
         migrator.registerMigration("v7-deposit-flows", migrate: v7)
+        migrator.registerMigration("v8-balance-checkpoints", migrate: v8)
         return migrator
     }
 
@@ -286,5 +287,14 @@ enum Migrations {
     private static func v7(_ db: Database) throws {
         try db.alter(table: "deposit") { t in t.add(column: "handledThrough", .integer) }
         try db.execute(sql: "UPDATE deposit SET handledThrough = CAST(julianday(date(createdAt)) - 2440587.5 AS INTEGER) - 1")
+    }
+
+    /// Balances at checkpoints (issue 20): each account's postings summed per currency and month,
+    /// kept by triggers in the same write as every change to a posting or a transaction, so that a
+    /// balance on any day is the months before it plus the postings of its own month, whatever the
+    /// length of the history. Built here for the postings already stored.
+    private static func v8(_ db: Database) throws {
+        try db.execute(sql: Checkpoints.schema)
+        try db.execute(sql: Checkpoints.rebuild)
     }
 }

@@ -30,6 +30,25 @@ extension Store {
     }
 }
 
+extension Store {
+    /// Rebuilds the database's derived data from the user's records — today, the balance
+    /// checkpoints from the postings — in one write transaction, and says how many rows changed.
+    /// User data is never written.
+    /// ```swift
+    /// let fixed = try Store.repair(path: "capital.sqlite")   // 1: one damaged month rebuilt
+    /// ```
+    /// - Throws: what `Store.open` throws for the file.
+    /// - Complexity: O(postings).
+    public static func repair(path: String) throws(StoreError) -> Int {
+        let store = try Store.open(path: path)
+        return try store.write("rebuilding balance checkpoints") { db in
+            let wrong = try Checkpoints.differences(db).count
+            try db.execute(sql: Checkpoints.rebuild)
+            return wrong
+        }
+    }
+}
+
 /// The checks of `Store.check`, one method each, collecting problems as they go. Every value is
 /// read through `Row.rawText` and `Row.rawInteger`, never a typed subscript, so a damaged row is a
 /// problem to report rather than a trap.
@@ -54,6 +73,7 @@ struct Checker {
         guarded("reading schedules") { try $0.rules() }
         guarded("reading instruments") { try $0.references() }
         guarded("reading due payments") { try $0.dues() }
+        guarded("reading balance checkpoints") { try $0.checkpoints() }
         guarded("counting records") { try $0.count() }
     }
 

@@ -9,19 +9,27 @@ extension Capital {
             about: """
                 Runs SQLite's integrity and foreign key checks, then the ledger's rules: every transaction \
                 balances per currency, schedule rules parse, loans, cards, deposits, due payments, budgets \
-                and schedules name accounts that exist, due payments have 0 <= paid <= total. Prints one \
-                problem per line with the record's id. See docs/cli.md.
+                and schedules name accounts that exist, due payments have 0 <= paid <= total, and the \
+                balance checkpoints equal the postings. Prints one problem per line with the record's id. \
+                --repair first rebuilds derived data (the checkpoints) from the postings, never user data. \
+                See docs/cli.md.
                 """,
             example: "capital check --format json")
 
         @OptionGroup var global: GlobalOptions
+        @Flag(help: "First rebuild derived data (balance checkpoints) from the postings; user data is never written.") var repair = false
 
         func run() throws {
             if let file = global.file {
                 throw CLIError.invalid("-f", file, "check verifies a database; give --db (a ledger file is checked as it is read)")
             }
             let format = try global.outputFormat()
-            let report = try Store.check(path: try global.existingDatabasePath())
+            let path = try global.existingDatabasePath()
+            if repair {
+                let rebuilt = try Store.repair(path: path)
+                Console.current.writeError("capital: note: rebuilt the balance checkpoints (\(rebuilt) month\(rebuilt == 1 ? "" : "s") differed from the postings)\n")
+            }
+            let report = try Store.check(path: path)
             switch format {
             case .table:
                 for problem in report.problems { Console.current.line(String(describing: problem)) }

@@ -1,0 +1,152 @@
+import CapitalCore
+import GRDB
+
+/// Balances at checkpoints: the table `balanceMonth` holds, per account, currency and month, the
+/// sum and the count of the live postings dated in that month. A balance at the end of any month
+/// (a checkpoint) is the sum of the months up to it; a balance on any day is the checkpoint before
+/// its month plus the postings of its month through that day. Reading today's balances therefore
+/// costs O(accounts × months) however many transactions the ledger holds.
+///
+/// Triggers keep the table in the same write as every insert, edit or delete of a posting and
+/// every change of a transaction's day or deleted flag, whichever code (or a hand-typed SQL
+/// statement) makes it. `capital check` compares the table with the postings; `check --repair`
+/// rebuilds it (derived data only).
+enum Checkpoints {
+    /// The first day (a day number) of the month of the day number `day`, in SQL.
+    private static func month(_ day: String) -> String {
+        "CAST(julianday(date((\(day)) * 86400, 'unixepoch', 'start of month')) - 2440587.5 AS INTEGER)"
+    }
+
+    /// Adds `sign` × the postings of transaction `txn` (an SQL expression) at day `day`, when `live`.
+    private static func moveTransaction(_ txn: String, day: String, sign: String, live: String) -> String {
+        """
+        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, postings)
+        SELECT accountId, currency, \(month(day)), \(sign) * SUM(amountMinor), \(sign) * COUNT(*)
+        FROM posting WHERE txnId = \(txn) AND \(live) GROUP BY accountId, currency
+        ON CONFLICT DO UPDATE SET amountMinor = amountMinor + excluded.amountMinor, postings = postings + excluded.postings;
+        """
+    }
+
+    /// Adds `sign` × one posting (`row` is NEW or OLD) when its transaction is live.
+    private static func movePosting(_ row: String, sign: String) -> String {
+        """
+        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, postings)
+        SELECT \(row).accountId, \(row).currency, \(month("txn.day")), \(sign) * \(row).amountMinor, \(sign)
+        FROM txn WHERE txn.id = \(row).txnId AND txn.deleted = 0
+        ON CONFLICT DO UPDATE SET amountMinor = amountMinor + excluded.amountMinor, postings = postings + excluded.postings;
+        """
+    }
+
+    /// A month of one posting's account left without postings goes, so that the table equals a
+    /// rebuild row for row.
+    private static func prune(_ row: String) -> String {
+        "DELETE FROM balanceMonth WHERE accountId = \(row).accountId AND currency = \(row).currency AND postings = 0;"
+    }
+
+    /// The months of a transaction's accounts left without postings go.
+    private static func pruneTransaction(_ txn: String) -> String {
+        """
+        DELETE FROM balanceMonth WHERE postings = 0
+        AND accountId IN (SELECT accountId FROM posting WHERE txnId = \(txn));
+        """
+    }
+
+    /// The table and its triggers, as migration v8 created them. Never edit: a change is a new
+    /// migration.
+    static let schema = """
+        CREATE TABLE balanceMonth (
+            accountId TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            month INTEGER NOT NULL,
+            amountMinor INTEGER NOT NULL,
+            postings INTEGER NOT NULL,
+            PRIMARY KEY (accountId, currency, month)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER balanceMonth_postingInsert AFTER INSERT ON posting BEGIN
+            \(movePosting("NEW", sign: "1"))
+        END;
+        CREATE TRIGGER balanceMonth_postingDelete AFTER DELETE ON posting BEGIN
+            \(movePosting("OLD", sign: "-1"))
+            \(prune("OLD"))
+        END;
+        CREATE TRIGGER balanceMonth_postingUpdate AFTER UPDATE OF txnId, accountId, amountMinor, currency ON posting BEGIN
+            \(movePosting("OLD", sign: "-1"))
+            \(movePosting("NEW", sign: "1"))
+            \(prune("OLD"))
+        END;
+        CREATE TRIGGER balanceMonth_txnUpdate AFTER UPDATE OF day, deleted ON txn
+        WHEN OLD.day IS NOT NEW.day OR OLD.deleted IS NOT NEW.deleted BEGIN
+            \(moveTransaction("OLD.id", day: "OLD.day", sign: "-1", live: "OLD.deleted = 0"))
+            \(moveTransaction("NEW.id", day: "NEW.day", sign: "1", live: "NEW.deleted = 0"))
+            \(pruneTransaction("OLD.id"))
+        END;
+        CREATE TRIGGER balanceMonth_txnDelete BEFORE DELETE ON txn BEGIN
+            DELETE FROM posting WHERE txnId = OLD.id;
+        END;
+        """
+
+    /// The table's rows as the postings say they should be: sums per account, currency and month
+    /// (grouped by day first, so the month is worked out once a day, not once a posting).
+    static let recomputed = """
+        SELECT accountId, currency, \(month("day")) AS month, SUM(amount) AS amountMinor, SUM(n) AS postings
+        FROM (
+            SELECT posting.accountId, posting.currency, txn.day, SUM(posting.amountMinor) AS amount, COUNT(*) AS n
+            FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0
+            GROUP BY posting.accountId, posting.currency, txn.day
+        ) GROUP BY accountId, currency, month
+        """
+
+    /// Replaces the table's rows with what the postings say.
+    static let rebuild = """
+        DELETE FROM balanceMonth;
+        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, postings) \(recomputed);
+        """
+
+    /// Every live posting dated before `day` (the first day of a month), summed per account and
+    /// currency: the balances at the end of the day before.
+    /// - Complexity: O(accounts × months before `day`), independent of the number of postings.
+    static func balances(_ db: Database, before day: Day) throws -> [BalanceKey: Int64] {
+        precondition(day == day.startOfMonth, "checkpoints are at month ends")
+        var result: [BalanceKey: Int64] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT accountId, currency, SUM(amountMinor) FROM balanceMonth WHERE month < ? GROUP BY accountId, currency"),
+            arguments: [day.number])
+        while let row = try rows.next() {
+            let currency: String = row[1]
+            guard let code = try? Currency(currency) else { continue }
+            let sum: Int64 = row[2]
+            if sum != 0 { result[BalanceKey(accountID: row[0], currency: code)] = sum }
+        }
+        return result
+    }
+
+    /// A checkpoint row that differs from what the postings say: its key (`account currency
+    /// YYYY-MM`) and both rows as `amount/postings` (nil where there is no row).
+    struct Difference: Equatable {
+        var key: String
+        var stored: String?
+        var expected: String?
+    }
+
+    /// The rows of the table that differ from a rebuild, in key order. Damaged values (text
+    /// where a number belongs) are differences, never a trap.
+    /// - Complexity: O(postings).
+    static func differences(_ db: Database) throws -> [Difference] {
+        func rows(_ sql: String) throws -> [String: String] {
+            var result: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: sql) {
+                // A month between the years 1 and 9999 is shown as YYYY-MM, anything else as stored.
+                let month = row.rawInteger(2).flatMap { (-719_162...2_932_896).contains($0) ? Day(Int($0)) : nil }
+                let key = "\(row.rawText(0) ?? row.shown(0)) \(row.rawText(1) ?? row.shown(1)) \(month.map { String($0.iso.prefix(7)) } ?? row.shown(2))"
+                result[key, default: ""] += "\(row.shown(3))/\(row.shown(4))"
+            }
+            return result
+        }
+        let stored = try rows("SELECT accountId, currency, month, amountMinor, postings FROM balanceMonth")
+        let expected = try rows(recomputed)
+        return Set(stored.keys).union(expected.keys).sorted().compactMap { key in
+            stored[key] == expected[key] ? nil : Difference(key: key, stored: stored[key], expected: expected[key])
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CapitalCore
+import Foundation
+import GRDB
+import Testing
+
+@testable import CapitalStore
+
+/// Balance checkpoints (issue 20): kept by triggers through every kind of write, equal to a
+/// rebuild from the postings, and the balances they give equal the sums of every posting.
+@Suite("Store: balance checkpoints")
+struct CheckpointTests {
+    /// The checkpoint table's rows, in a fixed order.
+    static func rows(_ store: Store) throws -> [String] {
+        try store.read("test") { db in
+            try Row.fetchAll(db, sql: "SELECT accountId, currency, month, amountMinor, postings FROM balanceMonth ORDER BY 1, 2, 3")
+                .map { "\($0[0] as String) \($0[1] as String) \($0[2] as Int) \($0[3] as Int64) \($0[4] as Int)" }
+        }
+    }
+
+    /// What the postings say, straight from them (the test's own sum, not the rebuild's SQL).
+    static func expected(_ store: Store) throws -> [String] {
+        let ledger = try store.snapshot()
+        var sums: [String: (Int64, Int)] = [:]
+        for transaction in ledger.transactions {
+            for posting in transaction.postings {
+                let key = "\(posting.accountID) \(posting.amount.currency.code) \(transaction.day.startOfMonth.number)"
+                let (sum, count) = sums[key, default: (0, 0)]
+                sums[key] = (sum + posting.amount.minor, count + 1)
+            }
+        }
+        return sums.map { "\($0.key) \($0.value.0) \($0.value.1)" }.sorted()
+    }
+
+    @Test func randomWritesKeepCheckpointsEqualToThePostings() throws {
+        let store = try Store.initialized()
+        for name in ["A", "B", "C"] { try store.addAccount(name: name, kind: .debit, currency: nil) }
+        var generator = SplitMix(seed: 20)
+        var live: [String] = []
+        let accounts = ["A", "B", "C", "Groceries"]
+        for step in 0..<300 {
+            let choice = generator.next() % 10
+            if choice < 5 || live.isEmpty {
+                let day = Day(18_000 + Int(generator.next() % 2_000))
+                let from = accounts[Int(generator.next() % 4)]
+                var to = accounts[Int(generator.next() % 4)]
+                if to == from { to = "Capital" }
+                let amount = String(Int(generator.next() % 100_000) + 1)
+                let transaction = try store.add(on: day.iso, [(from, "-\(amount)"), (to, nil)])
+                live.append(transaction.id)
+            } else if choice < 7 {
+                var changes = TransactionChanges()
+                changes.day = Day(18_000 + Int(generator.next() % 2_000))
+                if generator.next() % 2 == 0 {
+                    changes.postings = [
+                        PostingInput(account: accounts[Int(generator.next() % 4)], amount: "-7", field: "p"),
+                        PostingInput(account: "Capital", amount: nil, field: "q"),
+                    ]
+                }
+                try store.editTransaction(live[Int(generator.next() % UInt64(live.count))], changes)
+            } else if choice < 9 {
+                let index = Int(generator.next() % UInt64(live.count))
+                try store.removeTransaction(live.remove(at: index))
+            } else if step % 3 == 0 {
+                // A raw SQL change as a user might type into sqlite3: triggers keep the table too.
+                let id = live[Int(generator.next() % UInt64(live.count))]
+                try store.rawWrite { db in
+                    try db.execute(sql: "UPDATE posting SET amountMinor = amountMinor + 5 WHERE txnId = ? AND position = 0", arguments: [id])
+                    try db.execute(sql: "UPDATE posting SET amountMinor = amountMinor - 5 WHERE txnId = ? AND position = 1", arguments: [id])
+                }
+            } else {
+                let id = live.remove(at: Int(generator.next() % UInt64(live.count)))
+                try store.rawWrite { db in try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [id]) }
+            }
+        }
+        #expect(try Self.rows(store) == Self.expected(store))
+        #expect(try store.read("test") { db in try Checkpoints.differences(db) } == [])
+
+        // Merging an account into another moves its months.
+        try store.removeAccount("C", .moveTo("B"))
+        #expect(try Self.rows(store) == Self.expected(store))
+
+        // Balances before any month start equal the sums of every posting before it.
+        let ledger = try store.snapshot()
+        for month in [Day(18_000).startOfMonth, Day(19_000).startOfMonth, Day(20_500).startOfMonth] {
+            let fromCheckpoints = try store.read("test") { db in try Checkpoints.balances(db, before: month) }
+            let fromPostings = try ledger.balances(on: month.advanced(by: -1)).filter { $0.value != 0 }
+            #expect(fromCheckpoints == fromPostings, "\(month)")
+        }
+    }
+
+    @Test func damagedRowIsFoundAndRepairRebuildsIt() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("capital.sqlite")
+        do {
+            let store = try Store.open(path: path)
+            try store.initialize(currency: .rub)
+            try store.addAccount(name: "A", kind: .debit, currency: nil)
+            try store.add(on: "2024-03-05", [("A", "100"), ("Capital", nil)])
+            try store.add(on: "2024-04-05", [("A", "-30"), ("Groceries", nil)])
+            try store.rawWrite { db in
+                try db.execute(sql: "UPDATE balanceMonth SET amountMinor = amountMinor + 1 WHERE month = ?", arguments: [try Day(iso: "2024-04-01").number])
+                try db.execute(sql: "DELETE FROM balanceMonth WHERE month = ? AND amountMinor < 0", arguments: [try Day(iso: "2024-03-01").number])
+                try db.execute(
+                    sql: "INSERT INTO balanceMonth VALUES ('nobody', 'RUB', ?, 5, 1)", arguments: [try Day(iso: "2024-05-01").number])
+            }
+        }
+        let problems = try Store.check(path: path).problems
+        #expect(problems.count == 4)
+        #expect(problems.allSatisfy { $0.kind == .checkpoint && $0.table == "balanceMonth" })
+        #expect(problems.contains { $0.message.contains("holds no row, the postings say -10000/1") && ($0.id ?? "").hasSuffix("RUB 2024-03") })
+        #expect(problems.contains { $0.id == "nobody RUB 2024-05" && $0.message.contains("holds 5/1, the postings say no row") })
+        let before = try Store.open(path: path).snapshot()
+        #expect(try Store.repair(path: path) == 4)
+        #expect(try Store.check(path: path).problems == [])
+        #expect(try Store.open(path: path).snapshot() == before, "repair writes derived data only")
+        #expect(try Store.repair(path: path) == 0)
+    }
+}
+
+/// A small deterministic generator for the random walks above.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
