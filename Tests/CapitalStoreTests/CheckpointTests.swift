@@ -34,7 +34,7 @@ struct CheckpointTests {
     @Test func randomWritesKeepCheckpointsEqualToThePostings() throws {
         let store = try Store.initialized()
         for name in ["A", "B", "C"] { try store.addAccount(name: name, kind: .debit, currency: nil) }
-        var generator = SplitMix(seed: 20)
+        var generator = SplitMix64(seed: 20)
         var live: [String] = []
         let accounts = ["A", "B", "C", "Groceries"]
         for step in 0..<300 {
@@ -82,7 +82,7 @@ struct CheckpointTests {
         // Balances before any month start equal the sums of every posting before it.
         let ledger = try store.snapshot()
         for month in [Day(18_000).startOfMonth, Day(19_000).startOfMonth, Day(20_500).startOfMonth] {
-            let fromCheckpoints = try store.read("test") { db in try Checkpoints.balances(db, before: month) }
+            let fromCheckpoints = try store.read("test") { db in try Checkpoints.balances(db, before: month).balances }.filter { $0.value != 0 }
             let fromPostings = try ledger.balances(on: month.advanced(by: -1)).filter { $0.value != 0 }
             #expect(fromCheckpoints == fromPostings, "\(month)")
         }
@@ -114,18 +114,5 @@ struct CheckpointTests {
         #expect(try Store.check(path: path).problems == [])
         #expect(try Store.open(path: path).snapshot() == before, "repair writes derived data only")
         #expect(try Store.repair(path: path) == 0)
-    }
-}
-
-/// A small deterministic generator for the random walks above.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

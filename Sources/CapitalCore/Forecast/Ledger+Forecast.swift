@@ -247,7 +247,8 @@ extension Ledger {
         _ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
     ) -> (cycles: [CardCycle], overdue: CardCycle?, overdueAmount: Int64) {
         let from = card.terms.statement(onOrBefore: today.advanced(by: -1))
-        var opening: Int64 = 0
+        precondition(self.opening?.day ?? from <= from, "a card cycle from before the ledger's opening")
+        var opening: Int64 = self.opening?.sum(of: card.accountID) ?? 0
         for transaction in transactions where transaction.day < from {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }

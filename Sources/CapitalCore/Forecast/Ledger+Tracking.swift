@@ -69,6 +69,7 @@ extension Ledger {
         // Transactions already recorded for later days: known spending, counted like a schedule's.
         var later: [(day: Day, minor: Int64)] = []
         let current = budget.period(containing: today)
+        precondition(current.map { (opening?.day ?? $0.start) <= $0.start } ?? true, "a budget period from before the ledger's opening")
         for transaction in transactions where transaction.day > today || current?.contains(transaction.day) == true {
             for posting in transaction.postings where posting.accountID == categoryID {
                 if transaction.day > today { later.append((transaction.day, posting.amount.minor)) } else { spent &+= posting.amount.minor }

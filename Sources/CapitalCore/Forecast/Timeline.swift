@@ -131,6 +131,13 @@ public struct Timeline: Sendable {
 
         // Opening balances (transactions before today) and transactions from today on.
         var opening = [Int64](repeating: 0, count: accounts.count)
+        if let summed = ledger.opening {
+            precondition(summed.day <= today, "a timeline from before the ledger's opening")
+            for (key, value) in summed.balances {
+                guard let account = slot[key.accountID], key.currency == accounts[account].currency else { continue }
+                opening[account] = value
+            }
+        }
         for transaction in ledger.transactions where transaction.day <= horizon {
             let cases = ledger.caseAmounts.isEmpty ? nil : ledger.caseAmounts[transaction.id]
             for (position, posting) in transaction.postings.enumerated() {

@@ -4,8 +4,12 @@ public struct Ledger: Hashable, Sendable {
     public var currency: Currency
     public var accounts: [Account]
     public var groups: [AccountGroup]
-    /// In day order; transactions on one day keep the order they were entered in.
+    /// In day order; transactions on one day keep the order they were entered in. With an
+    /// `opening`, those before its day that it sums up are not here.
     public var transactions: [Transaction]
+    /// Posted history summed up instead of listed (a store's windowed snapshot); nil when
+    /// `transactions` holds every posted transaction.
+    public var opening: OpeningBalances?
     /// Recurring transactions, in the order they were added.
     public var schedules: [Schedule]
     /// What `post` has done with each schedule, by schedule id.
@@ -48,11 +52,13 @@ public struct Ledger: Hashable, Sendable {
     }
 
     /// End-of-day balances on `day` (postings dated on or before it), per account id and currency.
-    /// Accounts without postings are absent.
+    /// Accounts without postings are absent. With an `opening`, `day` must not be before the
+    /// day before the opening's (`OpeningBalances.covers`).
     /// - Throws: `LedgerError.overflow` if a sum does not fit in Int64.
-    /// - Complexity: O(postings).
+    /// - Complexity: O(postings listed).
     public func balances(on day: Day) throws(LedgerError) -> [BalanceKey: Int64] {
-        var result: [BalanceKey: Int64] = [:]
+        precondition(opening?.covers(day) ?? true, "a balance before the ledger's opening")
+        var result = opening?.balances ?? [:]
         for transaction in transactions where transaction.day <= day {
             for posting in transaction.postings {
                 let key = BalanceKey(accountID: posting.accountID, currency: posting.amount.currency)
@@ -62,6 +68,35 @@ public struct Ledger: Hashable, Sendable {
             }
         }
         return result
+    }
+}
+
+/// What a ledger read from a long history sums up instead of listing: every posted transaction
+/// dated before `day` that is not among the ledger's transactions, as balances per account and
+/// currency at the end of the day before `day`, and how many postings each account had in them.
+///
+/// A balance on any day from `day − 1` on is the opening plus the listed transactions through
+/// that day, whatever the length of the history (see `Ledger.balances(on:)`).
+public struct OpeningBalances: Hashable, Sendable {
+    /// The first day whose transactions are all listed.
+    public var day: Day
+    public var balances: [BalanceKey: Int64]
+    /// The number of postings summed up, by account id.
+    public var postings: [String: Int]
+
+    /// Balances at the end of the day before `day`, made of `postings` postings per account.
+    public init(day: Day, balances: [BalanceKey: Int64], postings: [String: Int] = [:]) {
+        self.day = day
+        self.balances = balances
+        self.postings = postings
+    }
+
+    /// Whether balances at the end of `day` can be told: it is not before the day before the opening's.
+    public func covers(_ day: Day) -> Bool { day >= self.day.advanced(by: -1) }
+
+    /// The opening balance of an account, its currencies added (saturating).
+    public func sum(of accountID: String) -> Int64 {
+        balances.reduce(0) { $1.key.accountID == accountID ? saturatingSum($0, $1.value) : $0 }
     }
 }
 

@@ -37,7 +37,8 @@ extension Store {
     public func accountDetail(_ reference: String, today: Day, on: Day? = nil, ignoringOverdue: Bool = false) throws -> AccountDetail {
         let account = try account(reference)
         let sheet = try balanceSheet(on: on ?? today, today: today)
-        let postings = sheet.ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == account.id }.count }
+        let listed = sheet.ledger.transactions.reduce(0) { $0 + $1.postings.filter { $0.accountID == account.id }.count }
+        let postings = listed + (sheet.ledger.opening?.postings[account.id] ?? 0)
         return AccountDetail(
             account: account, balance: sheet.balance(of: account), isDefault: try defaultAccount()?.id == account.id, postings: postings,
             groups: sheet.ledger.groups.filter { $0.accountIDs.contains(account.id) }.map(\.name),

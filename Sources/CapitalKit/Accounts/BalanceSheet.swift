@@ -81,6 +81,6 @@ extension Store {
     /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when its instruments
     ///   cannot be laid out or a sum overflows.
     public func balanceSheet(on day: Day, today: Day) throws -> BalanceSheet {
-        try BalanceSheet(try instrumentLedger(today: today, through: today), on: day)
+        try BalanceSheet(try instrumentLedger(try snapshot(asOf: [day, today]), today: today, through: today, calendars: nil), on: day)
     }
 }

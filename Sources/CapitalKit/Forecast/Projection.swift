@@ -24,7 +24,7 @@ public struct Projection: Sendable {
     public init(
         store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false
     ) throws {
-        var stored = try store.snapshot()
+        var stored = try store.snapshot(asOf: [today])
         let last = try horizon(today)
         let window = ForecastWindow(today: today, horizon: last, calendars: try store.calendars(for: stored), forecastCase: forecastCase)
         if ignoringOverdue { stored = stored.ignoringOverdue(today: today, calendars: window.calendars) }
@@ -100,7 +100,7 @@ extension Store {
     /// their scheduled balance, their payments, deposit interest, card paybacks, value changes.
     /// What balances as of a day are read from.
     public func instrumentLedger(today: Day, through day: Day) throws -> Ledger {
-        let stored = try snapshot()
+        let stored = try snapshot(asOf: [today])
         return try instrumentLedger(stored, today: today, through: day, calendars: nil)
     }
 

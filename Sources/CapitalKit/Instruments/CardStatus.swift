@@ -41,7 +41,7 @@ extension Store {
     /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when its instruments
     ///   cannot be laid out to today.
     public func cardStatuses(today: Day, of cards: [LedgerCard]? = nil) throws -> [CardStatus] {
-        let stored = try snapshot()
+        let stored = try snapshot(asOf: [today])
         let calendars = try calendars(for: stored)
         let ledger = try instrumentLedger(stored, today: today, through: today, calendars: calendars)
         let balances: [BalanceKey: Int64]

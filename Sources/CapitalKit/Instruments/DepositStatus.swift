@@ -41,7 +41,7 @@ extension Store {
 
     /// The status of one stored deposit seen from `today`.
     public func depositStatus(_ deposit: LedgerDeposit, today: Day) throws -> DepositStatus {
-        let stored = try snapshot()
+        let stored = try snapshot(asOf: [today])
         guard let account = stored.accounts.first(where: { $0.id == deposit.accountID }) else {
             throw StoreError.notFound(what: "deposit account", reference: deposit.accountID, hint: nil)
         }

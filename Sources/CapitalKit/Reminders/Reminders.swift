@@ -107,7 +107,7 @@ extension Store {
     /// What is due from the past (still open) through `days` days after `today`.
     /// - Throws: `StoreError` when the ledger or a calendar cannot be read.
     public func reminders(today: Day, days: Int) throws -> [Reminder] {
-        let ledger = try snapshot()
+        let ledger = try snapshot(asOf: [today])
         return ledger.reminders(today: today, through: today.advanced(by: days), calendars: try calendars(for: ledger))
     }
 }

@@ -14,7 +14,7 @@ extension Store {
     /// Every schedule of the ledger, in its order, at a glance from `today`.
     /// - Throws: `StoreError` when the ledger or a calendar cannot be read.
     public func scheduleSummaries(today: Day) throws -> (ledger: Ledger, schedules: [ScheduleSummary]) {
-        let ledger = try snapshot()
+        let ledger = try snapshot(asOf: [today])
         let summaries = try ledger.schedules.map { schedule in
             let calendar = try calendar(schedule.rule.calendar)
             let next = schedule.occurrences(in: DayRange(today, today.advanced(by: 3700)), calendar: calendar).first?.day

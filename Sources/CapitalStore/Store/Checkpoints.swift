@@ -103,22 +103,26 @@ enum Checkpoints {
         """
 
     /// Every live posting dated before `day` (the first day of a month), summed per account and
-    /// currency: the balances at the end of the day before.
+    /// currency: the balances at the end of the day before, and how many postings each account had.
     /// - Complexity: O(accounts × months before `day`), independent of the number of postings.
-    static func balances(_ db: Database, before day: Day) throws -> [BalanceKey: Int64] {
+    static func balances(_ db: Database, before day: Day) throws -> (balances: [BalanceKey: Int64], postings: [String: Int]) {
         precondition(day == day.startOfMonth, "checkpoints are at month ends")
-        var result: [BalanceKey: Int64] = [:]
+        var balances: [BalanceKey: Int64] = [:]
+        var postings: [String: Int] = [:]
+        var currencies: [String: Currency] = [:]
         let rows = try Row.fetchCursor(
             db.cachedStatement(
-                sql: "SELECT accountId, currency, SUM(amountMinor) FROM balanceMonth WHERE month < ? GROUP BY accountId, currency"),
+                sql: "SELECT accountId, currency, SUM(amountMinor), SUM(postings) FROM balanceMonth WHERE month < ? GROUP BY accountId, currency"),
             arguments: [day.number])
         while let row = try rows.next() {
-            let currency: String = row[1]
-            guard let code = try? Currency(currency) else { continue }
-            let sum: Int64 = row[2]
-            if sum != 0 { result[BalanceKey(accountID: row[0], currency: code)] = sum }
+            let code: String = row[1]
+            let currency = try currencies[code] ?? Currency(code)
+            currencies[code] = currency
+            let account: String = row[0]
+            balances[BalanceKey(accountID: account, currency: currency)] = row[2]
+            postings[account, default: 0] += row[3] as Int
         }
-        return result
+        return (balances, postings)
     }
 
     /// A checkpoint row that differs from what the postings say: its key (`account currency

@@ -73,11 +73,12 @@ extension Store {
         for kind in [ExpectedKind.loan, .deposit, .budget, .card] { ledger.flowMarks.merge(made[kind] ?? [:]) { a, b in a.union(b) } }
     }
 
-    /// The ledger as `snapshot` reads it, inside a transaction already open.
-    static func fetchLedger(_ db: Database, location: String) throws -> Ledger {
+    /// The ledger as `snapshot` reads it, inside a transaction already open: every posted
+    /// transaction, or with `days` only those answers as of any of these days need (`History`).
+    static func fetchLedger(_ db: Database, location: String, asOf days: [Day]? = nil) throws -> Ledger {
         var ledger = Ledger(
             currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
-            groups: try Store.fetchGroups(db), transactions: try Store.fetchTransactions(db), schedules: try Store.fetchSchedules(db))
+            groups: try Store.fetchGroups(db), schedules: try Store.fetchSchedules(db))
         try fetchStates(db, into: &ledger)
         ledger.loans = try Store.fetchLoans(db)
         ledger.cards = try Store.fetchCards(db)
@@ -85,6 +86,11 @@ extension Store {
         ledger.dues = try Store.fetchDues(db)
         ledger.budgets = try Store.fetchBudgets(db)
         ledger.defaultAccountID = try Store.setting(db, "defaultAccount")
+        if let days, let first = History.firstListedDay(of: ledger, asOf: days) {
+            try History.read(db, from: first, into: &ledger)
+        } else {
+            ledger.transactions = try Store.fetchTransactions(db)
+        }
         return ledger
     }
 

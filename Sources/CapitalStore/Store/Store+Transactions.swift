@@ -122,6 +122,15 @@ extension Store {
         return try read("reading the ledger") { db in try Store.fetchLedger(db, location: location) }
     }
 
+    /// The ledger as answers about any of `days` (balances at their end, forecasts from them)
+    /// need it: posted history before a recent month start summed up from the balance
+    /// checkpoints (`Ledger.opening`), so that its cost does not grow with the length of the
+    /// history. A ledger file is read whole.
+    public func snapshot(asOf days: [Day]) throws(StoreError) -> Ledger {
+        if let file = fileLedger { return try file.get() }
+        return try read("reading the ledger") { db in try Store.fetchLedger(db, location: location, asOf: days) }
+    }
+
     // MARK: Helpers
 
     static func build(_ accounts: AccountIndex, id: String, _ input: TransactionInput) throws -> Transaction {
@@ -246,8 +255,13 @@ extension Store {
     /// transaction id. Account ids and currencies are shared, not copied per posting.
     /// - Complexity: O(postings).
     static func fetchTransactions(_ db: Database, ids: [String]? = nil) throws -> [Transaction] {
-        let filter = ids.map { "AND txn.id IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? ""
-        let arguments = StatementArguments(ids ?? [])
+        try fetchTransactions(
+            db, where: ids.map { "AND txn.id IN (\($0.map { _ in "?" }.joined(separator: ",")))" } ?? "", StatementArguments(ids ?? []))
+    }
+
+    /// The transactions `filter` (SQL after `WHERE txn.deleted = 0`, with `arguments`) keeps, as
+    /// `fetchTransactions(_:ids:)` reads them.
+    static func fetchTransactions(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [Transaction] {
         var accountIDs: [String: String] = [:]
         for id in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM account")) { accountIDs[id] = id }
         var currencies: [String: Currency] = [:]

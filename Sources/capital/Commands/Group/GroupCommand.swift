@@ -38,12 +38,12 @@ extension Capital.GroupCommand {
 
         func run() throws {
             let store = try global.ledgerStore(writing: false)
-            let ledger = try store.snapshot()
-            let labels = AccountLabels(ledger.accounts)
-            let known = Set(ledger.accounts.map(\.id))
+            let accounts = try store.accounts(includeHidden: true)
+            let labels = AccountLabels(accounts)
+            let known = Set(accounts.map(\.id))
             var section = Section(
                 name: "groups", columns: [Column("id", "ID"), Column("name", "Name"), Column("type", "Type"), Column("accounts", "Accounts")])
-            for group in ledger.groups {
+            for group in try store.groups() {
                 section.rows.append([
                     .id(group.id), .text(group.name), .text(group.type.rawValue), .labels(group.accountIDs.filter(known.contains).map { labels[$0] }),
                 ])

@@ -44,6 +44,10 @@ extension Capital {
             case .json, .csv:
                 try global.print(Check.report(report))
             }
+            if report.problems.contains(where: { $0.kind == .checkpoint }) {
+                Console.current.writeError(
+                    "capital: note: `capital check --repair` rebuilds the balance checkpoints from the postings (derived data; nothing you entered is written)\n")
+            }
             if !report.isClean { throw ExitCode(2) }
         }
 
