@@ -49,6 +49,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case month
         /// A file of purchase scenarios.
         case scenarioFile
+        /// How many transactions a page lists; the transaction it starts after or ends before.
+        case limit, after, before
     }
 
     /// What would help, for the front end to put in its own words.

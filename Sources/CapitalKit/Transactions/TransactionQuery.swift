@@ -15,18 +15,46 @@ public struct TransactionQuery: Sendable {
     public var spender: String?
     /// `income`, `expense` or `transfer`.
     public var kind: String?
+    /// At most this many transactions (at least 1); nil: every one.
+    public var limit: Int?
+    /// Id prefixes of the transactions the page starts after or ends before.
+    public var after: String?
+    public var before: String?
 
     /// A query that keeps every transaction.
     public init() {}
 }
 
+/// One page of the transactions a query keeps, oldest first, and whether it keeps more before
+/// or after the page.
+public struct TransactionPage: Sendable {
+    public var transactions: [Transaction]
+    /// Whether the query keeps a transaction before the first one listed.
+    public var earlier: Bool
+    /// Whether the query keeps a transaction after the last one listed.
+    public var later: Bool
+}
+
 extension Store {
     /// The ledger and the transactions `query` keeps, in the ledger's order.
-    /// - Throws: `KitError` naming the field that cannot be read or used (a day that is not one,
-    ///   `to` before `from`, a category that is an account, an amount, a kind); `StoreError` for
-    ///   a name that is no account.
+    /// - Throws: as `transactionPage(matching:)`.
     public func transactions(matching query: TransactionQuery) throws -> (ledger: Ledger, transactions: [Transaction]) {
-        let ledger = try snapshot()
+        var whole = query
+        (whole.limit, whole.after, whole.before) = (nil, nil, nil)
+        let (ledger, page) = try transactionPage(matching: whole)
+        return (ledger, page.transactions)
+    }
+
+    /// A page of the transactions `query` keeps, oldest first: with `after`, the first `limit`
+    /// after it; otherwise the last `limit` before `before` (or the newest). Reads only the
+    /// transactions it passes (from the database's day index), never the whole history; the
+    /// ledger it returns holds the accounts, not the transactions.
+    /// - Throws: `KitError` naming the field that cannot be read or used (a day that is not one,
+    ///   `to` before `from`, a category that is an account, an amount, a kind, a limit below 1);
+    ///   `StoreError` for a name that is no account or an id that is no transaction.
+    /// - Complexity: O(transactions passed until the page is full).
+    public func transactionPage(matching query: TransactionQuery) throws -> (ledger: Ledger, page: TransactionPage) {
+        let ledger = Ledger(currency: try currency(), accounts: try accounts(includeHidden: true))
         var filter = TransactionFilter()
         func day(_ text: String?, _ field: KitError.Field, _ form: Day.MonthForm) throws -> Day? {
             guard let text else { return nil }
@@ -36,6 +64,7 @@ extension Store {
             guard let text else { return nil }
             do { return try Money(parsing: text, currency: ledger.currency).minor } catch { throw KitError.unreadable(field, reason: "\(error)") }
         }
+        if let limit = query.limit, limit < 1 { throw KitError.invalid(.limit, value: String(limit), reason: "must be at least 1") }
         filter.from = try day(query.from, .from, .startOfMonth)
         filter.to = try day(query.to, .to, .endOfMonth)
         if let from = filter.from, let to = filter.to, from > to {
@@ -61,6 +90,49 @@ extension Store {
             }
             filter.kind = value
         }
-        return (ledger, ledger.transactions(matching: filter))
+        var range = TransactionRange()
+        (range.from, range.to) = (filter.from, filter.to)
+        // The day index narrows the walk; the accounts' postings do when they are named alone.
+        if filter.categoryIDs.isEmpty { range.accountIDs = filter.accountIDs } else if filter.accountIDs.isEmpty { range.accountIDs = filter.categoryIDs }
+        range.after = try query.after.map { try transaction($0).id }
+        range.before = try query.before.map { try transaction($0).id }
+        let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        let matches = { (transaction: Transaction) in filter.matches(transaction, kinds: { kinds[$0] }) }
+        var listed: [Transaction] = []
+        var full = false
+        range.newestFirst = query.limit != nil && query.after == nil
+        try walkTransactions(range) { transaction in
+            guard matches(transaction) else { return true }
+            if let limit = query.limit, listed.count == limit {
+                full = true
+                return false
+            }
+            listed.append(transaction)
+            return true
+        }
+        if range.newestFirst { listed.reverse() }
+        var page = TransactionPage(transactions: listed, earlier: false, later: false)
+        guard let first = listed.first, let last = listed.last else { return (ledger, page) }
+        // A walk that stopped on one more match knows; past the cursor it started from, a look tells.
+        if range.newestFirst { page.earlier = full } else if range.after != nil { page.earlier = try exists(range, before: first.id, matches) }
+        if !range.newestFirst && full { page.later = true } else if range.before != nil { page.later = try exists(range, after: last.id, matches) }
+        return (ledger, page)
+    }
+}
+
+extension Store {
+    /// Whether the walk over `range` finds a transaction `matches` keeps just before `before`
+    /// (walking back) or just after `after`, past the range's own cursors.
+    fileprivate func exists(
+        _ range: TransactionRange, before: String? = nil, after: String? = nil, _ matches: (Transaction) -> Bool = { _ in true }
+    ) throws -> Bool {
+        var look = range
+        (look.after, look.before, look.newestFirst) = (after, before, before != nil)
+        var found = false
+        try walkTransactions(look) { transaction in
+            found = matches(transaction)
+            return !found
+        }
+        return found
     }
 }

@@ -262,31 +262,47 @@ extension Store {
     /// The transactions `filter` (SQL after `WHERE txn.deleted = 0`, with `arguments`) keeps, as
     /// `fetchTransactions(_:ids:)` reads them.
     static func fetchTransactions(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [Transaction] {
+        var result: [Transaction] = []
+        try walkTransactions(db, where: filter, arguments) { transaction in
+            result.append(transaction)
+            return true
+        }
+        return result
+    }
+
+    /// Calls `body` with each transaction `filter` keeps (SQL after `WHERE txn.deleted = 0`, with
+    /// `arguments`), in day order (the newest first when `newestFirst`), its postings in order,
+    /// until `body` returns false. SQLite steps through the rows as they are asked for, so a walk
+    /// stopped early reads only what it passed.
+    static func walkTransactions(
+        _ db: Database, where filter: String, _ arguments: StatementArguments, newestFirst: Bool = false,
+        _ body: (Transaction) throws -> Bool
+    ) throws {
         var accountIDs: [String: String] = [:]
         for id in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM account")) { accountIDs[id] = id }
         var currencies: [String: Currency] = [:]
-        var result: [Transaction] = []
         var current: Transaction?
         var positions: [Int] = []
-        /// Appends the transaction being read, its postings in position order.
-        func finish() {
-            guard var transaction = current else { return }
+        /// Hands over the transaction being read, its postings in position order.
+        func finish() throws -> Bool {
+            guard var transaction = current else { return true }
             if positions != positions.sorted() {
                 transaction.postings = zip(positions, transaction.postings).sorted { $0.0 < $1.0 }.map(\.1)
             }
-            result.append(transaction)
+            return try body(transaction)
         }
+        let order = newestFirst ? "txn.day DESC, txn.seq DESC" : "txn.day, txn.seq"
         let cursor = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
                     SELECT txn.id, txn.day, txn.payee, txn.note, txn.spender, txn.tags,
                         posting.accountId, posting.amountMinor, posting.currency, posting.note, posting.position
-                    FROM txn JOIN posting ON posting.txnId = txn.id WHERE txn.deleted = 0 \(filter) ORDER BY txn.day, txn.seq
+                    FROM txn JOIN posting ON posting.txnId = txn.id WHERE txn.deleted = 0 \(filter) ORDER BY \(order)
                     """), arguments: arguments)
         while let row = try cursor.next() {
             let id: String = row[0]
             if current?.id != id {
-                finish()
+                guard try finish() else { return }
                 let tags: String = row[5]
                 current = Transaction(
                     id: id, day: Day(row[1] as Int), payee: row[2], note: row[3], spender: row[4],
@@ -302,8 +318,58 @@ extension Store {
                 Posting(accountID: accountIDs[account] ?? account, amount: Money(minor: row[7], currency: currency), note: row[9]))
             positions.append(row[10])
         }
-        finish()
-        return result
+        _ = try finish()
+    }
+
+    /// Where a page of transactions starts and ends: days, a transaction to start after or end
+    /// before (keyset paging on the day and the order entered, so pages neither skip nor repeat
+    /// a transaction when others are added meanwhile), the accounts one of whose postings it
+    /// must have, and the direction.
+    public struct TransactionRange: Sendable {
+        public var from: Day?
+        public var to: Day?
+        /// The id of the transaction the range starts after (exclusive).
+        public var after: String?
+        /// The id of the transaction the range ends before (exclusive).
+        public var before: String?
+        /// Only transactions with a posting to one of these (none: all).
+        public var accountIDs: Set<String> = []
+        public var newestFirst = false
+
+        /// Every transaction, oldest first.
+        public init() {}
+    }
+
+    /// Calls `body` with each live transaction in `range`, in its direction, until `body`
+    /// returns false; nothing is kept.
+    /// - Throws: `StoreError.notFound` when `after` or `before` names no live transaction.
+    /// - Complexity: O(transactions passed), independent of the history outside the range.
+    public func walkTransactions(_ range: TransactionRange, _ body: (Transaction) -> Bool) throws(StoreError) {
+        try read("listing transactions") { db in
+            var filter = ""
+            var arguments: [any DatabaseValueConvertible] = []
+            if let from = range.from {
+                filter += " AND txn.day >= ?"
+                arguments.append(from.number)
+            }
+            if let to = range.to {
+                filter += " AND txn.day <= ?"
+                arguments.append(to.number)
+            }
+            for (id, comparison) in [(range.after, ">"), (range.before, "<")] {
+                guard let id else { continue }
+                guard let row = try Row.fetchOne(db, sql: "SELECT day, seq FROM txn WHERE id = ? AND deleted = 0", arguments: [id]) else {
+                    throw StoreError.notFound(what: "transaction id", reference: id, hint: .listTransactions)
+                }
+                filter += " AND (txn.day, txn.seq) \(comparison) (?, ?)"
+                arguments += [row[0] as Int, row[1] as Int]
+            }
+            if !range.accountIDs.isEmpty {
+                filter += " AND txn.id IN (SELECT txnId FROM posting WHERE accountId IN (\(range.accountIDs.map { _ in "?" }.joined(separator: ","))))"
+                arguments += range.accountIDs.sorted()
+            }
+            try Store.walkTransactions(db, where: filter, StatementArguments(arguments), newestFirst: range.newestFirst, body)
+        }
     }
 
     static func resolveTransaction(_ db: Database, _ reference: String) throws -> Transaction {

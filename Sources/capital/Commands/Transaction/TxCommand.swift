@@ -88,14 +88,28 @@ extension Capital.TxCommand {
         @Option(help: ArgumentHelp("Text in the payee or note (case-insensitive).", valueName: "text")) var search: String?
         @Option(help: ArgumentHelp("Spent by this person.", valueName: "name")) var spender: String?
         @Option(help: ArgumentHelp("income, expense or transfer.", valueName: "kind")) var kind: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("At most N transactions (default 100 in a table, all in CSV and JSON).", valueName: "n"))
+        var limit: Int?
+        @Option(help: ArgumentHelp("The page after this transaction (id prefix): the next N.", valueName: "id")) var after: String?
+        @Option(help: ArgumentHelp("The page before this transaction (id prefix): the N before it.", valueName: "id")) var before: String?
 
         func run() throws {
+            let table = try global.outputFormat() == .table
             var query = TransactionQuery()
             (query.from, query.to, query.accounts, query.categories) = (from, to, account, category)
             (query.min, query.max, query.search, query.spender, query.kind) = (min, max, search, spender, kind)
+            (query.limit, query.after, query.before) = (limit ?? (table ? 100 : nil), after, before)
             let store = try global.ledgerStore(writing: false)
-            let (ledger, matching) = try kit { try store.transactions(matching: query) }
-            try global.print(Report([transactionSection(matching, ledger)]))
+            let (ledger, page) = try kit { try store.transactionPage(matching: query) }
+            var report = Report([transactionSection(page.transactions, ledger)])
+            if let first = page.transactions.first, let last = page.transactions.last {
+                if page.earlier { report.footer.append("Earlier ones: capital tx list --before \(Store.shortID(first.id)) (with the same filters).") }
+                if page.later { report.footer.append("Later ones: capital tx list --after \(Store.shortID(last.id)) (with the same filters).") }
+            }
+            if limit != nil || after != nil || before != nil {
+                report.envelope = Envelope(fields: [("earlier", .bool(page.earlier)), ("later", .bool(page.later))])
+            }
+            try global.print(report)
         }
     }
 
