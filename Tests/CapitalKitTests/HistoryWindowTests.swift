@@ -118,6 +118,32 @@ struct HistoryWindowTests {
         #expect(cards.count == full.cards.count)
     }
 
+    /// A value's whole contents as text, for values that are not Equatable.
+    static func dumped<T>(_ value: T) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
+    }
+
+    @Test(arguments: [("2025-04-01", "2024-05-01"), ("2025-04-01", "2025-03-01"), ("2025-02-10", "2023-01-01"), ("2024-11-30", "2024-11-01")])
+    func statisticsAndBudgetsEqualTheWholeHistorys(day: String, from: String) throws {
+        let store = Self.store
+        let today = try Day(iso: day)
+        let range = DayRange(through: today, from: try Day(iso: from))
+        let full = try store.snapshot()
+        let windowed = try store.snapshot(asOf: [range.start, today])
+        #expect(windowed.opening != nil)
+        for account in [nil, try store.account("VTB Debit").id] {
+            #expect(
+                try windowed.statistics(range, today: today, accountID: account) == full.statistics(range, today: today, accountID: account))
+        }
+        for asked in [today, range.start, today.addingMonths(2)] {
+            let windowedBudgets = try store.budgetReport(try store.snapshot(asOf: [asked, today]), on: asked, today: today)
+            #expect(Self.dumped(windowedBudgets) == Self.dumped(try store.budgetReport(full, on: asked, today: today)), "\(asked)")
+            #expect(!windowedBudgets.isEmpty)
+        }
+    }
+
     @Test func balancesOnAnEarlierDayReachBackToIt() throws {
         let store = Self.store
         let today = try Day(iso: "2025-04-01")

@@ -83,12 +83,16 @@ public struct OpeningBalances: Hashable, Sendable {
     public var balances: [BalanceKey: Int64]
     /// The number of postings summed up, by account id.
     public var postings: [String: Int]
+    /// The day of the first posted transaction of the whole history; nil when there is none.
+    public var firstDay: Day?
 
-    /// Balances at the end of the day before `day`, made of `postings` postings per account.
-    public init(day: Day, balances: [BalanceKey: Int64], postings: [String: Int] = [:]) {
+    /// Balances at the end of the day before `day`, made of `postings` postings per account, of
+    /// a history that starts on `firstDay`.
+    public init(day: Day, balances: [BalanceKey: Int64], postings: [String: Int] = [:], firstDay: Day? = nil) {
         self.day = day
         self.balances = balances
         self.postings = postings
+        self.firstDay = firstDay
     }
 
     /// Whether balances at the end of `day` can be told: it is not before the day before the opening's.

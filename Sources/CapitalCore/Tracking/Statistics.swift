@@ -60,10 +60,13 @@ public struct Statistics: Hashable, Sendable {
     ///   - range: the days to summarise.
     ///   - today: whose month is "this month" in `comparison`, counted through `today`.
     ///   - accountID: only transactions with a posting to this account.
+    ///   - firstDay: the day of the history's first transaction when `transactions` is not the
+    ///     whole history (it must then hold every one of `range`, this month and last month).
     /// - Throws: `LedgerError.overflow` if a sum does not fit Int64.
     /// - Complexity: O(postings + categories × log categories + months).
     public init(
-        transactions: [Transaction], accounts: [Account], currency: Currency, range: DayRange, today: Day, accountID: String? = nil
+        transactions: [Transaction], accounts: [Account], currency: Currency, range: DayRange, today: Day, accountID: String? = nil,
+        firstDay: Day? = nil
     ) throws(LedgerError) {
         self.currency = currency
         self.range = range
@@ -75,7 +78,7 @@ public struct Statistics: Hashable, Sendable {
         let firstMonth = Statistics.monthNumber(range.start)
         let months = range.isEmpty ? 0 : Statistics.monthNumber(range.end.advanced(by: -1)) - firstMonth + 1
         // The months before the first record hold nothing to average.
-        let recorded = transactions.lazy.map(\.day).min()?.startOfMonth
+        let recorded = (firstDay ?? transactions.lazy.map(\.day).min())?.startOfMonth
         let recordsFrom = recorded.flatMap { $0 > range.start.startOfMonth && $0 < range.end ? $0 : nil }
         self.recordsFrom = recordsFrom
         let averagedOver = recordsFrom.map { months - (Statistics.monthNumber($0) - firstMonth) } ?? months

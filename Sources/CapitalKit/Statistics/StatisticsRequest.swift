@@ -37,7 +37,8 @@ extension Ledger {
     public func statistics(_ range: DayRange, today: Day, accountID: String? = nil) throws(KitError) -> Statistics {
         do {
             return try Statistics(
-                transactions: transactions, accounts: accounts, currency: currency, range: range, today: today, accountID: accountID)
+                transactions: transactions, accounts: accounts, currency: currency, range: range, today: today, accountID: accountID,
+                firstDay: opening?.firstDay)
         } catch {
             throw .engine(context: "stats", reason: KitError.template(error))
         }

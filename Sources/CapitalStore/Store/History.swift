@@ -46,6 +46,8 @@ enum History {
             }
         }
         ledger.transactions = older + recent
-        ledger.opening = OpeningBalances(day: first, balances: balances.filter { $0.value != 0 }, postings: postings.filter { $0.value != 0 })
+        let firstDay = try Int.fetchOne(db.cachedStatement(sql: "SELECT day FROM txn WHERE deleted = 0 ORDER BY day LIMIT 1")).map(Day.init)
+        ledger.opening = OpeningBalances(
+            day: first, balances: balances.filter { $0.value != 0 }, postings: postings.filter { $0.value != 0 }, firstDay: firstDay)
     }
 }

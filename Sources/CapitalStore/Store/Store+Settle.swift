@@ -177,8 +177,10 @@ extension Store {
         }
     }
 
-    static func expectedContext(_ db: Database, location: String) throws -> (Ledger, [String: WorkingDayCalendar], [FlowKey: FlowMark]) {
-        let ledger = try fetchLedger(db, location: location)
+    static func expectedContext(
+        _ db: Database, location: String, asOf days: [Day]? = nil
+    ) throws -> (Ledger, [String: WorkingDayCalendar], [FlowKey: FlowMark]) {
+        let ledger = try fetchLedger(db, location: location, asOf: days)
         return (ledger, try fetchCalendars(db, for: ledger), try fetchMarks(db))
     }
 
@@ -243,7 +245,9 @@ extension Store {
         if settling == .none { return nil }
         // Matching needs the whole ledger; most entries touch no account a schedule or loan moves.
         if case .match = settling, try !expectsFlows(db, into: Set(transaction.postings.map(\.accountID))) { return nil }
-        var (ledger, calendars, marks) = try expectedContext(db, location: location)
+        // Matching looks at flows around the transaction's day: the history before is summed up.
+        let asOf: [Day]? = if case .match(let days) = settling { [transaction.day.advanced(by: -days)] } else { nil }
+        var (ledger, calendars, marks) = try expectedContext(db, location: location, asOf: asOf)
         // The flows as they were expected before this transaction: a deposit's interest follows
         // what was recorded on it.
         ledger.transactions.removeAll { $0.id == transaction.id }

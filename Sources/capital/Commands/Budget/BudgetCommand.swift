@@ -120,7 +120,7 @@ extension Capital.BudgetCommand {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
             let day = try kit { try BudgetRequest(month: month).day(today: today) }
-            let lines = try store.budgetReport(try store.snapshot(), on: day, today: today)
+            let lines = try store.budgetReport(try store.snapshot(asOf: [day, today]), on: day, today: today)
             var section = Section(
                 name: "budgets",
                 columns: [

@@ -54,7 +54,7 @@ extension Capital {
             let range = try kit { try StatisticsRequest(from: from, to: to).range(today: today) }
             let store = try global.ledgerStore(writing: false)
             let filter = try account.map { try accountOption($0, store) }
-            let ledger = try store.snapshot()
+            let ledger = try store.snapshot(asOf: [range.start, today])
             let stats = try kit { try ledger.statistics(range, today: today, accountID: filter?.id) }
             var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
             report.labels = AccountLabels(ledger.accounts)
