@@ -3,7 +3,8 @@ import GRDB
 import Testing
 
 /// `capital` killed with SIGKILL at random moments while it writes: after every kill the database
-/// passes SQLite's integrity and foreign-key checks, every transaction balances, every command that
+/// passes SQLite's integrity and foreign-key checks, every transaction balances, the balance
+/// checkpoints every write moves equal the postings, every command that
 /// reported success is there, and the command in flight is there whole or not at all.
 ///
 /// The test kills at least 50 processes; `Scripts/crash-test.sh N` runs the same driver for N kills
@@ -296,6 +297,16 @@ enum LedgerChecks {
         if !unbalanced.isEmpty { problems.append("unbalanced transactions: \(unbalanced)") }
         let empty = try Row.fetchAll(db, sql: "SELECT id, payee FROM txn WHERE deleted = 0 AND id NOT IN (SELECT txnId FROM posting)")
         if !empty.isEmpty { problems.append("transactions without postings: \(empty)") }
+        // Every write moves a balance checkpoint: the months must equal the live postings' sums,
+        // summed here on their own (by date text, not by the store's day arithmetic).
+        let months = """
+            SELECT posting.accountId, posting.currency, date(txn.day * 86400, 'unixepoch', 'start of month'),
+                SUM(posting.amountMinor), COUNT(*)
+            FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 GROUP BY 1, 2, 3
+            """
+        let stored = "SELECT accountId, currency, date(month * 86400, 'unixepoch'), amountMinor, postings FROM balanceMonth"
+        let differing = try Row.fetchAll(db, sql: "SELECT * FROM (\(months) EXCEPT \(stored)) UNION ALL SELECT * FROM (\(stored) EXCEPT \(months))")
+        if !differing.isEmpty { problems.append("balance checkpoints differ from the postings: \(differing)") }
         return problems
     }
 
