@@ -1,5 +1,6 @@
 import Benchmark
 import CapitalCore
+import CapitalKit
 import CapitalStore
 import Foundation
 import GRDB
@@ -101,6 +102,33 @@ func storeBenchmarks() {
             "SQLite: snapshot of \(count) posted transactions", configuration: .init(metrics: metrics, maxDuration: .seconds(10), maxIterations: 10)
         ) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try loaded.snapshot()) }
+        }
+        guard count == 1_000_000 else { continue }
+        // Issue 20: what answers read of a long history, and what a write costs with the
+        // checkpoints kept. The history spans the ten years before `today`, about 270 a day.
+        Benchmark(
+            "History: opening balances from checkpoints and last month listed, 1000000 posted transactions",
+            configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 100).checked
+        ) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try loaded.snapshot(asOf: [today])) }
+        }
+        Benchmark(
+            "History: a spend with its checkpoint kept, on 1000000 posted transactions",
+            configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 200).checked
+        ) { benchmark in
+            let input = TransactionInput(
+                day: today.advanced(by: -20), payee: "benchmark",
+                postings: [PostingInput(account: "Cash", amount: "-1", field: "from"), PostingInput(account: "Groceries", amount: nil, field: "to")])
+            for _ in benchmark.scaledIterations { blackHole(try loaded.addTransaction(input)) }
+        }
+        Benchmark(
+            "History: stats of the last 12 months, 1000000 posted transactions",
+            configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 30).checked
+        ) { benchmark in
+            let range = DayRange(through: today, from: today.startOfMonth.addingMonths(-11))
+            for _ in benchmark.scaledIterations {
+                blackHole(try loaded.snapshot(asOf: [range.start, today]).statistics(range, today: today))
+            }
         }
     }
 

@@ -23,7 +23,7 @@ struct FieldKeysCLITests {
         let expected: [KitError.Field: String] = [
             .until: "--until", .days: "--days", .level: "--level", .allLevels: "--all-levels", .on: "--on", .account: "--account", .group: "--group",
             .from: "--from", .to: "--to", .amount: "AMOUNT", .period: "--by", .reminderDays: "--days", .month: "--month", .scenarioFile: "FILE",
-            .category: "--category", .min: "--min", .max: "--max", .kind: "--kind",
+            .category: "--category", .min: "--min", .max: "--max", .kind: "--kind", .limit: "--limit", .after: "--after", .before: "--before",
         ]
         #expect(Set(expected.keys) == Set(KitError.Field.allCases))
         for (field, flag) in expected { #expect(field.flag == flag, "\(field)") }

@@ -14,7 +14,7 @@ extension Capital {
                 --repair first rebuilds derived data (the checkpoints) from the postings, never user data. \
                 See docs/cli.md.
                 """,
-            example: "capital check --format json")
+            example: "capital check --format json", "capital check --repair")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "First rebuild derived data (balance checkpoints) from the postings; user data is never written.") var repair = false
@@ -44,7 +44,8 @@ extension Capital {
             case .json, .csv:
                 try global.print(Check.report(report))
             }
-            if report.problems.contains(where: { $0.kind == .checkpoint }) {
+            // Only derived data is wrong: a repair fixes it. Damaged records need a backup instead.
+            if !report.isClean && report.problems.allSatisfy({ $0.kind == .checkpoint }) {
                 Console.current.writeError(
                     "capital: note: `capital check --repair` rebuilds the balance checkpoints from the postings (derived data; nothing you entered is written)\n")
             }
