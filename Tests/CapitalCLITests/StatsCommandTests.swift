@@ -272,7 +272,23 @@ struct StatsCommandTests {
         Bad(args: ["stats", "--account", "Nope"], mentions: ["--account 'Nope'", "no such account", "capital account list"]),
         Bad(args: ["stats", "--by", "year"], mentions: ["--by 'year'", "expected category, month or spender"]),
         Bad(args: ["stats", "--format", "xml"], mentions: ["--format 'xml'", "expected table, json or csv"]),
+        Bad(args: ["stats", "--from", "-3x"], mentions: ["--from '-3x'", "expected -N with d, w, m or y (-30d, -2w, -6m, -1y)"]),
+        Bad(args: ["stats", "--from", "-200y"], mentions: ["--from '-200y'", "looks further than 100 years"]),
+        Bad(args: ["stats", "--from", "-1m", "--to", "-2m"], mentions: ["--from '-1m'", "is after --to 2025-01-20"]),
     ]
+
+    @Test("--from and --to may count back from today: -1y is the same day a year before")
+    func relativeDays() throws {
+        let cli = try CLI.household()
+        for (relative, day) in [("-1y", "2024-03-20"), ("-2m", "2025-01-20"), ("-3w", "2025-02-27"), ("-10d", "2025-03-10")] {
+            #expect(
+                cli.ok(["--today", Self.today, "stats", "--from", relative, "--format", "json"])
+                    == cli.ok(["--today", Self.today, "stats", "--from", day, "--format", "json"]), "\(relative)")
+        }
+        #expect(
+            cli.ok(["--today", Self.today, "stats", "--from", "-1y", "--to", "-1m", "--by", "month", "--format", "csv"])
+                == cli.ok(["--today", Self.today, "stats", "--from", "2024-03-20", "--to", "2025-02-20", "--by", "month", "--format", "csv"]))
+    }
 
     @Test(arguments: bad)
     func refusedWithOneLine(_ bad: Bad) throws {

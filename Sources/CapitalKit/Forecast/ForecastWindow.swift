@@ -48,24 +48,34 @@ public struct HorizonRequest: Sendable, Equatable {
             return today.advanced(by: days)
         }
         guard let until else { return today.addingMonths(12) }
-        if until.hasPrefix("+") {
-            // +90d, +6w, +18m, +30y: that far from today.
-            guard let unit = until.last, "dwmy".contains(unit), let count = Int(until.dropFirst().dropLast()), count >= 1 else {
-                throw .invalid(.until, value: until, reason: "expected +N with d, w, m or y (+90d, +6w, +18m, +30y)")
-            }
-            guard count <= (unit == "d" ? 36_600 : unit == "w" ? 5_229 : unit == "m" ? 1_200 : 100) else {
-                throw .invalid(.until, value: until, reason: "looks further than 100 years")
-            }
-            switch unit {
-            case "d": return today.advanced(by: count)
-            case "w": return today.advanced(by: 7 * count)
-            case "m": return today.addingMonths(count)
-            default: return today.addingMonths(12 * count)
-            }
-        }
+        if until.hasPrefix("+") { return try today.counting(until, field: .until) }
         let day: Day
         do { day = try Day(parsing: until, monthAs: .endOfMonth) } catch { throw .unreadable(.until, reason: "\(error)") }
         guard day >= today else { throw .invalid(.until, value: until, reason: "is before today \(today)") }
         return day
+    }
+}
+
+extension Day {
+    /// The day `text` counts from this one: a sign, a count and a unit of days, weeks, months or
+    /// years (`+90d`, `+6w`, `-18m`, `-1y`), at most 100 years away.
+    /// - Throws: `KitError.invalid(field)` for text of another form or a count too far.
+    func counting(_ text: String, field: KitError.Field) throws(KitError) -> Day {
+        let sign = text.first == "-" ? -1 : 1
+        guard let first = text.first, "+-".contains(first), let unit = text.last, "dwmy".contains(unit),
+            let count = Int(text.dropFirst().dropLast()), count >= 1
+        else {
+            let examples = sign < 0 ? "-30d, -2w, -6m, -1y" : "+90d, +6w, +18m, +30y"
+            throw .invalid(field, value: text, reason: "expected \(sign < 0 ? "-" : "+")N with d, w, m or y (\(examples))")
+        }
+        guard count <= (unit == "d" ? 36_600 : unit == "w" ? 5_229 : unit == "m" ? 1_200 : 100) else {
+            throw .invalid(field, value: text, reason: "looks further than 100 years")
+        }
+        switch unit {
+        case "d": return advanced(by: sign * count)
+        case "w": return advanced(by: sign * 7 * count)
+        case "m": return addingMonths(sign * count)
+        default: return addingMonths(sign * 12 * count)
+        }
     }
 }

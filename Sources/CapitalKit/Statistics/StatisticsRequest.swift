@@ -3,7 +3,8 @@ import CapitalStore
 
 /// The days statistics are asked for: `to` (a day, or a month for its last day; today by
 /// default) and `from` (a day, or a month for its first day; by default the first of the month
-/// eleven months before `to`'s: a year of whole months).
+/// eleven months before `to`'s: a year of whole months). Either may also count from today:
+/// `-1y`, `-6m`, `-2w`, `-30d` (`+N` ahead).
 public struct StatisticsRequest: Sendable, Equatable {
     public var from: String?
     public var to: String?
@@ -19,6 +20,7 @@ public struct StatisticsRequest: Sendable, Equatable {
     ///   is after `to`.
     public func range(today: Day) throws(KitError) -> DayRange {
         func day(_ text: String, _ field: KitError.Field, _ form: Day.MonthForm) throws(KitError) -> Day {
+            if text.first == "-" || text.first == "+" { return try today.counting(text, field: field) }
             do { return try Day(parsing: text, monthAs: form) } catch { throw .unreadable(field, reason: "\(error)") }
         }
         let first = try from.map { text throws(KitError) in try day(text, .from, .startOfMonth) }

@@ -31,15 +31,20 @@ extension Capital {
                   capital stats --chart
                   capital -f samples/household.yaml stats --from 2025-01 --to 2025-03
                   capital stats --by month --account "VTB Debit" --format json
+                  capital stats --from -1y
                   capital stats --by spender --format csv
                 """)
 
         @OptionGroup var global: GlobalOptions
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp(
-                "First day (YYYY-MM-DD, or YYYY-MM for its first day); default the 1st of the month 11 months before --to's.", valueName: "date"))
+                "First day (YYYY-MM-DD, YYYY-MM for its first day, or -1y, -6m, -2w, -30d from today); default the 1st of the month 11 months before --to's.",
+                valueName: "date"))
         var from: String?
-        @Option(help: ArgumentHelp("Last day (YYYY-MM-DD, or YYYY-MM for its last day); default today.", valueName: "date"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Last day (YYYY-MM-DD, YYYY-MM for its last day, or -1m … from today); default today.", valueName: "date"))
         var to: String?
         @Option(help: ArgumentHelp("Only transactions with a posting to this account.", valueName: "account"), completion: .accountNames) var account:
             String?
