@@ -301,10 +301,12 @@ enum LedgerChecks {
         // summed here on their own (by date text, not by the store's day arithmetic).
         let months = """
             SELECT posting.accountId, posting.currency, date(txn.day * 86400, 'unixepoch', 'start of month'),
-                SUM(posting.amountMinor), COUNT(*)
+                SUM(posting.amountMinor), SUM(MAX(posting.amountMinor, 0)), SUM(MIN(posting.amountMinor, 0)), COUNT(*)
             FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0 GROUP BY 1, 2, 3
             """
-        let stored = "SELECT accountId, currency, date(month * 86400, 'unixepoch'), amountMinor, postings FROM balanceMonth"
+        let stored = """
+            SELECT accountId, currency, date(month * 86400, 'unixepoch'), amountMinor, positiveMinor, negativeMinor, postings FROM balanceMonth
+            """
         let differing = try Row.fetchAll(db, sql: "SELECT * FROM (\(months) EXCEPT \(stored)) UNION ALL SELECT * FROM (\(stored) EXCEPT \(months))")
         if !differing.isEmpty { problems.append("balance checkpoints differ from the postings: \(differing)") }
         return problems

@@ -12,23 +12,28 @@ struct CheckpointTests {
     /// The checkpoint table's rows, in a fixed order.
     static func rows(_ store: Store) throws -> [String] {
         try store.read("test") { db in
-            try Row.fetchAll(db, sql: "SELECT accountId, currency, month, amountMinor, postings FROM balanceMonth ORDER BY 1, 2, 3")
-                .map { "\($0[0] as String) \($0[1] as String) \($0[2] as Int) \($0[3] as Int64) \($0[4] as Int)" }
+            try Row.fetchAll(
+                db, sql: "SELECT accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings FROM balanceMonth ORDER BY 1, 2, 3"
+            )
+            .map { "\($0[0] as String) \($0[1] as String) \($0[2] as Int) \($0[3] as Int64) \($0[4] as Int64) \($0[5] as Int64) \($0[6] as Int)" }
         }
     }
 
     /// What the postings say, straight from them (the test's own sum, not the rebuild's SQL).
     static func expected(_ store: Store) throws -> [String] {
         let ledger = try store.snapshot()
-        var sums: [String: (Int64, Int)] = [:]
+        var sums: [String: (sum: Int64, positive: Int64, negative: Int64, count: Int)] = [:]
         for transaction in ledger.transactions {
             for posting in transaction.postings {
                 let key = "\(posting.accountID) \(posting.amount.currency.code) \(transaction.day.startOfMonth.number)"
-                let (sum, count) = sums[key, default: (0, 0)]
-                sums[key] = (sum + posting.amount.minor, count + 1)
+                var value = sums[key, default: (0, 0, 0, 0)]
+                value.sum += posting.amount.minor
+                if posting.amount.minor > 0 { value.positive += posting.amount.minor } else { value.negative += posting.amount.minor }
+                value.count += 1
+                sums[key] = value
             }
         }
-        return sums.map { "\($0.key) \($0.value.0) \($0.value.1)" }.sorted()
+        return sums.map { "\($0.key) \($0.value.sum) \($0.value.positive) \($0.value.negative) \($0.value.count)" }.sorted()
     }
 
     @Test func randomWritesKeepCheckpointsEqualToThePostings() throws {
@@ -101,14 +106,14 @@ struct CheckpointTests {
                 try db.execute(sql: "UPDATE balanceMonth SET amountMinor = amountMinor + 1 WHERE month = ?", arguments: [try Day(iso: "2024-04-01").number])
                 try db.execute(sql: "DELETE FROM balanceMonth WHERE month = ? AND amountMinor < 0", arguments: [try Day(iso: "2024-03-01").number])
                 try db.execute(
-                    sql: "INSERT INTO balanceMonth VALUES ('nobody', 'RUB', ?, 5, 1)", arguments: [try Day(iso: "2024-05-01").number])
+                    sql: "INSERT INTO balanceMonth VALUES ('nobody', 'RUB', ?, 5, 5, 0, 1)", arguments: [try Day(iso: "2024-05-01").number])
             }
         }
         let problems = try Store.check(path: path).problems
         #expect(problems.count == 4)
         #expect(problems.allSatisfy { $0.kind == .checkpoint && $0.table == "balanceMonth" })
-        #expect(problems.contains { $0.message.contains("holds no row, the postings say -10000/1") && ($0.id ?? "").hasSuffix("RUB 2024-03") })
-        #expect(problems.contains { $0.id == "nobody RUB 2024-05" && $0.message.contains("holds 5/1, the postings say no row") })
+        #expect(problems.contains { $0.message.contains("holds no row, the postings say -10000/0/-10000/1") && ($0.id ?? "").hasSuffix("RUB 2024-03") })
+        #expect(problems.contains { $0.id == "nobody RUB 2024-05" && $0.message.contains("holds 5/5/0/1, the postings say no row") })
         let before = try Store.open(path: path).snapshot()
         #expect(try Store.repair(path: path) == 4)
         #expect(try Store.check(path: path).problems == [])

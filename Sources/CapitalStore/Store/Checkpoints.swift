@@ -2,7 +2,8 @@ import CapitalCore
 import GRDB
 
 /// Balances at checkpoints: the table `balanceMonth` holds, per account, currency and month, the
-/// sum and the count of the live postings dated in that month. A balance at the end of any month
+/// sum of the live postings dated in that month, the sums of the positive and of the negative
+/// ones (what keeps every balance within Int64, `postingSums`), and their count. A balance at the end of any month
 /// (a checkpoint) is the sum of the months up to it; a balance on any day is the checkpoint before
 /// its month plus the postings of its month through that day. Reading today's balances therefore
 /// costs O(accounts × months) however many transactions the ledger holds.
@@ -17,23 +18,32 @@ enum Checkpoints {
         "CAST(julianday(date((\(day)) * 86400, 'unixepoch', 'start of month')) - 2440587.5 AS INTEGER)"
     }
 
+    /// Adds a row's sums to the month's, or makes it the month's row.
+    private static let accumulate = """
+        ON CONFLICT DO UPDATE SET amountMinor = amountMinor + excluded.amountMinor,
+            positiveMinor = positiveMinor + excluded.positiveMinor, negativeMinor = negativeMinor + excluded.negativeMinor,
+            postings = postings + excluded.postings;
+        """
+
     /// Adds `sign` × the postings of transaction `txn` (an SQL expression) at day `day`, when `live`.
     private static func moveTransaction(_ txn: String, day: String, sign: String, live: String) -> String {
         """
-        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, postings)
-        SELECT accountId, currency, \(month(day)), \(sign) * SUM(amountMinor), \(sign) * COUNT(*)
+        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings)
+        SELECT accountId, currency, \(month(day)), \(sign) * SUM(amountMinor), \(sign) * SUM(MAX(amountMinor, 0)),
+            \(sign) * SUM(MIN(amountMinor, 0)), \(sign) * COUNT(*)
         FROM posting WHERE txnId = \(txn) AND \(live) GROUP BY accountId, currency
-        ON CONFLICT DO UPDATE SET amountMinor = amountMinor + excluded.amountMinor, postings = postings + excluded.postings;
+        \(accumulate)
         """
     }
 
     /// Adds `sign` × one posting (`row` is NEW or OLD) when its transaction is live.
     private static func movePosting(_ row: String, sign: String) -> String {
         """
-        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, postings)
-        SELECT \(row).accountId, \(row).currency, \(month("txn.day")), \(sign) * \(row).amountMinor, \(sign)
+        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings)
+        SELECT \(row).accountId, \(row).currency, \(month("txn.day")), \(sign) * \(row).amountMinor,
+            \(sign) * MAX(\(row).amountMinor, 0), \(sign) * MIN(\(row).amountMinor, 0), \(sign)
         FROM txn WHERE txn.id = \(row).txnId AND txn.deleted = 0
-        ON CONFLICT DO UPDATE SET amountMinor = amountMinor + excluded.amountMinor, postings = postings + excluded.postings;
+        \(accumulate)
         """
     }
 
@@ -59,6 +69,8 @@ enum Checkpoints {
             currency TEXT NOT NULL,
             month INTEGER NOT NULL,
             amountMinor INTEGER NOT NULL,
+            positiveMinor INTEGER NOT NULL,
+            negativeMinor INTEGER NOT NULL,
             postings INTEGER NOT NULL,
             PRIMARY KEY (accountId, currency, month)
         ) WITHOUT ROWID;
@@ -88,9 +100,11 @@ enum Checkpoints {
     /// The table's rows as the postings say they should be: sums per account, currency and month
     /// (grouped by day first, so the month is worked out once a day, not once a posting).
     static let recomputed = """
-        SELECT accountId, currency, \(month("day")) AS month, SUM(amount) AS amountMinor, SUM(n) AS postings
+        SELECT accountId, currency, \(month("day")) AS month, SUM(amount) AS amountMinor, SUM(positive) AS positiveMinor,
+            SUM(negative) AS negativeMinor, SUM(n) AS postings
         FROM (
-            SELECT posting.accountId, posting.currency, txn.day, SUM(posting.amountMinor) AS amount, COUNT(*) AS n
+            SELECT posting.accountId, posting.currency, txn.day, SUM(posting.amountMinor) AS amount,
+                SUM(MAX(posting.amountMinor, 0)) AS positive, SUM(MIN(posting.amountMinor, 0)) AS negative, COUNT(*) AS n
             FROM posting JOIN txn ON txn.id = posting.txnId WHERE txn.deleted = 0
             GROUP BY posting.accountId, posting.currency, txn.day
         ) GROUP BY accountId, currency, month
@@ -99,7 +113,7 @@ enum Checkpoints {
     /// Replaces the table's rows with what the postings say.
     static let rebuild = """
         DELETE FROM balanceMonth;
-        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, postings) \(recomputed);
+        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings) \(recomputed);
         """
 
     /// Every live posting dated before `day` (the first day of a month), summed per account and
@@ -126,7 +140,7 @@ enum Checkpoints {
     }
 
     /// A checkpoint row that differs from what the postings say: its key (`account currency
-    /// YYYY-MM`) and both rows as `amount/postings` (nil where there is no row).
+    /// YYYY-MM`) and both rows as `sum/positive/negative/postings` (nil where there is no row).
     struct Difference: Equatable {
         var key: String
         var stored: String?
@@ -143,11 +157,11 @@ enum Checkpoints {
                 // A month between the years 1 and 9999 is shown as YYYY-MM, anything else as stored.
                 let month = row.rawInteger(2).flatMap { (-719_162...2_932_896).contains($0) ? Day(Int($0)) : nil }
                 let key = "\(row.rawText(0) ?? row.shown(0)) \(row.rawText(1) ?? row.shown(1)) \(month.map { String($0.iso.prefix(7)) } ?? row.shown(2))"
-                result[key, default: ""] += "\(row.shown(3))/\(row.shown(4))"
+                result[key, default: ""] += "\(row.shown(3))/\(row.shown(4))/\(row.shown(5))/\(row.shown(6))"
             }
             return result
         }
-        let stored = try rows("SELECT accountId, currency, month, amountMinor, postings FROM balanceMonth")
+        let stored = try rows("SELECT accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings FROM balanceMonth")
         let expected = try rows(recomputed)
         return Set(stored.keys).union(expected.keys).sorted().compactMap { key in
             stored[key] == expected[key] ? nil : Difference(key: key, stored: stored[key], expected: expected[key])

@@ -165,15 +165,18 @@ struct DatabaseLookup: LedgerLookup {
     func postingSums(_ accountID: String) throws -> [String: (positive: Int64, negative: Int64)]? {
         do {
             var sums: [String: (positive: Int64, negative: Int64)] = [:]
+            // From the balance checkpoints: O(months), not O(postings). SQLite's sum() fails on
+            // an integer overflow; a month that went past Int64 inside a write (SQLite's `+`
+            // then makes it a real number) makes its sum a real one.
             for row in try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT posting.currency, SUM(CASE WHEN amountMinor > 0 THEN amountMinor ELSE 0 END),
-                               SUM(CASE WHEN amountMinor < 0 THEN amountMinor ELSE 0 END)
-                        FROM posting JOIN txn ON txn.id = posting.txnId
-                        WHERE txn.deleted = 0 AND posting.accountId = ? GROUP BY posting.currency
+                        SELECT currency, SUM(positiveMinor), SUM(negativeMinor),
+                            typeof(SUM(positiveMinor)) = 'integer' AND typeof(SUM(negativeMinor)) = 'integer'
+                        FROM balanceMonth WHERE accountId = ? GROUP BY currency
                         """), arguments: [accountID])
             {
+                guard row[3] as Bool else { return nil }
                 sums[row[0]] = (row[1] ?? 0, row[2] ?? 0)
             }
             return sums
