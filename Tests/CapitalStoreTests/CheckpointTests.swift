@@ -121,3 +121,34 @@ struct CheckpointTests {
         #expect(try Store.repair(path: path) == 0)
     }
 }
+
+/// `export` walks the transactions and hands the file over a megabyte at a time (issue 20): the
+/// parts put together are the bytes the ledger written whole gives, in YAML and JSON.
+@Suite("Store: streamed export")
+struct StreamedExportTests {
+    @Test(arguments: LedgerFileFormat.allCases)
+    func partsMakeTheWholeFile(format: LedgerFileFormat) throws {
+        let store = try Store.initialized()
+        try store.addAccount(name: "A", kind: .debit, currency: nil)
+        // 6 000 transactions straight into SQLite (the façade would take a while in a debug build).
+        try store.rawWrite { db in
+            let account = try String.fetchOne(db, sql: "SELECT id FROM account WHERE name = 'A'")!
+            let groceries = try String.fetchOne(db, sql: "SELECT id FROM account WHERE name = 'Groceries'")!
+            for n in 0..<6_000 {
+                let id = String(format: "00000000-0000-4000-8000-%012x", n)
+                try db.execute(
+                    sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee) VALUES (?, '2025-01-01 00:00:00.000', '2025-01-01 00:00:00.000', ?, ?, ?)",
+                    arguments: [id, 19_000 + n / 10, n + 1, "Shop \"\(n % 7)\": #\(n), a payee long enough for a megabyte in six thousand"])
+                try db.execute(
+                    sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency) VALUES (?, ?, ?, 0, ?, 'RUB'), (?, ?, ?, 1, ?, 'RUB')",
+                    arguments: [id + "a", id, groceries, 100 + n, id + "b", id, account, -100 - n])
+            }
+        }
+        var parts: [String] = []
+        try store.export(format: format) { parts.append($0) }
+        #expect(parts.count > 1, "a file of \(parts.joined().utf8.count) bytes in one part")
+        #expect(parts.dropLast().allSatisfy { $0.utf8.count >= 1 << 20 })
+        let whole = LedgerFile.write(try store.snapshot(), defaultAccountID: nil, format: format, extras: LedgerExtras())
+        #expect(parts.joined() == whole)
+    }
+}

@@ -100,11 +100,10 @@ struct TransactionRowsTests {
         }
         let rows = LedgerFile.Rows(
             names: Dictionary(uniqueKeysWithValues: zip(ids, accounts)), currencies: Dictionary(uniqueKeysWithValues: ids.map { ($0, rub) }))
-        let value = LedgerFile.Value.transactions(transactions, rows)
-        var straight = ""
+        var straight = "transactions:\n"
+        for transaction in transactions { rows.yaml(transaction, indent: 2, into: &straight) }
         var tree = ""
-        LedgerFile.yaml(key: "transactions", value, indent: 0, into: &straight)
-        LedgerFile.yaml(key: "transactions", value.expanded, indent: 0, into: &tree)
+        LedgerFile.yaml(key: "transactions", .list(transactions.map(rows.value)), indent: 0, into: &tree)
         #expect(straight == tree)
         #expect(straight.contains("currency: USD") && straight.contains("postings: []") && straight.contains("tags: ["))
     }

@@ -11,6 +11,26 @@ extension LedgerFile {
     /// transactions by day and entry order, default values left out. Import then export gives the
     /// same bytes.
     public static func write(_ ledger: Ledger, defaultAccountID: String?, format: LedgerFileFormat, extras: LedgerExtras = LedgerExtras()) -> String {
+        var text = ""
+        do {
+            try write(ledger, transactions: .list(ledger.transactions), defaultAccountID: defaultAccountID, format: format, extras: extras) {
+                text += $0
+            }
+        } catch {
+            preconditionFailure("a ledger written into a string cannot fail: \(error)")
+        }
+        return text
+    }
+
+    /// Writes a ledger file in parts of about a megabyte, handing each to `emit`: the ledger's
+    /// records from `ledger`, its transactions from `transactions` (a list, or a walk over a
+    /// database), so that a million transactions need not be in memory at once. The same bytes as
+    /// `write(_:defaultAccountID:format:extras:)`.
+    /// - Throws: what `transactions` or `emit` throws.
+    static func write(
+        _ ledger: Ledger, transactions: TransactionSource, defaultAccountID: String?, format: LedgerFileFormat, extras: LedgerExtras,
+        emit: (String) throws -> Void
+    ) throws {
         let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
         let currencies = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.currency) })
         var root: [(String, Value)] = [("capital", .number("1")), ("currency", .text(ledger.currency.code))]
@@ -50,7 +70,8 @@ extension LedgerFile {
                         })
                 ))
         }
-        root.append(("transactions", .transactions(ledger.transactions, Rows(names: names, currencies: currencies))))
+        root.append(("transactions", .transactions))
+        let rows = Rows(names: names, currencies: currencies)
         if let calendar = extras.calendar, calendar != "none" { root.insert(("calendar", .text(calendar)), at: defaultAccountID == nil ? 2 : 3) }
         let calendarNames = extras.calendarDays.reduce(into: [String]()) { if !$0.contains($1.calendar) { $0.append($1.calendar) } }
         if !calendarNames.isEmpty {
@@ -101,15 +122,53 @@ extension LedgerFile {
                 ))
         }
         var out = ""
+        /// Hands `out` over once it holds a megabyte.
+        func flushIfFull() throws {
+            if out.utf8.count >= 1 << 20 {
+                try emit(out)
+                out = ""
+            }
+        }
         switch format {
         case .yaml:
             out = "# capital ledger file: see docs/ledger-format.md\n"
-            for (key, value) in root { yaml(key: key, value, indent: 0, into: &out) }
+            for (key, value) in root {
+                guard case .transactions = value else {
+                    yaml(key: key, value, indent: 0, into: &out)
+                    continue
+                }
+                var empty = true
+                try transactions.walk { transaction in
+                    if empty { out += "\(key):\n" }
+                    empty = false
+                    rows.yaml(transaction, indent: 2, into: &out)
+                    try flushIfFull()
+                }
+                if empty { out += "\(key): []\n" }
+            }
         case .json:
-            json(.map(root), indent: 0, into: &out)
-            out += "\n"
+            // As `json(.map(root))` writes it, the transactions one by one.
+            out += "{\n"
+            for (index, (key, value)) in root.enumerated() {
+                out += "  " + quoted(key) + ": "
+                if case .transactions = value {
+                    out += "["
+                    var empty = true
+                    try transactions.walk { transaction in
+                        out += empty ? "\n    " : ",\n    "
+                        empty = false
+                        json(rows.value(transaction), indent: 4, into: &out)
+                        try flushIfFull()
+                    }
+                    out += empty ? "]" : "\n  ]"
+                } else {
+                    json(value, indent: 2, into: &out)
+                }
+                out += index == root.count - 1 ? "\n" : ",\n"
+            }
+            out += "}\n"
         }
-        return out
+        try emit(out)
     }
 
     private static func schedule(of s: Schedule, names: [String: String], ledger: Ledger, extras: LedgerExtras) -> Value {
@@ -254,24 +313,30 @@ extension LedgerFile {
         case list([Value])
         case inlineList([String])
         case map([(String, Value)])
-        /// A ledger's transactions: a list of maps, written straight from the transactions in YAML.
-        case transactions([Transaction], Rows)
+        /// Where the ledger's transactions go: `write` writes them from its `TransactionSource`.
+        case transactions
+    }
 
-        /// The transactions as the list of maps they stand for.
-        var expanded: Value {
-            if case .transactions(let transactions, let rows) = self { return .list(transactions.map(rows.value)) }
-            return self
+    /// The transactions a ledger file holds, in order: a list in memory, or a walk that hands
+    /// them over one at a time (a database's, read in one transaction with the rest).
+    enum TransactionSource {
+        case list([Transaction])
+        case walk((_ body: (Transaction) throws -> Void) throws -> Void)
+
+        /// Calls `body` with each transaction in order.
+        func walk(_ body: (Transaction) throws -> Void) throws {
+            switch self {
+            case .list(let transactions): for transaction in transactions { try body(transaction) }
+            case .walk(let walk): try walk(body)
+            }
         }
     }
 
     static func yaml(key: String, _ value: Value, indent: Int, into out: inout String) {
         let pad = pad(indent)
         switch value {
-        case .transactions(let transactions, _) where transactions.isEmpty:
-            out += "\(pad)\(key): []\n"
-        case .transactions(let transactions, let rows):
-            out += "\(pad)\(key):\n"
-            for transaction in transactions { rows.yaml(transaction, indent: indent + 2, into: &out) }
+        case .transactions:
+            preconditionFailure("a ledger's transactions are written by write(_:transactions:…) alone")
         case .list(let items) where items.isEmpty:
             out += "\(pad)\(key): []\n"
         case .list(let items):
@@ -288,7 +353,7 @@ extension LedgerFile {
     private static func yamlItem(_ value: Value, indent: Int, into out: inout String) {
         let pad = pad(indent)
         switch value {
-        case .transactions: yamlItem(value.expanded, indent: indent, into: &out)
+        case .transactions: preconditionFailure("a ledger's transactions are written by write(_:transactions:…) alone")
         case .map(let fields):
             var first = true
             for (k, v) in fields {
@@ -365,7 +430,7 @@ extension LedgerFile {
     private static func json(_ value: Value, indent: Int, into out: inout String) {
         let pad = String(repeating: " ", count: indent + 2)
         switch value {
-        case .transactions: json(value.expanded, indent: indent, into: &out)
+        case .transactions: preconditionFailure("a ledger's transactions are written by write(_:transactions:…) alone")
         case .text(let s), .amount(let s): out += quoted(s)
         case .number(let s): out += s
         case .bool(let b): out += b ? "true" : "false"
@@ -405,17 +470,69 @@ public struct LedgerExtras: Sendable {
 extension Store {
     /// The whole ledger as a ledger file.
     public func export(format: LedgerFileFormat) throws(StoreError) -> String {
-        let ledger = try snapshot()
-        let defaultAccount = try defaultAccount()
-        var extras = LedgerExtras()
-        try read("reading the ledger") { db in
-            extras.calendar = try Store.setting(db, "calendar")
-            for row in try Row.fetchAll(db, sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0") {
-                extras.handledThrough[row["id"]] = Day(row["handledThrough"])
-            }
-            for (key, mark) in try Store.fetchMarks(db) { extras.marks[key.instrumentID, default: []].append((key.day, mark)) }
+        var text = ""
+        do { try export(format: format) { text += $0 } } catch let error as StoreError { throw error } catch {
+            preconditionFailure("a ledger exported into a string cannot fail but by the store: \(error)")
         }
-        extras.calendarDays = try calendarDays()
-        return LedgerFile.write(ledger, defaultAccountID: defaultAccount?.id, format: format, extras: extras)
+        return text
+    }
+
+    /// The whole ledger as a ledger file, handed to `emit` in parts of about a megabyte. A
+    /// database is read in one transaction and its transactions walked, never all in memory: the
+    /// memory an export takes does not grow with the history.
+    /// - Throws: `StoreError` when the ledger cannot be read; what `emit` throws, as it threw it.
+    public func export(format: LedgerFileFormat, to emit: (String) throws -> Void) throws {
+        if let file = fileLedger {
+            let ledger = try file.get()
+            let (defaultAccountID, extras) = try read("reading the ledger") { db in try Store.exportExtras(db) }
+            try LedgerFile.write(
+                ledger, transactions: .list(ledger.transactions), defaultAccountID: defaultAccountID, format: format, extras: extras, emit: emit)
+            return
+        }
+        // The caller's own failure (a full disk) is its to report, not the store's.
+        var failure: (any Error)?
+        func emitting(_ text: String) throws {
+            do { try emit(text) } catch {
+                failure = error
+                throw error
+            }
+        }
+        do {
+            try read("exporting the ledger") { db in
+                let ledger = try Store.fetchLedgerRecords(db, location: location)
+                let (defaultAccountID, extras) = try Store.exportExtras(db)
+                let transactions = LedgerFile.TransactionSource.walk { body in
+                    var failed: (any Error)?
+                    try Store.walkTransactions(db, where: "", []) { transaction in
+                        do { try body(transaction) } catch {
+                            failed = error
+                            return false
+                        }
+                        return true
+                    }
+                    if let failed { throw failed }
+                }
+                try LedgerFile.write(
+                    ledger, transactions: transactions, defaultAccountID: defaultAccountID, format: format, extras: extras, emit: emitting)
+            }
+        } catch {
+            if let failure { throw failure }
+            throw error
+        }
+    }
+
+    /// What a ledger file holds beside the ledger value: the default account, the calendar
+    /// setting, schedules' handled days, the flows' marks and the calendars' own days.
+    static func exportExtras(_ db: Database) throws -> (defaultAccountID: String?, LedgerExtras) {
+        var extras = LedgerExtras()
+        extras.calendar = try Store.setting(db, "calendar")
+        for row in try Row.fetchAll(db, sql: "SELECT id, handledThrough FROM schedule WHERE deleted = 0") {
+            extras.handledThrough[row["id"]] = Day(row["handledThrough"])
+        }
+        for (key, mark) in try Store.fetchMarks(db) { extras.marks[key.instrumentID, default: []].append((key.day, mark)) }
+        extras.calendarDays = try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day")).map {
+            (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
+        }
+        return (try Store.setting(db, "defaultAccount"), extras)
     }
 }

@@ -76,6 +76,17 @@ extension Store {
     /// The ledger as `snapshot` reads it, inside a transaction already open: every posted
     /// transaction, or with `days` only those answers as of any of these days need (`History`).
     static func fetchLedger(_ db: Database, location: String, asOf days: [Day]? = nil) throws -> Ledger {
+        var ledger = try fetchLedgerRecords(db, location: location)
+        if let days, let first = History.firstListedDay(of: ledger, asOf: days) {
+            try History.read(db, from: first, into: &ledger)
+        } else {
+            ledger.transactions = try Store.fetchTransactions(db)
+        }
+        return ledger
+    }
+
+    /// The ledger's records without its posted transactions, inside a transaction already open.
+    static func fetchLedgerRecords(_ db: Database, location: String) throws -> Ledger {
         var ledger = Ledger(
             currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
             groups: try Store.fetchGroups(db), schedules: try Store.fetchSchedules(db))
@@ -86,11 +97,6 @@ extension Store {
         ledger.dues = try Store.fetchDues(db)
         ledger.budgets = try Store.fetchBudgets(db)
         ledger.defaultAccountID = try Store.setting(db, "defaultAccount")
-        if let days, let first = History.firstListedDay(of: ledger, asOf: days) {
-            try History.read(db, from: first, into: &ledger)
-        } else {
-            ledger.transactions = try Store.fetchTransactions(db)
-        }
         return ledger
     }
 

@@ -91,10 +91,22 @@ struct OutputFile {
 
     /// Writes `text` whole; `owner` makes the file the owner's only (mode 0600), as a ledger is.
     func write(_ text: String, ownerOnly: Bool = false) throws {
+        try stream(ownerOnly: ownerOnly) { write in try write(text) }
+    }
+
+    /// Writes what `body` hands its writer, part by part, and puts the file in place when `body`
+    /// returns; when it throws (or a part cannot be written), nothing is left behind.
+    func stream(ownerOnly: Bool = false, _ body: (_ write: (String) throws -> Void) throws -> Void) throws {
         let handle = try open(ownerOnly: ownerOnly)
-        do { try OutputFile.write(Array(text.utf8)[...], to: handle) } catch {
+        do {
+            try body { text in
+                do { try OutputFile.write(Array(text.utf8)[...], to: handle) } catch {
+                    throw CLIError.invalid("--out", path, "cannot be written: \(error)")
+                }
+            }
+        } catch {
             abandon(handle)
-            throw CLIError.invalid("--out", path, "cannot be written: \(error)")
+            throw error
         }
         try commit(handle)
     }

@@ -79,7 +79,15 @@ extension Capital {
                 if let (option, value) = csv.given.first {
                     throw CSVExportOptions.misplaced(option, value, "goes with --format csv; a \(format.rawValue) ledger file is the whole ledger")
                 }
-                text = try global.ledgerStore(writing: false).export(format: format)
+                // Streamed: the transactions are read and written a megabyte at a time. A ledger is
+                // private: the file is the owner's only, like the database.
+                let store = try global.ledgerStore(writing: false)
+                if let file {
+                    try file.stream(ownerOnly: true) { write in try store.export(format: format, to: write) }
+                } else {
+                    try store.export(format: format) { Console.current.write($0) }
+                }
+                return
             }
             // A ledger is private: the file is the owner's only, like the database.
             if let file { try file.write(text, ownerOnly: true) } else { Console.current.write(text) }
