@@ -96,14 +96,17 @@ struct HistoryWindowTests {
         for index in whole.timeline.accounts.indices {
             for forecastCase in ForecastCase.allCases {
                 #expect(
-                    Array(whole.timeline.balances(ofAccountAt: index, forecastCase)) == Array(summed.timeline.balances(ofAccountAt: index, forecastCase)),
+                    Array(whole.timeline.balances(ofAccountAt: index, forecastCase))
+                        == Array(summed.timeline.balances(ofAccountAt: index, forecastCase)),
                     "\(whole.timeline.accounts[index].name) \(forecastCase)")
             }
         }
         #expect(whole.ledger.transactions.filter { $0.day >= opening.day } == summed.ledger.transactions.filter { $0.day >= opening.day })
         // Card cycles, overdue flows left out, and what `balance` and the card screens read.
         for card in full.cards {
-            #expect(full.cardCycles(card, today: today, horizon: window.horizon, calendars: calendars) == windowed.cardCycles(card, today: today, horizon: window.horizon, calendars: calendars))
+            #expect(
+                full.cardCycles(card, today: today, horizon: window.horizon, calendars: calendars)
+                    == windowed.cardCycles(card, today: today, horizon: window.horizon, calendars: calendars))
         }
         let ignoring = try Projection(store: store, stored: full.ignoringOverdue(today: today, calendars: calendars), window: window)
         let ignoringSummed = try Projection(store: store, stored: windowed.ignoringOverdue(today: today, calendars: calendars), window: window)

@@ -103,7 +103,8 @@ struct CheckpointTests {
             try store.add(on: "2024-03-05", [("A", "100"), ("Capital", nil)])
             try store.add(on: "2024-04-05", [("A", "-30"), ("Groceries", nil)])
             try store.rawWrite { db in
-                try db.execute(sql: "UPDATE balanceMonth SET amountMinor = amountMinor + 1 WHERE month = ?", arguments: [try Day(iso: "2024-04-01").number])
+                try db.execute(
+                    sql: "UPDATE balanceMonth SET amountMinor = amountMinor + 1 WHERE month = ?", arguments: [try Day(iso: "2024-04-01").number])
                 try db.execute(sql: "DELETE FROM balanceMonth WHERE month = ? AND amountMinor < 0", arguments: [try Day(iso: "2024-03-01").number])
                 try db.execute(
                     sql: "INSERT INTO balanceMonth VALUES ('nobody', 'RUB', ?, 5, 5, 0, 1)", arguments: [try Day(iso: "2024-05-01").number])
@@ -112,7 +113,8 @@ struct CheckpointTests {
         let problems = try Store.check(path: path).problems
         #expect(problems.count == 4)
         #expect(problems.allSatisfy { $0.kind == .checkpoint && $0.table == "balanceMonth" })
-        #expect(problems.contains { $0.message.contains("holds no row, the postings say -10000/0/-10000/1") && ($0.id ?? "").hasSuffix("RUB 2024-03") })
+        #expect(
+            problems.contains { $0.message.contains("holds no row, the postings say -10000/0/-10000/1") && ($0.id ?? "").hasSuffix("RUB 2024-03") })
         #expect(problems.contains { $0.id == "nobody RUB 2024-05" && $0.message.contains("holds 5/5/0/1, the postings say no row") })
         let before = try Store.open(path: path).snapshot()
         #expect(try Store.repair(path: path) == 4)
@@ -137,10 +139,12 @@ struct StreamedExportTests {
             for n in 0..<6_000 {
                 let id = String(format: "00000000-0000-4000-8000-%012x", n)
                 try db.execute(
-                    sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee) VALUES (?, '2025-01-01 00:00:00.000', '2025-01-01 00:00:00.000', ?, ?, ?)",
+                    sql:
+                        "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee) VALUES (?, '2025-01-01 00:00:00.000', '2025-01-01 00:00:00.000', ?, ?, ?)",
                     arguments: [id, 19_000 + n / 10, n + 1, "Shop \"\(n % 7)\": #\(n), a payee long enough for a megabyte in six thousand"])
                 try db.execute(
-                    sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency) VALUES (?, ?, ?, 0, ?, 'RUB'), (?, ?, ?, 1, ?, 'RUB')",
+                    sql:
+                        "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency) VALUES (?, ?, ?, 0, ?, 'RUB'), (?, ?, ?, 1, ?, 'RUB')",
                     arguments: [id + "a", id, groceries, 100 + n, id + "b", id, account, -100 - n])
             }
         }

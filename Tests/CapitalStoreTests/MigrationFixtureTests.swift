@@ -29,7 +29,10 @@ struct MigrationFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/schema")
 
-    static let all = ["v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows", "v8-balance-checkpoints"]
+    static let all = [
+        "v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows",
+        "v8-balance-checkpoints",
+    ]
 
     static let fixtures: [Fixture] = [
         Fixture(

@@ -93,7 +93,11 @@ extension Store {
         var range = TransactionRange()
         (range.from, range.to) = (filter.from, filter.to)
         // The day index narrows the walk; the accounts' postings do when they are named alone.
-        if filter.categoryIDs.isEmpty { range.accountIDs = filter.accountIDs } else if filter.accountIDs.isEmpty { range.accountIDs = filter.categoryIDs }
+        if filter.categoryIDs.isEmpty {
+            range.accountIDs = filter.accountIDs
+        } else if filter.accountIDs.isEmpty {
+            range.accountIDs = filter.categoryIDs
+        }
         range.after = try query.after.map { try transaction($0).id }
         range.before = try query.before.map { try transaction($0).id }
         let kinds = Dictionary(ledger.accounts.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })

@@ -530,9 +530,10 @@ extension Store {
             extras.handledThrough[row["id"]] = Day(row["handledThrough"])
         }
         for (key, mark) in try Store.fetchMarks(db) { extras.marks[key.instrumentID, default: []].append((key.day, mark)) }
-        extras.calendarDays = try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day")).map {
-            (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
-        }
+        extras.calendarDays = try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day"))
+            .map {
+                (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
+            }
         return (try Store.setting(db, "defaultAccount"), extras)
     }
 }

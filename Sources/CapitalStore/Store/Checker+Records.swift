@@ -115,7 +115,8 @@ extension Checker {
             problems.append(
                 CheckProblem(
                     .checkpoint, table: "balanceMonth", id: difference.key,
-                    "holds \(difference.stored ?? "no row"), the postings say \(difference.expected ?? "no row") (derived data: a repair rebuilds it from the postings)"))
+                    "holds \(difference.stored ?? "no row"), the postings say \(difference.expected ?? "no row") (derived data: a repair rebuilds it from the postings)"
+                ))
         }
     }
 

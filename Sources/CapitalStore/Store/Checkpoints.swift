@@ -156,7 +156,8 @@ enum Checkpoints {
             for row in try Row.fetchAll(db, sql: sql) {
                 // A month between the years 1 and 9999 is shown as YYYY-MM, anything else as stored.
                 let month = row.rawInteger(2).flatMap { (-719_162...2_932_896).contains($0) ? Day(Int($0)) : nil }
-                let key = "\(row.rawText(0) ?? row.shown(0)) \(row.rawText(1) ?? row.shown(1)) \(month.map { String($0.iso.prefix(7)) } ?? row.shown(2))"
+                let key =
+                    "\(row.rawText(0) ?? row.shown(0)) \(row.rawText(1) ?? row.shown(1)) \(month.map { String($0.iso.prefix(7)) } ?? row.shown(2))"
                 result[key, default: ""] += "\(row.shown(3))/\(row.shown(4))/\(row.shown(5))/\(row.shown(6))"
             }
             return result

@@ -27,7 +27,8 @@ enum History {
     /// history into `ledger`, and sums up the rest.
     /// - Complexity: O(transactions listed + accounts × months), not O(history).
     static func read(_ db: Database, from first: Day, into ledger: inout Ledger) throws {
-        let replayed = ledger.loans.map(\.accountID) + ledger.deposits.map(\.accountID)
+        let replayed =
+            ledger.loans.map(\.accountID) + ledger.deposits.map(\.accountID)
             + ledger.accounts.filter { $0.valueChange != nil }.map(\.id)
         var older: [Transaction] = []
         if !replayed.isEmpty {

@@ -365,7 +365,8 @@ extension Store {
                 arguments += [row[0] as Int, row[1] as Int]
             }
             if !range.accountIDs.isEmpty {
-                filter += " AND txn.id IN (SELECT txnId FROM posting WHERE accountId IN (\(range.accountIDs.map { _ in "?" }.joined(separator: ","))))"
+                filter +=
+                    " AND txn.id IN (SELECT txnId FROM posting WHERE accountId IN (\(range.accountIDs.map { _ in "?" }.joined(separator: ","))))"
                 arguments += range.accountIDs.sorted()
             }
             try Store.walkTransactions(db, where: filter, StatementArguments(arguments), newestFirst: range.newestFirst, body)

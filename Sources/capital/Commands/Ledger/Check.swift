@@ -27,7 +27,8 @@ extension Capital {
             let path = try global.existingDatabasePath()
             if repair {
                 let rebuilt = try Store.repair(path: path)
-                Console.current.writeError("capital: note: rebuilt the balance checkpoints (\(rebuilt) month\(rebuilt == 1 ? "" : "s") differed from the postings)\n")
+                Console.current.writeError(
+                    "capital: note: rebuilt the balance checkpoints (\(rebuilt) month\(rebuilt == 1 ? "" : "s") differed from the postings)\n")
             }
             let report = try Store.check(path: path)
             switch format {
@@ -47,7 +48,8 @@ extension Capital {
             // Only derived data is wrong: a repair fixes it. Damaged records need a backup instead.
             if !report.isClean && report.problems.allSatisfy({ $0.kind == .checkpoint }) {
                 Console.current.writeError(
-                    "capital: note: `capital check --repair` rebuilds the balance checkpoints from the postings (derived data; nothing you entered is written)\n")
+                    "capital: note: `capital check --repair` rebuilds the balance checkpoints from the postings (derived data; nothing you entered is written)\n"
+                )
             }
             if !report.isClean { throw ExitCode(2) }
         }

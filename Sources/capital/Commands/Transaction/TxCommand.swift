@@ -74,7 +74,8 @@ extension Capital.TxCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             "list", "List transactions, oldest first, with filters.",
-            example: "capital tx list --from 2025-03-01 --to 2025-03-31 --category Groceries --min 1000", "capital tx list --limit 20 --before 3f2a1b2c")
+            example: "capital tx list --from 2025-03-01 --to 2025-03-31 --category Groceries --min 1000",
+            "capital tx list --limit 20 --before 3f2a1b2c")
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("First day (YYYY-MM-DD, or YYYY-MM for its first day).", valueName: "date")) var from: String?
