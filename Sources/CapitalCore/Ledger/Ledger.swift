@@ -80,6 +80,7 @@ public struct Ledger: Hashable, Sendable {
 public struct OpeningBalances: Hashable, Sendable {
     /// The first day whose transactions are all listed.
     public var day: Day
+    /// End-of-day balances on the day before `day` of what is summed up, per account and currency.
     public var balances: [BalanceKey: Int64]
     /// The number of postings summed up, by account id.
     public var postings: [String: Int]

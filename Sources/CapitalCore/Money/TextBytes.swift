@@ -238,6 +238,7 @@ public struct TextBytes: Sendable {
         }
     }
 
+    /// Appends one byte.
     @inlinable
     public mutating func append(byte: UInt8) { write(room: 1) { $0.put(byte) } }
 

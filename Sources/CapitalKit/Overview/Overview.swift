@@ -71,6 +71,8 @@ public struct OverviewRequest: Sendable {
     /// How many round amounts the headline says "affordable from" for.
     public var affordableCount = 4
 
+    /// A request for the overview of `level` (the default ladder level when nil), with the
+    /// scenarios of `scenarios` ranked when given.
     public init(level: Int? = nil, scenarios: ScenarioSource? = nil) {
         self.level = level
         self.scenarios = scenarios

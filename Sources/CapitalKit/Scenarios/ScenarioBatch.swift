@@ -7,6 +7,7 @@ public struct ScenarioOutcome: Sendable {
     public let row: ScenarioRow
     public let result: Result<ScenarioResult, ScenarioRow.Failure>
 
+    /// The outcome of `row`: its result, or why it has none.
     public init(row: ScenarioRow, result: Result<ScenarioResult, ScenarioRow.Failure>) {
         self.row = row
         self.result = result

@@ -7,6 +7,7 @@ public struct ScenarioRow: Sendable {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
 
+        /// A failure in these words.
         public init(description: String) { self.description = description }
 
         /// Why the row on `line` could not be read, in the file's words (`line 3: price '-5': …`).
@@ -17,6 +18,7 @@ public struct ScenarioRow: Sendable {
     public var name: String
     public var scenario: Result<Scenario, Failure>
 
+    /// The row on `line` of the file, named `name`: its scenario, or why it has none.
     public init(line: Int, name: String, scenario: Result<Scenario, Failure>) {
         self.line = line
         self.name = name

@@ -28,6 +28,7 @@ public struct TransactionQuery: Sendable {
 /// One page of the transactions a query keeps, oldest first, and whether it keeps more before
 /// or after the page.
 public struct TransactionPage: Sendable {
+    /// The page, oldest first.
     public var transactions: [Transaction]
     /// Whether the query keeps a transaction before the first one listed.
     public var earlier: Bool
