@@ -163,6 +163,10 @@ struct CheckCommandTests {
         #expect(FileManager.default.createFile(atPath: cli.db, contents: nil))
         #expect(cli.ok(["check"]) == "\(cli.db): ok (an empty database, no ledger yet)\n")
         #expect(FileManager.default.contents(atPath: cli.db) == Data())
+        // A repair has nothing to derive there: the file stays empty.
+        let repaired = cli.run(["check", "--repair"])
+        #expect(repaired.status == 0 && repaired.stdout == "\(cli.db): ok (an empty database, no ledger yet)\n", "\(repaired)")
+        #expect(FileManager.default.contents(atPath: cli.db) == Data())
     }
 
     @Test func ledgerFileIsRefused() throws {

@@ -129,7 +129,7 @@ extension Store {
     /// Whether the walk over `range` finds a transaction `matches` keeps just before `before`
     /// (walking back) or just after `after`, past the range's own cursors.
     fileprivate func exists(
-        _ range: TransactionRange, before: String? = nil, after: String? = nil, _ matches: (Transaction) -> Bool = { _ in true }
+        _ range: TransactionRange, before: String? = nil, after: String? = nil, _ matches: (Transaction) -> Bool
     ) throws -> Bool {
         var look = range
         (look.after, look.before, look.newestFirst) = (after, before, before != nil)

@@ -502,15 +502,10 @@ extension Store {
                 let ledger = try Store.fetchLedgerRecords(db, location: location)
                 let (defaultAccountID, extras) = try Store.exportExtras(db)
                 let transactions = LedgerFile.TransactionSource.walk { body in
-                    var failed: (any Error)?
                     try Store.walkTransactions(db, where: "", []) { transaction in
-                        do { try body(transaction) } catch {
-                            failed = error
-                            return false
-                        }
+                        try body(transaction)
                         return true
                     }
-                    if let failed { throw failed }
                 }
                 try LedgerFile.write(
                     ledger, transactions: transactions, defaultAccountID: defaultAccountID, format: format, extras: extras, emit: emitting)
@@ -530,10 +525,7 @@ extension Store {
             extras.handledThrough[row["id"]] = Day(row["handledThrough"])
         }
         for (key, mark) in try Store.fetchMarks(db) { extras.marks[key.instrumentID, default: []].append((key.day, mark)) }
-        extras.calendarDays = try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day"))
-            .map {
-                (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
-            }
+        extras.calendarDays = try Store.fetchCalendarDays(db)
         return (try Store.setting(db, "defaultAccount"), extras)
     }
 }

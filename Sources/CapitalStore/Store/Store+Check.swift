@@ -37,9 +37,12 @@ extension Store {
     /// ```swift
     /// let fixed = try Store.repair(path: "capital.sqlite")   // 1: one damaged month rebuilt
     /// ```
+    /// An empty file (no ledger yet) is left as it is: there is nothing to derive.
     /// - Throws: what `Store.open` throws for the file.
     /// - Complexity: O(postings).
     public static func repair(path: String) throws(StoreError) -> Int {
+        let empty = try inspect(path: path) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 }
+        if empty { return 0 }
         let store = try Store.open(path: path)
         return try store.write("rebuilding balance checkpoints") { db in
             let wrong = try Checkpoints.differences(db).count

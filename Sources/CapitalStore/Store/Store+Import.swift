@@ -47,8 +47,9 @@ extension Store {
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM setting")) { seed.settings[row["key"]] = row["value"] }
             seed.accounts = try Store.fetchAccounts(db)
             seed.groups = try Store.fetchGroups(db)
-            seed.calendarDays = try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day"))
-                .map { ResolvedLedger.CalendarDay(calendar: $0["calendar"], day: Day($0["day"]), holiday: $0["kind"] == "holiday", name: $0["name"]) }
+            seed.calendarDays = try Store.fetchCalendarDays(db).map {
+                ResolvedLedger.CalendarDay(calendar: $0.calendar, day: $0.day, holiday: $0.holiday, name: $0.name)
+            }
             let draft = LedgerDraft(seed, lookup: DatabaseLookup(db: db))
             try Store.resolve(document, onto: draft)
             try Store.insert(draft.content, db)

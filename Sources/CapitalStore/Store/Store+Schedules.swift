@@ -234,10 +234,13 @@ extension Store {
 
     /// The ledger's own calendar days: (calendar, day, holiday?, name).
     public func calendarDays() throws(StoreError) -> [(calendar: String, day: Day, holiday: Bool, name: String)] {
-        try read("reading calendars") { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day")).map {
-                (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
-            }
+        try read("reading calendars") { db in try Store.fetchCalendarDays(db) }
+    }
+
+    /// The ledger's own holidays and working days, by calendar and day, inside a transaction already open.
+    static func fetchCalendarDays(_ db: Database) throws -> [(calendar: String, day: Day, holiday: Bool, name: String)] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT calendar, day, kind, name FROM calendarDay ORDER BY calendar, day")).map {
+            (calendar: $0["calendar"], day: Day($0["day"]), holiday: ($0["kind"] as String) == "holiday", name: $0["name"])
         }
     }
 

@@ -28,7 +28,8 @@ extension Capital {
             if repair {
                 let rebuilt = try Store.repair(path: path)
                 Console.current.writeError(
-                    "capital: note: rebuilt the balance checkpoints (\(rebuilt) month\(rebuilt == 1 ? "" : "s") differed from the postings)\n")
+                    "capital: note: rebuilt the balance checkpoints (\(rebuilt) account-month\(rebuilt == 1 ? "" : "s") differed from the postings)\n"
+                )
             }
             let report = try Store.check(path: path)
             switch format {
