@@ -93,6 +93,73 @@ struct CheckpointTests {
         }
     }
 
+    /// The trigger and index a bulk write sets aside, as `sqlite_master` holds them.
+    static func setAside(_ store: Store) throws -> [String] {
+        try store.read("test") { db in
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY name")
+        }
+    }
+
+    /// An import large enough to be written in bulk adds its months to those already there (one
+    /// transaction of which was deleted), leaves the trigger and the index as they were, and the
+    /// trigger keeps the table after it.
+    @Test func aBulkImportAddsItsMonthsAndPutsTheTriggerBack() throws {
+        let store = try Store.initialized()
+        try store.addAccount(name: "A", kind: .debit, currency: nil)
+        try store.add(on: "2024-01-10", [("A", "1000"), ("Capital", nil)])
+        try store.add(on: "2024-02-10", [("A", "-15"), ("Groceries", nil)])
+        try store.removeTransaction(try store.add(on: "2024-02-11", [("A", "-7"), ("Groceries", nil)]).id)
+        let before = try Self.setAside(store)
+        #expect(before.count == 2)
+
+        let count = Store.bulkTransactions + 500
+        var text = "capital: 1\ncurrency: RUB\naccounts:\n  - {name: A, kind: debit}\n  - {name: B, kind: cash}\ntransactions:\n"
+        for n in 0..<count {
+            let day = Day(try Day(iso: "2024-01-01").number + n % 90)  // January to March
+            let (from, to) = n % 3 == 0 ? ("A", "B") : ("B", "Groceries")
+            text += "  - {date: \(day.iso), postings: [{account: \(from), amount: -\(n % 97 + 1)}, {account: \(to)}]}\n"
+        }
+        let summary = try store.importDocument(try LedgerFile.parse(text, file: "bulk.yaml"))
+        #expect(summary.transactionsAdded == count)
+        #expect(try Self.rows(store) == Self.expected(store))
+        #expect(try store.read("test") { db in try Checkpoints.differences(db) } == [])
+        #expect(try Self.setAside(store) == before)
+
+        try store.add(on: "2024-03-20", [("B", "-3"), ("Groceries", nil)])
+        #expect(try Self.rows(store) == Self.expected(store), "the trigger keeps the table after a bulk write")
+    }
+
+    /// A bulk write that fails rolls back whole: the trigger and the index are there again, and the
+    /// table is as it was.
+    @Test func aFailedBulkWriteLeavesTriggerIndexAndMonths() throws {
+        struct Stop: Error {}
+        let store = try Store.initialized()
+        try store.addAccount(name: "A", kind: .debit, currency: nil)
+        try store.add(on: "2024-01-10", [("A", "1000"), ("Capital", nil)])
+        let (before, rows) = (try Self.setAside(store), try Self.rows(store))
+        #expect(throws: (any Error).self) {
+            try store.rawWrite { db in
+                try Checkpoints.bulkInsert(db) {
+                    let accounts = AccountIndex(try Store.fetchAccounts(db))
+                    let a = try accounts.resolve("A").id
+                    let groceries = try accounts.resolve("Groceries").id
+                    let transaction = Transaction(
+                        id: Store.newID(), day: try Day(iso: "2024-01-12"),
+                        postings: [
+                            Posting(accountID: a, amount: Money(minor: -5, currency: .rub)),
+                            Posting(accountID: groceries, amount: Money(minor: 5, currency: .rub)),
+                        ])
+                    try Store.insertTransaction(db, transaction, accounts)
+                    throw Stop()
+                }
+            }
+        }
+        #expect(try Self.setAside(store) == before)
+        #expect(try Self.rows(store) == rows)
+        #expect(try store.read("test") { db in try Checkpoints.differences(db) } == [])
+    }
+
     @Test func damagedRowIsFoundAndRepairRebuildsIt() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("capital.sqlite")
@@ -154,5 +221,29 @@ struct StreamedExportTests {
         #expect(parts.dropLast().allSatisfy { $0.utf8.count >= 1 << 20 })
         let whole = LedgerFile.write(try store.snapshot(), defaultAccountID: nil, format: format, extras: LedgerExtras())
         #expect(parts.joined() == whole)
+    }
+}
+
+/// Posting ids are UUIDs of version 7 (`RecordID`): each greater than the one before, as text,
+/// and well-formed (RFC 9562's version and variant bits), so that a bulk write appends to the index.
+@Suite("Store: posting ids in time order")
+struct RecordIDTests {
+    @Test func idsAreIncreasingVersion7UUIDs() throws {
+        let ids = (0..<20_000).map { _ in RecordID.next() }
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "in the order they were made")
+        #expect(Set(ids).count == ids.count)
+        let hex = Set("0123456789abcdef")
+        for id in ids.prefix(500) + ids.suffix(500) {
+            let groups = id.split(separator: "-", omittingEmptySubsequences: false)
+            #expect(groups.map(\.count) == [8, 4, 4, 4, 12], "\(id)")
+            #expect(groups.joined().allSatisfy(hex.contains), "\(id)")
+            #expect(groups[2].first == "7", "version 7: \(id)")
+            #expect("89ab".contains(groups[3].first!), "variant 10: \(id)")
+            #expect(UUID(uuidString: id) != nil)
+        }
+        // The first 48 bits are the time in milliseconds.
+        let millis = Int(ids[0].replacingOccurrences(of: "-", with: "").prefix(12), radix: 16)!
+        let now = Int(Date().timeIntervalSince1970 * 1000)
+        #expect(abs(now - millis) < 60_000, "\(millis) against \(now)")
     }
 }

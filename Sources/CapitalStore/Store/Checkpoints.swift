@@ -116,6 +116,44 @@ enum Checkpoints {
         INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings) \(recomputed);
         """
 
+    /// Runs `body`, which inserts many transactions and postings (and changes nothing else), with
+    /// the per-posting trigger and the index of postings by transaction set aside, then adds the
+    /// new postings' sums to the months and builds the index again, in one sorted pass each.
+    /// Random transaction ids make the trigger and that index touch random pages for every
+    /// posting; a bulk write of a million transactions went from minutes to seconds. It runs
+    /// inside the caller's write transaction, so a failure or a crash rolls it all back.
+    /// - Complexity: O(postings written × log) plus one O(postings) pass over the index.
+    /// The page cache of a bulk write, in KiB.
+    static let bulkCacheKiB = 65_536
+
+    static func bulkInsert(_ db: Database, _ body: () throws -> Void) throws {
+        let setAside = try Row.fetchAll(
+            db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY type")
+        for row in setAside {
+            try db.execute(sql: "DROP \((row["type"] as String).uppercased()) \((row["name"] as String).quotedDatabaseIdentifier)")
+        }
+        let before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM posting") ?? 0
+        // Random transaction ids still land on random pages of the transactions' own index: a
+        // larger page cache (allocated only as it fills) keeps them from being written twice.
+        let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -\(bulkCacheKiB)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
+        try body()
+        try db.execute(
+            sql: """
+                INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings)
+                SELECT accountId, currency, \(month("day")) AS month, SUM(amount), SUM(positive), SUM(negative), SUM(n)
+                FROM (
+                    SELECT posting.accountId, posting.currency, txn.day, SUM(posting.amountMinor) AS amount,
+                        SUM(MAX(posting.amountMinor, 0)) AS positive, SUM(MIN(posting.amountMinor, 0)) AS negative, COUNT(*) AS n
+                    FROM posting JOIN txn ON txn.id = posting.txnId WHERE posting.rowid > ? AND txn.deleted = 0
+                    GROUP BY posting.accountId, posting.currency, txn.day
+                ) WHERE true GROUP BY accountId, currency, month
+                \(accumulate)
+                """, arguments: [before])
+        for row in setAside { try db.execute(sql: row["sql"]) }
+    }
+
     /// Every live posting dated before `day` (the first day of a month), summed per account and
     /// currency: the balances at the end of the day before, and how many postings each account had.
     /// - Complexity: O(accounts × months before `day`), independent of the number of postings.

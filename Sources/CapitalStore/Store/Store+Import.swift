@@ -64,6 +64,10 @@ extension Store {
         Store(file: try document.resolve())
     }
 
+    /// From how many transactions an import writes them in bulk (`Checkpoints.bulkInsert`): below
+    /// it, the per-posting trigger costs less than a pass over the index.
+    static let bulkTransactions = 2_000
+
     /// Writes what a resolved file adds to the database, in the order it was made.
     static func insert(_ resolved: ResolvedLedger, _ db: Database) throws {
         for key in resolved.changedSettings { try setSetting(db, key, resolved.settings[key]) }
@@ -82,7 +86,11 @@ extension Store {
         }
         for (group, account) in resolved.addedMembers { try addMember(db, groupID: group, accountID: account) }
         let accounts = AccountIndex(resolved.accounts)
-        for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) }
+        if resolved.transactions.count >= bulkTransactions {
+            try Checkpoints.bulkInsert(db) { for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) } }
+        } else {
+            for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) }
+        }
         for day in resolved.addedCalendarDays {
             try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)").execute(arguments: [
                 day.calendar, day.day.number, day.holiday ? "holiday" : "workday", day.name,

@@ -245,7 +245,7 @@ extension Store {
                 sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)"
             )
             .execute(arguments: [
-                newID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note,
+                newPostingID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note,
             ])
         }
     }

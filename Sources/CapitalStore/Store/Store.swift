@@ -339,7 +339,12 @@ public struct Store: Sendable {
         }
     }
 
+    /// A new id for a record people refer to by its first eight characters (`shortID`): a random
+    /// UUID, so that those characters tell records apart.
     static func newID() -> String { UUID().uuidString.lowercased() }
+
+    /// A new id for a posting, which nobody refers to by a prefix: one in time order (`RecordID`).
+    static func newPostingID() -> String { RecordID.next() }
 }
 
 /// A ledger file resolved in memory, and the in-memory database a query may ask of it.
