@@ -25,6 +25,9 @@ struct ForecastBadInputTests {
         // --days.
         Bad(args: ["forecast", "--days", "0"], mentions: ["--days '0'", "must be at least 1"]),
         Bad(args: ["can-spend", "--days", "0"], mentions: ["--days '0'", "must be at least 1"]),
+        // A negative count is a value refused in words, not a missing value.
+        Bad(args: ["forecast", "--days", "-5"], mentions: ["--days '-5'", "must be at least 1"]),
+        Bad(args: ["when", "5", "--days", "-1"], mentions: ["--days '-1'", "must be at least 1"]),
         Bad(args: ["forecast", "--until", "2026-03", "--days", "30"], mentions: ["--days '30'", "give --until or --days, not both"]),
         // Unknown group, account or level.
         Bad(args: ["forecast", "--group", "Nope"], mentions: ["group 'Nope'", "not found"]),
@@ -33,6 +36,8 @@ struct ForecastBadInputTests {
         Bad(args: ["forecast", "--account", "Groceries"], mentions: ["--account 'Groceries'", "expense account", "balance-sheet accounts"]),
         Bad(args: ["forecast", "--level", "7"], mentions: ["--level '7'", "levels 1 (cash) to 6 (net)"]),
         Bad(args: ["forecast", "--level", "0"], mentions: ["--level '0'", "levels 1 (cash) to 6 (net)"]),
+        Bad(args: ["forecast", "--level", "-1"], mentions: ["--level '-1'", "levels 1 (cash) to 6 (net)"]),
+        Bad(args: ["schedule", "show", "Salary", "--next", "-3"], mentions: ["--next '-3'", "must be at least 1"]),
         Bad(args: ["can-spend", "--level", "7"], mentions: ["--level '7'", "levels 1 (cash) to 6 (net)"]),
         Bad(args: ["when", "300000", "--level", "0"], mentions: ["--level '0'", "levels 1 (cash) to 6 (net)"]),
         Bad(args: ["forecast", "--level", "2", "--group", "Debts"], mentions: ["--level '2'", "give one of --account, --group and --level"]),
@@ -78,6 +83,20 @@ struct ForecastBadInputTests {
     }
 
     // MARK: A floor above the balance is an answer, not an error
+
+    /// Negative numbers are values (an overdraft floor, a refused count), never a missing value.
+    @Test func negativeNumbersAreValues() throws {
+        let cli = try CLI.household()
+        cli.ok(Self.today + ["account", "add", "Overdraft", "--kind", "debit", "--floor", "-5000"])
+        let account = try #require(try cli.json(Self.today + ["account", "show", "Overdraft"]) as? [String: Any])
+        #expect("\(account)".contains("-5000.00"), "\(account)")
+        cli.fails(Self.today + ["account", "edit", "Overdraft", "--level", "-2"], mentioning: ["--level '-2'", "levels 1 to 6"])
+        cli.fails(
+            Self.today + [
+                "schedule", "add", "Gym", "--amount", "-1000", "--from", "VTB Debit", "--to", "Groceries", "--rule", "monthly on 5",
+                "--start", "2025-04-05",
+            ], mentioning: ["--amount '-1000'", "is negative"])
+    }
 
     static func aboveTheFloor() throws -> CLI {
         let cli = try CLI.household()

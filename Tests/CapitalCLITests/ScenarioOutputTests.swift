@@ -85,6 +85,7 @@ struct ScenarioOutputTests {
         cli.fails(Self.sample + ["scenario", "eval", cars, "--top", "5"], mentioning: ["--top '5'", "needs --sort"])
         cli.fails(Self.sample + ["scenario", "eval", cars, "--sort", "max-price", "--top", "0"], mentioning: ["--top '0'", "1 or more"])
         cli.fails(Self.sample + ["scenario", "eval", cars, "--sort", "max-price", "--top=-2"], mentioning: ["--top '-2'", "1 or more"])
+        cli.fails(Self.sample + ["scenario", "eval", cars, "--sort", "max-price", "--top", "-2"], mentioning: ["--top '-2'", "1 or more"])
         cli.fails(Self.sample + ["scenario", "eval", cars, "--sort", "max-price", "--top", "many"], mentioning: ["--top", "many"])
     }
 

@@ -79,8 +79,8 @@ extension Capital.AccountCommand {
                 "cash, debit, credit-card, deposit, receivable, fixed-asset, loan, payable, income, expense or equity.", valueName: "kind"))
         var kind: AccountKind
         @Option(help: ArgumentHelp("ISO 4217 code (default: the ledger's).", valueName: "code")) var currency: String?
-        @Option(help: ArgumentHelp("A reserve the balance must not go below.", valueName: "amount")) var floor: String?
-        @Option(help: ArgumentHelp("Answer-ladder level override, 1 to 6.", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A reserve the balance must not go below.", valueName: "amount")) var floor: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Answer-ladder level override, 1 to 6.", valueName: "n")) var level: Int?
         @Option(help: ArgumentHelp("Put the account in this group (repeatable).", valueName: "group"), completion: .groupNames) var group: [String] =
             []
         @Option(help: "A free-text note.") var note = ""
@@ -154,8 +154,8 @@ extension Capital.AccountCommand {
         @Argument(help: "Account name or id prefix.", completion: .accountNames) var account: String
         @Option(help: "A new name.") var name: String?
         @Option(help: ArgumentHelp("A new kind.", valueName: "kind")) var kind: AccountKind?
-        @Option(help: ArgumentHelp("A new floor; \"\" clears it.", valueName: "amount")) var floor: String?
-        @Option(help: ArgumentHelp("A new ladder level 1 to 6; \"\" clears it.", valueName: "n")) var level: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new floor; \"\" clears it.", valueName: "amount")) var floor: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new ladder level 1 to 6; \"\" clears it.", valueName: "n")) var level: String?
         @Option(help: "A new note.") var note: String?
         @Flag(help: "Hide the account from listings.") var hide = false
         @Flag(help: "Show a hidden account again.") var unhide = false

@@ -20,7 +20,7 @@ extension Capital {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
         @Option(help: ArgumentHelp("The day to spend on (default today).", valueName: "date")) var on: String?
-        @Option(help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
         @Flag(name: .customLong("all-levels"), help: "One row per level.") var allLevels = false
         @Flag(help: "Explain the answer: the binding day, its drivers, and what lifts it.") var why = false
 

@@ -25,7 +25,7 @@ extension Capital {
         @Option(help: ArgumentHelp("Period: day, week or month.", valueName: "period"), completion: .list(["day", "week", "month"])) var by = "month"
         @Option(help: ArgumentHelp("One account.", valueName: "account"), completion: .accountNames) var account: String?
         @Option(help: ArgumentHelp("One group.", valueName: "group"), completion: .groupNames) var group: String?
-        @Option(help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
         @Flag(help: "Draw the balance in the terminal; --chart svg writes an SVG image instead.") var chart = false
         @Argument(help: .hidden) var chartFormat: String?
         @OptionGroup var output: OutOptions

@@ -10,7 +10,8 @@ struct HorizonOptions: ParsableArguments {
             "The last day to look at (YYYY-MM-DD, YYYY-MM for its last day, or +N followed by d, w, m or y from today: +30y); default 12 months ahead.",
             valueName: "date"))
     var until: String?
-    @Option(help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
+    // Unconditional: `--days -5` is a value to refuse in words, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
     @OptionGroup var overdueChoice: OverdueOption
 

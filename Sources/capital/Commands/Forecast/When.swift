@@ -10,7 +10,7 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
-        @Option(help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
         // Taken raw so that a negative amount reaches the check below instead of reading as an option.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The amount.", valueName: "amount")) var amount: [String] = []
 

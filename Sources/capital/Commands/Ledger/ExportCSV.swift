@@ -52,7 +52,7 @@ struct CSVExportOptions: ParsableArguments {
         completion: .list(["day", "week", "month"])) var by: String?
     @Option(help: ArgumentHelp("Forecast: one account.", valueName: "account"), completion: .accountNames) var account: String?
     @Option(help: ArgumentHelp("Forecast: one group.", valueName: "group"), completion: .groupNames) var group: String?
-    @Option(help: ArgumentHelp("Forecast: a ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Forecast: a ladder level, 1 to 6 (default 4).", valueName: "n")) var level: Int?
     @Flag(help: "Forecast: expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
 
     /// The options given, in the order of `--help`, with their values (nil for a flag).

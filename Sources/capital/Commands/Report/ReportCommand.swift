@@ -22,7 +22,8 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
-        @Option(help: ArgumentHelp("The ladder level of the answer and the chart, 1 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The ladder level of the answer and the chart, 1 to 6 (default 4).", valueName: "n"))
+        var level: Int?
         @Option(help: ArgumentHelp("A CSV or JSON file of purchase scenarios to rank (as scenario eval reads).", valueName: "file"))
         var scenarios: String?
         @Option(

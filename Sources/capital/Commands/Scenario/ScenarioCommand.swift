@@ -62,7 +62,7 @@ extension Capital.ScenarioCommand {
         @Option(help: ArgumentHelp("When the income change starts (default --on).", valueName: "date")) var incomeStart: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("An asset sold (the old car): the amount.", valueName: "amount")) var sale: String?
         @Option(help: ArgumentHelp("The day of the sale (default --on).", valueName: "date")) var saleDate: String?
-        @Option(help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
         @Option(
             help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"),
             completion: .accountNames)
@@ -119,7 +119,7 @@ extension Capital.ScenarioCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
         @Argument(help: "A CSV or JSON file of scenarios.") var file: String
-        @Option(help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
         @Option(
             help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"),
             completion: .accountNames)
@@ -129,7 +129,9 @@ extension Capital.ScenarioCommand {
             help: ArgumentHelp("max-price (largest first), worst-balance (safest first) or total-cost (cheapest first).", valueName: "key"),
             completion: .list(["max-price", "worst-balance", "total-cost"]))
         var sort: String?
-        @Option(help: ArgumentHelp("With --sort: keep only the first N rows (memory for N rows, not the file's).", valueName: "n")) var top: Int?
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("With --sort: keep only the first N rows (memory for N rows, not the file's).", valueName: "n")) var top: Int?
         @OptionGroup var output: OutOptions
 
         func run() throws {

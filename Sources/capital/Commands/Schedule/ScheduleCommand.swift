@@ -54,14 +54,15 @@ extension Capital.ScheduleCommand {
         @Option(help: ArgumentHelp("A readable rule or RRULE text.", valueName: "rule")) var rule: String
         @Option(help: ArgumentHelp("The first day the rule may fall on.", valueName: "date")) var start: String
         @Option(help: ArgumentHelp("The last day (inclusive).", valueName: "date")) var end: String?
-        @Option(help: ArgumentHelp("At most this many occurrences.", valueName: "n")) var count: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("At most this many occurrences.", valueName: "n")) var count: Int?
         @Option(
             help: ArgumentHelp("RU, US or none (default: the ledger's, which follows a later `calendar use`).", valueName: "name"))
         var calendar: String?
         @Option(help: ArgumentHelp("none, following, preceding, modified-following, modified-preceding or skip.", valueName: "adjustment"))
         var adjust: BusinessDayAdjustment?
-        @Option(help: ArgumentHelp("AMOUNT or LOW..HIGH.", valueName: "amount")) var amount: String?
-        @Option(help: ArgumentHelp("The expected value of a range (default: its midpoint).", valueName: "amount")) var expected: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("AMOUNT or LOW..HIGH.", valueName: "amount")) var amount: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The expected value of a range (default: its midpoint).", valueName: "amount"))
+        var expected: String?
         @Option(help: ArgumentHelp("The account the amount leaves.", valueName: "account"), completion: .accountNames) var from: String?
         @Option(help: ArgumentHelp("The account or category it goes to.", valueName: "account"), completion: .accountNames) var to: String?
         @Option(
@@ -113,7 +114,7 @@ extension Capital.ScheduleCommand {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String
-        @Option(help: ArgumentHelp("How many occurrences to list.", valueName: "n")) var next = 10
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many occurrences to list.", valueName: "n")) var next = 10
 
         func run() throws {
             guard next > 0 else { throw CLIError.invalid("--next", String(next), "must be at least 1") }
@@ -140,8 +141,9 @@ extension Capital.ScheduleCommand {
         @Option(help: ArgumentHelp("A new rule.", valueName: "rule")) var rule: String?
         @Option(help: ArgumentHelp("A new calendar: RU, US, none, or ledger (follow the ledger's).", valueName: "name")) var calendar: String?
         @Option(help: ArgumentHelp("A new adjustment.", valueName: "adjustment")) var adjust: BusinessDayAdjustment?
-        @Option(help: ArgumentHelp("A new amount or LOW..HIGH (one occurrence: one amount).", valueName: "amount")) var amount: String?
-        @Option(help: ArgumentHelp("A new expected value of the range.", valueName: "amount")) var expected: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new amount or LOW..HIGH (one occurrence: one amount).", valueName: "amount"))
+        var amount: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new expected value of the range.", valueName: "amount")) var expected: String?
         @Option(help: ArgumentHelp("auto or confirm.", valueName: "mode")) var approval: Schedule.Approval?
         @Option(help: ArgumentHelp("A new last day; \"\" for none.", valueName: "date")) var end: String?
         @Option(name: .customLong("move-to"), help: ArgumentHelp("Move the occurrence (--scope one) to this day.", valueName: "date")) var moveTo:

@@ -84,8 +84,8 @@ extension Capital.TxCommand {
             [String] = []
         @Option(help: ArgumentHelp("With a posting to this category (repeatable).", valueName: "category"), completion: .categoryNames) var category:
             [String] = []
-        @Option(help: ArgumentHelp("Amount at least this.", valueName: "amount")) var min: String?
-        @Option(help: ArgumentHelp("Amount at most this.", valueName: "amount")) var max: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Amount at least this.", valueName: "amount")) var min: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Amount at most this.", valueName: "amount")) var max: String?
         @Option(help: ArgumentHelp("Text in the payee or note (case-insensitive).", valueName: "text")) var search: String?
         @Option(help: ArgumentHelp("Spent by this person.", valueName: "name")) var spender: String?
         @Option(help: ArgumentHelp("income, expense or transfer.", valueName: "kind")) var kind: String?
