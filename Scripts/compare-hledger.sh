@@ -5,6 +5,11 @@
 # (Debian/Ubuntu: `sudo apt-get install hledger`, which gives 1.25 on Debian 12).
 #
 # Usage: Scripts/compare-hledger.sh [RULES...] ; env YEARS="1 10 30" RUNS=3 OUT=/tmp/capital-compare CAPITAL_BIN=path
+#
+# History mode (HISTORY="10000 100000 1000000"): a ledger of 100 rules with N posted transactions
+# of history, imported into a database and exported from it as a journal; capital's `balance`
+# and `forecast --by day --expected` on the database against hledger's `balance` and
+# `register -D --forecast` on the journal, balances compared (every account, every day).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +51,54 @@ run() {
     done
     echo "$(cut -d' ' -f1 "$OUT/$name.times" | median) $(cut -d' ' -f2 "$OUT/$name.times" | median)"
 }
+
+# ratio A B: A ÷ B, rounded
+ratio() { printf "%.0f" "$(echo "$1 / ($2 + 0.0001)" | bc -l)"; }
+megabytes() { printf "%.1f" "$(echo "$1 / 1024" | bc -l)"; }
+
+if [ -n "${HISTORY:-}" ]; then
+    day_before=$(python3 -c "import datetime; print(datetime.date.fromisoformat('$TODAY') - datetime.timedelta(days=1))")
+    printf "%-8s %-7s %-7s %8s %8s %8s %8s %8s %8s %9s %9s %9s %9s\n" history balance days "import s" "c bal s" "h bal s" \
+        "c fc s" "h reg s" "bal ×" "c bal MB" "h bal MB" "c fc MB" "h reg MB"
+    for history in $HISTORY; do
+        base="$OUT/h$history"
+        rm -f "$base.sqlite" "$base.sqlite-wal" "$base.sqlite-shm"
+        "$CAPITAL" sample generate --rules 100 --years 1 --history "$history" --out "$base.yaml"
+        imported=$( { /usr/bin/time -f "%e" "$CAPITAL" --db "$base.sqlite" import "$base.yaml" >/dev/null; } 2>&1 | tail -1)
+        db=("$CAPITAL" --db "$base.sqlite" --today "$TODAY")
+        end=$("${db[@]}" forecast --until +1y --by day --expected --format json |
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["periods"][-1]["end"])')
+        after=$(python3 -c "import datetime; print(datetime.date.fromisoformat('$end') + datetime.timedelta(days=1))")
+        "${db[@]}" export --format journal --to "$end" --out "$base.journal"
+        # Balances at the end of the day before today (hledger's -e is exclusive).
+        read -r cbt cbm < <(run "capital-bal-h$history" "${db[@]}" balance --on "$day_before" --format csv)
+        read -r hbt hbm < <(run "hledger-bal-h$history" hledger -f "$base.journal" balance -e "$TODAY" --flat -O csv)
+        read -r cft cfm < <(run "capital-fc-h$history" "${db[@]}" forecast --until "$end" --by day --expected --format csv)
+        read -r hrt hrm < <(run "hledger-reg-h$history" hledger -f "$base.journal" register -D -H -E "--forecast=$TODAY..$after" -b "$TODAY" \
+            -e "$after" assets:cash assets:debit liabilities:credit-card -O csv)
+        agree=$(python3 - "$OUT" "$history" <<'PY'
+import csv, sys
+out, n = sys.argv[1], sys.argv[2]
+def amount(text):
+    return text.replace(" RUB", "").replace(",", "").strip() or "0"
+# capital's accounts by name; the journal names them ROOT:KIND:NAME (a colon in a name is "-").
+ours = {row["account"].replace(":", "-"): row["balance"]
+        for row in csv.DictReader(open(f"{out}/capital-bal-h{n}.out")) if row["section"] == "accounts"}
+theirs = {row["account"].split(":")[-1]: amount(row["balance"]) for row in csv.DictReader(open(f"{out}/hledger-bal-h{n}.out"))}
+differ = [name for name in ours if float(ours[name]) != float(theirs.get(name, "0"))]
+balance = "yes" if not differ else f"NO:{len(differ)}/{len(ours)}"
+days = {row["end"]: row["closing"] for row in csv.DictReader(open(f"{out}/capital-fc-h{n}.out"))}
+totals = {row["date"]: amount(row["total"]) for row in csv.DictReader(open(f"{out}/hledger-reg-h{n}.out"))}
+wrong = [day for day in days if totals.get(day) != days[day]]
+print(balance, "yes" if not wrong and len(days) == len(totals) else f"NO:{len(wrong)}/{len(days)}")
+PY
+)
+        read -r agree_balance agree_days <<< "$agree"
+        printf "%-8s %-7s %-7s %8s %8s %8s %8s %8s %8s %9s %9s %9s %9s\n" "$history" "$agree_balance" "$agree_days" "$imported" "$cbt" "$hbt" \
+            "$cft" "$hrt" "$(ratio "$hbt" "$cbt")" "$(megabytes "$cbm")" "$(megabytes "$hbm")" "$(megabytes "$cfm")" "$(megabytes "$hrm")"
+    done
+    exit 0
+fi
 
 printf "%-6s %-5s %-9s %10s %10s %10s %10s %8s %8s\n" rules years agree "capital s" "hledger s" "capital MB" "hledger MB" "time ×" "memory ×"
 for rules in "${RULES[@]}"; do
