@@ -130,6 +130,40 @@ struct CheckpointTests {
         #expect(try Self.rows(store) == Self.expected(store), "the trigger keeps the table after a bulk write")
     }
 
+    /// Bulk only pays where the write is large beside the ledger: at least 2 000 transactions,
+    /// and at least a quarter as many postings as the ledger holds.
+    @Test func bulkIsForWritesLargeBesideTheLedger() throws {
+        let store = try Store.initialized()
+        try store.addAccount(name: "A", kind: .debit, currency: nil)
+        try store.add(on: "2024-01-10", [("A", "1000"), ("Capital", nil)])
+        let (a, capital) = try store.read("test") { db in
+            let accounts = AccountIndex(try Store.fetchAccounts(db))
+            return (try accounts.resolve("A").id, try accounts.resolve("Capital").id)
+        }
+        func transactions(_ count: Int) throws -> [Transaction] {
+            try (0..<count).map { _ in
+                Transaction(
+                    id: Store.newID(), day: try Day(iso: "2024-01-11"),
+                    postings: [
+                        Posting(accountID: a, amount: Money(minor: 1, currency: .rub)),
+                        Posting(accountID: capital, amount: Money(minor: -1, currency: .rub)),
+                    ])
+            }
+        }
+        let (few, enough) = (try transactions(Store.bulkTransactions - 1), try transactions(Store.bulkTransactions))
+        #expect(try store.read("test") { db in try Store.isBulk(few, db) } == false)
+        #expect(try store.read("test") { db in try Store.isBulk(enough, db) })
+        // A ledger that has held 100 000 postings: 4 000 more go through the trigger.
+        try store.rawWrite { db in
+            let txn = try String.fetchOne(db, sql: "SELECT id FROM txn")!
+            try db.execute(
+                sql: "INSERT INTO posting(rowid, id, txnId, accountId, position, amountMinor, currency) VALUES (100000, 'p', ?, ?, 9, 0, 'RUB')",
+                arguments: [txn, a])
+        }
+        #expect(try store.read("test") { db in try Store.isBulk(enough, db) } == false)
+        #expect(try store.read("test") { db in try Store.isBulk(try transactions(12_500), db) })
+    }
+
     /// A bulk write that fails rolls back whole: the trigger and the index are there again, and the
     /// table is as it was.
     @Test func aFailedBulkWriteLeavesTriggerIndexAndMonths() throws {

@@ -116,16 +116,19 @@ enum Checkpoints {
         INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings) \(recomputed);
         """
 
-    /// Runs `body`, which inserts many transactions and postings (and changes nothing else), with
-    /// the per-posting trigger and the index of postings by transaction set aside, then adds the
-    /// new postings' sums to the months and builds the index again, in one sorted pass each.
-    /// Random transaction ids make the trigger and that index touch random pages for every
-    /// posting; a bulk write of a million transactions went from minutes to seconds. It runs
-    /// inside the caller's write transaction, so a failure or a crash rolls it all back.
-    /// - Complexity: O(postings written × log) plus one O(postings) pass over the index.
     /// The page cache of a bulk write, in KiB.
     static let bulkCacheKiB = 65_536
 
+    /// Runs `body`, which inserts many transactions and postings (and changes nothing else), with
+    /// the per-posting trigger and the index of postings by transaction set aside, then adds the
+    /// new postings' sums to the months in one grouped pass and builds the index again. Random
+    /// transaction ids make the trigger and that index touch random pages for every posting: an
+    /// import of 10^5 transactions took 29.7 s that way and takes 17.5 s so. It runs inside the
+    /// caller's write transaction, so a failure or a crash rolls it all back, trigger and index
+    /// included.
+    /// - Complexity: O(P log P) for the P postings written, plus building the index again over
+    ///   every posting of the ledger (which is why `Store.insert` uses it only for writes that
+    ///   are large beside the ledger).
     static func bulkInsert(_ db: Database, _ body: () throws -> Void) throws {
         let setAside = try Row.fetchAll(
             db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY type")

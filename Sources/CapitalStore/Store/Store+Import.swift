@@ -68,6 +68,17 @@ extension Store {
     /// it, the per-posting trigger costs less than a pass over the index.
     static let bulkTransactions = 2_000
 
+    /// Whether writing `transactions` is worth setting the trigger and index aside for: at least
+    /// `bulkTransactions`, with at least a quarter as many postings as the ledger holds (the
+    /// index is built again over all of them).
+    static func isBulk(_ transactions: [Transaction], _ db: Database) throws -> Bool {
+        guard transactions.count >= bulkTransactions else { return false }
+        let postings = transactions.reduce(0) { $0 + $1.postings.count }
+        // Posting rowids only grow: the largest is about how many postings were ever written.
+        let held = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM posting") ?? 0
+        return postings * 4 >= held
+    }
+
     /// Writes what a resolved file adds to the database, in the order it was made.
     static func insert(_ resolved: ResolvedLedger, _ db: Database) throws {
         for key in resolved.changedSettings { try setSetting(db, key, resolved.settings[key]) }
@@ -86,7 +97,7 @@ extension Store {
         }
         for (group, account) in resolved.addedMembers { try addMember(db, groupID: group, accountID: account) }
         let accounts = AccountIndex(resolved.accounts)
-        if resolved.transactions.count >= bulkTransactions {
+        if try isBulk(resolved.transactions, db) {
             try Checkpoints.bulkInsert(db) { for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) } }
         } else {
             for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) }
