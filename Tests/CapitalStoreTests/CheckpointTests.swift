@@ -258,6 +258,27 @@ struct StreamedExportTests {
     }
 }
 
+/// A default-account setting left naming no live account (typed into SQLite by hand) is left out
+/// of an export, and the calendar still follows the currency.
+@Suite("Store: export with a dangling default account")
+struct DanglingDefaultExportTests {
+    @Test func theCalendarFollowsTheCurrency() throws {
+        let store = try Store.initialized()
+        try store.rawWrite { db in
+            try Store.setSetting(db, "defaultAccount", "no-such-account")
+            try Store.setSetting(db, "calendar", "ru")
+        }
+        let text = try store.export(format: .yaml)
+        let keys = text.split(separator: "\n").filter { !$0.hasPrefix(" ") && !$0.hasPrefix("#") && !$0.hasPrefix("-") }.map {
+            String($0.prefix { $0 != ":" })
+        }
+        #expect(Array(keys.prefix(3)) == ["capital", "currency", "calendar"], "\(keys)")
+        #expect(!keys.contains("defaultAccount"))
+        let reread = try LedgerFile.parse(text, file: "dangling.yaml")
+        #expect(reread.defaultAccount == nil)
+    }
+}
+
 /// Posting ids are UUIDs of version 7 (`RecordID`): each greater than the one before, as text,
 /// and well-formed (RFC 9562's version and variant bits), so that a bulk write appends to the index.
 @Suite("Store: posting ids in time order")

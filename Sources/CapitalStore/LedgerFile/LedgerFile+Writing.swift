@@ -34,7 +34,9 @@ extension LedgerFile {
         let names = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.name) })
         let currencies = Dictionary(uniqueKeysWithValues: ledger.accounts.map { ($0.id, $0.currency) })
         var root: [(String, Value)] = [("capital", .number("1")), ("currency", .text(ledger.currency.code))]
-        if let id = defaultAccountID, let name = names[id] { root.append(("defaultAccount", .text(name))) }
+        // A default account id that names no live account (a setting left dangling) is left out.
+        let defaultName = defaultAccountID.flatMap { names[$0] }
+        if let defaultName { root.append(("defaultAccount", .text(defaultName))) }
         root.append(
             (
                 "accounts",
@@ -72,7 +74,7 @@ extension LedgerFile {
         }
         root.append(("transactions", .transactions))
         let rows = Rows(names: names, currencies: currencies)
-        if let calendar = extras.calendar, calendar != "none" { root.insert(("calendar", .text(calendar)), at: defaultAccountID == nil ? 2 : 3) }
+        if let calendar = extras.calendar, calendar != "none" { root.insert(("calendar", .text(calendar)), at: defaultName == nil ? 2 : 3) }
         let calendarNames = extras.calendarDays.reduce(into: [String]()) { if !$0.contains($1.calendar) { $0.append($1.calendar) } }
         if !calendarNames.isEmpty {
             root.append(
