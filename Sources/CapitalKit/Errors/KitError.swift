@@ -51,6 +51,9 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case scenarioFile
         /// How many transactions a page lists; the transaction it starts after or ends before.
         case limit, after, before
+        /// A bank statement file; its rules file; its format and text encoding; which of an OFX
+        /// file's statements (by the bank's account number).
+        case statement, rules, formatIn, encoding, ofxAccount
     }
 
     /// What would help, for the front end to put in its own words.

@@ -8,6 +8,9 @@ public struct TransactionQuery: Sendable {
     public var to: String?
     public var accounts: [String] = []
     public var categories: [String] = []
+    /// Only transactions with a posting to `Uncategorised` (what a statement import could not
+    /// categorise); none when the ledger has no such category.
+    public var uncategorised = false
     public var min: String?
     public var max: String?
     /// Text in the payee or the note, any case.
@@ -81,6 +84,14 @@ extension Store {
                 }
                 return found.id
             })
+        if query.uncategorised {
+            guard
+                let category = ledger.accounts.first(where: {
+                    $0.kind.isCategory && $0.name.lowercased() == StatementImport.uncategorised.lowercased()
+                })
+            else { return (ledger, TransactionPage(transactions: [], earlier: false, later: false)) }
+            filter.categoryIDs.insert(category.id)
+        }
         filter.min = try minor(query.min, .min)
         filter.max = try minor(query.max, .max)
         filter.search = query.search

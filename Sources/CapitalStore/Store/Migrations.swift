@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("v6-expected-flows", migrate: v6)
         migrator.registerMigration("v7-deposit-flows", migrate: v7)
         migrator.registerMigration("v8-balance-checkpoints", migrate: v8)
+        migrator.registerMigration("v9-statement-lines", migrate: v9)
         return migrator
     }
 
@@ -296,5 +297,13 @@ enum Migrations {
     private static func v8(_ db: Database) throws {
         try db.execute(sql: Checkpoints.schema)
         try db.execute(sql: Checkpoints.rebuild)
+    }
+
+    /// Bank statement import (issue 18): the statement line a transaction was imported from or
+    /// linked to, `ACCOUNTID:KEY` (the bank's FITID, or a digest of the line), so that importing
+    /// the same line again adds nothing. At most one transaction holds a key.
+    private static func v9(_ db: Database) throws {
+        try db.alter(table: "txn") { t in t.add(column: "importKey", .text) }
+        try db.execute(sql: "CREATE UNIQUE INDEX txn_importKey ON txn(importKey)")
     }
 }

@@ -7,14 +7,31 @@ import Foundation
 extension Capital {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            "import", "Import a YAML or JSON ledger file, all or nothing (creates the database if needed).",
-            about: "Into a database with data it merges by name; see docs/ledger-format.md.",
-            example: "capital import samples/household.yaml")
+            "import",
+            "Import a ledger file (YAML or JSON), or a bank statement (CSV with rules, OFX, QIF) into an account; all or nothing.",
+            about: """
+                A ledger file merges into the database by name (creating it if needed); see docs/ledger-format.md. \
+                With --account, FILE is a bank statement: each line becomes a transaction on ACCOUNT (money out negative), \
+                unless it was imported before (duplicate), a transaction entered by hand stands for it (matches), or it \
+                pays an expected flow (settles). A CSV is read by hledger-style rules (--rules, default FILE.rules). \
+                --dry-run shows what would happen, line by line. See docs/import.md.
+                """,
+            example: "capital import samples/household.yaml",
+            "capital import statement.csv --account \"VTB Debit\" --rules vtb.rules --dry-run",
+            "capital import card.ofx --account \"Alfa Card\" --learn")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The ledger file (.yaml, .yml or .json).") var file: String
+        @Argument(help: "The ledger file (.yaml, .yml or .json), or with --account a bank statement (.csv, .ofx, .qif).") var file: String
+        @OptionGroup(title: "Bank statements") var statement: StatementOptions
 
         func run() throws {
+            if let account = statement.account { return try statement.run(file: file, account: account, global: global) }
+            if let (option, _) = statement.given.first {
+                throw CLIError("\(option) goes with --account: name the account the statement is of", exitCode: 64)
+            }
+            if let format = StatementOptions.statementFormat(file) {
+                throw CLIError("--account: \(file) looks like a bank statement (\(format.rawValue)); name the account it is of", exitCode: 64)
+            }
             let output = try global.writeOutput()
             let document = try LedgerFile.read(path: file)
             let path = global.databasePath

@@ -84,6 +84,7 @@ extension Capital.TxCommand {
             [String] = []
         @Option(help: ArgumentHelp("With a posting to this category (repeatable).", valueName: "category"), completion: .categoryNames) var category:
             [String] = []
+        @Flag(help: "Only what a statement import left in the Uncategorised category.") var uncategorised = false
         @Option(parsing: .unconditional, help: ArgumentHelp("Amount at least this.", valueName: "amount")) var min: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("Amount at most this.", valueName: "amount")) var max: String?
         @Option(help: ArgumentHelp("Text in the payee or note (case-insensitive).", valueName: "text")) var search: String?
@@ -98,6 +99,7 @@ extension Capital.TxCommand {
             let table = try global.outputFormat() == .table
             var query = TransactionQuery()
             (query.from, query.to, query.accounts, query.categories) = (from, to, account, category)
+            query.uncategorised = uncategorised
             (query.min, query.max, query.search, query.spender, query.kind) = (min, max, search, spender, kind)
             (query.limit, query.after, query.before) = (limit ?? (table ? 100 : nil), after, before)
             let store = try global.ledgerStore(writing: false)

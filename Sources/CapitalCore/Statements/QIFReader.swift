@@ -1,0 +1,287 @@
+/// QIF (Quicken Interchange Format) registers: bank, credit-card, cash and other asset or
+/// liability accounts.
+///
+/// A register section starts at `!Type:Bank`, `!Type:CCard`, `!Type:Cash`, `!Type:Oth A` or
+/// `!Type:Oth L`; its records are lines of one field code and a value, each record ended by `^`
+/// (or by the next header, or the end of the file). Category and class lists (`!Type:Cat`,
+/// `!Type:Class`), `!Account` blocks and `!Option:`/`!Clear:` lines are skipped; any other
+/// `!Type:` (`Invst`, `Memorized`, `Prices`, …) is refused.
+///
+/// Fields: `D` the date, `T` the amount (`U` when there is no `T`), `P` the payee, `M` the memo
+/// (the line's note), `L` the category (the counterpart; a transfer's `[Account]` loses its
+/// brackets), `S`/`E`/`$` a split's category, memo and amount. `N` (a cheque number, or a word
+/// such as `ATM`, `DEP`, `EFT`) is ignored: a line has no field for it, and putting it in the note
+/// would change the text that rules match on. `C` (cleared), `A` (address) and any other code are
+/// ignored too.
+///
+/// Dates: `1/ 2'25`, `01/02/2025`, `1/2/25`, `01/02'2025`, `1-2-2025`, `1.2.2025` (month first,
+/// or day first with `dayFirst`), and `2025-01-02` when the first group has four digits. Spaces
+/// may follow a separator. A two-digit year after `'` is 20yy; after another separator it is 20yy
+/// below 70 and 19yy from 70. Amounts: `-1,234.56`, and `1.234,56`: the last `.` or `,` is the
+/// decimal mark when it occurs once and 1 to `exponent` digits follow it; the other mark
+/// separates thousands (groups of three).
+///
+/// The statement's kind is `.card` when the first register section is `CCard`, else `.bank`; QIF
+/// names no account number, currency or balance.
+/// ```swift
+/// let statement = try QIFReader.read("!Type:Bank\nD1/ 2'25\nT-1,234.56\nPShop\n^\n", exponent: 2)
+/// statement.lines[0].amountMinor   // -123456, on 2025-01-02
+/// ```
+public enum QIFReader {
+    /// The transactions of the file's bank/card/cash sections (`!Type:Bank`, `!Type:CCard`, `!Type:Cash`, `!Type:Oth A`, `!Type:Oth L`).
+    /// Dates are month-first (Quicken's convention) unless `dayFirst`.
+    /// - Throws: `StatementError` for an unknown section, a record without a date or an amount,
+    ///   a date or an amount that does not read, a split without an amount, no register at all.
+    /// - Complexity: O(n) in the length of the text.
+    public static func read(_ text: String, exponent: Int, dayFirst: Bool = false) throws(StatementError) -> Statement {
+        guard (0...18).contains(exponent) else { throw StatementError(line: 0, "exponent \(exponent) is not 0 to 18") }
+        var reader = Reader(exponent: exponent, dayFirst: dayFirst)
+        let bytes = Array(text.utf8)
+        var start = 0
+        var number = 1
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            try reader.read(line: bytes[start..<end], number: number)
+            start = end + (end + 1 < bytes.count && bytes[end] == 0x0D && bytes[end + 1] == 0x0A ? 2 : 1)
+            number += 1
+        }
+        return try reader.finish()
+    }
+
+    /// Whether the first non-blank line starts with `!Type:`, `!Account` or `!Option:` (Quicken's `!Option:AutoSwitch`).
+    public static func looksLikeQIF(_ text: String) -> Bool {
+        let start = text.unicodeScalars.drop { $0 == "\u{FEFF}" || $0.properties.isWhitespace }
+        let head = String(String.UnicodeScalarView(start.prefix(9))).lowercased()
+        return head.hasPrefix("!type:") || head.hasPrefix("!account") || head.hasPrefix("!option:")
+    }
+
+    private enum Section { case none, skipped, register }
+
+    /// A field's trimmed text and its line.
+    private struct Field {
+        var text: String
+        var line: Int
+    }
+
+    private struct Split {
+        var category: String
+        var line: Int
+        var amount: Field?
+        var memo: String?
+    }
+
+    /// The fields of the record being read.
+    private struct Record {
+        var line = 0
+        var date: Field?
+        var total: Field?
+        var unsignedTotal: Field?
+        var payee = ""
+        var memo = ""
+        var category = ""
+        var splits: [Split] = []
+    }
+
+    private struct Reader {
+        let exponent: Int
+        let dayFirst: Bool
+        var section = Section.none
+        var kind: Statement.Kind?
+        var record = Record()
+        var lines: [StatementLine] = []
+
+        init(exponent: Int, dayFirst: Bool) {
+            self.exponent = exponent
+            self.dayFirst = dayFirst
+        }
+
+        mutating func read(line: ArraySlice<UInt8>, number: Int) throws(StatementError) {
+            let bytes = QIFReader.trimmed(line)
+            guard let code = bytes.first else { return }
+            if code == UInt8(ascii: "!") { return try header(bytes, number: number) }
+            switch section {
+            case .none: throw StatementError(line: number, "'\(String(decoding: bytes, as: UTF8.self))' comes before any !Type: section")
+            case .skipped: return
+            case .register: break
+            }
+            guard code != UInt8(ascii: "^") else { return try endRecord() }
+            if record.line == 0 { record.line = number }
+            guard "DTUPMLSE$".utf8.contains(code) else { return }  // N, C, A, F, %, and codes of other programs
+            let field = Field(text: String(decoding: QIFReader.trimmed(bytes.dropFirst()), as: UTF8.self), line: number)
+            switch code {
+            case UInt8(ascii: "D"): record.date = field
+            case UInt8(ascii: "T"): record.total = field
+            case UInt8(ascii: "U"): record.unsignedTotal = field
+            case UInt8(ascii: "P"): record.payee = field.text
+            case UInt8(ascii: "M"): record.memo = field.text
+            case UInt8(ascii: "L"): record.category = field.text
+            case UInt8(ascii: "S"): record.splits.append(Split(category: field.text, line: number))
+            case UInt8(ascii: "E"):
+                if record.splits.last?.memo != nil || record.splits.isEmpty { record.splits.append(Split(category: "", line: number)) }
+                record.splits[record.splits.count - 1].memo = field.text
+            case UInt8(ascii: "$"):
+                if record.splits.last?.amount != nil || record.splits.isEmpty { record.splits.append(Split(category: "", line: number)) }
+                record.splits[record.splits.count - 1].amount = field
+            default: return
+            }
+        }
+
+        private mutating func header(_ bytes: ArraySlice<UInt8>, number: Int) throws(StatementError) {
+            try endRecord()
+            let text = String(decoding: bytes, as: UTF8.self)
+            let lower = text.lowercased()
+            if lower.hasPrefix("!type:") {
+                let type = String(decoding: QIFReader.trimmed(bytes.dropFirst(6)), as: UTF8.self)
+                switch type.lowercased() {
+                case "bank", "cash", "oth a", "oth l":
+                    section = .register
+                    kind = kind ?? .bank
+                case "ccard":
+                    section = .register
+                    kind = kind ?? .card
+                case "cat", "class":
+                    section = .skipped
+                default:
+                    throw StatementError(line: number, "unknown QIF section !Type:\(type); capital reads Bank, CCard, Cash, Oth A, Oth L")
+                }
+            } else if lower.hasPrefix("!account") {
+                section = .skipped
+            } else if !lower.hasPrefix("!option:") && !lower.hasPrefix("!clear:") {
+                throw StatementError(line: number, "unknown QIF header '\(text)'")
+            }
+        }
+
+        private mutating func endRecord() throws(StatementError) {
+            guard record.line > 0 else { return }
+            let record = record
+            self.record = Record()
+            guard let date = record.date else { throw StatementError(line: record.line, "the record has no date (D)") }
+            guard let total = record.total ?? record.unsignedTotal else {
+                throw StatementError(line: record.line, "the record has no amount (T)")
+            }
+            var splits: [StatementSplit] = []
+            for split in record.splits {
+                guard let amount = split.amount else {
+                    throw StatementError(line: split.line, "the split '\(split.category)' has no amount ($)")
+                }
+                let minor = try QIFReader.amount(amount, code: "$", exponent: exponent)
+                splits.append(StatementSplit(counterpart: QIFReader.account(split.category), amountMinor: minor, note: split.memo ?? ""))
+            }
+            lines.append(
+                StatementLine(
+                    line: record.line, day: try QIFReader.day(date, dayFirst: dayFirst),
+                    amountMinor: try QIFReader.amount(total, code: record.total == nil ? "U" : "T", exponent: exponent),
+                    payee: record.payee, note: record.memo, counterpart: record.category.isEmpty ? nil : QIFReader.account(record.category),
+                    splits: splits))
+        }
+
+        mutating func finish() throws(StatementError) -> Statement {
+            try endRecord()
+            guard let kind else {
+                throw StatementError(
+                    line: 0, "no bank, card or cash section (!Type:Bank, !Type:CCard, !Type:Cash, !Type:Oth A, !Type:Oth L) in the file")
+            }
+            return Statement(kind: kind, lines: lines)
+        }
+    }
+
+    /// A category as it is, a transfer's `[Account]` without its brackets.
+    private static func account(_ category: String) -> String {
+        guard category.count >= 2, category.hasPrefix("["), category.hasSuffix("]") else { return category }
+        return String(category.dropFirst().dropLast())
+    }
+
+    /// `1/ 2'25`, `01/02/2025`, `1-2-25`, `2025-01-02`: three groups of digits, separated by one
+    /// of `/ - . '`, spaces allowed around the separators.
+    private static func day(_ field: Field, dayFirst: Bool) throws(StatementError) -> Day {
+        var notDate: StatementError {
+            let forms = dayFirst ? "D/M/YY, D/M'YY, D/M/YYYY" : "M/D/YY, M/D'YY, M/D/YYYY"
+            return StatementError(line: field.line, "date '\(field.text)' is not a date: expected \(forms) or YYYY-MM-DD")
+        }
+        var groups: [(value: Int, digits: Int, separator: UInt8)] = []
+        var separator = UInt8(ascii: "/")
+        var bytes = field.text.utf8[...]
+        while true {
+            let digits = bytes.prefix(while: isDigit)
+            guard (1...4).contains(digits.count) else { throw notDate }
+            groups.append((digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, digits.count, separator))
+            bytes = bytes.dropFirst(digits.count).drop(while: isSpace)
+            guard let next = bytes.first else { break }
+            guard groups.count < 3, "/-.'".utf8.contains(next) else { throw notDate }
+            separator = next
+            bytes = bytes.dropFirst().drop(while: isSpace)
+        }
+        guard groups.count == 3 else { throw notDate }
+        let year: Int
+        let month: Int
+        let day: Int
+        if groups[0].digits == 4 {
+            guard groups[1].digits <= 2, groups[2].digits <= 2 else { throw notDate }
+            (year, month, day) = (groups[0].value, groups[1].value, groups[2].value)
+        } else {
+            guard groups[0].digits <= 2, groups[1].digits <= 2, groups[2].digits != 3 else { throw notDate }
+            let short = groups[2].value
+            year = groups[2].digits == 4 ? short : groups[2].separator == UInt8(ascii: "'") || short < 70 ? 2000 + short : 1900 + short
+            (month, day) = dayFirst ? (groups[1].value, groups[0].value) : (groups[0].value, groups[1].value)
+        }
+        do {
+            return try Day(year: year, month: month, day: day)
+        } catch {
+            let order = groups[0].digits == 4 ? "year first" : dayFirst ? "day first" : "month first"
+            throw StatementError(line: field.line, "date '\(field.text)' is not a calendar date (read \(order))")
+        }
+    }
+
+    /// `[+-]`, digits in groups of three split by one mark, and the other mark before 1 to
+    /// `exponent` decimals: `-1,234.56`, `1.234,56`, `1234`, `.5`.
+    private static func amount(_ field: Field, code: String, exponent: Int) throws(StatementError) -> Int64 {
+        var notAmount: StatementError { StatementError(line: field.line, "\(code) '\(field.text)' is not an amount") }
+        var bytes = field.text.utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        let isMark = { (byte: UInt8) in byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") }
+        guard !bytes.isEmpty, bytes.allSatisfy({ isDigit($0) || isMark($0) }) else { throw notAmount }
+        var whole = bytes
+        var fraction = bytes.suffix(0)
+        var thousands: UInt8?
+        if let last = bytes.lastIndex(where: isMark) {
+            let decimals = bytes.distance(from: bytes.index(after: last), to: bytes.endIndex)
+            let mark = bytes[last]
+            if (1...max(1, exponent)).contains(decimals), exponent > 0, bytes.firstIndex(of: mark) == last {
+                whole = bytes[..<last]
+                fraction = bytes[bytes.index(after: last)...]
+                thousands = mark == UInt8(ascii: ".") ? UInt8(ascii: ",") : UInt8(ascii: ".")
+            } else {
+                thousands = mark
+            }
+        }
+        let groups = whole.split(separator: thousands ?? 0, omittingEmptySubsequences: false)
+        guard groups.allSatisfy({ $0.allSatisfy(isDigit) }), !(whole.isEmpty && fraction.isEmpty) else { throw notAmount }
+        if groups.count > 1 {
+            guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else { throw notAmount }
+        }
+        var magnitude: UInt64 = 0
+        var tooLarge: StatementError { StatementError(line: field.line, "\(code) '\(field.text)' is too large") }
+        func shift(in digit: UInt8) throws(StatementError) {
+            let (times, overflowTimes) = magnitude.multipliedReportingOverflow(by: 10)
+            let (plus, overflowPlus) = times.addingReportingOverflow(UInt64(digit &- 0x30))
+            guard !overflowTimes, !overflowPlus else { throw tooLarge }
+            magnitude = plus
+        }
+        for group in groups { for digit in group { try shift(in: digit) } }
+        for digit in fraction { try shift(in: digit) }
+        for _ in fraction.count..<exponent { try shift(in: UInt8(ascii: "0")) }
+        guard magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { throw tooLarge }
+        return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
+    }
+
+    /// The bytes without the spaces and tabs around them.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
+        return bytes[first...last]
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+}
