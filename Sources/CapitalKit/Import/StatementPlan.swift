@@ -48,6 +48,7 @@ struct StatementPlan {
     /// `:` segment (`expenses:food` → `food`), else a new category with `createMissing`.
     private mutating func resolveCounterparts(_ lines: [StatementLine]) throws {
         var unknown: [String] = []
+        var unknownAccounts: [String] = []
         for line in lines {
             let names = line.splits.isEmpty ? [line.counterpart].compactMap { $0 } : line.splits.map(\.counterpart)
             for (index, name) in names.enumerated() where counterparts[name] == nil {
@@ -58,10 +59,15 @@ struct StatementPlan {
                             reason: "the counterpart '\(FieldKeys.literal(name))' is the statement's own account")
                     }
                     counterparts[name] = found
-                } else if request.createMissing {
-                    let amount = line.splits.isEmpty ? line.amountMinor : line.splits[index].amountMinor
-                    let category = Account(
-                        id: Store.newID(), name: Self.lastSegment(name), kind: amount > 0 ? .income : .expense, currency: currency)
+                    continue
+                }
+                let amount = line.splits.isEmpty ? line.amountMinor : line.splits[index].amountMinor
+                guard let kind = Self.categoryKind(name, amount: amount) else {
+                    if !unknownAccounts.contains(name) { unknownAccounts.append(name) }
+                    continue
+                }
+                if request.createMissing {
+                    let category = Account(id: Store.newID(), name: Self.categoryName(name), kind: kind, currency: currency)
                     newCategories.append(category)
                     byName[category.name.lowercased()] = category
                     byID[category.id] = category
@@ -71,12 +77,38 @@ struct StatementPlan {
                 }
             }
         }
-        guard unknown.isEmpty else {
-            let listed = unknown.prefix(20).map { "'\(FieldKeys.literal($0))'" }.joined(separator: ", ") + (unknown.count > 20 ? ", …" : "")
-            throw KitError.refused(
-                reason: "\(unknown.count) counterpart name\(unknown.count == 1 ? "" : "s") in the statement match no account or category: "
-                    + "\(listed); add them, or pass {createMissing} to create them as categories")
+        func listed(_ names: [String]) -> String {
+            names.prefix(20).map { "'\(FieldKeys.literal($0))'" }.joined(separator: ", ") + (names.count > 20 ? ", …" : "")
         }
+        if !unknownAccounts.isEmpty {
+            throw KitError.refused(
+                reason: "\(unknownAccounts.count) account name\(unknownAccounts.count == 1 ? "" : "s") in the statement match no account: "
+                    + "\(listed(unknownAccounts)); add the accounts (they are not created), or name existing ones in the rules")
+        }
+        guard unknown.isEmpty else {
+            throw KitError.refused(
+                reason: "\(unknown.count) category name\(unknown.count == 1 ? "" : "s") in the statement match no category: "
+                    + "\(listed(unknown)); add them, or pass {createMissing} to create them")
+        }
+    }
+
+    /// The kind of category an hledger account name stands for: `expenses:…` an expense,
+    /// `income:…` or `revenues:…` an income, `assets:…`, `liabilities:…` and `equity:…` none (an
+    /// account, never created); any other name by the money's direction.
+    static func categoryKind(_ name: String, amount: Int64) -> AccountKind? {
+        let top = name.split(separator: ":").first.map { $0.lowercased() } ?? ""
+        switch top {
+        case "expenses", "expense": return .expense
+        case "income", "revenues", "revenue": return .income
+        case "assets", "asset", "liabilities", "liability", "equity": return name.contains(":") ? nil : (amount > 0 ? .income : .expense)
+        default: return amount > 0 ? .income : .expense
+        }
+    }
+
+    /// A created category's name: the last segment, its first letter capitalised (`expenses:eating-out` → `Eating-out`).
+    static func categoryName(_ name: String) -> String {
+        let last = lastSegment(name)
+        return last.prefix(1).uppercased() + last.dropFirst()
     }
 
     private func find(_ name: String) -> Account? {
@@ -141,6 +173,7 @@ struct StatementPlan {
             } else if let match = handEntered(line), !request.keepBoth {
                 usedTransactions.insert(match.id)
                 row.status = .matches(Store.shortID(match.id))
+                row.counterpart = match.counterparts
                 writes.append(StatementWrite(key: key, action: .link(id: match.id)))
             } else if line.splits.isEmpty, let flow = flow(line, counterpart: given) {
                 usedFlows.insert(flow.entry.reference)
@@ -277,6 +310,14 @@ enum LineDigest {
             b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             b = b ^ (b >> 29)
         }
+        // SplitMix64's finaliser: lines that differ in one character get unrelated digests.
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9e37_79b9_7f4a_7c15
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return z ^ (z >> 31)
+        }
+        (a, b) = (mix(a), mix(b ^ a))
         func hex(_ value: UInt64) -> String {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits

@@ -18,7 +18,7 @@ public struct StatementSource: Sendable {
     public var format: StatementFormat?
     /// nil: UTF-8 when the bytes are UTF-8, else Windows-1251 or -1252 by their letters (OFX 1.x: its `CHARSET` header).
     public var encoding: TextEncoding?
-    /// A CSV's rules; nil: `STATEMENT.rules` beside it (`bank.csv.rules`), as hledger looks for it.
+    /// A CSV's rules; nil: `bank.csv.rules` beside the statement (as hledger looks for it), else `bank.rules`.
     public var rulesPath: String?
     /// Which statement of an OFX file holding several: the bank's account number, or its last digits.
     public var ofxAccount: String?
@@ -84,10 +84,13 @@ extension StatementSource {
                 return StatementReading(statement: statement, format: format, encoding: used, matched: [], rulesPath: nil)
             } catch { throw lineError(error) }
         case .csv:
-            let rulesPath = self.rulesPath ?? path + ".rules"
-            guard self.rulesPath != nil || FileManager.default.fileExists(atPath: rulesPath) else {
+            // hledger's `bank.csv.rules`, else `bank.rules` beside the statement.
+            let candidates = [path + ".rules", (path as NSString).deletingPathExtension + ".rules"]
+            guard let rulesPath = self.rulesPath ?? candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
                 throw KitError.missing(
-                    .rules, reason: "a CSV statement is read by rules (hledger's CSV rules); none given and no \(FieldKeys.literal(rulesPath))")
+                    .rules,
+                    reason: "a CSV statement is read by rules (hledger's CSV rules); none given, and neither "
+                        + candidates.map { FieldKeys.literal($0) }.joined(separator: " nor ") + " exists")
             }
             let rules = try Self.rules(at: rulesPath)
             let reading = try rules.read(text, exponent: exponent, separator: Self.separator(for: path), path: path)

@@ -22,6 +22,8 @@ public struct UnlinkedTransaction: Sendable, Equatable {
     /// What it moves on the statement's account (minor units).
     public var amount: Int64
     public var payee: String
+    /// The other accounts and categories it moves, by name, joined by `, `.
+    public var counterparts: String
 }
 
 /// An open expected flow a statement line may settle.
@@ -66,11 +68,15 @@ extension Store {
             let unlinked = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.id, t.day, t.payee, SUM(p.amountMinor) FROM txn t JOIN posting p ON p.txnId = t.id
+                    SELECT t.id, t.day, t.payee, SUM(p.amountMinor),
+                        (SELECT GROUP_CONCAT(a.name, ', ') FROM posting q JOIN account a ON a.id = q.accountId WHERE q.txnId = t.id AND q.accountId <> ?)
+                    FROM txn t JOIN posting p ON p.txnId = t.id
                     WHERE t.deleted = 0 AND t.importKey IS NULL AND p.accountId = ? AND t.day >= ? AND t.day < ?
                     GROUP BY t.id ORDER BY t.day, t.seq
-                    """, arguments: [accountID, wide.start.number, wide.end.number]
-            ).map { row in UnlinkedTransaction(id: row[0], day: Day(row[1]), amount: row[3], payee: row[2]) }
+                    """, arguments: [accountID, accountID, wide.start.number, wide.end.number]
+            ).map { row in
+                UnlinkedTransaction(id: row[0], day: Day(row[1]), amount: row[3], payee: row[2], counterparts: row[4] ?? "")
+            }
             var flows: [StatementFlow] = []
             if try Store.expectsFlows(db, into: [accountID]) {
                 let (ledger, calendars, marks) = try Store.expectedContext(db, location: location, asOf: [wide.start])

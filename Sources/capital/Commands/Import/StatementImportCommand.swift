@@ -154,8 +154,8 @@ extension Report {
                 (
                     "balance",
                     .object([
-                        ("date", .string(balance.day.iso)), ("stated", .number(balance.stated.plain)), ("recorded", .number(balance.recorded.plain)),
-                        ("difference", .number(Money(minor: balance.difference, currency: balance.stated.currency).plain)),
+                        ("date", .string(balance.day.iso)), ("stated", .string(balance.stated.plain)), ("recorded", .string(balance.recorded.plain)),
+                        ("difference", .string(Money(minor: balance.difference, currency: balance.stated.currency).plain)),
                     ])
                 ))
         }
@@ -165,7 +165,7 @@ extension Report {
                 .array(
                     result.rows.map { row in
                         .object([
-                            ("line", .number(String(row.line))), ("date", .string(row.day.iso)), ("amount", .number(row.amount.plain)),
+                            ("line", .number(String(row.line))), ("date", .string(row.day.iso)), ("amount", .string(row.amount.plain)),
                             ("currency", .string(row.amount.currency.code)), ("payee", .string(row.payee)), ("note", .string(row.note)),
                             ("account", .string(row.account)), ("counterpart", .string(row.counterpart)), ("id", .string(row.id)),
                             ("status", .string(row.status.text)),
