@@ -46,9 +46,9 @@ struct QIFReaderTests {
                     splits: [
                         StatementSplit(counterpart: "Groceries", amountMinor: -6215, note: "Food"),
                         StatementSplit(counterpart: "Household", amountMinor: -2000, note: "Cleaning"),
-                        StatementSplit(counterpart: "Savings", amountMinor: -525),
+                        StatementSplit(counterpart: "[Savings]", amountMinor: -525),
                     ]),
-                StatementLine(line: 46, day: Self.day(2025, 1, 9), amountMinor: -20000, payee: "Transfer to savings", counterpart: "Savings"),
+                StatementLine(line: 46, day: Self.day(2025, 1, 9), amountMinor: -20000, payee: "Transfer to savings", counterpart: "[Savings]"),
                 StatementLine(line: 52, day: Self.day(2025, 1, 12), amountMinor: -1500, payee: "Cinema", counterpart: "Entertainment"),
                 StatementLine(line: 59, day: Self.day(2025, 1, 15), amountMinor: 99, payee: "Interest"),
                 StatementLine(line: 63, day: Self.day(1999, 12, 31), amountMinor: -100, payee: "Millennium party"),
@@ -66,7 +66,7 @@ struct QIFReaderTests {
             kind: .card,
             lines: [
                 StatementLine(line: 2, day: Self.day(2025, 3, 1), amountMinor: -4500, payee: "Fuel Station", counterpart: "Car:Fuel"),
-                StatementLine(line: 7, day: Self.day(2025, 3, 3), amountMinor: 30000, payee: "Payment - thank you", counterpart: "Checking"),
+                StatementLine(line: 7, day: Self.day(2025, 3, 3), amountMinor: 30000, payee: "Payment - thank you", counterpart: "[Checking]"),
             ])
         #expect(try QIFReader.read(text, exponent: 2) == expected)
         #expect(try QIFReader.read(text.replacingOccurrences(of: "\r\n", with: "\n"), exponent: 2) == expected)

@@ -8,8 +8,8 @@
 /// `!Type:` (`Invst`, `Memorized`, `Prices`, …) is refused.
 ///
 /// Fields: `D` the date, `T` the amount (`U` when there is no `T`), `P` the payee, `M` the memo
-/// (the line's note), `L` the category (the counterpart; a transfer's `[Account]` loses its
-/// brackets), `S`/`E`/`$` a split's category, memo and amount. `N` (a cheque number, or a word
+/// (the line's note), `L` the category (the counterpart; a transfer's `[Account]` keeps its
+/// brackets, which say it is an account, not a category), `S`/`E`/`$` a split's category, memo and amount. `N` (a cheque number, or a word
 /// such as `ATM`, `DEP`, `EFT`) is ignored: a line has no field for it, and putting it in the note
 /// would change the text that rules match on. `C` (cleared), `A` (address) and any other code are
 /// ignored too.
@@ -186,11 +186,8 @@ public enum QIFReader {
         }
     }
 
-    /// A category as it is, a transfer's `[Account]` without its brackets.
-    private static func account(_ category: String) -> String {
-        guard category.count >= 2, category.hasPrefix("["), category.hasSuffix("]") else { return category }
-        return String(category.dropFirst().dropLast())
-    }
+    /// A category as it is; a transfer's `[Account]` keeps its brackets (an account, never a category).
+    private static func account(_ category: String) -> String { category }
 
     /// `1/ 2'25`, `01/02/2025`, `1-2-25`, `2025-01-02`: three groups of digits, separated by one
     /// of `/ - . '`, spaces allowed around the separators.

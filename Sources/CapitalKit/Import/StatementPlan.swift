@@ -93,9 +93,10 @@ struct StatementPlan {
     }
 
     /// The kind of category an hledger account name stands for: `expenses:…` an expense,
-    /// `income:…` or `revenues:…` an income, `assets:…`, `liabilities:…` and `equity:…` none (an
-    /// account, never created); any other name by the money's direction.
+    /// `income:…` or `revenues:…` an income, `assets:…`, `liabilities:…`, `equity:…` and a QIF
+    /// transfer's `[Account]` none (an account, never created); any other name by the money's direction.
     static func categoryKind(_ name: String, amount: Int64) -> AccountKind? {
+        if bracketed(name) != nil { return nil }
         let top = name.split(separator: ":").first.map { $0.lowercased() } ?? ""
         switch top {
         case "expenses", "expense": return .expense
@@ -111,8 +112,17 @@ struct StatementPlan {
         return last.prefix(1).uppercased() + last.dropFirst()
     }
 
+    /// The account or category a counterpart name stands for; a QIF transfer's `[Savings]` only
+    /// an account.
     private func find(_ name: String) -> Account? {
-        byName[name.lowercased()] ?? byName[Self.lastSegment(name).lowercased()]
+        if let inside = Self.bracketed(name) { return byName[inside.lowercased()].flatMap { $0.kind.isBalanceSheet ? $0 : nil } }
+        return byName[name.lowercased()] ?? byName[Self.lastSegment(name).lowercased()]
+    }
+
+    /// `Savings` of a QIF transfer's `[Savings]`.
+    static func bracketed(_ name: String) -> String? {
+        guard name.count >= 2, name.hasPrefix("["), name.hasSuffix("]") else { return nil }
+        return String(name.dropFirst().dropLast())
     }
 
     /// `expenses:food` → `food`.

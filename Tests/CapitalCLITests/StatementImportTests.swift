@@ -1,0 +1,295 @@
+import CapitalCore
+import Foundation
+import Testing
+
+/// Issue 18: bank statements in — CSV with rules, OFX and QIF — de-duplicated, matched to
+/// transactions entered by hand, settling expected flows, checked against the closing balance.
+@Suite("CLI: bank statement import")
+struct StatementImportTests {
+    static let fixtures = CLI.root.appendingPathComponent("Tests/Fixtures/statements").path
+
+    static func fixture(_ name: String) -> String { fixtures + "/" + name }
+
+    /// A ledger in `currency` with the account `name` of `kind`, and the balance-sheet accounts
+    /// the eurobank rules name (`assets:cash`, `assets:receivable:max`, `assets:depot`).
+    static func ledger(_ currency: String = "EUR", account name: String = "Giro", kind: String = "debit") throws -> CLI {
+        let cli = try CLI()
+        cli.ok(["init", "--currency", currency])
+        cli.ok(["account", "add", name, "--kind", kind])
+        for other in ["Cash", "Max", "Depot"] { cli.ok(["account", "add", other, "--kind", "cash"]) }
+        return cli
+    }
+
+    static func summary(_ object: Any) throws -> [String: Any] {
+        try #require((object as? [String: Any])?["summary"] as? [String: Any])
+    }
+
+    static func lines(_ object: Any) throws -> [[String: Any]] {
+        try #require((object as? [String: Any])?["transactions"] as? [[String: Any]])
+    }
+
+    /// `--format json` output of a command that may warn on stderr (a closing balance that differs).
+    static func json(_ cli: CLI, _ args: [String], warning: String? = nil) throws -> Any {
+        let result = cli.run(args + ["--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        if let warning { #expect(result.stderr.contains("warning") && result.stderr.contains(warning), "\(result.stderr)") }
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+
+    static let eurobank = ["import", fixture("eurobank.csv"), "--account", "Giro", "--rules", fixture("eurobank.rules"), "--create-missing"]
+
+    @Test func aStatementImportsOnceAndOnlyOnce() throws {
+        let cli = try Self.ledger()
+        let first = try Self.json(cli, Self.eurobank, warning: "4057.72")
+        let summary = try Self.summary(first)
+        #expect(summary["lines"] as? Int == 23)
+        #expect(summary["new"] as? Int == 22)
+        #expect(summary["uncategorised"] as? Int == 1)
+        #expect(summary["written"] as? Bool == true)
+        #expect((summary["createdCategories"] as? [String])?.contains("Rent") == true)
+        let rows = try Self.lines(first)
+        #expect(rows.first?.string("status") == "new")
+        #expect(rows.first?.string("counterpart") == "Rent")
+        #expect(rows.first?.string("amount") == "-1150.00")
+        #expect(rows.last?.string("counterpart") == "Uncategorised")
+        // The lines' sum, from a ledger that started at zero.
+        let balances = try ExpectedFlowTests.balances(cli, today: "2024-04-01")
+        #expect(balances["Giro"] == 2_534_55)
+        // Again: nothing is added, nothing changes.
+        let before = cli.state()
+        let again = try Self.summary(try Self.json(cli, Self.eurobank, warning: "4057.72"))
+        #expect(again["duplicate"] as? Int == 23)
+        #expect(again["written"] as? Bool == false)
+        #expect(cli.state() == before)
+        #expect(cli.ok(["check"]).contains(": ok"))
+        // The uncategorised line is listed for the person to categorise.
+        let uncategorised = try cli.rows(["tx", "list", "--uncategorised"])
+        #expect(uncategorised.count == 1)
+        #expect(uncategorised.first?.string("payee") == "Sparkasse")
+    }
+
+    @Test func aDryRunShowsEveryLineAndWritesNothing() throws {
+        let cli = try Self.ledger()
+        let before = cli.state()
+        let result = cli.run(Self.eurobank + ["--dry-run"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Would import"))
+        #expect(result.stdout.contains("Would create categories: Rent"))
+        #expect(result.stdout.split(separator: "\n").filter { $0.contains(" new") || $0.contains("uncategorised") }.count >= 23)
+        // The statement's closing balance (the last line's Saldo) is 1 523.17 more than a ledger that starts at zero.
+        #expect(result.stderr.contains("warning"))
+        #expect(result.stderr.contains("4057.72"))
+        #expect(result.stderr.contains("2534.55"))
+        #expect(cli.state() == before)
+    }
+
+    @Test func theClosingBalanceIsCheckedAndStrictRefusesADifference() throws {
+        let cli = try Self.ledger()
+        cli.fails(Self.eurobank + ["--strict"], mentioning: ["closing balance on 2024-03-31 is 4057.72", "2534.55", "nothing imported"])
+        cli.ok(["category", "add", "Opening", "--income"])
+        cli.ok(["earn", "1523.17", "Opening", "--to", "Giro", "--on", "2024-02-29"])
+        let result = cli.run(Self.eurobank + ["--strict"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "")
+        #expect(result.stdout.contains("Closing balance on 2024-03-31: 4057.72, as in the ledger."))
+    }
+
+    /// The household's VTB Debit: a loan payment and a salary the forecast expects settle; a
+    /// purchase entered by hand is matched, not doubled; a payee seen before is categorised with
+    /// `--learn`; the rest goes to Uncategorised.
+    @Test func linesSettleMatchAndLearn() throws {
+        let cli = try CLI.household()
+        cli.ok(["spend", "500", "Groceries", "--payee", "Pyaterochka 5678 Moscow", "--on", "2025-03-01", "--from", "VTB Debit"])
+        cli.ok(["spend", "1234.50", "Groceries", "--payee", "Shop", "--on", "2025-04-12", "--from", "VTB Debit"])
+        let statement = cli.path("vtb.csv")
+        try """
+        date,description,amount
+        2025-04-05,MORTGAGE PAYMENT,-69979.36
+        2025-04-10,SALARY ANNA,180000.00
+        2025-04-11,PYATEROCHKA 1234 MOSCOW,-1234.50
+        2025-04-11,PYATEROCHKA 1234 MOSCOW,-1234.50
+        2025-04-12,UNKNOWN SHOP,-99.00
+
+        """.write(toFile: statement, atomically: true, encoding: .utf8)
+        try "skip 1\nfields date, description, amount\n".write(toFile: statement + ".rules", atomically: true, encoding: .utf8)
+        let object = try cli.json(["--today", "2025-04-12", "import", statement, "--account", "VTB Debit", "--learn"])
+        let statuses = try Self.lines(object).map { $0.string("status") ?? "" }
+        #expect(statuses.count == 5)
+        #expect(statuses[0] == "settles Mortgage@2025-04-05")
+        #expect(statuses[1] == "settles Salary Anna@2025-04-10")
+        #expect(statuses[2].hasPrefix("matches tx "))
+        #expect(statuses[3] == "new")
+        #expect(statuses[4] == "uncategorised")
+        let rows = try Self.lines(object)
+        #expect(rows[2].string("counterpart") == "Groceries")
+        #expect(rows[3].string("counterpart") == "Groceries", "learned from 'Pyaterochka 5678 Moscow'")
+        #expect(rows[0].string("counterpart") == "Loan interest, Mortgage")
+        #expect(try ExpectedFlowTests.state(cli, "Mortgage@2025-04-05", today: "2025-04-12") == "settled")
+        #expect(try ExpectedFlowTests.state(cli, "Salary Anna@2025-04-10", today: "2025-04-12") == "settled")
+        #expect(cli.ok(["check"]).contains(": ok"))
+        // Imported again: every line is a duplicate, the matched one included.
+        let again = try Self.summary(try cli.json(["--today", "2025-04-12", "import", statement, "--account", "VTB Debit", "--learn"]))
+        #expect(again["duplicate"] as? Int == 5)
+    }
+
+    @Test func keepBothAddsALineAHandEnteredTransactionStandsFor() throws {
+        let cli = try CLI.household()
+        cli.ok(["spend", "99", "Groceries", "--on", "2025-04-12", "--from", "VTB Debit"])
+        let statement = cli.path("one.csv")
+        try "2025-04-13,SHOP,-99.00\n".write(toFile: statement, atomically: true, encoding: .utf8)
+        try "fields date, description, amount\n".write(toFile: cli.path("one.rules"), atomically: true, encoding: .utf8)
+        let matched = try Self.lines(try cli.json(["--today", "2025-04-13", "import", statement, "--account", "VTB Debit", "--dry-run"]))
+        #expect(matched.first?.string("status")?.hasPrefix("matches tx ") == true)
+        let kept = try Self.lines(try cli.json(["--today", "2025-04-13", "import", statement, "--account", "VTB Debit", "--keep-both"]))
+        #expect(kept.first?.string("status") == "uncategorised")
+    }
+
+    @Test func anOFXFileOfTwoAccountsImportsTheOneNamed() throws {
+        let cli = try Self.ledger()
+        let file = Self.fixture("bank-ofx2.ofx")
+        cli.fails(["import", file, "--account", "Giro"], mentioning: ["--ofx-account", "2 statements", "DE89370400440532013000"])
+        cli.fails(["import", file, "--account", "Giro", "--ofx-account", "999"], mentioning: ["--ofx-account '999'", "no statement"])
+        cli.ok(["category", "add", "Opening", "--income"])
+        cli.ok(["earn", "1000", "Opening", "--to", "Giro", "--on", "2025-01-31"])
+        let object = try cli.json(["import", file, "--account", "Giro", "--ofx-account", "3000", "--create-missing"])
+        let rows = try Self.lines(object)
+        #expect(rows.map { $0.string("id") } == ["CUR-0001", "CUR-0002", "CUR-0003", "CUR-0004"])
+        #expect(rows[1].string("payee") == "Hausverwaltung Müller & Partner")
+        let summary = try Self.summary(object)
+        let balance = try #require(summary["balance"] as? [String: Any])
+        #expect(balance.string("stated") == "2526.20")
+        #expect(balance.string("difference") == "0.00")
+        #expect(summary["format"] as? String == "ofx")
+        let again = try Self.summary(try cli.json(["import", file, "--account", "Giro", "--ofx-account", "3000"]))
+        #expect(again["duplicate"] as? Int == 4)
+    }
+
+    @Test func anOFX102CardStatementImportsIntoACard() throws {
+        let cli = try Self.ledger("USD", account: "Visa", kind: "credit-card")
+        let object = try Self.json(cli, ["import", Self.fixture("card-ofx102.ofx"), "--account", "Visa"], warning: "-1234.56")
+        let summary = try Self.summary(object)
+        #expect(summary["lines"] as? Int == 8)
+        #expect(summary["encoding"] as? String == "windows-1252")
+        #expect(try Self.lines(object).allSatisfy { $0.string("currency") == "USD" })
+    }
+
+    @Test func aQIFSplitBecomesOneTransactionOfSeveralPostings() throws {
+        let cli = try Self.ledger("USD", account: "Checking")
+        cli.ok(["account", "add", "Savings", "--kind", "deposit"])
+        let object = try cli.json(["import", Self.fixture("splits.qif"), "--account", "Checking", "--create-missing"])
+        let rows = try Self.lines(object)
+        let split = try #require(rows.first { $0.string("payee") == "Supermarket" })
+        #expect(split.string("counterpart") == "Groceries, Household, Savings")
+        let transactions = try cli.rows(["tx", "list", "--search", "Supermarket"])
+        let id = try #require(transactions.first?.string("id"))
+        let shown = try #require(try cli.json(["tx", "show", id]) as? [String: Any])
+        #expect((shown["postings"] as? [Any])?.count == 4)
+        #expect(rows.contains { $0.string("payee") == "Transfer to savings" && $0.string("counterpart") == "Savings" })
+    }
+
+    @Test func rulesTestShowsWhichRulesMatchedEachLine() throws {
+        let cli = try CLI()
+        let object = try cli.json(["rules", "test", Self.fixture("eurobank.rules"), Self.fixture("eurobank.csv"), "--currency", "EUR"])
+        let rows = try #require(object as? [[String: Any]])
+        #expect(rows.count == 23)
+        #expect(rows[0]["rules"] as? [String] == ["eurobank-common.rules:3", "eurobank.rules:56"])
+        #expect(rows[0].string("counterpart") == "expenses:housing:rent")
+        #expect(rows.last?["rules"] is NSNull)
+        let table = cli.ok(["rules", "test", Self.fixture("eurobank.rules"), Self.fixture("eurobank.csv")])
+        #expect(table.contains("1 matched no if rule"))
+    }
+
+    // MARK: Bad input: one line naming file, line and reason; nothing imported
+
+    /// Writes `rules` and `csv` into the CLI's folder and imports them into Giro.
+    static func importing(_ cli: CLI, rules: String, csv: String, extra: [String] = []) throws -> [String] {
+        try rules.write(toFile: cli.path("bad.rules"), atomically: true, encoding: .utf8)
+        try csv.write(toFile: cli.path("bad.csv"), atomically: true, encoding: .utf8)
+        return ["import", cli.path("bad.csv"), "--account", "Giro", "--rules", cli.path("bad.rules"), "--create-missing"] + extra
+    }
+
+    static let plain = "fields date, description, amount\n"
+
+    @Test func badRulesAreRefusedByFileAndLine() throws {
+        let cli = try Self.ledger()
+        let csv = "2025-01-02,Shop,-5.00\n"
+        cli.fails(try Self.importing(cli, rules: Self.plain + "foo bar\n", csv: csv), mentioning: ["bad.rules:2", "unknown directive 'foo'"])
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain + "timezone +0300\n", csv: csv), mentioning: ["bad.rules:2", "'timezone'", "does not read"])
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain + "if (abc\n account2 expenses:x\n", csv: csv),
+            mentioning: ["bad.rules:2", "'(abc'", "does not compile"])
+        cli.fails(try Self.importing(cli, rules: Self.plain + "description %nope\n", csv: csv), mentioning: ["bad.rules:2", "%nope names no field"])
+        cli.fails(try Self.importing(cli, rules: Self.plain + "separator ;;\n", csv: csv), mentioning: ["bad.rules:2", "separator ';;'"])
+        cli.fails(try Self.importing(cli, rules: Self.plain + "date-format %d/%q/%Y\n", csv: csv), mentioning: ["bad.rules:2", "date-format"])
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain + "include missing.rules\n", csv: csv), mentioning: ["bad.rules:2", "include 'missing.rules'"])
+        try "include loop.rules\n".write(toFile: cli.path("loop.rules"), atomically: true, encoding: .utf8)
+        cli.fails(try Self.importing(cli, rules: "include loop.rules\n", csv: csv), mentioning: ["loop.rules:1", "includes itself"])
+    }
+
+    @Test func badRecordsAreRefusedByFileAndLine() throws {
+        let cli = try Self.ledger()
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,-5.00,extra\n"), mentioning: ["bad.csv:1", "4 fields", "fields names 3"])
+        cli.fails(try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,-5.00\n"), mentioning: ["bad.csv:1", "2 fields", "fields names 3"])
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,-5.00\n2025-01-03,\"Shop,-5.00\n"),
+            mentioning: ["bad.csv:2", "never closed"])
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain + "date-format %d.%m.%Y\n", csv: "02.01.2025,Shop,-5.00\n2025-01-03,Shop,-5.00\n"),
+            mentioning: ["bad.csv:2", "date '2025-01-03'", "%d.%m.%Y"])
+        cli.fails(try Self.importing(cli, rules: Self.plain, csv: "2025-02-30,Shop,-5.00\n"), mentioning: ["bad.csv:1", "date '2025-02-30'"])
+        cli.fails(try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,-5x\n"), mentioning: ["bad.csv:1", "amount '-5x'"])
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,99999999999999999999\n"),
+            mentioning: ["bad.csv:1", "amount '99999999999999999999'"])
+        cli.fails(
+            try Self.importing(cli, rules: "fields date, description, out, in\namount-in %in\namount-out %out\n", csv: "2025-01-02,Shop,5.00,6.00\n"),
+            mentioning: ["bad.csv:1", "both amount-in '6.00' and amount-out '5.00'"])
+        cli.fails(try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,\n"), mentioning: ["bad.csv:1", "no amount"])
+    }
+
+    @Test func badStatementsAreRefused() throws {
+        let cli = try Self.ledger()
+        try "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><SIGNONMSGSRSV1></SIGNONMSGSRSV1></OFX>\n".write(
+            toFile: cli.path("empty.ofx"), atomically: true, encoding: .utf8)
+        cli.fails(["import", cli.path("empty.ofx"), "--account", "Giro"], mentioning: ["empty.ofx", "no bank or credit-card statement"])
+        try "OFXHEADER:100\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR<BANKTRANLIST><STMTTRN><TRNAMT"
+            .write(toFile: cli.path("cut.ofx"), atomically: true, encoding: .utf8)
+        cli.fails(["import", cli.path("cut.ofx"), "--account", "Giro"], mentioning: ["cut.ofx:3"])
+        try "!Type:Invst\nD1/2/25\nT5\n^\n".write(toFile: cli.path("invest.qif"), atomically: true, encoding: .utf8)
+        cli.fails(["import", cli.path("invest.qif"), "--account", "Giro"], mentioning: ["invest.qif:1", "!Type:Invst"])
+        // A statement in pounds into a euro account.
+        cli.fails(["import", Self.fixture("tabbank.tsv"), "--account", "Giro", "--create-missing"], mentioning: ["tabbank.tsv", "GBP", "EUR"])
+        cli.fails(["import", Self.fixture("eurobank.csv"), "--account", "Nowhere"], mentioning: ["--account 'Nowhere'"])
+        cli.fails(
+            ["import", Self.fixture("eurobank.csv"), "--account", "Giro", "--rules", Self.fixture("eurobank.rules")],
+            mentioning: ["match no category", "--create-missing"])
+        try FileManager.default.copyItem(atPath: Self.fixture("eurobank.csv"), toPath: cli.path("alone.csv"))
+        cli.fails(["import", cli.path("alone.csv"), "--account", "Giro"], mentioning: ["--rules", "alone.csv.rules", "alone.rules"])
+        cli.fails(["import", Self.fixture("eurobank.csv")], mentioning: ["--account", "bank statement"])
+        cli.fails(["import", CLI.samplePath, "--dry-run"], mentioning: ["--dry-run goes with --account"])
+        cli.fails(["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--format-in", "pdf"], mentioning: ["--format-in 'pdf'"])
+        cli.fails(["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--encoding", "koi8"], mentioning: ["--encoding 'koi8'"])
+        cli.fails(["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--match-days", "-1"], mentioning: ["--match-days '-1'"])
+        cli.fails(["import", cli.path("nothing.csv"), "--account", "Giro"], mentioning: ["nothing.csv", "no such file"])
+        cli.fails(["rules", "test", cli.path("none.rules"), Self.fixture("eurobank.csv")], mentioning: ["none.rules", "no such file"])
+    }
+
+    /// A file of one line: 2 MB is refused at its first megabyte, 1 GB (sparse: no disk) at once, by its size.
+    @Test func aFileOfOneHugeLineIsRefusedQuickly() throws {
+        let cli = try Self.ledger()
+        try String(repeating: "x", count: 2 << 20).write(toFile: cli.path("long.csv"), atomically: true, encoding: .utf8)
+        try Self.plain.write(toFile: cli.path("long.csv.rules"), atomically: true, encoding: .utf8)
+        cli.fails(["import", cli.path("long.csv"), "--account", "Giro"], mentioning: ["long.csv:1", "more than 1 MB"])
+        let huge = cli.path("huge.csv")
+        FileManager.default.createFile(atPath: huge, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: huge))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        try Self.plain.write(toFile: huge + ".rules", atomically: true, encoding: .utf8)
+        // Refused by its size, before a byte is read.
+        cli.fails(["import", huge, "--account", "Giro"], mentioning: ["huge.csv", "1024 MB is more than a statement can be"])
+    }
+}
