@@ -275,11 +275,13 @@ struct StatementPlan {
         ]
     }
 
-    /// The line's id as shown and its key as stored: the bank's FITID, else a digest of the
-    /// account, the day, the amount, payee, note and the line's occurrence among identical ones.
+    /// The line's id as shown and its key as stored (the account's id, then the id): the bank's
+    /// FITID, else a digest of the day, the amount, payee, note and the line's occurrence among
+    /// identical ones.
     static func key(_ line: StatementLine, identity: String, occurrence: Int, accountID: String) -> (id: String, key: String) {
         if let external = line.externalID, !external.isEmpty { return (external, "\(accountID):fitid:\(external)") }
-        let digest = LineDigest.hex("\(accountID)|\(identity)|\(occurrence)")
+        // The account is in the key, not the digest: a line's id reads the same in every ledger.
+        let digest = LineDigest.hex("\(identity)|\(occurrence)")
         return (String(digest.prefix(16)), "\(accountID):line:\(digest)")
     }
 
