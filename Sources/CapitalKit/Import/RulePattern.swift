@@ -17,6 +17,11 @@ public final class RulePattern: @unchecked Sendable {
     public let source: String
     private let alternatives: [Literal]?
     private var compiled: regex_t
+    /// Whether `compiled` holds a compiled pattern (else `fallback` does).
+    private let compiledByC: Bool
+    /// Swift's regex engine, for what the C library's cannot compile in its locale: ranges of
+    /// letters beyond ASCII (`[а-я]`), which glibc's C.UTF-8 refuses as a collation error.
+    private let fallback: Regex<AnyRegexOutput>?
 
     /// A literal alternative: its case-folded text and whether it is anchored at the start or end.
     private struct Literal {
@@ -32,16 +37,22 @@ public final class RulePattern: @unchecked Sendable {
         alternatives = Self.literals(source)
         compiled = regex_t()
         let status = regcomp(&compiled, source, REG_EXTENDED | REG_ICASE | REG_NOSUB)
-        if status != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            regerror(status, &compiled, &buffer, buffer.count)
-            let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            regfree(&compiled)
-            throw RulePatternError(pattern: source, reason: message)
+        if status == 0 {
+            compiledByC = true
+            fallback = nil
+            return
         }
+        var buffer = [CChar](repeating: 0, count: 256)
+        regerror(status, &compiled, &buffer, buffer.count)
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        regfree(&compiled)
+        compiledByC = false
+        // REG_ECOLLATE (3 in glibc and BSD's regex.h): the range's ends are no collating elements here.
+        guard status == 3, let regex = try? Regex(source) else { throw RulePatternError(pattern: source, reason: message) }
+        fallback = regex.ignoresCase()
     }
 
-    deinit { regfree(&compiled) }
+    deinit { if compiledByC { regfree(&compiled) } }
 
     /// Whether the pattern matches somewhere in `text`; `folded` is `RulePattern.fold(text)`,
     /// computed once per text by the caller when several patterns look at it.
@@ -49,11 +60,54 @@ public final class RulePattern: @unchecked Sendable {
         if let alternatives {
             return alternatives.contains { Self.contains(folded, $0) }
         }
+        if let fallback { return (try? fallback.firstMatch(in: text)) != nil }
         return regexec(&compiled, text, 0, nil, 0) == 0
     }
 
     /// `text` case-folded for the literal fast path: Unicode lowercase, as UTF-8 bytes.
-    public static func fold(_ text: String) -> [UInt8] { Array(text.lowercased().utf8) }
+    public static func fold(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        // Byte by byte for ASCII, Latin-1 letters and Cyrillic (most bank text); anything else
+        // through Unicode's lowercase.
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { bytes[index] = byte | 0x20 }
+                index += 1
+                continue
+            }
+            guard index + 1 < count else { return Array(text.lowercased().utf8) }
+            let next = bytes[index + 1]
+            switch byte {
+            case 0xC3:  // U+00C0–U+00FF: À–Þ (but ×) fold to à–þ
+                if next >= 0x80 && next <= 0x9E && next != 0x97 { bytes[index + 1] = next + 0x20 }
+            case 0xD0:  // U+0400–U+043F
+                if next >= 0x90 && next <= 0x9F {  // А–П → а–п
+                    bytes[index + 1] = next + 0x20
+                } else if next >= 0xA0 && next <= 0xAF {  // Р–Я → р–я
+                    (bytes[index], bytes[index + 1]) = (0xD1, next - 0x20)
+                } else if next >= 0x80 && next <= 0x8F {  // Ѐ–Џ (Ё) → ѐ–џ (ё)
+                    (bytes[index], bytes[index + 1]) = (0xD1, next + 0x10)
+                }
+            case 0xD1:  // U+0440–U+047F: lower case, and some historic letters that are not
+                if next >= 0xA0 { return Array(text.lowercased().utf8) }
+            case 0xC2:  // U+0080–U+00BF: no letters with case
+                break
+            case 0xE2:  // U+2000–U+2FFF: punctuation, currency signs, arrows — no case
+                if next >= 0x80 && next <= 0x82 {
+                    index += 3
+                    continue
+                }
+                return Array(text.lowercased().utf8)
+            default:
+                return Array(text.lowercased().utf8)
+            }
+            index += 2
+        }
+        return bytes
+    }
 
     /// `LC_CTYPE` set to UTF-8 once per process (the rest of the locale is left alone): the C
     /// library's regex then reads characters, not bytes, and folds case beyond ASCII.
@@ -84,18 +138,23 @@ public final class RulePattern: @unchecked Sendable {
         if needle.count > haystack.count { return false }
         if literal.atStart { return haystack.starts(with: needle) && (!literal.atEnd || haystack.count == needle.count) }
         if literal.atEnd { return haystack.suffix(needle.count).elementsEqual(needle) }
-        guard let first = needle.first else { return true }
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first {
-                var offset = 1
-                while offset < needle.count && haystack[index + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
+        if needle.isEmpty { return true }
+        // The C library's memchr finds each candidate first byte, memcmp checks the rest.
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pin in
+                guard let hayStart = hay.baseAddress, let pinStart = pin.baseAddress else { return false }
+                let first = Int32(needle[0])
+                var offset = 0
+                let last = hay.count - pin.count
+                while offset <= last {
+                    guard let found = memchr(hayStart + offset, first, last - offset + 1) else { return false }
+                    let at = hayStart.distance(to: UnsafeRawPointer(found))
+                    if memcmp(hayStart + at, pinStart, pin.count) == 0 { return true }
+                    offset = at + 1
+                }
+                return false
             }
-            index += 1
         }
-        return false
     }
 }
 

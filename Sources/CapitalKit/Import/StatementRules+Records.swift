@@ -31,15 +31,53 @@ extension StatementRules {
         var toSkip = skip
         let names = fieldNames ?? []
         let columns = Dictionary(names.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        // Fields that `fields` names: assigned from their columns unless a rule says otherwise.
-        var base: [String: Template] = [:]
-        for (index, name) in names.enumerated() where StatementRules.fields.contains(name) {
-            base[name] = Template(parts: [.column(.number(index + 1))])
+        // Each field capital reads has a slot; `%name` references become column indexes, once.
+        let slots = Dictionary(Self.slotFields.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        func compiled(_ template: Template) -> [Part] {
+            template.parts.map { part in
+                switch part {
+                case .text(let text): .text(text)
+                case .column(.number(let number)): .column(number - 1)
+                case .column(.name(let name)): .column(columns[name] ?? -1)
+                }
+            }
         }
-        for assignment in assignments { base[assignment.field] = assignment.template }
+        // Fields that `fields` names: assigned from their columns unless a rule says otherwise.
+        var base = [[Part]?](repeating: nil, count: Self.slotFields.count)
+        for (index, name) in names.enumerated() { if let slot = slots[name] { base[slot] = [.column(index)] } }
+        for assignment in assignments { if let slot = slots[assignment.field] { base[slot] = compiled(assignment.template) } }
+        struct CompiledMatcher {
+            var column: Int?
+            var pattern: RulePattern
+            var negated: Bool
+        }
+        struct CompiledBlock {
+            var groups: [[CompiledMatcher]]
+            var assignments: [(slot: Int, parts: [Part])]
+            var skipsRecord: Bool
+            var ends: Bool
+            var origin: String
+        }
+        let compiledBlocks = blocks.map { block in
+            CompiledBlock(
+                groups: block.groups.map { group in
+                    group.map { matcher in
+                        let column: Int? =
+                            switch matcher.column {
+                            case nil: nil
+                            case .number(let number)?: number - 1
+                            case .name(let name)?: columns[name] ?? -1
+                            }
+                        return CompiledMatcher(column: column, pattern: matcher.pattern, negated: matcher.negated)
+                    }
+                },
+                assignments: block.assignments.compactMap { assignment in slots[assignment.field].map { ($0, compiled(assignment.template)) } },
+                skipsRecord: block.skipsRecord, ends: block.ends, origin: block.origin)
+        }
         let wantsRecordText = blocks.contains { $0.groups.joined().contains { $0.column == nil } }
 
         func fail(_ line: Int, _ reason: String) -> KitError { KitError.fileLine(path: path, line: line, reason: reason) }
+        var foldedColumns: [[UInt8]?] = []
 
         records: while true {
             let next: DelimitedRecord?
@@ -56,24 +94,19 @@ extension StatementRules {
                     "the record has \(fields.count) field\(fields.count == 1 ? "" : "s") and fields names \(names.count): "
                         + FieldKeys.literal(fields.joined(separator: ",").prefix(80).description))
             }
-            func column(_ reference: Reference) throws -> String {
-                let index: Int
-                switch reference {
-                case .number(let number): index = number - 1
-                case .name(let name): index = columns[name] ?? -1
-                }
+            func column(_ index: Int) throws -> String {
                 guard fields.indices.contains(index) else {
                     throw fail(record.line, "the rules read column \(index + 1), and the record has \(fields.count)")
                 }
                 return fields[index]
             }
-            func render(_ template: Template) throws -> String {
-                if template.parts.count == 1, case .column(let reference) = template.parts[0] { return try column(reference) }
+            func render(_ parts: [Part]) throws -> String {
+                if parts.count == 1, case .column(let index) = parts[0] { return try column(index) }
                 var text = ""
-                for part in template.parts {
+                for part in parts {
                     switch part {
                     case .text(let literal): text += literal
-                    case .column(let reference): text += try column(reference)
+                    case .column(let index): text += try column(index)
                     }
                 }
                 return text
@@ -82,18 +115,14 @@ extension StatementRules {
             var hits: [String] = []
             let recordText = wantsRecordText ? fields.joined(separator: ",") : ""
             var foldedRecord: [UInt8]?
-            var foldedColumns: [Int: [UInt8]] = [:]
-            func matches(_ matcher: Matcher) throws -> Bool {
+            foldedColumns.removeAll(keepingCapacity: true)
+            foldedColumns.append(contentsOf: repeatElement(nil, count: fields.count))
+            func matches(_ matcher: CompiledMatcher) throws -> Bool {
                 let result: Bool
-                if let reference = matcher.column {
-                    let text = try column(reference)
-                    let key: Int
-                    switch reference {
-                    case .number(let number): key = number - 1
-                    case .name(let name): key = columns[name] ?? -1
-                    }
-                    let folded = foldedColumns[key] ?? RulePattern.fold(text)
-                    foldedColumns[key] = folded
+                if let index = matcher.column {
+                    let text = try column(index)
+                    let folded = foldedColumns[index] ?? RulePattern.fold(text)
+                    foldedColumns[index] = folded
                     result = matcher.pattern.matches(text, folded: folded)
                 } else {
                     let folded = foldedRecord ?? RulePattern.fold(recordText)
@@ -102,7 +131,7 @@ extension StatementRules {
                 }
                 return result != matcher.negated
             }
-            for block in blocks {
+            for block in compiledBlocks {
                 var applies = false
                 for group in block.groups where try group.allSatisfy(matches) {
                     applies = true
@@ -115,33 +144,33 @@ extension StatementRules {
                     continue records
                 }
                 hits.append(block.origin)
-                for assignment in block.assignments { values[assignment.field] = assignment.template }
+                for (slot, parts) in block.assignments { values[slot] = parts }
             }
-            func value(_ field: String) throws -> String? {
-                guard let template = values[field] else { return nil }
-                let text = try render(template).trimmed
+            func value(_ slot: Slot) throws -> String? {
+                guard let parts = values[slot.rawValue] else { return nil }
+                let text = try render(parts).trimmed
                 return text.isEmpty ? nil : text
             }
-            func amount(_ field: String) throws -> Int64? {
-                guard let text = try value(field) else { return nil }
+            func amount(_ slot: Slot) throws -> Int64? {
+                guard let text = try value(slot) else { return nil }
                 do {
                     return try StatementAmount.parse(Substring(text), exponent: exponent, decimalMark: decimalMark, line: record.line)
                 } catch {
-                    throw fail(record.line, "\(field) '\(FieldKeys.literal(text))': \(FieldKeys.literal(error.reason))")
+                    throw fail(record.line, "\(Self.slotFields[slot.rawValue]) '\(FieldKeys.literal(text))': \(FieldKeys.literal(error.reason))")
                 }
             }
-            guard let dateText = try value("date") else { throw fail(record.line, "no date: the rules assign no date, or its column is empty") }
+            guard let dateText = try value(.date) else { throw fail(record.line, "no date: the rules assign no date, or its column is empty") }
             let day = dateFormat.map { $0.day(Substring(dateText)) } ?? DateFormat.defaultDay(Substring(dateText))
             guard let day else {
                 let format = dateFormat.map { "date-format \($0.pattern)" } ?? "YYYY-MM-DD (no date-format)"
                 throw fail(record.line, "date '\(FieldKeys.literal(dateText))' is not a day in \(FieldKeys.literal(format))")
             }
             let minor: Int64
-            if values["amount"] != nil, let single = try amount("amount") {
+            if values[Slot.amount.rawValue] != nil, let single = try amount(.amount) {
                 minor = single
             } else {
-                let incoming = try amount("amount-in").flatMap { $0 == 0 ? nil : $0 }
-                let outgoing = try amount("amount-out").flatMap { $0 == 0 ? nil : $0 }
+                let incoming = try amount(.amountIn).flatMap { $0 == 0 ? nil : $0 }
+                let outgoing = try amount(.amountOut).flatMap { $0 == 0 ? nil : $0 }
                 switch (incoming, outgoing) {
                 case (let incoming?, nil): minor = incoming
                 case (nil, let outgoing?):
@@ -150,12 +179,12 @@ extension StatementRules {
                 case (_?, _?):
                     throw fail(
                         record.line,
-                        "both amount-in '\(FieldKeys.literal(try value("amount-in") ?? ""))' and amount-out '\(FieldKeys.literal(try value("amount-out") ?? ""))' have a value"
+                        "both amount-in '\(FieldKeys.literal(try value(.amountIn) ?? ""))' and amount-out '\(FieldKeys.literal(try value(.amountOut) ?? ""))' have a value"
                     )
                 case (nil, nil):
                     // A line of 0.00 (a card check) is read as 0; one with no amount at all is refused.
-                    guard try value("amount") != nil || value("amount-in") != nil || value("amount-out") != nil else {
-                        let assigned = values["amount"] != nil || values["amount-in"] != nil || values["amount-out"] != nil
+                    guard try value(.amount) != nil || value(.amountIn) != nil || value(.amountOut) != nil else {
+                        let assigned = [Slot.amount, .amountIn, .amountOut].contains { values[$0.rawValue] != nil }
                         throw fail(
                             record.line,
                             assigned
@@ -166,8 +195,8 @@ extension StatementRules {
             }
             lines.append(
                 StatementLine(
-                    line: record.line, day: day, amountMinor: minor, currency: try value("currency"), payee: try value("description") ?? "",
-                    note: try value("comment") ?? "", counterpart: try value("account2"), balanceMinor: try amount("balance")))
+                    line: record.line, day: day, amountMinor: minor, currency: try value(.currency), payee: try value(.description) ?? "",
+                    note: try value(.comment) ?? "", counterpart: try value(.account2), balanceMinor: try amount(.balance)))
             matched.append(hits)
         }
         if newestFirst {
@@ -181,10 +210,32 @@ extension StatementRules {
     }
 }
 
+extension StatementRules {
+    /// A template's part with its column resolved: text, or a column's index.
+    fileprivate enum Part {
+        case text(String)
+        case column(Int)
+    }
+
+    /// The fields capital reads, by slot.
+    fileprivate enum Slot: Int {
+        case date, description, comment, account1, account2, amount, amountIn, amountOut, currency, balance
+    }
+
+    /// The field names of the slots, in slot order.
+    fileprivate static let slotFields = [
+        "date", "description", "comment", "account1", "account2", "amount", "amount-in", "amount-out", "currency", "balance",
+    ]
+}
+
 extension String {
     /// Without leading and trailing spaces and tabs.
     fileprivate var trimmed: String {
-        let start = drop { $0 == " " || $0 == "\t" }
-        return String(start.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let utf8 = self.utf8
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == utf8.startIndex && utf8.index(after: last) == utf8.endIndex { return self }
+        // Spaces and tabs are single bytes: their neighbours are character boundaries.
+        return String(self[first...last])
     }
 }
