@@ -301,4 +301,21 @@ struct RecordIDTests {
         let now = Int(Date().timeIntervalSince1970 * 1000)
         #expect(abs(now - millis) < 60_000, "\(millis) against \(now)")
     }
+
+    /// Other records' ids: random version 4 UUIDs, as Foundation's `UUID` writes them, lower case.
+    @Test func randomIdsAreVersion4UUIDs() throws {
+        let ids = (0..<20_000).map { _ in RecordID.random() }
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(ids.map { $0.prefix(8) }).count > 19_900, "the 8-character prefixes people type tell them apart")
+        for id in ids.prefix(1_000) {
+            let parsed = try #require(UUID(uuidString: id), "\(id)")
+            #expect(parsed.uuidString.lowercased() == id)
+            let groups = id.split(separator: "-")
+            #expect(groups[2].first == "4", "version 4: \(id)")
+            #expect("89ab".contains(groups[3].first!), "variant 10: \(id)")
+        }
+        // Every hexadecimal digit outside the version and variant is used.
+        let digits = Set(ids.prefix(100).joined())
+        #expect(digits.isSuperset(of: Set("0123456789abcdef-")))
+    }
 }

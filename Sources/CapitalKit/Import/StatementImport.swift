@@ -82,9 +82,6 @@ public struct StatementImportResult: Sendable {
     public var balance: StatementBalanceCheck?
     /// Whether anything was written (false for a dry run, or when every line was there already).
     public var written: Bool
-
-    /// How many rows have each status.
-    public func count(_ matches: (StatementRow.Status) -> Bool) -> Int { rows.filter { matches($0.status) }.count }
 }
 
 extension Store {

@@ -22,6 +22,10 @@ struct StatementPlan {
     /// What the lines to be added move on the account, by day (for the balance check).
     var added: [(Day, Int64)] = []
     private var seenKeys: Set<String> = []
+    /// Hand-entered transactions by the amount they move on the account.
+    private var unlinkedByAmount: [Int64: [UnlinkedTransaction]] = [:]
+    /// Open flows by day.
+    private var flowsByDay: [Int: [StatementFlow]] = [:]
     private var usedTransactions: Set<String> = []
     private var usedFlows: Set<String> = []
 
@@ -38,6 +42,8 @@ struct StatementPlan {
         history = try store.statementHistory(
             accountID: account.id, range: range, window: max(StatementImport.handEnteredDays, request.matchDays), today: request.today,
             learn: request.learn)
+        unlinkedByAmount = Dictionary(grouping: history.unlinked, by: \.amount)
+        flowsByDay = Dictionary(grouping: history.flows, by: { $0.entry.flow.day.number })
         try resolveCounterparts(statement.lines)
         if request.learn { learn() }
     }
@@ -246,9 +252,8 @@ struct StatementPlan {
 
     /// The nearest hand-entered transaction of the same amount on the account within two days, not yet taken.
     private func handEntered(_ line: StatementLine) -> UnlinkedTransaction? {
-        history.unlinked.filter {
-            $0.amount == line.amountMinor && abs($0.day.number - line.day.number) <= StatementImport.handEnteredDays
-                && !usedTransactions.contains($0.id)
+        (unlinkedByAmount[line.amountMinor] ?? []).filter {
+            abs($0.day.number - line.day.number) <= StatementImport.handEnteredDays && !usedTransactions.contains($0.id)
         }.min { abs($0.day.number - line.day.number) < abs($1.day.number - line.day.number) }
     }
 
@@ -256,11 +261,17 @@ struct StatementPlan {
     /// range) within the match window, not yet taken, and moves the line's counterpart if it has one.
     private func flow(_ line: StatementLine, counterpart: Account?) -> StatementFlow? {
         if line.counterpart != nil && counterpart == nil { return nil }
-        return history.flows.filter { flow in
-            line.amountMinor >= flow.low && line.amountMinor <= flow.high
-                && abs(flow.entry.flow.day.number - line.day.number) <= request.matchDays && !usedFlows.contains(flow.entry.reference)
-                && (counterpart.map { category in flow.entry.flow.postings.contains { $0.accountID == category.id } } ?? true)
-        }.min { abs($0.entry.flow.day.number - line.day.number) < abs($1.entry.flow.day.number - line.day.number) }
+        var best: StatementFlow?
+        var bestDistance = Int.max
+        for day in (line.day.number - request.matchDays)...(line.day.number + request.matchDays) {
+            for flow in flowsByDay[day] ?? [] {
+                guard line.amountMinor >= flow.low && line.amountMinor <= flow.high, !usedFlows.contains(flow.entry.reference) else { continue }
+                if let category = counterpart, !flow.entry.flow.postings.contains(where: { $0.accountID == category.id }) { continue }
+                let distance = abs(day - line.day.number)
+                if distance < bestDistance { (best, bestDistance) = (flow, distance) }
+            }
+        }
+        return best
     }
 
     /// The flow's postings for a line of `amount`: a two-posting flow at the line's amount, a split

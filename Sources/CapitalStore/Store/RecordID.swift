@@ -25,7 +25,21 @@ enum RecordID {
         let tail = random.next() as UInt64
         let high = (stamp >> 12) << 16 | 0x7000 | (stamp & 0xFFF)  // 48 bits of time, the version, 12 of counter
         let low = 0x8000_0000_0000_0000 | tail >> 2  // the variant (10), then 62 random bits
-        return String(unsafeUninitializedCapacity: 36) { text in
+        return text(high: high, low: low)
+    }
+
+    /// A random id: a UUID of version 4 in lower case, as `UUID().uuidString.lowercased()` writes
+    /// one, from the system's random numbers without opening a file for each.
+    static func random() -> String {
+        var random = SystemRandomNumberGenerator()
+        let high = (random.next() as UInt64) & ~0xF000 | 0x4000  // the version
+        let low = (random.next() as UInt64) >> 2 | 0x8000_0000_0000_0000  // the variant (10)
+        return text(high: high, low: low)
+    }
+
+    /// `high` and `low` as 8-4-4-4-12 lower-case hexadecimal digits.
+    private static func text(high: UInt64, low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { text in
             // 8-4-4-4-12 hexadecimal digits: `high` gives the first 16, `low` the last 16.
             var at = 35
             for (value, digits) in [(low, 16), (high, 16)] {

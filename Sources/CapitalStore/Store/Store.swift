@@ -341,7 +341,7 @@ public struct Store: Sendable {
 
     /// A new id for a record people refer to by its first eight characters (`shortID`): a random
     /// UUID, so that those characters tell records apart.
-    public static func newID() -> String { UUID().uuidString.lowercased() }
+    public static func newID() -> String { RecordID.random() }
 
     /// A new id for a posting, which nobody refers to by a prefix: one in time order (`RecordID`).
     static func newPostingID() -> String { RecordID.next() }

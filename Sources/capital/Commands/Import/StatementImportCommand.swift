@@ -94,7 +94,8 @@ struct StatementOptions: ParsableArguments {
                     + "the ledger's \(dryRun ? "would be" : "is") \(balance.recorded.plain) (difference \(Money(minor: balance.difference, currency: balance.stated.currency).plain))\n"
             )
         }
-        var report = Report.statementImport(result, file: file, dryRun: dryRun)
+        // A table of an import says its sums; the lines are for a dry run, JSON and CSV.
+        var report = Report.statementImport(result, file: file, dryRun: dryRun, lines: dryRun || format != .table)
         if !dryRun && format == .table { report.headlineOnly = true }
         try global.print(report)
     }
@@ -103,7 +104,7 @@ struct StatementOptions: ParsableArguments {
 extension Report {
     /// `import STATEMENT`: a row per statement line (what it became), a summary above; in JSON
     /// `{"transactions": [...], "summary": {...}}`.
-    static func statementImport(_ result: StatementImportResult, file: String, dryRun: Bool) -> Report {
+    static func statementImport(_ result: StatementImportResult, file: String, dryRun: Bool, lines: Bool) -> Report {
         var section = Section(
             name: "transactions",
             columns: [
@@ -111,17 +112,29 @@ extension Report {
                 Column("payee", "Payee"), Column("note", "Note"), Column("account", "Account"), Column("counterpart", "Counterpart"),
                 Column("id", "Id"), Column("status", "Status"),
             ])
-        section.rows = result.rows.map { row in
-            [
-                .int(row.line), .day(row.day), .money(row.amount), .text(row.amount.currency.code), .text(row.payee), .text(row.note),
-                .text(row.account), .text(row.counterpart), .text(row.id), .text(row.status.text),
-            ]
+        section.rows =
+            !lines
+            ? []
+            : result.rows.map { row in
+                [
+                    .int(row.line), .day(row.day), .money(row.amount), .text(row.amount.currency.code), .text(row.payee), .text(row.note),
+                    .text(row.account), .text(row.counterpart), .text(row.id), .text(row.status.text),
+                ]
+            }
+        var tally = [Int](repeating: 0, count: 6)
+        for row in result.rows {
+            switch row.status {
+            case .new: tally[0] += 1
+            case .uncategorised: tally[1] += 1
+            case .settles: tally[2] += 1
+            case .matches: tally[3] += 1
+            case .duplicate: tally[4] += 1
+            case .zero: tally[5] += 1
+            }
         }
         let counts: [(String, Int)] = [
-            ("lines", result.rows.count), ("new", result.count { $0 == .new }), ("uncategorised", result.count { $0 == .uncategorised }),
-            ("settles", result.count { if case .settles = $0 { true } else { false } }),
-            ("matches", result.count { if case .matches = $0 { true } else { false } }), ("duplicate", result.count { $0 == .duplicate }),
-            ("zero", result.count { $0 == .zero }),
+            ("lines", result.rows.count), ("new", tally[0]), ("uncategorised", tally[1]), ("settles", tally[2]), ("matches", tally[3]),
+            ("duplicate", tally[4]), ("zero", tally[5]),
         ]
         var report = Report([section])
         let added = counts[1].1 + counts[2].1 + counts[3].1
@@ -159,6 +172,7 @@ extension Report {
                     ])
                 ))
         }
+        guard lines else { return report }
         report.json = .object([
             (
                 "transactions",
