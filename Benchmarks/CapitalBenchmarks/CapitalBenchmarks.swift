@@ -45,6 +45,7 @@ let benchmarks: @Sendable () -> Void = {
     loanBenchmarks()
     scenarioBenchmarks()
     scenarioCSVBenchmarks()
+    statementBenchmarks()
     scenarioOutputBenchmarks()
     storeBenchmarks()
     reportBenchmarks()

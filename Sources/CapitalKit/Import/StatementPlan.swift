@@ -169,10 +169,14 @@ struct StatementPlan {
 
     /// Decides each line in order; see `Store.importStatement`.
     mutating func decide(_ lines: [StatementLine]) throws {
-        var occurrences: [String: Int] = [:]
+        var occurrences: [LineDigest: Int] = [:]
         for line in lines {
             let amount = Money(minor: line.amountMinor, currency: currency)
-            let identity = "\(line.day.number)|\(line.amountMinor)|\(line.payee)|\(line.note)"
+            var identity = LineDigest()
+            identity.add("\(line.day.number)|\(line.amountMinor)|")
+            identity.add(line.payee)
+            identity.add("|")
+            identity.add(line.note)
             let occurrence = occurrences[identity, default: 0]
             occurrences[identity] = occurrence + 1
             let (id, key) = Self.key(line, identity: identity, occurrence: occurrence, accountID: account.id)
@@ -289,11 +293,13 @@ struct StatementPlan {
     /// The line's id as shown and its key as stored (the account's id, then the id): the bank's
     /// FITID, else a digest of the day, the amount, payee, note and the line's occurrence among
     /// identical ones.
-    static func key(_ line: StatementLine, identity: String, occurrence: Int, accountID: String) -> (id: String, key: String) {
+    static func key(_ line: StatementLine, identity: LineDigest, occurrence: Int, accountID: String) -> (id: String, key: String) {
         if let external = line.externalID, !external.isEmpty { return (external, "\(accountID):fitid:\(external)") }
         // The account is in the key, not the digest: a line's id reads the same in every ledger.
-        let digest = LineDigest.hex("\(identity)|\(occurrence)")
-        return (String(digest.prefix(16)), "\(accountID):line:\(digest)")
+        var digest = identity
+        digest.add("|\(occurrence)")
+        let hex = digest.hex
+        return (String(hex.prefix(16)), "\(accountID):line:\(hex)")
     }
 
     // MARK: Balance
@@ -323,16 +329,22 @@ struct StatementPlan {
     }
 }
 
-/// A 128-bit FNV-1a digest in hex: stable across runs and machines (Swift's `Hasher` is not).
-enum LineDigest {
-    static func hex(_ text: String) -> String {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325
-        var b: UInt64 = 0x6c62_272e_07bb_0142
+/// A 128-bit FNV-1a digest (two 64-bit lanes), written in hex after a SplitMix64 finish: stable
+/// across runs and machines (Swift's `Hasher` is not).
+struct LineDigest: Hashable {
+    private var a: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var b: UInt64 = 0x6c62_272e_07bb_0142
+
+    mutating func add(_ text: String) {
         for byte in text.utf8 {
             a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             b = b ^ (b >> 29)
         }
+    }
+
+    /// 32 hexadecimal digits.
+    var hex: String {
         // SplitMix64's finaliser: lines that differ in one character get unrelated digests.
         func mix(_ value: UInt64) -> UInt64 {
             var z = value &+ 0x9e37_79b9_7f4a_7c15
@@ -340,12 +352,12 @@ enum LineDigest {
             z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
             return z ^ (z >> 31)
         }
-        (a, b) = (mix(a), mix(b ^ a))
+        let (x, y) = (mix(a), mix(b ^ mix(a)))
         func hex(_ value: UInt64) -> String {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
         }
-        return hex(a) + hex(b)
+        return hex(x) + hex(y)
     }
 }
 

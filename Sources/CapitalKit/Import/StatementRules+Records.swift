@@ -42,10 +42,16 @@ extension StatementRules {
                 }
             }
         }
+        // Every template once, in `templates`; a record's fields are indexes into it (-1: none).
+        var templates: [[Part]] = []
+        func add(_ parts: [Part]) -> Int32 {
+            templates.append(parts)
+            return Int32(templates.count - 1)
+        }
         // Fields that `fields` names: assigned from their columns unless a rule says otherwise.
-        var base = [[Part]?](repeating: nil, count: Self.slotFields.count)
-        for (index, name) in names.enumerated() { if let slot = slots[name] { base[slot] = [.column(index)] } }
-        for assignment in assignments { if let slot = slots[assignment.field] { base[slot] = compiled(assignment.template) } }
+        var base = [Int32](repeating: -1, count: Self.slotFields.count)
+        for (index, name) in names.enumerated() { if let slot = slots[name] { base[slot] = add([.column(index)]) } }
+        for assignment in assignments { if let slot = slots[assignment.field] { base[slot] = add(compiled(assignment.template)) } }
         struct CompiledMatcher {
             var column: Int?
             var pattern: RulePattern
@@ -53,7 +59,7 @@ extension StatementRules {
         }
         struct CompiledBlock {
             var groups: [[CompiledMatcher]]
-            var assignments: [(slot: Int, parts: [Part])]
+            var assignments: [(slot: Int, template: Int32)]
             var skipsRecord: Bool
             var ends: Bool
             var origin: String
@@ -71,7 +77,7 @@ extension StatementRules {
                         return CompiledMatcher(column: column, pattern: matcher.pattern, negated: matcher.negated)
                     }
                 },
-                assignments: block.assignments.compactMap { assignment in slots[assignment.field].map { ($0, compiled(assignment.template)) } },
+                assignments: block.assignments.compactMap { assignment in slots[assignment.field].map { ($0, add(compiled(assignment.template))) } },
                 skipsRecord: block.skipsRecord, ends: block.ends, origin: block.origin)
         }
         let wantsRecordText = blocks.contains { $0.groups.joined().contains { $0.column == nil } }
@@ -144,11 +150,12 @@ extension StatementRules {
                     continue records
                 }
                 hits.append(block.origin)
-                for (slot, parts) in block.assignments { values[slot] = parts }
+                for (slot, template) in block.assignments { values[slot] = template }
             }
             func value(_ slot: Slot) throws -> String? {
-                guard let parts = values[slot.rawValue] else { return nil }
-                let text = try render(parts).trimmed
+                let template = values[slot.rawValue]
+                guard template >= 0 else { return nil }
+                let text = try render(templates[Int(template)]).trimmed
                 return text.isEmpty ? nil : text
             }
             func amount(_ slot: Slot) throws -> Int64? {
@@ -166,7 +173,7 @@ extension StatementRules {
                 throw fail(record.line, "date '\(FieldKeys.literal(dateText))' is not a day in \(FieldKeys.literal(format))")
             }
             let minor: Int64
-            if values[Slot.amount.rawValue] != nil, let single = try amount(.amount) {
+            if values[Slot.amount.rawValue] >= 0, let single = try amount(.amount) {
                 minor = single
             } else {
                 let incoming = try amount(.amountIn).flatMap { $0 == 0 ? nil : $0 }
@@ -184,7 +191,7 @@ extension StatementRules {
                 case (nil, nil):
                     // A line of 0.00 (a card check) is read as 0; one with no amount at all is refused.
                     guard try value(.amount) != nil || value(.amountIn) != nil || value(.amountOut) != nil else {
-                        let assigned = [Slot.amount, .amountIn, .amountOut].contains { values[$0.rawValue] != nil }
+                        let assigned = [Slot.amount, .amountIn, .amountOut].contains { values[$0.rawValue] >= 0 }
                         throw fail(
                             record.line,
                             assigned

@@ -31,10 +31,39 @@ enum RecordID {
     /// A random id: a UUID of version 4 in lower case, as `UUID().uuidString.lowercased()` writes
     /// one, from the system's random numbers without opening a file for each.
     static func random() -> String {
-        var random = SystemRandomNumberGenerator()
-        let high = (random.next() as UInt64) & ~0xF000 | 0x4000  // the version
-        let low = (random.next() as UInt64) >> 2 | 0x8000_0000_0000_0000  // the variant (10)
+        lock.lock()
+        let (first, second) = (generator.next(), generator.next())
+        lock.unlock()
+        let high = first & ~0xF000 | 0x4000  // the version
+        let low = second >> 2 | 0x8000_0000_0000_0000  // the variant (10)
         return text(high: high, low: low)
+    }
+
+    /// xoshiro256** seeded once from the system's random numbers: a system call per id costs more
+    /// than the id when an import makes a hundred thousand of them.
+    nonisolated(unsafe) private static var generator = Xoshiro256()
+
+    private struct Xoshiro256 {
+        var state: (UInt64, UInt64, UInt64, UInt64)
+
+        init() {
+            var system = SystemRandomNumberGenerator()
+            state = (system.next(), system.next(), system.next(), system.next())
+        }
+
+        mutating func next() -> UInt64 {
+            let result = rotate(state.1 &* 5, 7) &* 9
+            let t = state.1 << 17
+            state.2 ^= state.0
+            state.3 ^= state.1
+            state.1 ^= state.2
+            state.0 ^= state.3
+            state.2 ^= t
+            state.3 = rotate(state.3, 45)
+            return result
+        }
+
+        private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
     }
 
     /// `high` and `low` as 8-4-4-4-12 lower-case hexadecimal digits.

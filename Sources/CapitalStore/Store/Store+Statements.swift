@@ -123,12 +123,14 @@ extension Store {
             }
             var settling: [(Transaction, String)] = []
             var touched: Set<String> = []
+            var seq = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM txn") ?? 0
+            let now = Timestamp.now()
             func run() throws {
                 for write in writes {
                     switch write.action {
                     case .insert(let transaction, let settles):
-                        try Store.insertTransaction(db, transaction, accounts)
-                        try db.cachedStatement(sql: "UPDATE txn SET importKey = ? WHERE id = ?").execute(arguments: [write.key, transaction.id])
+                        seq += 1
+                        try Store.insertTransaction(db, transaction, accounts, seq: seq, now: now, importKey: write.key)
                         touched.formUnion(transaction.postings.map(\.accountID))
                         if let settles { settling.append((transaction, settles)) }
                     case .link(let id):

@@ -200,7 +200,12 @@ extension Store {
     }
 
     /// Checks accounts and balance, then writes the transaction and its postings.
-    static func insertTransaction(_ db: Database, _ transaction: Transaction, _ accounts: AccountIndex) throws {
+    /// Inserts a transaction and its postings. A caller writing many passes `seq` (the next
+    /// free one; else it is looked up) and `now` (the write's timestamp) once per write;
+    /// `importKey` marks a statement line's transaction.
+    static func insertTransaction(
+        _ db: Database, _ transaction: Transaction, _ accounts: AccountIndex, seq: Int? = nil, now: String? = nil, importKey: String? = nil
+    ) throws {
         do { try transaction.validate() } catch { throw StoreError.ledger(error) }
         for posting in transaction.postings {
             guard let account = accounts[id: posting.accountID] else {
@@ -212,14 +217,14 @@ extension Store {
             }
         }
         // Cached statements: an import inserts thousands of these.
-        let seq = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn")) ?? 1
-        let now = Timestamp.now()  // converted once, used for createdAt and updatedAt
+        let seq = try seq ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM txn")) ?? 1
+        let now = now ?? Timestamp.now()  // converted once, used for createdAt and updatedAt
         try db.cachedStatement(
-            sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags, importKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         .execute(arguments: [
             transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
-            transaction.tags.joined(separator: ","),
+            transaction.tags.joined(separator: ","), importKey,
         ])
         try insertPostings(db, transaction)
     }
