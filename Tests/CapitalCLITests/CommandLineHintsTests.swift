@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import capital
@@ -81,10 +82,18 @@ struct LongInputTests {
         let file = cli.path("statement.csv")
         try ("date,amount,payee\n" + (0..<100_000).map { "2025-01-\(String(format: "%02d", $0 % 28 + 1)),\($0),shop \($0)" }.joined(separator: "\n"))
             .write(toFile: file, atomically: true, encoding: .utf8)
-        for args in [["import", file], ["-f", file, "balance"]] {
-            let result = cli.fails(args, mentioning: ["statement.csv:1:", "expected a mapping"], unchanged: false)
-            #expect(result.stderr.count <= 201, "\(result.stderr.count) characters")
+        for (args, mentions) in [
+            (["import", file], ["statement.csv", "looks like a bank statement", "--account"]),
+            (["-f", file, "balance"], ["statement.csv:1:", "expected a mapping"]),
+        ] {
+            let result = cli.fails(args, mentioning: mentions, unchanged: false)
+            #expect(result.stderr.count <= 201 + file.count, "\(result.stderr.count) characters")
         }
+        // Read as a ledger file anyway (its extension says statement, its first line is not YAML).
+        let renamed = cli.path("statement.yaml")
+        try FileManager.default.moveItem(atPath: file, toPath: renamed)
+        let result = cli.fails(["import", renamed], mentioning: ["statement.yaml:1:", "expected a mapping"], unchanged: false)
+        #expect(result.stderr.count <= 201, "\(result.stderr.count) characters")
     }
 
     @Test func aValueOfPagesIsNotRepeatedWhole() throws {

@@ -24,6 +24,7 @@ struct FieldKeysCLITests {
             .until: "--until", .days: "--days", .level: "--level", .allLevels: "--all-levels", .on: "--on", .account: "--account", .group: "--group",
             .from: "--from", .to: "--to", .amount: "AMOUNT", .period: "--by", .reminderDays: "--days", .month: "--month", .scenarioFile: "FILE",
             .category: "--category", .min: "--min", .max: "--max", .kind: "--kind", .limit: "--limit", .after: "--after", .before: "--before",
+            .statement: "STATEMENT", .rules: "--rules", .formatIn: "--format-in", .encoding: "--encoding", .ofxAccount: "--ofx-account",
         ]
         #expect(Set(expected.keys) == Set(KitError.Field.allCases))
         for (field, flag) in expected { #expect(field.flag == flag, "\(field)") }

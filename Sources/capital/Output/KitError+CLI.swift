@@ -12,6 +12,7 @@ extension KitError.Field {
         case .period: "--by"
         case .reminderDays: "--days"
         case .scenarioFile: "FILE"
+        case .statement: "STATEMENT"
         default: Flags.flag(rawValue)
         }
     }
