@@ -24,6 +24,8 @@ MAIN=(
     "History: opening balances from checkpoints and last month listed, 1000000 posted transactions"
     "History: a spend with its checkpoint kept, on 1000000 posted transactions"
     "History: stats of the last 12 months, 1000000 posted transactions"
+    "Statement: 100000 CSV lines read by 30 if rules"
+    "Statement: 10000 OFX transactions"
 )
 filters=()
 for name in "${MAIN[@]}"; do

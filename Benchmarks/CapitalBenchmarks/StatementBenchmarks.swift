@@ -41,8 +41,8 @@ func statementBenchmarks() {
         if index % 30 == 0 {
             (type, payee, note, cents) = ("Gutschrift", "ACME Software GmbH", "Lohn/Gehalt \(index)", 355_754)
         } else {
-            let shop = shops[Int(random.next(below: UInt64(shops.count)))]
-            (type, payee, note, cents) = (shop.type, shop.payee, "\(shop.note) \(index)", -(shop.cents + Int(random.next(below: 500))))
+            let shop = shops[random.next(below: shops.count)]
+            (type, payee, note, cents) = (shop.type, shop.payee, "\(shop.note) \(index)", -(shop.cents + random.next(below: 500)))
         }
         balance += cents
         csv += "\(date);\(date);\(type);\(payee);\(note);\(euros(cents));\(euros(balance))\n"

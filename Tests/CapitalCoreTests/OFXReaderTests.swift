@@ -7,16 +7,8 @@ import Testing
 struct OFXReaderTests {
     // MARK: Helpers
 
-    /// A file of `Tests/Fixtures/statements/`.
-    static func fixture(_ name: String) throws -> String {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/statements/\(name)")
-        return try String(contentsOf: url, encoding: .utf8)
-    }
-
-    static func day(_ year: Int, _ month: Int, _ day: Int) -> Day { Day(Day.daysFromCivil(year: year, month: month, day: day)) }
+    static func fixture(_ name: String) throws -> String { try StatementFixtures.text(name) }
+    static func day(_ year: Int, _ month: Int, _ day: Int) -> Day { StatementFixtures.day(year, month, day) }
 
     /// An SGML bank statement of account 123 in EUR; `transactions` start on line 12, `ledger` follows on the next line.
     static func bankFile(_ transactions: String, ledger: String = "") -> String {

@@ -7,16 +7,8 @@ import Testing
 struct QIFReaderTests {
     // MARK: Helpers
 
-    /// A file of `Tests/Fixtures/statements/`.
-    static func fixture(_ name: String) throws -> String {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/statements/\(name)")
-        return try String(contentsOf: url, encoding: .utf8)
-    }
-
-    static func day(_ year: Int, _ month: Int, _ day: Int) -> Day { Day(Day.daysFromCivil(year: year, month: month, day: day)) }
+    static func fixture(_ name: String) throws -> String { try StatementFixtures.text(name) }
+    static func day(_ year: Int, _ month: Int, _ day: Int) -> Day { StatementFixtures.day(year, month, day) }
 
     /// A bank register of one record with date `date` and amount `amount` (the date on line 2, the amount on line 3).
     static func record(date: String = "1/2/2025", amount: String = "-1.00") -> String { "!Type:Bank\nD\(date)\nT\(amount)\n^\n" }

@@ -16,6 +16,7 @@ public struct Statement: Sendable, Equatable {
     /// The closing balance the bank states (OFX `LEDGERBAL`), when it gives one.
     public var closingBalance: StatementBalance?
 
+    /// A statement with every field given; all are optional but the kind.
     public init(
         accountNumber: String? = nil, kind: Kind = .bank, currency: String? = nil, lines: [StatementLine] = [],
         closingBalance: StatementBalance? = nil
@@ -48,6 +49,7 @@ public struct StatementLine: Sendable, Equatable {
     /// The parts of a split line (QIF `S`/`$`/`E`); empty when the line is not split.
     public var splits: [StatementSplit]
 
+    /// A line of `amountMinor` on `day`, read from the file's `line`.
     public init(
         line: Int, day: Day, amountMinor: Int64, currency: String? = nil, payee: String = "", note: String = "",
         counterpart: String? = nil, externalID: String? = nil, balanceMinor: Int64? = nil, splits: [StatementSplit] = []
@@ -72,6 +74,7 @@ public struct StatementSplit: Sendable, Equatable {
     public var amountMinor: Int64
     public var note: String
 
+    /// `amountMinor` of a split line to `counterpart`.
     public init(counterpart: String, amountMinor: Int64, note: String = "") {
         self.counterpart = counterpart
         self.amountMinor = amountMinor
@@ -84,6 +87,7 @@ public struct StatementBalance: Sendable, Equatable {
     public var day: Day
     public var amountMinor: Int64
 
+    /// `amountMinor` at the end of `day`.
     public init(day: Day, amountMinor: Int64) {
         self.day = day
         self.amountMinor = amountMinor
@@ -96,6 +100,7 @@ public struct StatementError: Error, Equatable, Sendable, CustomStringConvertibl
     public var line: Int
     public var reason: String
 
+    /// `reason` at the file's `line` (0: the whole file).
     public init(line: Int, _ reason: String) {
         self.line = line
         self.reason = reason

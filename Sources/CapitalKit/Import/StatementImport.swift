@@ -24,6 +24,7 @@ public struct StatementImport: Sendable {
     /// The expense category lines nothing categorises go to.
     public static let uncategorised = "Uncategorised"
 
+    /// An import of `source` into `account`, seen from `today`, with every option off.
     public init(source: StatementSource, account: String, today: Day) {
         self.source = source
         self.account = account
@@ -33,6 +34,7 @@ public struct StatementImport: Sendable {
 
 /// What became, or would become, of one statement line.
 public struct StatementRow: Sendable, Equatable {
+    /// What became of the line.
     public enum Status: Sendable, Equatable {
         /// Added as a new transaction.
         case new

@@ -25,6 +25,7 @@ public struct StatementSource: Sendable {
     /// QIF dates with the day first (`31/01/2025`); Quicken writes the month first.
     public var dayFirst: Bool
 
+    /// The statement at `path`, read as the other fields say (each nil: told from the file).
     public init(
         path: String, format: StatementFormat? = nil, encoding: TextEncoding? = nil, rulesPath: String? = nil, ofxAccount: String? = nil,
         dayFirst: Bool = false
@@ -62,7 +63,7 @@ extension StatementSource {
     ///   bytes that are not the encoding, no rules for a CSV, or the format's own errors by line.
     public func read(exponent: Int) throws -> StatementReading {
         let bytes = try Self.load(path, field: .statement)
-        let format = try self.format ?? Self.detect(bytes)
+        let format = self.format ?? Self.detect(bytes)
         var declared = encoding
         if declared == nil, format == .ofx { declared = Self.ofxCharset(bytes) }
         let text: String

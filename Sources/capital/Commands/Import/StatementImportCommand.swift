@@ -10,7 +10,8 @@ extension StatementFormat: ExpressibleByArgument {}
 struct StatementOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The account the statement is of: FILE is then a bank statement.", valueName: "account"), completion: .accountNames)
     var account: String?
-    @Option(help: ArgumentHelp("hledger-style CSV rules (default FILE.rules).", valueName: "file")) var rules: String?
+    @Option(help: ArgumentHelp("hledger-style CSV rules (default: FILE.rules beside it, as bank.csv.rules, else bank.rules).", valueName: "file"))
+    var rules: String?
     @Option(name: .customLong("format-in"), help: ArgumentHelp("csv, ofx or qif (default: told from the content).", valueName: "format"))
     var formatIn: String?
     @Option(help: ArgumentHelp("utf-8, windows-1251 or windows-1252 (default: UTF-8 if valid, else told from the letters).", valueName: "name"))
