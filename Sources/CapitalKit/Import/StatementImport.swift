@@ -98,7 +98,7 @@ extension Store {
     public func importStatement(_ request: StatementImport, dryRun: Bool) throws -> StatementImportResult {
         let account: Account
         do { account = try self.account(request.account) } catch {
-            throw KitError.invalid(.account, value: request.account, reason: KitError.template(error))
+            throw KitError.invalid(.account, value: request.account, reason: "no account of that name or id")
         }
         guard account.kind.isBalanceSheet else {
             throw KitError.invalid(

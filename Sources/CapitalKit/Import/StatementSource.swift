@@ -88,9 +88,9 @@ extension StatementSource {
             // hledger's `bank.csv.rules`, else `bank.rules` beside the statement.
             let candidates = [path + ".rules", (path as NSString).deletingPathExtension + ".rules"]
             guard let rulesPath = self.rulesPath ?? candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                throw KitError.missing(
-                    .rules,
-                    reason: "a CSV statement is read by rules (hledger's CSV rules); none given, and neither "
+                throw KitError.invalid(
+                    .statement, value: path,
+                    reason: "a CSV statement is read by rules (hledger's CSV rules): give {rules}; neither "
                         + candidates.map { FieldKeys.literal($0) }.joined(separator: " nor ") + " exists")
             }
             let rules = try Self.rules(at: rulesPath)
@@ -130,7 +130,8 @@ extension StatementSource {
             return statement
         }
         guard statements.count == 1, let statement = statements.first else {
-            throw KitError.missing(.ofxAccount, reason: "the file holds \(statements.count) statements (accounts \(numbers)); name one")
+            throw KitError.invalid(
+                .statement, value: path, reason: "the file holds \(statements.count) statements (accounts \(numbers)): name one with {ofxAccount}")
         }
         return statement
     }

@@ -148,6 +148,9 @@ extension Report {
             "\(verb) \(file) (\(result.format.rawValue), \(result.encoding.rawValue)): \(result.rows.count) lines; " + parts.joined(separator: ", ")
                 + "."
         ]
+        if counts[2].1 > 0 && !dryRun && result.written {
+            report.headline.append("Categorise what nothing categorised: capital tx list --uncategorised, then capital tx edit ID --posting ….")
+        }
         if !result.createdCategories.isEmpty {
             report.headline.append("\(dryRun ? "Would create" : "Created") categories: \(result.createdCategories.joined(separator: ", ")).")
         }
