@@ -68,6 +68,33 @@ struct StatementImportTests {
         #expect(uncategorised.first?.string("payee") == "Sparkasse")
     }
 
+    /// 3 000 lines over 14 months: written in bulk (the checkpoint trigger and the posting index
+    /// set aside, the months added from the lines), after which `check` finds every month's sums
+    /// equal to the postings' and the balance is the lines' sum.
+    @Test func aLargeStatementIsWrittenInBulkAndItsMonthsAgree() throws {
+        let cli = try Self.ledger()
+        cli.ok(["spend", "10", "Groceries", "--from", "Giro", "--on", "2024-03-15"])
+        var lines = ["date,description,amount"]
+        var total: Int64 = -10_00
+        for index in 0..<3_000 {
+            let day = Day(Day.daysFromCivil(year: 2024, month: 1, day: 1) + index * 14 / 100)
+            let cents = Int64(index % 7 == 0 ? 250_000 : -(100 + index % 5_000))
+            total += cents
+            lines.append("\(day.iso),Shop \(index % 40),\(Money.format(minor: cents, exponent: 2, grouping: nil))")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: cli.path("big.csv"), atomically: true, encoding: .utf8)
+        try "skip 1\nfields date, description, amount\nif Shop 1\n account2 expenses:groceries\n"
+            .write(toFile: cli.path("big.csv.rules"), atomically: true, encoding: .utf8)
+        let summary = try Self.summary(try cli.json(["import", cli.path("big.csv"), "--account", "Giro", "--create-missing"]))
+        #expect(summary["lines"] as? Int == 3_000)
+        #expect(cli.ok(["check"]).contains(": ok"))
+        let balances = try ExpectedFlowTests.balances(cli, today: "2025-12-31")
+        #expect(balances["Giro"] == total)
+        // The trigger and the index are back: a later entry keeps its month.
+        cli.ok(["spend", "5", "Groceries", "--from", "Giro", "--on", "2024-06-01"])
+        #expect(cli.ok(["check"]).contains(": ok"))
+    }
+
     @Test func aDryRunShowsEveryLineAndWritesNothing() throws {
         let cli = try Self.ledger()
         let before = cli.state()

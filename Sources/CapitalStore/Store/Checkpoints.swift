@@ -129,7 +129,11 @@ enum Checkpoints {
     /// - Complexity: O(P log P) for the P postings written, plus building the index again over
     ///   every posting of the ledger (which is why `Store.insert` uses it only for writes that
     ///   are large beside the ledger).
-    static func bulkInsert(_ db: Database, _ body: () throws -> Void) throws {
+    ///
+    /// `written`, when the caller has them, are the transactions `body` inserts (live ones): their
+    /// month sums are then added from them, not read back by joining every new posting to its
+    /// transaction by id.
+    static func bulkInsert(_ db: Database, written: [Transaction]? = nil, _ body: () throws -> Void) throws {
         let setAside = try Row.fetchAll(
             db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY type")
         for row in setAside {
@@ -142,6 +146,11 @@ enum Checkpoints {
         try db.execute(sql: "PRAGMA cache_size = -\(bulkCacheKiB)")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
         try body()
+        if let written {
+            try add(monthSums(written), db)
+            for row in setAside { try db.execute(sql: row["sql"]) }
+            return
+        }
         try db.execute(
             sql: """
                 INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings)
@@ -155,6 +164,47 @@ enum Checkpoints {
                 \(accumulate)
                 """, arguments: [before])
         for row in setAside { try db.execute(sql: row["sql"]) }
+    }
+
+    /// A month's sums of one account in one currency.
+    struct MonthSum {
+        var amount: Int64 = 0
+        var positive: Int64 = 0
+        var negative: Int64 = 0
+        var postings: Int64 = 0
+    }
+
+    /// The sums per account, currency and month (its first day's number) of `transactions`'
+    /// postings, as the table keeps them.
+    /// - Complexity: O(postings).
+    static func monthSums(_ transactions: [Transaction]) throws -> [BalanceKey: [Int: MonthSum]] {
+        var sums: [BalanceKey: [Int: MonthSum]] = [:]
+        for transaction in transactions {
+            let month = transaction.day.startOfMonth.number
+            for posting in transaction.postings {
+                let minor = posting.amount.minor
+                var sum = sums[BalanceKey(accountID: posting.accountID, currency: posting.amount.currency), default: [:]][month, default: MonthSum()]
+                sum.amount = try checkedSum(sum.amount, minor)
+                sum.positive = try checkedSum(sum.positive, max(minor, 0))
+                sum.negative = try checkedSum(sum.negative, min(minor, 0))
+                sum.postings += 1
+                sums[BalanceKey(accountID: posting.accountID, currency: posting.amount.currency), default: [:]][month] = sum
+            }
+        }
+        return sums
+    }
+
+    /// Adds `sums` to the table's months.
+    private static func add(_ sums: [BalanceKey: [Int: MonthSum]], _ db: Database) throws {
+        let statement = try db.makeStatement(
+            sql:
+                "INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                + accumulate)
+        for (key, months) in sums {
+            for (month, sum) in months {
+                try statement.execute(arguments: [key.accountID, key.currency.code, month, sum.amount, sum.positive, sum.negative, sum.postings])
+            }
+        }
     }
 
     /// Every live posting dated before `day` (the first day of a month), summed per account and

@@ -144,7 +144,7 @@ extension Store {
                     }
                 }
             }
-            if try Store.isBulk(inserted, db) { try Checkpoints.bulkInsert(db, run) } else { try run() }
+            if try Store.isBulk(inserted, db) { try Checkpoints.bulkInsert(db, written: inserted, run) } else { try run() }
             // Settled once every line is in and the balance checkpoints are whole again.
             var settlements: [Settlement] = []
             for (transaction, reference) in settling {
