@@ -108,6 +108,10 @@ struct StatementImportTests {
         #expect(result.stderr.contains("4057.72"))
         #expect(result.stderr.contains("2534.55"))
         #expect(cli.state() == before)
+        // Hidden amounts stay hidden in the warning and the balance line too.
+        let hidden = cli.run(Self.eurobank + ["--dry-run", "--hide-amounts"])
+        #expect(!hidden.stdout.contains("4057.72") && !hidden.stdout.contains("1 150.00") && !hidden.stderr.contains("4057.72"))
+        #expect(hidden.stderr.contains("is ***"))
     }
 
     @Test func theClosingBalanceIsCheckedAndStrictRefusesADifference() throws {

@@ -45,7 +45,7 @@ extension Capital.RulesCommand {
                     Column("balance", "Balance", numeric: true),
                     Column("rules", "Rules"),
                 ])
-            let money = { (minor: Int64) in Money.format(minor: minor, exponent: exponent, grouping: nil) }
+            let money = { (minor: Int64) in global.hideAmounts ? "***" : Money.format(minor: minor, exponent: exponent, grouping: nil) }
             section.rows = zip(reading.statement.lines, reading.matched).map { line, matched in
                 [
                     .int(line.line), .day(line.day), .text(money(line.amountMinor)), .text(line.payee), .text(line.note),

@@ -89,14 +89,15 @@ struct StatementOptions: ParsableArguments {
         }
         let store = try global.ledgerStore(writing: !dryRun)
         let result = try kit { try store.importStatement(request, dryRun: dryRun) }
+        let shown = { (money: Money) in global.hideAmounts ? "***" : money.plain }
         if let balance = result.balance, balance.difference != 0 {
+            let difference = Money(minor: balance.difference, currency: balance.stated.currency)
             Console.current.writeError(
-                "capital: warning: \(file): the statement's closing balance on \(balance.day.iso) is \(balance.stated.plain), "
-                    + "the ledger's \(dryRun ? "would be" : "is") \(balance.recorded.plain) (difference \(Money(minor: balance.difference, currency: balance.stated.currency).plain))\n"
-            )
+                "capital: warning: \(file): the statement's closing balance on \(balance.day.iso) is \(shown(balance.stated)), "
+                    + "the ledger's \(dryRun ? "would be" : "is") \(shown(balance.recorded)) (difference \(shown(difference)))\n")
         }
         // A table of an import says its sums; the lines are for a dry run, JSON and CSV.
-        var report = Report.statementImport(result, file: file, dryRun: dryRun, lines: dryRun || format != .table)
+        var report = Report.statementImport(result, file: file, dryRun: dryRun, lines: dryRun || format != .table, shown: shown)
         if !dryRun && format == .table { report.headlineOnly = true }
         try global.print(report)
     }
@@ -105,7 +106,9 @@ struct StatementOptions: ParsableArguments {
 extension Report {
     /// `import STATEMENT`: a row per statement line (what it became), a summary above; in JSON
     /// `{"transactions": [...], "summary": {...}}`.
-    static func statementImport(_ result: StatementImportResult, file: String, dryRun: Bool, lines: Bool) -> Report {
+    static func statementImport(
+        _ result: StatementImportResult, file: String, dryRun: Bool, lines: Bool, shown: (Money) -> String = { $0.plain }
+    ) -> Report {
         var section = Section(
             name: "transactions",
             columns: [
@@ -157,8 +160,8 @@ extension Report {
         if let balance = result.balance {
             report.headline.append(
                 balance.difference == 0
-                    ? "Closing balance on \(balance.day.iso): \(balance.stated.plain), as in the ledger."
-                    : "Closing balance on \(balance.day.iso): the statement says \(balance.stated.plain), the ledger \(balance.recorded.plain).")
+                    ? "Closing balance on \(balance.day.iso): \(shown(balance.stated)), as in the ledger."
+                    : "Closing balance on \(balance.day.iso): the statement says \(shown(balance.stated)), the ledger \(shown(balance.recorded)).")
         }
         var summary: [(String, JSON)] = [
             ("file", .string(file)), ("format", .string(result.format.rawValue)), ("encoding", .string(result.encoding.rawValue)),
