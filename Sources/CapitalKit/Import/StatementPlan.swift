@@ -133,7 +133,7 @@ struct StatementPlan {
 
     /// `expenses:food` → `food`.
     static func lastSegment(_ name: String) -> String {
-        String(name.split(separator: ":").last ?? Substring(name)).trimmedSpaces()
+        String(name.split(separator: ":").last ?? Substring(name)).trimmed()
     }
 
     /// The category each payee was given most often before, by normalised payee.
@@ -158,7 +158,7 @@ struct StatementPlan {
     static func normalisedPayee(_ payee: String) -> String {
         let words = payee.lowercased().split { $0 == " " || $0 == "\t" }.compactMap { word -> String? in
             let kept = word.filter { !$0.isNumber && $0 != "*" && $0 != "#" }
-            let trimmed = kept.trimmed(of: "-_/.,:;")
+            let trimmed = kept.trimmed("-_/.,:;")
             if trimmed.isEmpty || trimmed.allSatisfy({ $0 == "x" || $0 == "х" }) { return nil }
             return trimmed
         }
@@ -359,13 +359,4 @@ struct LineDigest: Hashable {
         }
         return hex(x) + hex(y)
     }
-}
-
-extension String {
-    fileprivate func trimmed(of set: String) -> String {
-        let start = drop { set.contains($0) }
-        return String(start.reversed().drop { set.contains($0) }.reversed())
-    }
-
-    fileprivate func trimmedSpaces() -> String { trimmed(of: " \t") }
 }

@@ -62,7 +62,7 @@ private struct RulesReader {
             let raw = lines[index]
             let number = index + 1
             index += 1
-            let line = raw.trimmed(" \t")
+            let line = raw.trimmed()
             if line.isEmpty || Self.isComment(line) { continue }
             if raw.first == " " || raw.first == "\t" {
                 throw fail("'\(FieldKeys.literal(line))' is indented but follows no if", at: number)
@@ -125,7 +125,7 @@ private struct RulesReader {
         if !first.isEmpty { try Self.addMatcher(first, to: &block, number: number, path: path) }
         while index < lines.count {
             let raw = lines[index]
-            let line = raw.trimmed(" \t")
+            let line = raw.trimmed()
             if line.isEmpty { break }
             let lineNumber = index + 1
             if Self.isComment(line) {
@@ -163,12 +163,12 @@ private struct RulesReader {
     mutating func readTable(_ lines: [String], _ index: inout Int, header: String, number: Int, path: String) throws {
         let separator = header[header.index(header.startIndex, offsetBy: 2)]
         let fields = header.dropFirst(3).split(separator: separator, omittingEmptySubsequences: false).map {
-            $0.trimmed(" \t").lowercased()
+            $0.trimmed().lowercased()
         }
         for field in fields { _ = try Self.assignment(field, "", number: number, path: path) }
         var rows = 0
         while index < lines.count {
-            let line = lines[index].trimmed(" \t")
+            let line = lines[index].trimmed()
             if line.isEmpty { break }
             let lineNumber = index + 1
             index += 1
@@ -182,9 +182,9 @@ private struct RulesReader {
                 )
             }
             var block = StatementRules.Block(groups: [], assignments: [], line: lineNumber, origin: Self.origin(path, lineNumber))
-            try Self.addMatcher(cells[0].trimmed(" \t"), to: &block, number: lineNumber, path: path)
+            try Self.addMatcher(cells[0].trimmed(), to: &block, number: lineNumber, path: path)
             for (field, value) in zip(fields, cells.dropFirst()) {
-                block.assignments.append(try Self.assignment(field, value.trimmed(" \t"), number: lineNumber, path: path))
+                block.assignments.append(try Self.assignment(field, value.trimmed(), number: lineNumber, path: path))
             }
             rules.blocks.append(block)
             rows += 1
@@ -297,18 +297,6 @@ private struct RulesReader {
     /// The first word and the rest, trimmed.
     static func split(_ line: String) -> (String, String) {
         guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (line, "") }
-        return (String(line[..<space]), line[space...].trimmed(" \t"))
+        return (String(line[..<space]), line[space...].trimmed())
     }
-}
-
-extension String {
-    /// `self` without the leading and trailing characters in `set`.
-    fileprivate func trimmed(_ set: String) -> String {
-        let trimmed = drop { set.contains($0) }
-        return String(trimmed.reversed().drop { set.contains($0) }.reversed())
-    }
-}
-
-extension Substring {
-    fileprivate func trimmed(_ set: String) -> String { String(self).trimmed(set) }
 }

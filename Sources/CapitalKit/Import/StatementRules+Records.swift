@@ -32,7 +32,7 @@ extension StatementRules {
         let names = fieldNames ?? []
         let columns = Dictionary(names.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         // Each field capital reads has a slot; `%name` references become column indexes, once.
-        let slots = Dictionary(Self.slotFields.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let slots = Dictionary(Self.fieldOrder.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         func compiled(_ template: Template) -> [Part] {
             template.parts.map { part in
                 switch part {
@@ -49,7 +49,7 @@ extension StatementRules {
             return Int32(templates.count - 1)
         }
         // Fields that `fields` names: assigned from their columns unless a rule says otherwise.
-        var base = [Int32](repeating: -1, count: Self.slotFields.count)
+        var base = [Int32](repeating: -1, count: Self.fieldOrder.count)
         for (index, name) in names.enumerated() { if let slot = slots[name] { base[slot] = add([.column(index)]) } }
         for assignment in assignments { if let slot = slots[assignment.field] { base[slot] = add(compiled(assignment.template)) } }
         struct CompiledMatcher {
@@ -155,7 +155,7 @@ extension StatementRules {
             func value(_ slot: Slot) throws -> String? {
                 let template = values[slot.rawValue]
                 guard template >= 0 else { return nil }
-                let text = try render(templates[Int(template)]).trimmed
+                let text = try render(templates[Int(template)]).trimmed()
                 return text.isEmpty ? nil : text
             }
             func amount(_ slot: Slot) throws -> Int64? {
@@ -163,7 +163,7 @@ extension StatementRules {
                 do {
                     return try StatementAmount.parse(Substring(text), exponent: exponent, decimalMark: decimalMark, line: record.line)
                 } catch {
-                    throw fail(record.line, "\(Self.slotFields[slot.rawValue]) '\(FieldKeys.literal(text))': \(FieldKeys.literal(error.reason))")
+                    throw fail(record.line, "\(Self.fieldOrder[slot.rawValue]) '\(FieldKeys.literal(text))': \(FieldKeys.literal(error.reason))")
                 }
             }
             guard let dateText = try value(.date) else { throw fail(record.line, "no date: the rules assign no date, or its column is empty") }
@@ -224,25 +224,8 @@ extension StatementRules {
         case column(Int)
     }
 
-    /// The fields capital reads, by slot.
+    /// The fields capital reads, by slot (in `fieldOrder`'s order).
     fileprivate enum Slot: Int {
         case date, description, comment, account1, account2, amount, amountIn, amountOut, currency, balance
-    }
-
-    /// The field names of the slots, in slot order.
-    fileprivate static let slotFields = [
-        "date", "description", "comment", "account1", "account2", "amount", "amount-in", "amount-out", "currency", "balance",
-    ]
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmed: String {
-        let utf8 = self.utf8
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
-        if first == utf8.startIndex && utf8.index(after: last) == utf8.endIndex { return self }
-        // Spaces and tabs are single bytes: their neighbours are character boundaries.
-        return String(self[first...last])
     }
 }

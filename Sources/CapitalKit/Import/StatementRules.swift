@@ -36,10 +36,10 @@ public struct StatementRules: Sendable {
     /// `if` blocks and the rows of `if` tables, in file order (later matches win).
     var blocks: [Block] = []
 
-    /// The hledger fields capital reads.
-    static let fields: Set<String> = [
-        "date", "description", "comment", "account1", "account2", "amount", "amount-in", "amount-out", "currency", "balance",
-    ]
+    /// The hledger fields capital reads, in the order of the slots a record's values are kept in.
+    static let fieldOrder = ["date", "description", "comment", "account1", "account2", "amount", "amount-in", "amount-out", "currency", "balance"]
+    /// The same, as a set.
+    static let fields = Set(fieldOrder)
     /// hledger fields and directives capital knows and does not read: refused by name.
     static let unsupported: Set<String> = [
         "date2", "status", "code", "timezone", "balance-type", "intra-day-reversed", "payee", "note",
