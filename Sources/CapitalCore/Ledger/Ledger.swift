@@ -29,6 +29,8 @@ public struct Ledger: Hashable, Sendable {
     public var dues: [Due] = []
     /// One budget per expense category at most.
     public var budgets: [Budget] = []
+    /// What other currencies are worth in `currency`, by currency then day (one a currency and day).
+    public var rates: [ExchangeRate] = []
     /// The account spending comes from when nothing else is said (`spend`, dues, budgets).
     public var defaultAccountID: String?
     /// What generated transactions (by id) amount to in the pessimistic and optimistic cases when

@@ -54,6 +54,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A bank statement file; its rules file; its format and text encoding; which of an OFX
         /// file's statements (by the bank's account number).
         case statement, rules, formatIn, encoding, ofxAccount
+        /// A file of exchange rates.
+        case rateFile
     }
 
     /// What would help, for the front end to put in its own words.

@@ -138,7 +138,7 @@ extension StatementSource {
 
     /// The file's bytes, refused when missing, not a file, larger than `maxBytes`, or when its
     /// first `maxRecordBytes` hold no line break and more follows.
-    static func load(_ path: String, field: KitError.Field) throws -> [UInt8] {
+    static func load(_ path: String, field: KitError.Field, what: String = "a statement") throws -> [UInt8] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw KitError.invalid(field, value: path, reason: "no such file")
@@ -149,11 +149,11 @@ extension StatementSource {
         defer { try? handle.close() }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= maxBytes else {
-            throw KitError.invalid(field, value: path, reason: "\(size >> 20) MB is more than a statement can be (\(maxBytes >> 20) MB)")
+            throw KitError.invalid(field, value: path, reason: "\(size >> 20) MB is more than \(what) can be (\(maxBytes >> 20) MB)")
         }
         let head = handle.readData(ofLength: maxRecordBytes + 1)
         if head.count > maxRecordBytes && !head.contains(UInt8(ascii: "\n")) && !head.contains(UInt8(ascii: "\r")) {
-            throw KitError.fileLine(path: path, line: 1, reason: "a line of more than \(maxRecordBytes >> 20) MB: this is not a statement")
+            throw KitError.fileLine(path: path, line: 1, reason: "a line of more than \(maxRecordBytes >> 20) MB: this is not \(what)")
         }
         return [UInt8](head) + [UInt8](handle.readDataToEndOfFile())
     }

@@ -112,6 +112,7 @@ public struct LedgerDocument: Sendable {
     public var deposits: [DepositEntry] = []
     public var dues: [DueEntry] = []
     public var budgets: [BudgetEntry] = []
+    public var rates: [RateEntry] = []
 }
 
 /// A mistake in a ledger file: where it is and why, on one line.

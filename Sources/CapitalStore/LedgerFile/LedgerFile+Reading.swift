@@ -188,7 +188,7 @@ struct Reader {
             root, "",
             allowed: [
                 "capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards",
-                "deposits", "dues", "budgets",
+                "deposits", "dues", "budgets", "rates",
             ])
         if let version = try text(fields, "capital", "", in: root), version != "1" {
             throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
@@ -230,6 +230,9 @@ struct Reader {
         }
         for (index, node) in try list(fields, "budgets", "").enumerated() {
             document.budgets.append(try budget(node, "budgets[\(index)]"))
+        }
+        for (index, node) in try list(fields, "rates", "").enumerated() {
+            document.rates.append(try rate(node, "rates[\(index)]"))
         }
         return document
     }

@@ -206,6 +206,7 @@ extension Store {
                 return deposit
             })
         try resolveDues(document, onto: draft)
+        try resolveRates(document, onto: draft)
         try resolveInstruments(
             document.budgets, onto: draft, kind: "budget", id: \.id, account: \.input.category, location: \.location,
             existing: { try draft.lookup.budget($0) }, added: \.budgets, valueID: \.id,
@@ -525,6 +526,50 @@ extension Store {
             draft.content.dues.append(built)
             last = max(last, built.number)
             draft.content.summary.instrumentsAdded += 1
+        }
+    }
+
+    /// A file's rates: ids derive from the currency and day; a rate the ledger has (by id, or
+    /// for the same currency and day) must have the same value, and one currency and day has
+    /// one rate in a file.
+    static func resolveRates(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        let ledger = try ledgerCurrency(draft, location: draft.content.file)
+        var seen: [String: FileLocation] = [:]
+        for entry in document.rates {
+            if let given = entry.id, !StableID.isUUID(given) {
+                throw StoreError.file(
+                    LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+            }
+            let input = entry.input
+            let code = input.currency.uppercased()
+            let id = entry.id?.lowercased() ?? StableID.make("rate\u{1F}\(code)\u{1F}\(input.day.number)")
+            let built = try building(entry.location.field) { try buildRate(id: id, input, ledger: ledger) }
+            let key = "\(built.currency.code) \(built.day.number)"
+            if let first = seen[key] {
+                throw StoreError.file(
+                    LedgerFileError(entry.location, "a second rate for \(built.currency.code) on \(built.day) (the first at \(first)): which one?"))
+            }
+            seen[key] = entry.location
+            if let present = try draft.lookup.rate(id) ?? draft.lookup.rate(built.currency, on: built.day) {
+                guard present.value == built.value && present.per == built.per && present.currency == built.currency && present.day == built.day
+                else {
+                    throw StoreError.file(
+                        LedgerFileError(
+                            entry.location,
+                            "the ledger has \(present.value) per \(present.per) \(present.currency.code) on \(present.day) (\(present.id)); remove it with rate rm or change the file"
+                        ))
+                }
+                draft.content.summary.ratesAlreadyPresent += 1
+                continue
+            }
+            if try draft.lookup.isDeleted("rate", id) {
+                throw StoreError.file(
+                    LedgerFileError(
+                        entry.location,
+                        "the rate of \(code) on \(input.day) (\(id)) was deleted from the database; remove it from the file or give it a new id"))
+            }
+            draft.content.rates.append(built)
+            draft.content.summary.ratesAdded += 1
         }
     }
 }

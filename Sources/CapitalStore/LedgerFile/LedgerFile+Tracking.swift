@@ -20,7 +20,26 @@ extension LedgerDocument {
     }
 }
 
+extension LedgerDocument {
+    /// An exchange rate as written in a ledger file.
+    public struct RateEntry: Sendable {
+        public var id: String?
+        public var input: RateInput
+        public var location: FileLocation
+    }
+}
+
 extension Reader {
+    /// `rates[i]`: `currency`, `on`, `rate` (required); `per` (1).
+    func rate(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.RateEntry {
+        let fields = try mapping(node, path, allowed: ["id", "currency", "on", "rate", "per"])
+        var input = RateInput(
+            currency: try text(fields, "currency", path, in: node, required: true)!, day: try day(fields, "on", path, in: node, required: true)!,
+            rate: try text(fields, "rate", path, in: node, required: true)!)
+        input.per = try text(fields, "per", path, in: node) ?? "1"
+        return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path))
+    }
+
     /// `dues[i]`: `type`, `total`, `reason`, `due` (required); `paid`, `iban`, `address`,
     /// `institution`, `payFrom`, `category`.
     func due(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DueEntry {
@@ -60,6 +79,14 @@ extension Reader {
 }
 
 extension LedgerFile {
+    static func rate(of rate: ExchangeRate) -> Value {
+        var fields: [(String, Value)] = [
+            ("id", .text(rate.id)), ("currency", .text(rate.currency.code)), ("on", .text(rate.day.iso)), ("rate", .amount(rate.value.description)),
+        ]
+        if rate.per != 1 { fields.append(("per", .amount(String(rate.per)))) }
+        return .map(fields)
+    }
+
     static func due(of due: Due, names: [String: String]) -> Value {
         var fields: [(String, Value)] = [
             ("id", .text(due.id)), ("type", .text(due.type.rawValue)), ("total", .amount(Money(minor: due.total, currency: due.currency).plain)),

@@ -123,6 +123,9 @@ extension LedgerFile {
                     .list(ledger.budgets.map { budget(of: $0, names: names, currency: currencies[$0.categoryID] ?? ledger.currency, extras: extras) })
                 ))
         }
+        if !ledger.rates.isEmpty {
+            root.append(("rates", .list(ledger.rates.map(rate(of:)))))
+        }
         var out = ""
         /// Hands `out` over once it holds a megabyte.
         func flushIfFull() throws {

@@ -33,6 +33,7 @@ public struct ResolvedLedger: Sendable {
     var deposits: [LedgerDeposit] = []
     var dues: [Due] = []
     var budgets: [Budget] = []
+    var rates: [ExchangeRate] = []
 
     struct CalendarDay: Sendable {
         var calendar: String
@@ -95,6 +96,7 @@ public struct ResolvedLedger: Sendable {
             ledger.flowMarks = flowMarks.mapValues { Set($0.map(\.day)) }
             ledger.dues = dues.sorted { $0.number < $1.number }
             ledger.budgets = budgets
+            ledger.rates = rates.sorted { ($0.currency.code, $0.day) < ($1.currency.code, $1.day) }
             ledger.defaultAccountID = settings["defaultAccount"]
             return ledger
         }
@@ -127,6 +129,10 @@ protocol LedgerLookup {
     func deposit(_ id: String) throws -> LedgerDeposit?
     func due(_ id: String) throws -> Due?
     func lastDueNumber() throws -> Int
+    /// The live rate of `currency` on `day`.
+    func rate(_ currency: Currency, on day: Day) throws -> ExchangeRate?
+    /// The live rate with `id`.
+    func rate(_ id: String) throws -> ExchangeRate?
     func budget(_ id: String) throws -> Budget?
     func budget(onCategory categoryID: String) throws -> Budget?
     /// The sums of an account's positive and of its negative postings, by currency; nil when a sum
@@ -147,6 +153,8 @@ struct NoLedger: LedgerLookup {
     func deposit(_ id: String) -> LedgerDeposit? { nil }
     func due(_ id: String) -> Due? { nil }
     func lastDueNumber() -> Int { 0 }
+    func rate(_ currency: Currency, on day: Day) -> ExchangeRate? { nil }
+    func rate(_ id: String) -> ExchangeRate? { nil }
     func budget(_ id: String) -> Budget? { nil }
     func budget(onCategory categoryID: String) -> Budget? { nil }
     func postingSums(_ accountID: String) -> [String: (positive: Int64, negative: Int64)]? { [:] }

@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("v7-deposit-flows", migrate: v7)
         migrator.registerMigration("v8-balance-checkpoints", migrate: v8)
         migrator.registerMigration("v9-statement-lines", migrate: v9)
+        migrator.registerMigration("v10-rates", migrate: v10)
         return migrator
     }
 
@@ -305,5 +306,19 @@ enum Migrations {
     private static func v9(_ db: Database) throws {
         try db.alter(table: "txn") { t in t.add(column: "importKey", .text) }
         try db.execute(sql: "CREATE UNIQUE INDEX txn_importKey ON txn(importKey)")
+    }
+
+    /// Exchange rates (issue 19): what `currency` is worth in the ledger's currency from `day` on,
+    /// `coefficient × 10^-scale` units for `per` units, exact. One live rate a currency and day.
+    private static func v10(_ db: Database) throws {
+        try db.create(table: "rate") { t in
+            addRecordColumns(t)
+            t.column("currency", .text).notNull()
+            t.column("day", .integer).notNull()
+            t.column("coefficient", .integer).notNull()
+            t.column("scale", .integer).notNull()
+            t.column("per", .integer).notNull().defaults(to: 1)
+        }
+        try db.execute(sql: "CREATE UNIQUE INDEX rate_currency_day ON rate(currency, day) WHERE deleted = 0")
     }
 }

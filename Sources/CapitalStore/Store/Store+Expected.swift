@@ -96,6 +96,7 @@ extension Store {
         ledger.deposits = try Store.fetchDeposits(db)
         ledger.dues = try Store.fetchDues(db)
         ledger.budgets = try Store.fetchBudgets(db)
+        ledger.rates = try Store.fetchRates(db)
         ledger.defaultAccountID = try Store.setting(db, "defaultAccount")
         return ledger
     }

@@ -15,15 +15,18 @@ public struct ImportSummary: Sendable, Equatable {
     /// Loans, cards and deposits.
     public var instrumentsAdded = 0
     public var instrumentsAlreadyPresent = 0
+    public var ratesAdded = 0
+    public var ratesAlreadyPresent = 0
 
     /// Whether the file added nothing: everything in it was already there.
-    public var addedNothing: Bool { accountsAdded + groupsAdded + transactionsAdded + schedulesAdded + instrumentsAdded == 0 }
+    public var addedNothing: Bool { accountsAdded + groupsAdded + transactionsAdded + schedulesAdded + instrumentsAdded + ratesAdded == 0 }
 
     public var description: String {
         if addedNothing {
             let there = [
                 (accountsMerged, "account"), (groupsMerged, "group"), (transactionsAlreadyPresent, "transaction"),
                 (schedulesAlreadyPresent, "schedule"), (instrumentsAlreadyPresent, "loans, cards, deposits, dues and budgets"),
+                (ratesAlreadyPresent, "rate"),
             ].filter { $0.0 > 0 }.map { $0.1.hasSuffix("budgets") ? "\($0.0) \($0.1)" : $0.0.counted($0.1) }
             return "nothing new" + (there.isEmpty ? "" : " (\(there.joined(separator: ", ")) already there)")
         }
@@ -33,6 +36,7 @@ public struct ImportSummary: Sendable, Equatable {
                 ? "; \(schedulesAdded.counted("schedule")) added, \(schedulesAlreadyPresent) already present" : "")
             + (instrumentsAdded + instrumentsAlreadyPresent > 0
                 ? "; \(instrumentsAdded) loans, cards, deposits, dues and budgets added, \(instrumentsAlreadyPresent) already present" : "")
+            + (ratesAdded + ratesAlreadyPresent > 0 ? "; \(ratesAdded.counted("rate")) added, \(ratesAlreadyPresent) already present" : "")
     }
 }
 
@@ -126,6 +130,7 @@ extension Store {
             }
         }
         for due in resolved.dues { try insertDue(db, due) }
+        for rate in resolved.rates { try insertRate(db, rate) }
         for budget in resolved.budgets {
             try insertBudget(db, budget)
             for (day, mark) in resolved.flowMarks[budget.id] ?? [] {
@@ -177,6 +182,10 @@ struct DatabaseLookup: LedgerLookup {
     func deposit(_ id: String) throws -> LedgerDeposit? { try Store.fetchDeposits(db, filter: "AND id = ?", arguments: [id]).first }
     func due(_ id: String) throws -> Due? { try Store.fetchDues(db, filter: "AND id = ?", arguments: [id]).first }
     func lastDueNumber() throws -> Int { try Int.fetchOne(db, sql: "SELECT MAX(number) FROM due") ?? 0 }
+    func rate(_ currency: Currency, on day: Day) throws -> ExchangeRate? {
+        try Store.fetchRates(db, filter: " AND currency = ? AND day = ?", arguments: [currency.code, day.number]).first
+    }
+    func rate(_ id: String) throws -> ExchangeRate? { try Store.fetchRates(db, filter: " AND id = ?", arguments: [id]).first }
     func budget(_ id: String) throws -> Budget? { try Store.fetchBudgets(db, filter: "AND id = ?", arguments: [id]).first }
     func budget(onCategory categoryID: String) throws -> Budget? {
         try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [categoryID]).first

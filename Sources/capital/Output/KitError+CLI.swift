@@ -13,6 +13,7 @@ extension KitError.Field {
         case .reminderDays: "--days"
         case .scenarioFile: "FILE"
         case .statement: "STATEMENT"
+        case .rateFile: "FILE"
         default: Flags.flag(rawValue)
         }
     }

@@ -46,7 +46,8 @@ extension Capital {
                         ("groupsMerged", .int(summary.groupsMerged)), ("transactionsAdded", .int(summary.transactionsAdded)),
                         ("transactionsAlreadyPresent", .int(summary.transactionsAlreadyPresent)), ("schedulesAdded", .int(summary.schedulesAdded)),
                         ("schedulesAlreadyPresent", .int(summary.schedulesAlreadyPresent)), ("instrumentsAdded", .int(summary.instrumentsAdded)),
-                        ("instrumentsAlreadyPresent", .int(summary.instrumentsAlreadyPresent)), ("nothingNew", .bool(summary.addedNothing)),
+                        ("instrumentsAlreadyPresent", .int(summary.instrumentsAlreadyPresent)), ("ratesAdded", .int(summary.ratesAdded)),
+                        ("ratesAlreadyPresent", .int(summary.ratesAlreadyPresent)), ("nothingNew", .bool(summary.addedNothing)),
                     ]
                     return Report.record("import", fields.map { (Column($0.0, $0.0), $0.1) })
                 }
