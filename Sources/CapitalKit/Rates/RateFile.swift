@@ -120,13 +120,15 @@ private struct Parser {
 
     mutating func readCSV(_ lines: [Substring]) throws(KitError) {
         format = .csv
+        var first = true
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             let line = raw.trimmed(" \t\r")
             if line.isEmpty || line.hasPrefix("#") { continue }
             let separator: Character = line.contains(";") ? ";" : ","
             let fields = line.split(separator: separator, omittingEmptySubsequences: false).map { Parser.unquoted($0.trimmed(" \t\r")) }
-            if index == 0 && fields.first?.lowercased() == "date" { continue }
+            defer { first = false }
+            if first && fields.first?.lowercased() == "date" { continue }
             guard fields.count == 3 || fields.count == 4 else {
                 throw fail(number, "expected date,currency,rate[,per], got \(fields.count) fields")
             }

@@ -547,7 +547,8 @@ extension Store {
             let key = "\(built.currency.code) \(built.day.number)"
             if let first = seen[key] {
                 throw StoreError.file(
-                    LedgerFileError(entry.location, "a second rate for \(built.currency.code) on \(built.day) (the first at \(first)): which one?"))
+                    LedgerFileError(
+                        entry.location, "a second rate for \(built.currency.code) on \(built.day) (the first on line \(first.line)): which one?"))
             }
             seen[key] = entry.location
             if let present = try draft.lookup.rate(id) ?? draft.lookup.rate(built.currency, on: built.day) {
