@@ -34,7 +34,7 @@ struct AvailabilityTests {
             let timeline = try Timeline.build(random.ledger, today: random.today, horizon: random.horizon, calendars: random.calendars)
             let reference = ReferenceTimeline(random)
             for level in 1...6 {
-                let (accounts, floor) = reference.level(level, currency: random.ledger.currency)
+                let (accounts, floor) = reference.level(level)
                 for forecastCase in ForecastCase.allCases {
                     let availability = try Availability(timeline, level: level, forecastCase)
                     let balances = reference.sum(accounts, forecastCase)
@@ -76,7 +76,7 @@ struct AvailabilityTests {
             let timeline = try Timeline.build(random.ledger, today: random.today, horizon: random.horizon, calendars: random.calendars)
             let reference = ReferenceTimeline(random)
             for level in 4...6 {
-                let (accounts, floor) = reference.level(level, currency: random.ledger.currency)
+                let (accounts, floor) = reference.level(level)
                 let balances = reference.sum(accounts, .pessimistic)
                 let availability = try Availability(timeline, level: level)
                 for index in 0..<reference.dayCount {

@@ -159,6 +159,17 @@ struct RandomLedger: CustomStringConvertible {
         }
         ledger = Ledger(currency: Self.rub, accounts: accounts, transactions: transactions, schedules: schedules)
         ledger.scheduleStates = states
+        // Dollar rates (drawn last, so the records above stay as they were): one before the
+        // pessimistic look-back begins, then a few on random days, some quoted per 10.
+        if accounts.contains(where: { $0.currency == Self.usd }) {
+            var days: Set<Int> = [today.number - 150]
+            for _ in 0..<int(0...20) { days.insert(today.number + int(-120...max(0, horizon.number - today.number) + 10)) }
+            ledger.rates = days.sorted().map { day in
+                let per: Int64 = chance(20) ? 10 : 1
+                let value = ExchangeRate.Decimal(coefficient: Int64(int(600_000...1_200_000)) * per, scale: 4)
+                return ExchangeRate(id: "r\(day)", currency: Self.usd, day: Day(day), value: value, per: per)
+            }
+        }
     }
 }
 
@@ -180,6 +191,9 @@ struct ReferenceTimeline {
     let balances: [[[Int64]]]
     /// Each account's balance at the end of yesterday.
     let opening: [Int64]
+    /// The ledger's currency, and the rates that value the others in it.
+    let currency: Currency
+    let rates: [ExchangeRate]
 
     /// One amount landing in one account, counted from `day` on, per case.
     private struct Entry {
@@ -249,6 +263,34 @@ struct ReferenceTimeline {
         self.accounts = accounts
         self.balances = balances
         self.opening = opening
+        self.currency = ledger.currency
+        self.rates = ledger.rates
+    }
+
+    /// The rate holding on `day`: the last one on or before it, found by a scan.
+    func rate(on day: Day) -> ExchangeRate? {
+        rates.filter { $0.day <= day }.max { $0.day < $1.day }
+    }
+
+    /// `amount` of account `account`'s currency at the end of day index `index`, in the
+    /// ledger's currency: at the rate of the day, or (pessimistic) an asset at the lowest and a
+    /// debt at the highest rate of the 90 days before today through the day, (optimistic) the reverse.
+    func valued(_ amount: Int64, account: Int, at index: Int, _ forecastCase: ForecastCase) -> Int64 {
+        let foreign = accounts[account].currency
+        guard foreign != currency, amount != 0 else { return amount }
+        var chosen = rate(on: today.advanced(by: index))!
+        if forecastCase != .expected {
+            let wantsLow = (amount > 0) == (forecastCase == .pessimistic)
+            for back in -89...index {
+                guard let other = rate(on: today.advanced(by: back)) else { continue }
+                // per-unit values compared as fractions: a/(10^s·per)
+                let (a, b) = (other.value.fraction, chosen.value.fraction)
+                let otherBelow = a.numerator * b.denominator * Int128(chosen.per) < b.numerator * a.denominator * Int128(other.per)
+                let chosenBelow = b.numerator * a.denominator * Int128(other.per) < a.numerator * b.denominator * Int128(chosen.per)
+                if wantsLow ? otherBelow : chosenBelow { chosen = other }
+            }
+        }
+        return chosen.convert(amount, from: foreign, to: currency)!
     }
 
     /// The level an account answers at, written out independently of `Ladder`.
@@ -264,14 +306,15 @@ struct ReferenceTimeline {
         }
     }
 
-    /// The accounts a level sums (main currency, joining at or below the level) and their floors.
-    func level(_ level: Int, currency: Currency) -> (accounts: [Int], floor: Int64) {
+    /// The accounts a level sums (every currency, joining at or below the level) and their
+    /// floors in the ledger's currency (another currency's at today's rate).
+    func level(_ level: Int) -> (accounts: [Int], floor: Int64) {
         var indices: [Int] = []
         var floor: Int64 = 0
         for (index, account) in accounts.enumerated() {
-            guard account.currency == currency, let own = Self.level(of: account), own <= level else { continue }
+            guard let own = Self.level(of: account), own <= level else { continue }
             indices.append(index)
-            floor += account.floor ?? 0
+            floor += valued(account.floor ?? 0, account: index, at: 0, .expected)
         }
         return (indices, floor)
     }
@@ -280,11 +323,15 @@ struct ReferenceTimeline {
     func sum(_ indices: [Int], _ forecastCase: ForecastCase) -> [Int64] {
         var total = [Int64](repeating: 0, count: dayCount)
         for account in indices {
-            for day in 0..<dayCount { total[day] += balances[forecastCase.rawValue][account][day] }
+            for day in 0..<dayCount { total[day] += valued(balances[forecastCase.rawValue][account][day], account: account, at: day, forecastCase) }
         }
         // Both ends of a ranged transfer inside the set: replace their per-account ends
         // (into: low/high, out of: high/low) by the expected amount on both sides.
+        // In another currency, the day's correction of all such transfers together is valued at
+        // the day's rate.
         let members = Set(indices)
+        var foreign = [Int64](repeating: 0, count: dayCount)
+        var foreignAccount: Int?
         for t in transfers where members.contains(t.first) && members.contains(t.second) {
             let perAccount: Int64
             switch forecastCase {
@@ -292,7 +339,14 @@ struct ReferenceTimeline {
             case .pessimistic: perAccount = t.low - t.high
             case .optimistic: perAccount = t.high - t.low
             }
-            for index in 0..<dayCount where today.advanced(by: index) >= t.day { total[index] -= perAccount }
+            let isForeign = accounts[t.first].currency != currency
+            if isForeign { foreignAccount = t.first }
+            for index in 0..<dayCount where today.advanced(by: index) >= t.day {
+                if isForeign { foreign[index] -= perAccount } else { total[index] -= perAccount }
+            }
+        }
+        if let foreignAccount {
+            for index in 0..<dayCount { total[index] += valued(foreign[index], account: foreignAccount, at: index, .expected) }
         }
         return total
     }

@@ -43,7 +43,7 @@ struct LadderTests {
         #expect(Ladder.levels.filter(Ladder.isForecast) == [4, 5, 6])
     }
 
-    @Test("a level sums its accounts' floors (a card's floor is minus its limit), main currency only")
+    @Test("a level sums its accounts' floors (a card's floor is minus its limit), another currency's valued at today's rate")
     func levelAccountsAndFloors() throws {
         let accounts = [
             Account(id: "cash", name: "Cash", kind: .cash, currency: Self.rub, floor: 1_000),
@@ -56,17 +56,24 @@ struct LadderTests {
             Account(id: "loan", name: "Mortgage", kind: .loan, currency: Self.rub, hidden: true),
             Account(id: "capital", name: "Capital", kind: .equity, currency: Self.rub),
         ]
-        let ledger = Ledger(currency: Self.rub, accounts: accounts)
+        var ledger = Ledger(currency: Self.rub, accounts: accounts)
         let today = try Day(iso: "2025-03-10")
+        // Without a rate, the dollars' floor cannot be valued.
+        #expect(throws: TimelineError.self) { try Timeline.build(ledger, today: today, horizon: today, calendars: [:]).levelAccounts(1) }
+        ledger.rates = [
+            ExchangeRate(id: "r1", currency: Self.usd, day: try Day(iso: "2025-03-01"), value: try ExchangeRate.Decimal(parsing: "90.125")),
+            ExchangeRate(id: "r2", currency: Self.usd, day: try Day(iso: "2025-03-11"), value: try ExchangeRate.Decimal(parsing: "99")),
+        ]
         let timeline = try Timeline.build(ledger, today: today, horizon: today, calendars: [:])
         #expect(timeline.accounts.map(\.id) == ["cash", "debit", "card", "dollars", "savings", "flat", "loan"])
-        func ids(_ level: Int) -> [String] { timeline.levelAccounts(level).indices.map { timeline.accounts[$0].id } }
-        #expect(ids(1) == ["cash"])
-        #expect(ids(2) == ["cash", "debit"])
-        #expect(ids(3) == ["cash", "debit", "card", "savings"])
-        #expect(ids(4) == ids(3))
-        #expect(ids(5) == ids(3))
-        #expect(ids(6) == ["cash", "debit", "card", "savings", "flat", "loan"])
-        #expect(Ladder.levels.map { timeline.levelAccounts($0).floor } == [1_000, 51_000, -49_000, -49_000, -49_000, -49_000])
+        func ids(_ level: Int) throws -> [String] { try timeline.levelAccounts(level).indices.map { timeline.accounts[$0].id } }
+        #expect(try ids(1) == ["cash", "dollars"])
+        #expect(try ids(2) == ["cash", "debit", "dollars"])
+        #expect(try ids(3) == ["cash", "debit", "card", "dollars", "savings"])
+        #expect(try ids(4) == ids(3))
+        #expect(try ids(5) == ids(3))
+        #expect(try ids(6) == ["cash", "debit", "card", "dollars", "savings", "flat", "loan"])
+        // 1.00 USD at today's 90.125 is 90.12 RUB (half to even), not the 99 of tomorrow.
+        #expect(try Ladder.levels.map { try timeline.levelAccounts($0).floor } == [10_012, 60_012, -39_988, -39_988, -39_988, -39_988])
     }
 }

@@ -31,7 +31,7 @@ public struct Availability: Sendable {
     /// - Throws: `TimelineError.overflow` when a sum leaves Int64.
     /// - Complexity: O(accounts × days).
     public init(_ timeline: Timeline, level: Int, _ forecastCase: ForecastCase = .pessimistic) throws(TimelineError) {
-        let (indices, floor) = timeline.levelAccounts(level)
+        let (indices, floor) = try timeline.levelAccounts(level)
         let balances = try timeline.sum(accountsAt: indices, forecastCase)
         var headroom = balances
         for i in headroom.indices {

@@ -12,6 +12,8 @@ public enum ForecastCase: Int, CaseIterable, Sendable {
 public enum TimelineError: Error, Equatable, Sendable, CustomStringConvertible {
     case overflow(account: String)
     case horizonBeforeToday(today: Day, horizon: Day)
+    /// An account in another currency could not be valued in the ledger's.
+    case valuation(account: String, ValuationError)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum TimelineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "account '\(account)': its forecast balance overflows the largest amount capital can hold"
         case .horizonBeforeToday(let today, let horizon):
             return "the horizon \(horizon) is before today \(today)"
+        case .valuation(let account, let error):
+            return "account '\(account)': \(error)"
         }
     }
 }
@@ -36,8 +40,10 @@ public struct Timeline: Sendable {
     public let horizon: Day
     /// The accounts with a series, in ledger order: balance-sheet accounts (not categories).
     public let accounts: [Account]
-    /// The ledger's main currency: level and group sums add accounts in it only.
+    /// The ledger's main currency: level and group sums are in it.
     public let currency: Currency
+    /// Values accounts in other currencies in `currency`, day by day (nil when every account is in it).
+    public let valuation: Valuation?
     /// `storage[case][account * dayCount + dayIndex]`.
     private let storage: [[Int64]]
 
@@ -59,14 +65,30 @@ public struct Timeline: Sendable {
         return storage[forecastCase.rawValue][start..<start + dayCount]
     }
 
-    /// The sum of several accounts' balances, day by day (accounts in the main currency only).
+    /// One account's end-of-day balances in the ledger's currency, today first: an account in
+    /// another currency valued each day (`Valuation`), rounded once per day.
+    /// - Throws: `TimelineError.valuation` when a day's balance has no rate to be valued at.
+    public func value(ofAccountAt account: Int, _ forecastCase: ForecastCase = .expected) throws(TimelineError) -> [Int64] {
+        let series = balances(ofAccountAt: account, forecastCase)
+        let foreign = accounts[account].currency
+        guard foreign != currency else { return Array(series) }
+        guard let valuation else { throw .valuation(account: accounts[account].name, .missingRate(currency: foreign, day: today, firstRate: nil)) }
+        do { return try valuation.values(series, in: foreign, from: today, forecastCase) } catch {
+            throw .valuation(account: accounts[account].name, error)
+        }
+    }
+
+    /// The sum of several accounts' balances in the ledger's currency, day by day: accounts in
+    /// other currencies valued each day (`value(ofAccountAt:)`).
     ///
     /// Each account's series takes the worse end of a range for that account; a ranged transfer
     /// between two of the summed accounts moves nothing out of the sum, so its ends are netted back.
     public func sum(accountsAt indices: [Int], _ forecastCase: ForecastCase = .expected) throws(TimelineError) -> [Int64] {
         var total = try netOfPairs(indices, forecastCase)
-        for account in indices where accounts[account].currency == currency {
-            let series = balances(ofAccountAt: account, forecastCase)
+        for account in indices {
+            let series =
+                accounts[account].currency == currency
+                ? Array(balances(ofAccountAt: account, forecastCase)) : try value(ofAccountAt: account, forecastCase)
             var i = 0
             for value in series {
                 let (sum, overflow) = total[i].addingReportingOverflow(value)
@@ -83,36 +105,67 @@ public struct Timeline: Sendable {
     private func netOfPairs(_ indices: [Int], _ forecastCase: ForecastCase) throws(TimelineError) -> [Int64] {
         var correction = [Int64](repeating: 0, count: dayCount)
         guard forecastCase != .expected, !pairs.isEmpty else { return correction }
-        let members = Set(indices.filter { accounts[$0].currency == currency })
-        var any = false
+        let members = Set(indices)
+        // Per currency: a transfer's two accounts share one (schedules do not cross currencies).
+        var byCurrency: [Currency: [Int64]] = [:]
         for pair in pairs where members.contains(pair.first) && members.contains(pair.second) {
+            let pairCurrency = accounts[pair.first].currency
+            var daily = byCurrency[pairCurrency] ?? [Int64](repeating: 0, count: dayCount)
             for (day, spread) in zip(pair.days, pair.spreads) {
-                let (value, overflow) = correction[Int(day)].addingReportingOverflow(forecastCase == .pessimistic ? spread : -spread)
+                let (value, overflow) = daily[Int(day)].addingReportingOverflow(forecastCase == .pessimistic ? spread : -spread)
                 if overflow { throw .overflow(account: accounts[pair.first].name) }
-                correction[Int(day)] = value
-                any = true
+                daily[Int(day)] = value
             }
+            byCurrency[pairCurrency] = daily
         }
-        guard any else { return correction }
-        var running: Int64 = 0
-        for i in correction.indices {
-            let (value, overflow) = running.addingReportingOverflow(correction[i])
-            if overflow { throw .overflow(account: "a ranged transfer") }
-            running = value
-            correction[i] = value
+        for (pairCurrency, daily) in byCurrency {
+            var running: Int64 = 0
+            for i in daily.indices {
+                let (value, overflow) = running.addingReportingOverflow(daily[i])
+                if overflow { throw .overflow(account: "a ranged transfer") }
+                running = value
+                // A correction in another currency is valued at the day's rate (expected case).
+                var valued = value
+                if pairCurrency != currency, value != 0 {
+                    guard let valuation else {
+                        throw .valuation(account: "a ranged transfer", .missingRate(currency: pairCurrency, day: day(i), firstRate: nil))
+                    }
+                    do { valued = try valuation.value(value, in: pairCurrency, on: day(i)) } catch {
+                        throw .valuation(account: "a ranged transfer", error)
+                    }
+                }
+                let (sum, overflowed) = correction[i].addingReportingOverflow(valued)
+                if overflowed { throw .overflow(account: "a ranged transfer") }
+                correction[i] = sum
+            }
         }
         return correction
     }
 
-    /// The accounts of a ladder level (main currency), with the sum of their floors.
-    public func levelAccounts(_ level: Int) -> (indices: [Int], floor: Int64) {
-        var indices: [Int] = []
+    /// The accounts of a ladder level, every currency's, with the sum of their floors in the
+    /// ledger's currency (a floor in another currency valued at today's rate).
+    /// - Throws: `TimelineError.valuation` when a foreign floor has no rate today.
+    public func levelAccounts(_ level: Int) throws(TimelineError) -> (indices: [Int], floor: Int64) {
+        let indices = accounts.indices.filter { Ladder.includes(accounts[$0], in: level) }
+        return (indices, try floor(ofAccountsAt: indices))
+    }
+
+    /// The summed floors of several accounts in the ledger's currency: a floor in another
+    /// currency valued at today's rate.
+    public func floor(ofAccountsAt indices: [Int]) throws(TimelineError) -> Int64 {
         var floor: Int64 = 0
-        for (index, account) in accounts.enumerated() where account.currency == currency && Ladder.includes(account, in: level) {
-            indices.append(index)
-            floor = saturatingSum(floor, account.floor ?? 0)
+        for index in indices {
+            floor = saturatingSum(floor, try valued(accounts[index].floor ?? 0, ofAccountAt: index, on: today))
         }
-        return (indices, floor)
+        return floor
+    }
+
+    /// An amount of an account's currency on a day, in the ledger's currency (expected case).
+    func valued(_ amount: Int64, ofAccountAt index: Int, on day: Day) throws(TimelineError) -> Int64 {
+        let foreign = accounts[index].currency
+        if foreign == currency || amount == 0 { return amount }
+        guard let valuation else { throw .valuation(account: accounts[index].name, .missingRate(currency: foreign, day: day, firstRate: nil)) }
+        do { return try valuation.value(amount, in: foreign, on: day) } catch { throw .valuation(account: accounts[index].name, error) }
     }
 
     /// Builds the timeline.
@@ -204,17 +257,23 @@ public struct Timeline: Sendable {
         guard let storage = builder.balances() else {
             throw .overflow(account: builder.overflowAccount.map { accounts[$0].name } ?? "?")
         }
+        let valuation =
+            accounts.contains { $0.currency != ledger.currency }
+            ? Valuation(rates: ledger.rates, currency: ledger.currency, today: today, through: horizon) : nil
         return Timeline(
-            today: today, horizon: horizon, accounts: accounts, currency: ledger.currency, storage: storage, opening: opening, pairs: pairs)
+            today: today, horizon: horizon, accounts: accounts, currency: ledger.currency, valuation: valuation, storage: storage, opening: opening,
+            pairs: pairs)
     }
 
     private init(
-        today: Day, horizon: Day, accounts: [Account], currency: Currency, storage: [[Int64]], opening: [Int64], pairs: [RangedPair]
+        today: Day, horizon: Day, accounts: [Account], currency: Currency, valuation: Valuation?, storage: [[Int64]], opening: [Int64],
+        pairs: [RangedPair]
     ) {
         self.today = today
         self.horizon = horizon
         self.accounts = accounts
         self.currency = currency
+        self.valuation = valuation
         self.storage = storage
         self.opening = opening
         self.pairs = pairs
@@ -226,9 +285,12 @@ public struct Timeline: Sendable {
     /// Each account's balance at the end of yesterday: before today's flows.
     public let opening: [Int64]
 
-    /// The summed opening of several accounts (main currency only).
-    public func opening(ofAccountsAt indices: [Int]) -> Int64 {
-        indices.filter { accounts[$0].currency == currency }.reduce(Int64(0)) { saturatingSum($0, opening[$1]) }
+    /// The summed opening of several accounts in the ledger's currency (another currency's
+    /// valued at today's rate, as the day's flows are).
+    public func opening(ofAccountsAt indices: [Int]) throws(TimelineError) -> Int64 {
+        var sum: Int64 = 0
+        for index in indices { sum = saturatingSum(sum, try valued(opening[index], ofAccountAt: index, on: today)) }
+        return sum
     }
 }
 

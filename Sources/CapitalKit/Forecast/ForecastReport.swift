@@ -14,6 +14,9 @@ public struct ForecastPeriod: Sendable, Equatable {
     public var inflow: Int64
     public var outflow: Int64
     public var closing: Int64
+    /// What rates added to the closing: the part of its change that no flow explains, when the
+    /// pool holds accounts in other currencies than its own (else 0).
+    public var revaluation: Int64 = 0
     public var minimum: Int64
     public var minimumDay: Day
 }
@@ -42,7 +45,7 @@ extension Projection {
         let balances = try pool.balances(in: timeline, forecastCase)
         return ForecastReport(
             pool: pool, forecastCase: forecastCase, balances: balances,
-            periods: periods(pool, balances: balances, by: period, from: max(first ?? today, today), forecastCase))
+            periods: try periods(pool, balances: balances, by: period, from: max(first ?? today, today), forecastCase))
     }
 
     /// The pool of a forecast request: one account, one group, or a ladder level (the default
@@ -58,12 +61,13 @@ extension Projection {
 
     /// `balances` cut into periods from `first` (today or later) to the horizon.
     func periods(_ pool: Pool, balances series: [Int64], by period: ForecastPeriodLength, from first: Day, _ forecastCase: ForecastCase)
-        -> [ForecastPeriod]
+        throws(KitError) -> [ForecastPeriod]
     {
         guard first <= timeline.horizon else { return [] }
         let offset = first.number - timeline.today.number
-        var previousClosing = offset == 0 ? timeline.opening(ofAccountsAt: pool.indices) : series[offset - 1]
-        let totals = flowTotals(into: pool, from: first, through: timeline.horizon, forecastCase)
+        var previousClosing = offset == 0 ? try pool.opening(in: timeline) : series[offset - 1]
+        let totals = try flowTotals(into: pool, from: first, through: timeline.horizon, forecastCase)
+        let valued = pool.values(in: timeline)
         var periods: [ForecastPeriod] = []
         var start = first
         while start <= timeline.horizon {
@@ -88,10 +92,14 @@ extension Projection {
                 minimum = series[i]
                 minimumIndex = i
             }
-            periods.append(
-                ForecastPeriod(
-                    start: start, end: end, opening: previousClosing, inflow: inflow, outflow: outflow, closing: series[lastIndex], minimum: minimum,
-                    minimumDay: timeline.day(minimumIndex)))
+            var made = ForecastPeriod(
+                start: start, end: end, opening: previousClosing, inflow: inflow, outflow: outflow, closing: series[lastIndex], minimum: minimum,
+                minimumDay: timeline.day(minimumIndex))
+            if valued {
+                let explained = saturatingSum(saturatingSum(previousClosing, inflow), outflow)
+                made.revaluation = series[lastIndex].subtractingReportingOverflow(explained).partialValue
+            }
+            periods.append(made)
             previousClosing = series[lastIndex]
             start = end.advanced(by: 1)
         }

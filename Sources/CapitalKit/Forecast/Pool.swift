@@ -68,11 +68,22 @@ public struct Pool: Sendable, Equatable {
     /// its own currency, several summed in the timeline's.
     /// - Complexity: O(accounts × days).
     public func balances(in timeline: Timeline, _ forecastCase: ForecastCase) throws(KitError) -> [Int64] {
-        if indices.count == 1 { return Array(timeline.balances(ofAccountAt: indices[0], forecastCase)) }
+        if indices.count == 1 && timeline.accounts[indices[0]].currency == currency {
+            return Array(timeline.balances(ofAccountAt: indices[0], forecastCase))
+        }
         do { return try timeline.sum(accountsAt: indices, forecastCase) } catch {
             throw .engine(context: "forecast", reason: KitError.template(error))
         }
     }
+
+    /// The pool's balance at the end of yesterday, before today's flows, in its currency.
+    public func opening(in timeline: Timeline) throws(KitError) -> Int64 {
+        if indices.count == 1 && timeline.accounts[indices[0]].currency == currency { return timeline.opening[indices[0]] }
+        do { return try timeline.opening(ofAccountsAt: indices) } catch { throw .engine(context: "forecast", reason: KitError.template(error)) }
+    }
+
+    /// Whether accounts in other currencies than the pool's are valued into it.
+    public func values(in timeline: Timeline) -> Bool { indices.contains { timeline.accounts[$0].currency != currency } }
 
     /// Balance less floor, day by day.
     public func headroom(in timeline: Timeline, _ forecastCase: ForecastCase) throws(KitError) -> [Int64] {
@@ -87,15 +98,20 @@ public struct Pool: Sendable, Equatable {
 }
 
 extension Projection {
-    /// A ladder level's accounts (in the ledger's currency) and their summed floors.
-    /// - Throws: `KitError` naming `level` when it is not 1 to 6.
+    /// A ladder level's accounts (every currency's, valued in the ledger's) and their summed floors.
+    /// - Throws: `KitError` naming `level` when it is not 1 to 6, or when a floor cannot be valued.
     public func pool(level: Int) throws(KitError) -> Pool {
         try Pool.check(level: level)
-        let (indices, floor) = timeline.levelAccounts(level)
+        let indices: [Int]
+        let floor: Int64
+        do { (indices, floor) = try timeline.levelAccounts(level) } catch {
+            throw .engine(context: "level \(level)", reason: KitError.template(error))
+        }
         return Pool(kind: .level(level), indices: indices, floor: floor, currency: timeline.currency)
     }
 
-    /// One balance-sheet account in the ledger's currency, found by name or id prefix, with its floor.
+    /// One balance-sheet account, found by name or id prefix, with its floor: forecast in its own
+    /// currency; paid from only in the ledger's.
     /// - Parameter field: the request's field the name came in, for the error.
     public func pool(account reference: String, for use: Pool.Use, field: KitError.Field) throws -> Pool {
         let found = try store.account(reference)
@@ -104,7 +120,7 @@ extension Projection {
                 use == .forecast ? "forecasts follow balance-sheet accounts" : "pay from a balance account"
             throw KitError.invalid(field, value: reference, reason: "it is \(found.kind.withArticle) account; \(reason)")
         }
-        guard found.currency == timeline.currency else {
+        guard found.currency == timeline.currency || use == .forecast else {
             throw KitError.invalid(
                 field, value: reference,
                 reason: "it holds \(found.currency.code); \(use == .forecast ? "forecasts" : "scenarios") are in \(timeline.currency.code)")
@@ -112,30 +128,29 @@ extension Projection {
         return Pool(kind: .account(id: found.id, name: found.name), indices: [index], floor: found.floor ?? 0, currency: found.currency)
     }
 
-    /// A group's balance-sheet accounts in the ledger's currency.
+    /// A group's balance-sheet accounts, every currency's valued in the ledger's.
     public func pool(group reference: String) throws -> Pool {
         let found = try store.group(reference)
-        let members = found.accountIDs.compactMap { id in timeline.accounts.firstIndex { $0.id == id && $0.currency == timeline.currency } }
+        let members = found.accountIDs.compactMap { id in timeline.accounts.firstIndex { $0.id == id } }
         guard !members.isEmpty else {
             throw KitError.invalid(
                 .group, value: reference,
                 reason: found.type == .profitAndLoss
                     ? "it is a profit-and-loss group; forecasts follow balance-sheet accounts"
-                    : "it has no \(timeline.currency.code) balance-sheet accounts to forecast")
+                    : "it has no balance-sheet accounts to forecast")
         }
-        let floor = members.reduce(Int64(0)) { total, index in
-            let (sum, overflow) = total.addingReportingOverflow(timeline.accounts[index].floor ?? 0)
-            return overflow ? (sum < 0 ? .max : .min) : sum
+        let floor: Int64
+        do { floor = try timeline.floor(ofAccountsAt: members) } catch {
+            throw KitError.engine(context: "group '\(FieldKeys.literal(found.name))'", reason: KitError.template(error))
         }
         return Pool(kind: .group(id: found.id, name: found.name), indices: members, floor: floor, currency: timeline.currency)
     }
 
     /// Accounts by id, for the account and group screens: one account in its own currency;
-    /// several summed over those in the ledger's currency. Nil when none is on the timeline.
+    /// several summed in the ledger's currency. Nil when none is on the timeline.
     public func pool(accountIDs ids: [String]) -> Pool? {
-        var indices = ids.compactMap { id in timeline.accounts.firstIndex { $0.id == id } }
+        let indices = ids.compactMap { id in timeline.accounts.firstIndex { $0.id == id } }
         let currency = ids.count == 1 && indices.count == 1 ? timeline.accounts[indices[0]].currency : timeline.currency
-        indices = indices.filter { timeline.accounts[$0].currency == currency }
         guard !indices.isEmpty else { return nil }
         return Pool(kind: .accounts, indices: indices, floor: 0, currency: currency)
     }

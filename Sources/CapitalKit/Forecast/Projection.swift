@@ -59,10 +59,30 @@ public struct Projection: Sendable {
     }
 
     /// The inflows and outflows of a pool on each day from `first` through `last` (by offset from `first`).
-    public func flowTotals(into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase) -> (inflow: [Int64], outflow: [Int64]) {
+    /// Flows into accounts in other currencies than the pool's are valued at their day's rate
+    /// (summed per currency and day, then valued once).
+    public func flowTotals(into pool: Pool, from first: Day, through last: Day, _ forecastCase: ForecastCase) throws(KitError) -> (
+        inflow: [Int64], outflow: [Int64]
+    ) {
         guard first <= last else { return ([], []) }
-        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
-        return ledger.flowTotals(into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase)
+        let range = DayRange(first, last.advanced(by: 1))
+        var byCurrency: [Currency: Set<String>] = [:]
+        for index in pool.indices { byCurrency[timeline.accounts[index].currency, default: []].insert(timeline.accounts[index].id) }
+        var totals = ledger.flowTotals(into: byCurrency[pool.currency] ?? [], in: range, today: today, calendars: window.calendars, forecastCase)
+        for (foreign, ids) in byCurrency where foreign != pool.currency {
+            let flows = ledger.flowTotals(into: ids, in: range, today: today, calendars: window.calendars, forecastCase)
+            guard let valuation = timeline.valuation else { continue }
+            for i in 0..<range.count {
+                let day = first.advanced(by: i)
+                do {
+                    totals.inflow[i] = saturatingSum(totals.inflow[i], try valuation.value(flows.inflow[i], in: foreign, on: day))
+                    totals.outflow[i] = saturatingSum(totals.outflow[i], try valuation.value(flows.outflow[i], in: foreign, on: day))
+                } catch {
+                    throw .engine(context: "forecast", reason: KitError.template(error))
+                }
+            }
+        }
+        return totals
     }
 
     /// The largest outflows of a pool from `first` to the binding day (at most three, largest
@@ -82,7 +102,8 @@ public struct Projection: Sendable {
         _ body: (FlowEvent) -> Void
     ) {
         guard first <= last else { return }
-        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
+        // Flows in the pool's currency: a driver's amount is what it moves, not a valuation.
+        let ids = Set(pool.indices.filter { timeline.accounts[$0].currency == pool.currency }.map { timeline.accounts[$0].id })
         ledger.forEachFlowEvent(
             into: ids, in: DayRange(first, last.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase, where: wanted, body)
     }

@@ -95,30 +95,35 @@ extension Report {
     /// (currency, level or account or group, case, days) before them, CSV a currency on each row.
     static func forecast(_ forecast: ForecastReport, _ projection: Projection, account: Bool, group: Bool) -> Report {
         let timeline = projection.timeline
-        let money = projection.money
-        var section = Section(
-            name: "periods",
-            columns: [
-                Column("start", "Start"), Column("end", "End"), Column("opening", "Opening", numeric: true), Column("inflow", "In", numeric: true),
-                Column("outflow", "Out", numeric: true), Column("closing", "Closing", numeric: true), Column("min", "Min", numeric: true),
-                Column("minDay", "Min day"), Column("currency", "Cur", tableHidden: true, jsonHidden: true),
-            ])
-        section.rows = forecast.periods.map { period in
-            [
-                .day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow)),
-                .money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay), .text(timeline.currency.code),
-            ]
-        }
         let pool = forecast.pool
+        let currency = pool.currency
+        func money(_ minor: Int64) -> Money { Money(minor: minor, currency: currency) }
+        // Accounts in other currencies valued in the pool's: what rates added, a column of its own.
+        let valued = pool.values(in: timeline)
+        var columns = [
+            Column("start", "Start"), Column("end", "End"), Column("opening", "Opening", numeric: true), Column("inflow", "In", numeric: true),
+            Column("outflow", "Out", numeric: true),
+        ]
+        if valued { columns.append(Column("revaluation", "Rates", numeric: true)) }
+        columns += [
+            Column("closing", "Closing", numeric: true), Column("min", "Min", numeric: true), Column("minDay", "Min day"),
+            Column("currency", "Cur", tableHidden: true, jsonHidden: true),
+        ]
+        var section = Section(name: "periods", columns: columns)
+        section.rows = forecast.periods.map { period in
+            [.day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow))]
+                + (valued ? [.money(money(period.revaluation))] : [])
+                + [.money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay), .text(currency.code)]
+        }
         var report = Report([section])
         report.envelope = Envelope(fields: [
-            ("currency", .string(timeline.currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
+            ("currency", .string(currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
             ("account", account ? .string(pool.name) : .null), ("group", group ? .string(pool.name) : .null),
             ("case", .string(forecast.forecastCase == .expected ? "expected" : "pessimistic")),
             ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)),
         ])
         let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
-        report.headline = ["Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(timeline.currency.code)"]
+        report.headline = ["Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(currency.code)"]
         return report
     }
 

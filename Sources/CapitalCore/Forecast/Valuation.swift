@@ -1,0 +1,174 @@
+/// Foreign amounts valued in the ledger's currency day by day, from the ledger's rates laid out
+/// as dense per-currency arrays over a window of days, so that valuing a balance is an index, not
+/// a search.
+///
+/// On a day, a currency is worth its last rate on or before that day (after the last rate, that
+/// one holds). The pessimistic case values an asset (a balance above zero) at the lowest and a
+/// debt at the highest rate from `pessimisticDays` before `today` through the day valued; the
+/// optimistic case the other way round. Each account's balance is converted once a day, rounded
+/// half to even, so a sum is the sum of its converted accounts.
+///
+/// ```swift
+/// let valuation = Valuation(rates: ledger.rates, currency: rub, today: today, through: horizon)
+/// try valuation.value(100_00, in: usd, on: today)   // 1 USD in kopecks at today's rate
+/// ```
+public struct Valuation: Sendable {
+    /// The ledger's currency: what amounts are valued in.
+    public let currency: Currency
+    public let today: Day
+    /// The first day of the window: `today − pessimisticDays + 1`.
+    public let first: Day
+    /// The last day of the window.
+    public let last: Day
+    /// How many days before today the pessimistic and optimistic cases look back (90).
+    public let pessimisticDays: Int
+
+    /// One currency's rates, in day order, and which of them holds on each day of the window.
+    struct Series: Sendable {
+        var rates: [ExchangeRate]
+        var factors: [ExchangeRate.Factor]
+        /// Per day of the window, the index of the rate that holds (−1 before the first).
+        var holding: [Int32]
+        /// Per day from today, the lowest and highest rate holding since the look-back began.
+        var lowest: [Int32]
+        var highest: [Int32]
+    }
+
+    let series: [Currency: Series]
+
+    /// The window's length before today for the pessimistic case, by default.
+    public static let defaultPessimisticDays = 90
+
+    /// Lays `rates` out from `pessimisticDays` before `today` through `last`.
+    /// - Parameter ahead: an assumed path: rates after the ledger's last one of their currency
+    ///   (`--rates-ahead`); a what-if rate is a rate dated tomorrow here.
+    public init(rates: [ExchangeRate], currency: Currency, today: Day, through last: Day, pessimisticDays: Int = defaultPessimisticDays) {
+        self.currency = currency
+        self.today = today
+        self.last = max(last, today)
+        self.pessimisticDays = max(1, pessimisticDays)
+        self.first = today.advanced(by: -(self.pessimisticDays - 1))
+        var grouped: [Currency: [ExchangeRate]] = [:]
+        for rate in rates where rate.currency != currency { grouped[rate.currency, default: []].append(rate) }
+        var series: [Currency: Series] = [:]
+        let days = self.last.number - first.number + 1
+        let todayIndex = today.number - first.number
+        for (foreign, list) in grouped {
+            let sorted = list.sorted { $0.day < $1.day }
+            let factors = sorted.map { ExchangeRate.Factor($0, from: foreign, to: currency) }
+            var holding = [Int32](repeating: -1, count: days)
+            var next = 0
+            var current: Int32 = -1
+            for offset in 0..<days {
+                let day = first.number + offset
+                while next < sorted.count && sorted[next].day.number <= day {
+                    current = Int32(next)
+                    next += 1
+                }
+                holding[offset] = current
+            }
+            // Running extremes from the window's start, read from today on.
+            var lowest = [Int32](repeating: -1, count: days - todayIndex)
+            var highest = lowest
+            var low: Int32 = -1
+            var high: Int32 = -1
+            for offset in 0..<days {
+                let index = holding[offset]
+                if index >= 0 {
+                    if low < 0 || sorted[Int(index)].isBelow(sorted[Int(low)]) { low = index }
+                    if high < 0 || sorted[Int(high)].isBelow(sorted[Int(index)]) { high = index }
+                }
+                if offset >= todayIndex {
+                    lowest[offset - todayIndex] = low
+                    highest[offset - todayIndex] = high
+                }
+            }
+            series[foreign] = Series(rates: sorted, factors: factors, holding: holding, lowest: lowest, highest: highest)
+        }
+        self.series = series
+    }
+
+    /// The rate that holds for `foreign` on `day` (the last on or before it), or nil.
+    public func rate(_ foreign: Currency, on day: Day) -> ExchangeRate? {
+        guard let found = series[foreign] else { return nil }
+        if day >= first && day <= last {
+            let index = found.holding[day.number - first.number]
+            return index < 0 ? nil : found.rates[Int(index)]
+        }
+        var low = 0
+        var high = found.rates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if found.rates[middle].day <= day { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : found.rates[low - 1]
+    }
+
+    /// `amount` of `foreign` on `day` in the ledger's currency, in `forecastCase`.
+    /// - Throws: `ValuationError.missingRate` when a non-zero amount falls on a day before the
+    ///   currency's first rate; `.overflow` past Int64.
+    /// - Complexity: O(1) inside the window.
+    public func value(_ amount: Int64, in foreign: Currency, on day: Day, _ forecastCase: ForecastCase = .expected) throws(ValuationError) -> Int64 {
+        if foreign == currency || amount == 0 { return amount }
+        guard let found = series[foreign] else { throw .missingRate(currency: foreign, day: day, firstRate: nil) }
+        let index: Int32
+        if forecastCase != .expected && day >= today && day <= last {
+            let wantsLow = (amount > 0) == (forecastCase == .pessimistic)
+            index = (wantsLow ? found.lowest : found.highest)[day.number - today.number]
+        } else if day >= first && day <= last {
+            index = found.holding[day.number - first.number]
+        } else {
+            index = rate(foreign, on: day).flatMap { rate in found.rates.firstIndex { $0.day == rate.day } }.map(Int32.init) ?? -1
+        }
+        guard index >= 0 else { throw .missingRate(currency: foreign, day: day, firstRate: found.rates.first?.day) }
+        guard let converted = ExchangeRate.convert(amount, factor: found.factors[Int(index)]) else {
+            throw .overflow(currency: foreign, day: day)
+        }
+        return converted
+    }
+
+    /// `balances` of an account in `foreign`, one a day from `start`, in the ledger's currency.
+    /// - Complexity: O(days).
+    public func values(_ balances: ArraySlice<Int64>, in foreign: Currency, from start: Day, _ forecastCase: ForecastCase) throws(ValuationError)
+        -> [Int64]
+    {
+        var out = [Int64](repeating: 0, count: balances.count)
+        var day = start
+        var i = 0
+        for balance in balances {
+            out[i] = try value(balance, in: foreign, on: day, forecastCase)
+            day = day.advanced(by: 1)
+            i += 1
+        }
+        return out
+    }
+
+    /// The currencies with rates.
+    public var currencies: [Currency] { series.keys.sorted { $0.code < $1.code } }
+}
+
+extension ExchangeRate {
+    /// Whether this rate is worth less than `other` (per unit of the currency).
+    func isBelow(_ other: ExchangeRate) -> Bool {
+        let (a, b) = (value.fraction, other.value.fraction)
+        return a.numerator * b.denominator * Int128(other.per) < b.numerator * a.denominator * Int128(per)
+    }
+}
+
+/// Why an amount could not be valued in the ledger's currency.
+public enum ValuationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No rate of `currency` holds on `day`; `firstRate` is its first, if any.
+    case missingRate(currency: Currency, day: Day, firstRate: Day?)
+    case overflow(currency: Currency, day: Day)
+
+    public var description: String {
+        switch self {
+        case .missingRate(let currency, let day, let first?):
+            "no rate of \(currency.code) on \(day): its first rate is on \(first)"
+        case .missingRate(let currency, let day, nil):
+            "no rate of \(currency.code) on \(day): the ledger has none"
+        case .overflow(let currency, let day):
+            "\(currency.code) on \(day): its value overflows the largest amount capital can hold"
+        }
+    }
+}
