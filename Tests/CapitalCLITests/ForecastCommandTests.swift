@@ -467,10 +467,10 @@ struct ForecastCommandTests {
 
     // MARK: Other currencies and transfers inside a level
 
-    /// A USD account in a RUB group: the group's forecast and outlook sum the RUB accounts only
-    /// (so its flows do not leak into the RUB inflows and outflows); the account's own screen
-    /// speaks USD.
-    @Test func aForeignCurrencyAccountStaysOutOfTheGroupSumsAndShowsItsOwnOutlook() throws {
+    /// A USD account in a RUB group (issue 19): without a rate the group's forecast is refused,
+    /// naming the currency; with one, the group counts the account at the day's rate — its
+    /// spending an outflow of the group, valued — while the account's own screen speaks USD.
+    @Test func aForeignCurrencyAccountCountsInTheGroupAtItsRate() throws {
         let today = Self.dated([])
         let plain = try CLI.household()
         let cli = try CLI.household()
@@ -479,18 +479,26 @@ struct ForecastCommandTests {
         cli.ok(today + ["spend", "50", "Travel", "--from", "USD Cash", "--on", "2025-04-02"])
 
         let args = today + ["forecast", "--group", "Everyday money", "--by", "day", "--days", "3"]
+        cli.fails(args, mentioning: ["USD Cash", "no rate of USD on 2025-04-02", "the ledger has none"])
+        cli.ok(["rate", "set", "USD", "90.125", "--on", "2025-03-31"])
         let with = try #require(try Self.object(cli, args)["periods"] as? [[String: Any]])
         let without = try #require(try Self.object(plain, args)["periods"] as? [[String: Any]])
         #expect(with.count == 4)
+        func minor(_ text: String?) -> Int64 { Int64((text ?? "").replacingOccurrences(of: ".", with: "")) ?? .min }
         for (a, b) in zip(with, without) {
-            for key in ["opening", "inflow", "outflow", "closing", "min"] {
-                #expect(a.string(key) == b.string(key), "\(key) on \(a.string("start") ?? "")")
-            }
+            let spent: Int64 = a.string("start") == "2025-04-01" ? 0 : 4_506_25  // 50 USD at 90.125
+            #expect(minor(a.string("closing")) == minor(b.string("closing")) - spent, "closing on \(a.string("start") ?? "")")
+            #expect(minor(a.string("min")) == minor(b.string("min")) - spent, "min on \(a.string("start") ?? "")")
+            #expect(a.string("inflow") == b.string("inflow"))
+            let valuedOut: Int64 = a.string("start") == "2025-04-02" ? 4_506_25 : 0
+            #expect(minor(a.string("outflow")) == minor(b.string("outflow")) - valuedOut, "outflow on \(a.string("start") ?? "")")
+            #expect(a.string("revaluation") == "0.00")
+            #expect(b["revaluation"] == nil)
         }
         let group = try #require((try Self.object(cli, today + ["group", "show", "Everyday money"])["outlook"] as? [[String: Any]])?.first)
         let plainGroup = try #require((try Self.object(plain, today + ["group", "show", "Everyday money"])["outlook"] as? [[String: Any]])?.first)
         #expect(group.string("current") == plainGroup.string("current"))
-        #expect(group.string("forecastLow") == plainGroup.string("forecastLow"))
+        #expect(minor(group.string("forecastLow")) == minor(plainGroup.string("forecastLow")) - 4_506_25)
 
         let account = try Self.object(cli, today + ["account", "show", "USD Cash"])
         #expect(account.string("current") == "0.00")

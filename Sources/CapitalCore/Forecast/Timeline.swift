@@ -172,8 +172,10 @@ public struct Timeline: Sendable {
     /// - Parameters:
     ///   - calendars: the working-day calendar of each name schedules use.
     /// - Throws: `TimelineError` when a balance overflows or the horizon is before today.
+    /// - Parameter lookBack: how many days up to today the pessimistic valuation of accounts in
+    ///   other currencies looks back for its lowest and highest rates.
     public static func build(
-        _ ledger: Ledger, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]
+        _ ledger: Ledger, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], lookBack: Int = Valuation.defaultPessimisticDays
     ) throws(TimelineError) -> Timeline {
         guard horizon >= today else { throw .horizonBeforeToday(today: today, horizon: horizon) }
         let accounts = ledger.accounts.filter { $0.kind.isBalanceSheet && $0.kind != .equity }
@@ -259,7 +261,7 @@ public struct Timeline: Sendable {
         }
         let valuation =
             accounts.contains { $0.currency != ledger.currency }
-            ? Valuation(rates: ledger.rates, currency: ledger.currency, today: today, through: horizon) : nil
+            ? Valuation(rates: ledger.rates, currency: ledger.currency, today: today, through: horizon, pessimisticDays: lookBack) : nil
         return Timeline(
             today: today, horizon: horizon, accounts: accounts, currency: ledger.currency, valuation: valuation, storage: storage, opening: opening,
             pairs: pairs)

@@ -56,6 +56,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case statement, rules, formatIn, encoding, ofxAccount
         /// A file of exchange rates.
         case rateFile
+        /// A what-if rate (`USD=95`), a file of assumed rates ahead, the pessimistic look-back in days.
+        case rate, ratesAhead, fxWindow
     }
 
     /// What would help, for the front end to put in its own words.

@@ -12,6 +12,8 @@ public struct ForecastWindow: Sendable {
     public var calendars: [String: WorkingDayCalendar]
     /// Pessimistic ends of ranged amounts, or their expected values.
     public var forecastCase: ForecastCase
+    /// What-if rates, an assumed path ahead, the pessimistic look-back.
+    public var rates = RateAssumptions()
 
     /// A window from `today` through `horizon` (inclusive), in `forecastCase` unless a query asks otherwise.
     public init(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], forecastCase: ForecastCase = .pessimistic) {

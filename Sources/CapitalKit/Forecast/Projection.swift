@@ -22,11 +22,13 @@ public struct Projection: Sendable {
     /// - Throws: `StoreError` when the ledger cannot be read; `KitError` when the horizon is not
     ///   one, or the engine cannot lay the ledger out.
     public init(
-        store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false
+        store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false,
+        rates: RateAssumptions = RateAssumptions()
     ) throws {
         var stored = try store.snapshot(asOf: [today])
         let last = try horizon(today)
-        let window = ForecastWindow(today: today, horizon: last, calendars: try store.calendars(for: stored), forecastCase: forecastCase)
+        var window = ForecastWindow(today: today, horizon: last, calendars: try store.calendars(for: stored), forecastCase: forecastCase)
+        window.rates = rates
         if ignoringOverdue { stored = stored.ignoringOverdue(today: today, calendars: window.calendars) }
         try self.init(store: store, stored: stored, window: window)
     }
@@ -36,9 +38,12 @@ public struct Projection: Sendable {
         self.store = store
         self.stored = stored
         self.window = window
+        var valued = stored
+        valued.rates = try window.rates.applied(to: stored.rates, today: window.today)
         do {
-            ledger = try stored.forecastLedger(today: window.today, horizon: window.horizon, calendars: window.calendars)
-            timeline = try Timeline.build(ledger, today: window.today, horizon: window.horizon, calendars: window.calendars)
+            ledger = try valued.forecastLedger(today: window.today, horizon: window.horizon, calendars: window.calendars)
+            timeline = try Timeline.build(
+                ledger, today: window.today, horizon: window.horizon, calendars: window.calendars, lookBack: window.rates.lookBack)
         } catch {
             throw .engine(context: "forecast", reason: KitError.template(error))
         }

@@ -200,13 +200,14 @@ extension Report {
         } else {
             value = .array(sections.first.map(rows) ?? [])
         }
-        if let overdue {
+        for (key, extra) in [("overdue", overdue), ("staleRates", staleRates)] {
+            guard let extra else { continue }
             switch value {
-            case .object(let fields): value = .object(fields + [("overdue", overdue)])
+            case .object(let fields): value = .object(fields + [(key, extra)])
             case .array(let items):
                 value = .array(
                     items.map { item in
-                        if case .object(let fields) = item { return .object(fields + [("overdue", overdue)]) }
+                        if case .object(let fields) = item { return .object(fields + [(key, extra)]) }
                         return item
                     })
             default: break

@@ -89,6 +89,8 @@ struct Report {
     /// JSON only: an answer's `"overdue": {"count", "net"}` (the open expected flows before today
     /// it counts today), added to its object, or to each object of its array.
     var overdue: JSON?
+    /// JSON only: the rates older than a week an answer valued other currencies at (`"staleRates"`).
+    var staleRates: JSON?
 }
 
 /// The fields a report's JSON writes before its sections.

@@ -14,6 +14,7 @@ struct HorizonOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Look this many days ahead instead.", valueName: "n")) var days: Int?
     @Flag(help: "Use expected amounts of ranged schedules instead of the pessimistic ends.") var expected = false
     @OptionGroup var overdueChoice: OverdueOption
+    @OptionGroup var rates: RateOptions
 
     /// Whether `--overdue ignore` was given.
     func ignoresOverdue() throws -> Bool { try overdueChoice.ignoresOverdue() }
@@ -22,6 +23,32 @@ struct HorizonOptions: ParsableArguments {
 
     /// The request these options make.
     var request: HorizonRequest { HorizonRequest(until: until, days: days) }
+}
+
+/// `--rate CODE=RATE`, `--rates-ahead FILE`, `--fx-window N`: what an answer assumes about rates
+/// beyond the ledger's (issue 19).
+struct RateOptions: ParsableArguments {
+    @Option(
+        name: .customLong("rate"),
+        help: ArgumentHelp("What if CODE were worth RATE every day after today (CODE=RATE, repeatable).", valueName: "code=rate"))
+    var whatIf: [String] = []
+    @Option(help: ArgumentHelp("A rate file: the path assumed after each currency's last known rate.", valueName: "file"), completion: .file())
+    var ratesAhead: String?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Days up to today the pessimistic case looks back: foreign assets at the lowest rate, debts at the highest (default 90).",
+            valueName: "days"))
+    var fxWindow: Int?
+
+    /// The assumptions these options make for a ledger in `ledger`.
+    func assumptions(ledger: Currency) throws -> RateAssumptions {
+        var assumptions = RateAssumptions()
+        try kit { try assumptions.add(whatIf: whatIf, ledger: ledger) }
+        if let fxWindow { try kit { try assumptions.setLookBack(fxWindow) } }
+        if let ratesAhead { try kit { try assumptions.readAhead(ratesAhead, ledger: ledger) } }
+        return assumptions
+    }
 }
 
 /// `--overdue count|ignore`: what an answer about the future does with the expected flows before
@@ -48,18 +75,22 @@ extension GlobalOptions {
     /// - Parameter store: the store a command already opened, so that account ids match (a ledger
     ///   file read again with `-f` gets new ids); else the options' store is opened.
     func projection(_ horizon: HorizonOptions, store: Store? = nil) throws -> Projection {
-        try projection(store: store, forecastCase: horizon.forecastCase, ignoringOverdue: try horizon.ignoresOverdue()) { today in
-            try kit { try horizon.request.lastDay(today: today) }
+        let store = try store ?? ledgerStore(writing: false)
+        let rates = try horizon.rates.assumptions(ledger: try store.currency())
+        return try projection(store: store, forecastCase: horizon.forecastCase, ignoringOverdue: try horizon.ignoresOverdue(), rates: rates) {
+            today in try kit { try horizon.request.lastDay(today: today) }
         }
     }
 
     /// The ledger opened into a projection to the last day `horizon` gives for today.
     func projection(
-        store: Store? = nil, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false, horizon: (Day) throws -> Day
+        store: Store? = nil, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false, rates: RateAssumptions = RateAssumptions(),
+        horizon: (Day) throws -> Day
     ) throws -> Projection {
         let store = try store ?? ledgerStore(writing: false)
         return try kit {
-            try Projection(store: store, today: try todayDay(), horizon: horizon, forecastCase: forecastCase, ignoringOverdue: ignoringOverdue)
+            try Projection(
+                store: store, today: try todayDay(), horizon: horizon, forecastCase: forecastCase, ignoringOverdue: ignoringOverdue, rates: rates)
         }
     }
 
@@ -88,7 +119,21 @@ extension GlobalOptions {
     /// Prints an answer from `projection`, its JSON carrying what it counts as overdue, and the
     /// overdue note after it.
     func print(_ report: Report, from projection: Projection) throws {
+        var report = report
+        let stale = projection.staleRates
+        if !stale.isEmpty {
+            report.staleRates = .array(
+                stale.map { .object([("currency", .string($0.rate.currency.code)), ("lastRate", .string(ratePerUnit($0.rate))), ("on", .string($0.rate.day.iso))]) })
+        }
         try print(report, counting: projection.overdue)
+        noteStale(stale)
+    }
+
+    /// One line on stderr naming the rates older than a week an answer valued other currencies at.
+    func noteStale(_ stale: [StaleRate]) {
+        guard !stale.isEmpty else { return }
+        let named = stale.map { "\($0.rate.currency.code) at \(ratePerUnit($0.rate)) of \($0.rate.day) (\($0.age) days old)" }
+        Console.current.writeError("capital: note: valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")); import newer ones with capital rate import\n")
     }
 
     /// Prints a report whose answer counts `overdue` today: JSON carries it, stderr says it.
@@ -99,4 +144,11 @@ extension GlobalOptions {
         try print(report)
         noteOverdue(overdue)
     }
+}
+
+/// A rate per one unit of its currency, as answers quote it: `92.5012`, `2.504` for 25.04 per 10.
+func ratePerUnit(_ rate: ExchangeRate) -> String {
+    guard rate.per != 1 else { return rate.value.description }
+    let (numerator, denominator) = rate.value.fraction
+    return ExchangeRate.Decimal(rounding: numerator, over: denominator * Int128(rate.per))?.description ?? rate.value.description
 }
