@@ -326,8 +326,8 @@ struct CommandTests {
         (
             "csv",
             [
-                "section,account,kind,balance,currency,group,type", "accounts,VTB Debit,debit,393650.61,RUB,,",
-                "groups,,,413380.61,RUB,Everyday money,cash-flow",
+                "section,account,kind,balance,currency,value,group,type", "accounts,VTB Debit,debit,393650.61,RUB,393650.61,,",
+                "groups,,,413380.61,RUB,,Everyday money,cash-flow",
             ]
         ),
     ])

@@ -44,6 +44,32 @@ public struct BalanceSheet: Sendable {
         if sums.isEmpty { sums[ledger.currency] = 0 }
         return sums.sorted { $0.key.code < $1.key.code }.map { Money(minor: $0.value, currency: $0.key) }
     }
+
+    /// `money` on this sheet's day in the ledger's currency, at that day's rate.
+    /// - Throws: `KitError.engine` naming `what` when no rate of its currency holds on the day.
+    public func value(_ money: Money, of what: String) throws(KitError) -> Money {
+        guard money.currency != ledger.currency, money.minor != 0 else { return Money(minor: money.minor, currency: ledger.currency) }
+        do { return Money(minor: try valuation.value(money.minor, in: money.currency, on: day), currency: ledger.currency) } catch {
+            throw .engine(context: what, reason: KitError.template(error))
+        }
+    }
+
+    /// A group's balance in the ledger's currency: each account's balance in each currency valued
+    /// at the day's rate (rounded once per account and currency), then summed.
+    public func total(of group: AccountGroup) throws(KitError) -> Money {
+        var sum: Int64 = 0
+        for (key, minor) in balances where group.accountIDs.contains(key.accountID) {
+            let name = ledger.accounts.first { $0.id == key.accountID }?.name ?? key.accountID
+            let valued = try value(Money(minor: minor, currency: key.currency), of: "account '\(FieldKeys.literal(name))'")
+            let (next, overflow) = sum.addingReportingOverflow(valued.minor)
+            if overflow { throw .engine(context: "group '\(FieldKeys.literal(group.name))'", reason: "its balance overflows") }
+            sum = next
+        }
+        return Money(minor: sum, currency: ledger.currency)
+    }
+
+    /// The ledger's rates laid out for this sheet's day.
+    var valuation: Valuation { Valuation(rates: ledger.rates, currency: ledger.currency, today: day, through: day, pessimisticDays: 1) }
 }
 
 /// Each category's total this month, from its first day through today: what was spent on an

@@ -59,7 +59,8 @@ public struct RateAssumptions: Sendable, Equatable {
             if let known = last[rate.currency], rate.day <= known {
                 throw .invalid(
                     .ratesAhead, value: aheadPath,
-                    reason: "\(rate.currency.code) on \(rate.day) is not after the ledger's last rate of it (\(known)): the path ahead starts after it")
+                    reason:
+                        "\(rate.currency.code) on \(rate.day) is not after the ledger's last rate of it (\(known)): the path ahead starts after it")
             }
             result.append(rate)
         }

@@ -28,7 +28,8 @@ public struct RateFile: Sendable {
 
     /// Reads the file at `path` for a ledger in `ledger`, keeping only `currencies` when given.
     /// - Throws: `KitError` naming the file (missing, too large) or the line that cannot be read.
-    public static func read(_ path: String, ledger: Currency, currencies: Set<Currency>? = nil, field: KitError.Field = .rateFile) throws -> RateFile {
+    public static func read(_ path: String, ledger: Currency, currencies: Set<Currency>? = nil, field: KitError.Field = .rateFile) throws -> RateFile
+    {
         let bytes = try StatementSource.load(path, field: field, what: "a rate file")
         return try parse(bytes, path: path, ledger: ledger, currencies: currencies)
     }

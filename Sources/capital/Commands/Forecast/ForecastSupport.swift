@@ -123,7 +123,11 @@ extension GlobalOptions {
         let stale = projection.staleRates
         if !stale.isEmpty {
             report.staleRates = .array(
-                stale.map { .object([("currency", .string($0.rate.currency.code)), ("lastRate", .string(ratePerUnit($0.rate))), ("on", .string($0.rate.day.iso))]) })
+                stale.map {
+                    .object([
+                        ("currency", .string($0.rate.currency.code)), ("lastRate", .string(ratePerUnit($0.rate))), ("on", .string($0.rate.day.iso)),
+                    ])
+                })
         }
         try print(report, counting: projection.overdue)
         noteStale(stale)
@@ -133,7 +137,9 @@ extension GlobalOptions {
     func noteStale(_ stale: [StaleRate]) {
         guard !stale.isEmpty else { return }
         let named = stale.map { "\($0.rate.currency.code) at \(ratePerUnit($0.rate)) of \($0.rate.day) (\($0.age) days old)" }
-        Console.current.writeError("capital: note: valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")); import newer ones with capital rate import\n")
+        Console.current.writeError(
+            "capital: note: valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")); import newer ones with capital rate import\n"
+        )
     }
 
     /// Prints a report whose answer counts `overdue` today: JSON carries it, stderr says it.

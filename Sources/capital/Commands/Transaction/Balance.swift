@@ -16,10 +16,11 @@ extension Capital {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var on: OnOption
         @Flag(help: "Include categories (income and expense totals) and hidden accounts.") var all = false
+        @Flag(help: "Show each group's total per currency, next to its value in the ledger's currency.") var byCurrency = false
 
         func run() throws {
             let day = try on.day(global)
-            try global.print(try Report.balances(try global.answer { try $0.balanceSheet(on: day, today: $1) }, all: all))
+            try global.print(try Report.balances(try global.answer { try $0.balanceSheet(on: day, today: $1) }, all: all, byCurrency: byCurrency))
         }
     }
 }

@@ -65,22 +65,44 @@ extension Report {
 
     /// `balance`: every account's balances (balance-sheet accounts that are not hidden, unless
     /// `all`) and every group's, per currency.
-    static func balances(_ sheet: BalanceSheet, all: Bool) throws -> Report {
+    /// `balance`: each account in its currency and valued in the ledger's (`value`), each group
+    /// valued in the ledger's; `byCurrency` adds a group's native total per currency.
+    static func balances(_ sheet: BalanceSheet, all: Bool, byCurrency: Bool = false) throws -> Report {
+        let ledger = sheet.ledger.currency
         var accounts = Section(
             name: "accounts", title: "Balances on \(sheet.day)",
-            columns: [Column("account", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
+            columns: [
+                Column("account", "Account"), Column("kind", "Kind"), Column("balance", "Balance", numeric: true), Column("currency", "Cur"),
+                Column("value", "In \(ledger.code)", numeric: true),
+            ])
         for account in sheet.ledger.accounts where all || (!account.hidden && account.kind.isBalanceSheet) {
-            accounts.rows += sheet.balances(of: account).map {
-                [.label(Label(account)), .text(account.kind.rawValue), .money($0), .text($0.currency.code)]
+            for money in sheet.balances(of: account) {
+                let value = try kit { try sheet.value(money, of: "account '\(FieldKeys.literal(account.name))'") }
+                accounts.rows.append([.label(Label(account)), .text(account.kind.rawValue), .money(money), .text(money.currency.code), .money(value)])
             }
         }
         var groups = Section(
             name: "groups", title: "Groups",
             columns: [Column("group", "Group"), Column("type", "Type"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
+        if byCurrency { groups.columns.append(Column("value", "In \(ledger.code)", numeric: true)) }
         for group in sheet.ledger.groups {
-            groups.rows += try kit { try sheet.totals(of: group) }.map {
-                [.text(group.name), .text(group.type.rawValue), .money($0), .text($0.currency.code)]
+            let total = try kit { try sheet.total(of: group) }
+            guard byCurrency else {
+                groups.rows.append([.text(group.name), .text(group.type.rawValue), .money(total), .text(total.currency.code)])
+                continue
             }
+            let natives = try kit { try sheet.totals(of: group) }
+            for native in natives {
+                let value = try kit { try sheet.value(native, of: "group '\(FieldKeys.literal(group.name))'") }
+                groups.rows.append([.text(group.name), .text(group.type.rawValue), .money(native), .text(native.currency.code), .money(value)])
+            }
+            if natives.count > 1 || natives.first?.currency != ledger {
+                groups.rows.append([.text(group.name), .text("total"), .money(total), .text(total.currency.code), .money(total)])
+            }
+        }
+        // A ledger in one currency has nothing to value: tables keep to the balance.
+        if accounts.rows.allSatisfy({ if case .text(let code) = $0[3] { code == ledger.code } else { true } }) {
+            accounts.columns[4].tableHidden = true
         }
         return Report([accounts, groups], keyed: true)
     }

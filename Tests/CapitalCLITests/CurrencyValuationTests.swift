@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// Issue 19, items 3 and 4 from the command line: every answer counts accounts in other
+/// currencies at the day's rate (the pessimistic case at the lowest rate of the look-back), says
+/// when a rate is stale, and refuses an amount it cannot value.
+@Suite("CLI: answers in several currencies")
+struct CurrencyValuationTests {
+    /// A RUB ledger: 50 000 in VTB Debit, 1 000 USD in a deposit, both in the group `Savings`;
+    /// USD at 90 from 1 March and 95 from 15 March 2025.
+    static func ledger(rates: Bool = true) throws -> CLI {
+        let cli = try CLI()
+        cli.ok(["init", "--currency", "RUB"])
+        cli.ok(["account", "add", "VTB Debit", "--kind", "debit", "--default"])
+        cli.ok(["account", "add", "Savings USD", "--kind", "deposit", "--currency", "USD"])
+        cli.ok(["tx", "add", "--on", "2025-03-01", "--posting", "VTB Debit=50000", "--posting", "Capital"])
+        cli.ok(["tx", "add", "--on", "2025-03-01", "--posting", "Savings USD=1000", "--posting", "Capital"])
+        cli.ok(["group", "add", "Savings", "--type", "cash-flow", "--account", "VTB Debit", "--account", "Savings USD"])
+        if rates {
+            cli.ok(["rate", "set", "USD", "90", "--on", "2025-03-01"])
+            cli.ok(["rate", "set", "USD", "95", "--on", "2025-03-15"])
+        }
+        return cli
+    }
+
+    static func amount(_ cli: CLI, _ args: [String]) throws -> String? {
+        (try cli.json(args) as? [String: Any])?.string("amount")
+    }
+
+    @Test func balancesValueEachAccountAndSumGroupsInTheLedgersCurrency() throws {
+        let cli = try Self.ledger()
+        let object = try #require(try cli.json(["balance", "--on", "2025-03-20"]) as? [String: Any])
+        let accounts = try #require(object["accounts"] as? [[String: Any]])
+        let savings = try #require(accounts.first { $0.string("account") == "Savings USD" })
+        #expect(savings.string("balance") == "1000.00" && savings.string("currency") == "USD" && savings.string("value") == "95000.00")
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        #expect(groups.map { $0.string("balance") } == ["145000.00"] && groups.first?.string("currency") == "RUB")
+        // Before the second rate: the first one holds.
+        let early = try #require((try cli.json(["balance", "--on", "2025-03-14"]) as? [String: Any])?["groups"] as? [[String: Any]])
+        #expect(early.first?.string("balance") == "140000.00")
+        // By currency: each currency's total with its value, then the valued total.
+        let table = cli.ok(["balance", "--on", "2025-03-20", "--by-currency"])
+        #expect(table.contains("Savings  cash-flow   50 000.00  RUB   50 000.00"), "\(table)")
+        #expect(table.contains("Savings  cash-flow    1 000.00  USD   95 000.00"), "\(table)")
+        #expect(table.contains("Savings  total      145 000.00  RUB  145 000.00"), "\(table)")
+        #expect(cli.ok(["balance", "--on", "2025-03-20"]).contains("In RUB"))
+        // A balance on a day before the currency's first rate cannot be valued.
+        cli.ok(["tx", "add", "--on", "2025-02-01", "--posting", "Savings USD=1", "--posting", "Capital"])
+        cli.fails(["balance", "--on", "2025-02-10"], mentioning: ["no rate of USD on 2025-02-10", "first rate is on 2025-03-01"])
+    }
+
+    @Test func canSpendCountsTheForeignDepositPessimistically() throws {
+        let cli = try Self.ledger()
+        let today = ["--today", "2025-03-20"]
+        // Level 6 holds both: pessimistic at the lowest rate of the 90 days (90), expected at today's (95).
+        #expect(try Self.amount(cli, today + ["can-spend", "--level", "6"]) == "140000.00")
+        #expect(try Self.amount(cli, today + ["can-spend", "--level", "6", "--expected"]) == "145000.00")
+        // A look-back of 3 days sees only 95.
+        #expect(try Self.amount(cli, today + ["can-spend", "--level", "6", "--fx-window", "3"]) == "145000.00")
+        // What if the dollar fell to 80 after today: the pessimistic answer takes it from tomorrow on.
+        #expect(try Self.amount(cli, today + ["can-spend", "--level", "6", "--rate", "USD=80"]) == "130000.00")
+        // Level 2 holds the debit account only: no rate needed, nothing said.
+        #expect(try Self.amount(cli, today + ["can-spend", "--level", "2"]) == "50000.00")
+        // An assumed path: 70 from June, so the lowest day ahead is worth 70 000 in dollars.
+        let path = cli.path("path.csv")
+        try "2025-06-10,USD,70\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let forecast = try #require(
+            (try cli.json(today + ["forecast", "--level", "6", "--until", "2025-07", "--expected", "--rates-ahead", path]) as? [String: Any])?[
+                "periods"] as? [[String: Any]])
+        #expect(forecast.map { $0.string("revaluation") } == ["0.00", "0.00", "0.00", "-25000.00", "0.00"])
+        #expect(forecast.last?.string("closing") == "120000.00")
+    }
+
+    @Test func aStaleRateIsSaidOnStderrAndInJSON() throws {
+        let cli = try Self.ledger()
+        let fresh = cli.run(["--today", "2025-03-20", "can-spend", "--level", "6"])
+        #expect(fresh.status == 0 && fresh.stderr == "", "\(fresh)")
+        let stale = cli.run(["--today", "2025-04-20", "can-spend", "--level", "6"])
+        #expect(stale.status == 0)
+        #expect(
+            stale.stderrLines == [
+                "capital: note: valued with rates older than 7 days: USD at 95 of 2025-03-15 (36 days old); import newer ones with capital rate import"
+            ])
+        let json = cli.run(["--today", "2025-04-20", "can-spend", "--level", "6", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rates = try #require(object["staleRates"] as? [[String: Any]])
+        #expect(
+            rates.count == 1 && rates[0].string("currency") == "USD" && rates[0].string("lastRate") == "95" && rates[0].string("on") == "2025-03-15")
+        // A rate per 100 units is quoted per one.
+        cli.ok(["rate", "set", "USD", "9500", "--per", "100", "--on", "2025-03-16"])
+        #expect(cli.run(["--today", "2025-04-20", "can-spend", "--level", "6"]).stderr.contains("USD at 95 of 2025-03-16"))
+    }
+
+    @Test func answersWithoutARateAreRefused() throws {
+        let cli = try Self.ledger(rates: false)
+        cli.fails(
+            ["--today", "2025-03-20", "can-spend", "--level", "6"],
+            mentioning: ["Savings USD", "no rate of USD on 2025-03-20", "the ledger has none"])
+        cli.fails(["--today", "2025-03-20", "forecast", "--group", "Savings"], mentioning: ["Savings USD", "no rate of USD"])
+        cli.ok(["rate", "set", "USD", "90", "--on", "2025-03-25"])
+        cli.fails(
+            ["--today", "2025-03-20", "can-spend", "--level", "6"], mentioning: ["no rate of USD on 2025-03-20", "first rate is on 2025-03-25"])
+        // Levels without the deposit need no rate.
+        #expect(try Self.amount(cli, ["--today", "2025-03-20", "can-spend", "--level", "4"]) == "50000.00")
+    }
+
+    @Test func badRateAssumptionsAreRefused() throws {
+        let cli = try Self.ledger()
+        let ask = ["--today", "2025-03-20", "can-spend", "--level", "6"]
+        cli.fails(ask + ["--rate", "USD"], mentioning: ["--rate 'USD'", "CODE=RATE"])
+        cli.fails(ask + ["--rate", "XYZ=1"], mentioning: ["--rate 'XYZ=1'", "ISO 4217"])
+        cli.fails(ask + ["--rate", "RUB=1"], mentioning: ["--rate 'RUB=1'", "own currency"])
+        cli.fails(ask + ["--rate", "USD=0"], mentioning: ["--rate 'USD=0'", "above zero"])
+        cli.fails(ask + ["--rate", "USD=-3"], mentioning: ["--rate 'USD=-3'", "above zero"])
+        cli.fails(ask + ["--rate", "USD=12345678901"], mentioning: ["--rate", "10 significant digits"])
+        cli.fails(ask + ["--rate", "USD=90", "--rate", "usd=91"], mentioning: ["--rate 'usd=91'", "which one"])
+        cli.fails(ask + ["--fx-window", "0"], mentioning: ["--fx-window '0'", "1 to 3660"])
+        cli.fails(ask + ["--fx-window", "-5"], mentioning: ["--fx-window '-5'"])
+        cli.fails(ask + ["--rates-ahead", cli.path("missing.csv")], mentioning: ["--rates-ahead", "no such file"])
+        let early = cli.path("early.csv")
+        try "2025-03-10,USD,70\n".write(toFile: early, atomically: true, encoding: .utf8)
+        cli.fails(
+            ask + ["--rates-ahead", early], mentioning: ["--rates-ahead", "2025-03-10 is not after the ledger's last rate of it (2025-03-15)"])
+        let broken = cli.path("broken.csv")
+        try "2025-06-10,USD,seventy\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        cli.fails(ask + ["--rates-ahead", broken], mentioning: ["broken.csv:1", "'seventy'"])
+    }
+}
