@@ -44,6 +44,14 @@ func forecastBenchmarks() {
         "Forecast: timeline + level-4 scan, 1000 schedules x 200 accounts x 30 years", ForecastBenchmarkLedger.make(today: today, scale: 4),
         [.wallClock, .peakMemoryResident, .peakMemoryResidentDelta, .mallocCountTotal], maxIterations: 50)
 
+    // Issue 19: the same build with a fifth of the accounts in four other currencies and a rate
+    // for each of them every day from 400 days back to the horizon (45 000 rates): valuing must
+    // add at most 20 % to the build above.
+    build(
+        "Forecast: timeline + level-4 scan, 5 currencies with daily rates, 1000 schedules x 50 accounts x 30 years",
+        ForecastBenchmarkLedger.inCurrencies(ledger, from: today.advanced(by: -400), through: horizon),
+        [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident], maxIterations: 500)
+
     let timeline = try! Timeline.build(ledger, today: today, horizon: horizon, calendars: calendars)
     let availability = try! Availability(timeline, level: 4)
     var random = SplitMix64(seed: 44)
@@ -155,6 +163,43 @@ enum ForecastBenchmarkLedger {
         }
         var ledger = Ledger(currency: rub, accounts: accounts, transactions: transactions, schedules: schedules)
         ledger.scheduleStates = states
+        return ledger
+    }
+
+    /// `ledger` with every fifth balance-sheet account in USD, EUR, CNY or JPY (its postings with
+    /// it) and a rate of each of them for every day from `first` through `last`, on a random walk.
+    static func inCurrencies(_ ledger: Ledger, from first: Day, through last: Day) -> Ledger {
+        let foreign = ["USD", "EUR", "CNY", "JPY"].map { try! Currency($0) }
+        var ledger = ledger
+        var moved: [String: Currency] = [:]
+        var count = 0
+        for index in ledger.accounts.indices where ledger.accounts[index].kind.isBalanceSheet && ledger.accounts[index].kind != .equity {
+            defer { count += 1 }
+            guard count % 5 == 4 else { continue }
+            let currency = foreign[(count / 5) % foreign.count]
+            ledger.accounts[index].currency = currency
+            moved[ledger.accounts[index].id] = currency
+        }
+        func recurrency(_ postings: [Posting]) -> [Posting] {
+            postings.map { posting in
+                guard let currency = moved[posting.accountID] else { return posting }
+                return Posting(accountID: posting.accountID, amount: Money(minor: posting.amount.minor, currency: currency))
+            }
+        }
+        for index in ledger.transactions.indices { ledger.transactions[index].postings = recurrency(ledger.transactions[index].postings) }
+        for index in ledger.schedules.indices { ledger.schedules[index].postings = recurrency(ledger.schedules[index].postings) }
+        var random = SplitMix64(seed: 19)
+        for (position, currency) in foreign.enumerated() {
+            var value = Int64([92_5012, 100_1200, 12_8800, 6142][position])  // 4 decimals, 2 for the yen per 100
+            for day in first.number...last.number {
+                value = max(1, value + Int64(random.next(below: 201)) - 100)
+                ledger.rates.append(
+                    ExchangeRate(
+                        id: "\(currency.code)-\(day)", currency: currency, day: Day(day),
+                        value: ExchangeRate.Decimal(coefficient: value, scale: currency.code == "JPY" ? 2 : 4), per: currency.code == "JPY" ? 100 : 1)
+                )
+            }
+        }
         return ledger
     }
 }

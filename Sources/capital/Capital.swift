@@ -28,7 +28,7 @@ struct Capital: ParsableCommand {
             DepositCommand.self, ScenarioCommand.self, DueCommand.self, BudgetCommand.self, Remind.self, SampleCommand.self, Post.self,
             ExpectedCommand.self,
             CalendarCommand.self,
-            RateCommand.self, Check.self, Backup.self, Import.self, RulesCommand.self, Export.self, ReportCommand.self,
+            RateCommand.self, ExchangeCommand.self, Check.self, Backup.self, Import.self, RulesCommand.self, Export.self, ReportCommand.self,
         ]
     )
 

@@ -128,17 +128,50 @@ public struct Valuation: Sendable {
     }
 
     /// `balances` of an account in `foreign`, one a day from `start`, in the ledger's currency.
-    /// - Complexity: O(days).
+    /// - Complexity: O(days): the currency's series is found once, then each day is an index.
     public func values(_ balances: ArraySlice<Int64>, in foreign: Currency, from start: Day, _ forecastCase: ForecastCase) throws(ValuationError)
         -> [Int64]
     {
         var out = [Int64](repeating: 0, count: balances.count)
-        var day = start
-        var i = 0
-        for balance in balances {
-            out[i] = try value(balance, in: foreign, on: day, forecastCase)
-            day = day.advanced(by: 1)
-            i += 1
+        guard foreign != currency else { return Array(balances) }
+        guard let found = series[foreign] else {
+            if let index = balances.firstIndex(where: { $0 != 0 }) {
+                throw .missingRate(currency: foreign, day: start.advanced(by: index - balances.startIndex), firstRate: nil)
+            }
+            return out
+        }
+        // Inside the window from today on, each day's rate is an index into the dense arrays.
+        guard start >= today, start.advanced(by: balances.count - 1) <= last else {
+            var day = start
+            for (i, balance) in balances.enumerated() {
+                out[i] = try value(balance, in: foreign, on: day, forecastCase)
+                day = day.advanced(by: 1)
+            }
+            return out
+        }
+        let holdingOffset = start.number - first.number
+        let extremeOffset = start.number - today.number
+        let factors = found.factors
+        try found.holding.withUnsafeBufferPointer { holding throws(ValuationError) in
+            var i = 0
+            for balance in balances {
+                if balance != 0 {
+                    let index: Int32
+                    if forecastCase == .expected {
+                        index = holding[holdingOffset + i]
+                    } else {
+                        let wantsLow = (balance > 0) == (forecastCase == .pessimistic)
+                        index = (wantsLow ? found.lowest : found.highest)[extremeOffset + i]
+                    }
+                    let day = start.advanced(by: i)
+                    guard index >= 0 else { throw .missingRate(currency: foreign, day: day, firstRate: found.rates.first?.day) }
+                    guard let converted = ExchangeRate.convert(balance, factor: factors[Int(index)]) else {
+                        throw .overflow(currency: foreign, day: day)
+                    }
+                    out[i] = converted
+                }
+                i += 1
+            }
         }
         return out
     }

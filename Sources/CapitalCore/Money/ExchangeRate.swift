@@ -178,11 +178,37 @@ public struct ExchangeRate: Hashable, Sendable {
             }
             self.numerator = numerator
             self.denominator = denominator
+            if let n = Int64(exactly: numerator), let d = Int64(exactly: denominator), d < Int64.max / 2 {
+                small = (n, d)
+            } else {
+                small = nil
+            }
+        }
+
+        /// The factor in 64 bits, when both parts fit.
+        let small: (numerator: Int64, denominator: Int64)?
+
+        public static func == (lhs: Factor, rhs: Factor) -> Bool { lhs.numerator == rhs.numerator && lhs.denominator == rhs.denominator }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(numerator)
+            hasher.combine(denominator)
         }
     }
 
     /// `amount × factor`, rounded half to even; nil past Int64.
     public static func convert(_ amount: Int64, factor: Factor) -> Int64? {
+        // Most balances times most rates fit in 64 bits: a hardware division instead of a 128-bit one.
+        if let numerator = factor.small?.numerator, let denominator = factor.small?.denominator {
+            let (product, overflow) = amount.multipliedReportingOverflow(by: numerator)
+            if !overflow {
+                var quotient = product / denominator
+                let twice = (product % denominator).magnitude * 2
+                if twice > denominator.magnitude || (twice == denominator.magnitude && quotient % 2 != 0) {
+                    quotient += product < 0 ? -1 : 1
+                }
+                return quotient
+            }
+        }
         let (product, overflow) = Int128(amount).multipliedReportingOverflow(by: factor.numerator)
         if overflow { return nil }
         var quotient = product / factor.denominator

@@ -58,6 +58,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case rateFile
         /// A what-if rate (`USD=95`), a file of assumed rates ahead, the pessimistic look-back in days.
         case rate, ratesAhead, fxWindow
+        /// An exchange's currency, and the amount on its other side.
+        case currency, paid
     }
 
     /// What would help, for the front end to put in its own words.

@@ -24,6 +24,9 @@ public struct QuickEntry: Sendable {
     public var tags: [String] = []
     /// The expected flow it stands for: none, one named, or the nearest that matches.
     public var settling: Settling = .none
+    /// Between accounts of two currencies: what the other side came to, or the rate.
+    public var paid: String?
+    public var rate: String?
 
     /// An entry of `amount` on `day`, without payee, note, spender or tags.
     public init(_ move: Move, amount: String, day: Day) {
@@ -64,11 +67,28 @@ extension Store {
             if from.id == to.id { throw KitError.invalid(.to, value: target, reason: "it is the same account as {from}") }
         }
         if from.currency != to.currency {
-            throw KitError.refused(
-                reason:
-                    "'\(FieldKeys.literal(from.name))' holds \(from.currency.code) and '\(FieldKeys.literal(to.name))' holds \(to.currency.code): "
-                    + "a quick entry moves one currency",
-                remedy: .recordExchange)
+            guard entry.paid != nil || entry.rate != nil else {
+                throw KitError.missing(
+                    .paid,
+                    reason:
+                        "'\(FieldKeys.literal(from.name))' holds \(from.currency.code) and '\(FieldKeys.literal(to.name))' holds \(to.currency.code): "
+                        + "give {paid} (what the other currency came to) or {rate} (its units per unit)")
+            }
+            // The amount is in the balance account's currency (the one paid from, for a transfer).
+            let side: Account
+            if case .earn = entry.move { side = to } else { side = from }
+            var exchange = ExchangeEntry(amount: entry.amount, currency: side.currency.code, from: from.id, to: to.id, day: entry.day)
+            (exchange.paid, exchange.rate, exchange.payee, exchange.note) = (entry.paid, entry.rate, entry.payee, entry.note)
+            (exchange.spender, exchange.tags) = (entry.spender, entry.tags)
+            exchange.betweenBalanceAccounts = false
+            if case .transfer = entry.move { exchange.betweenBalanceAccounts = true }
+            let recorded = try record(exchange)
+            return (recorded.transaction, from, to, nil)
+        }
+        if entry.paid != nil || entry.rate != nil {
+            throw KitError.invalid(
+                entry.paid != nil ? .paid : .rate, value: entry.paid ?? entry.rate ?? "",
+                reason: "both accounts hold \(from.currency.code): nothing changes currency")
         }
         let money: Money
         do { money = try Money(parsing: entry.amount, currency: from.currency) } catch { throw KitError.unreadable(.amount, reason: "\(error)") }

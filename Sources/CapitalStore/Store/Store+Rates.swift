@@ -189,3 +189,22 @@ extension Store {
         return rates
     }
 }
+
+extension Store {
+    /// Adds `input` (an exchange's postings) and, when given, sets `rate` as its currency's rate on
+    /// its day, in one write. Returns the transaction and the rate `rate` replaced.
+    public func addExchange(_ input: TransactionInput, rate: ExchangeRate?) throws(StoreError) -> (Transaction, ExchangeRate?) {
+        try write("adding an exchange") { db in
+            let accounts = AccountIndex(try Store.fetchAccounts(db))
+            let transaction = try Store.build(accounts, id: Store.newID(), input)
+            try Store.insertTransaction(db, transaction, accounts)
+            try Store.checkBalancesFit(db, accountIDs: Set(transaction.postings.map(\.accountID)))
+            var replaced: ExchangeRate?
+            if let rate {
+                try Store.checkForeign(rate.currency, ledger: Store.ledgerCurrency(db, location: location))
+                replaced = try Store.replaceRate(db, with: rate)
+            }
+            return (transaction, replaced)
+        }
+    }
+}

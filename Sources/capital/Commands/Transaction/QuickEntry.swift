@@ -5,8 +5,11 @@ import CapitalStore
 
 extension TransactionFields {
     /// A quick entry of `amount` with these fields: the day (`--on`, else today), payee, note, spender, tags.
-    func entry(_ move: QuickEntry.Move, amount: String, settling: Settling, _ global: GlobalOptions) throws -> QuickEntry {
+    func entry(_ move: QuickEntry.Move, amount: String, settling: Settling, _ global: GlobalOptions, _ conversion: ConversionOptions) throws
+        -> QuickEntry
+    {
         var entry = QuickEntry(move, amount: amount, day: try on.map { try parseDay($0, field: "--on") } ?? global.todayDay())
+        (entry.paid, entry.rate) = (conversion.paid, conversion.rate)
         (entry.payee, entry.note, entry.spender, entry.tags) = (payee ?? "", note ?? "", spender ?? "", tag)
         entry.settling = settling
         return entry
@@ -14,21 +17,21 @@ extension TransactionFields {
 
     /// Records it and says so: `sentence` in tables, the transaction's record in JSON.
     func enter(
-        _ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions,
+        _ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions, _ conversion: ConversionOptions,
         sentence: (Transaction, _ from: Account, _ to: Account) -> String
     ) throws {
         let output = try global.writeOutput()
-        let (transaction, from, to) = try record(move, amount: amount, settle, global)
+        let (transaction, from, to) = try record(move, amount: amount, settle, global, conversion)
         try output.said(sentence(transaction, from, to)) { try global.transactionRecord(transaction) }
     }
 
     /// Records it: the use case's answer, or its error in the command line's words.
-    func record(_ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions) throws -> (
-        transaction: Transaction, from: Account, to: Account
-    ) {
+    func record(_ move: QuickEntry.Move, amount: String, _ settle: SettleOptions, _ global: GlobalOptions, _ conversion: ConversionOptions)
+        throws -> (transaction: Transaction, from: Account, to: Account)
+    {
         let settling = try settle.settling()
         let store = try global.ledgerStore(writing: true)
-        let entry = try entry(move, amount: amount, settling: settling, global)
+        let entry = try entry(move, amount: amount, settling: settling, global, conversion)
         let recorded = try kit { try store.record(entry) }
         SettleOptions.say(recorded.settled, global)
         // Recorded all the same: money already spent is a fact, the floor a plan.
@@ -39,6 +42,16 @@ extension TransactionFields {
         }
         return (recorded.transaction, recorded.from, recorded.to)
     }
+}
+
+/// `--paid AMOUNT` or `--rate RATE`: between accounts of two currencies, what the other side came to.
+struct ConversionOptions: ParsableArguments {
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Between two currencies: what the other currency came to (an exchange; see capital exchange).", valueName: "amount"))
+    var paid: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Or: the rate, units of the other currency per unit.", valueName: "rate"))
+    var rate: String?
 }
 
 /// `--settles REF` and `--match-days N`: which expected flow a recorded transaction stands for.
@@ -96,9 +109,10 @@ extension Capital {
         var from: String?
         @OptionGroup var fields: TransactionFields
         @OptionGroup var settle: SettleOptions
+        @OptionGroup var conversion: ConversionOptions
 
         func run() throws {
-            try fields.enter(.spend(category: category, from: from), amount: amount, settle, global) { t, from, to in
+            try fields.enter(.spend(category: category, from: from), amount: amount, settle, global, conversion) { t, from, to in
                 "Spent \(t.money(from)) on \(to.name) from \(from.name) on \(t.day) (\(Store.shortID(t.id)))."
             }
         }
@@ -117,9 +131,10 @@ extension Capital {
         var to: String?
         @OptionGroup var fields: TransactionFields
         @OptionGroup var settle: SettleOptions
+        @OptionGroup var conversion: ConversionOptions
 
         func run() throws {
-            try fields.enter(.earn(category: category, to: to), amount: amount, settle, global) { t, from, to in
+            try fields.enter(.earn(category: category, to: to), amount: amount, settle, global, conversion) { t, from, to in
                 "Earned \(t.money(to)) from \(from.name) into \(to.name) on \(t.day) (\(Store.shortID(t.id)))."
             }
         }
@@ -135,9 +150,10 @@ extension Capital {
         @Option(help: ArgumentHelp("To this account.", valueName: "account"), completion: .accountNames) var to: String
         @OptionGroup var fields: TransactionFields
         @OptionGroup var settle: SettleOptions
+        @OptionGroup var conversion: ConversionOptions
 
         func run() throws {
-            try fields.enter(.transfer(from: from, to: to), amount: amount, settle, global) { t, from, to in
+            try fields.enter(.transfer(from: from, to: to), amount: amount, settle, global, conversion) { t, from, to in
                 "Moved \(t.money(from)) from \(from.name) to \(to.name) on \(t.day) (\(Store.shortID(t.id)))."
             }
         }
@@ -145,8 +161,11 @@ extension Capital {
 }
 
 extension Transaction {
-    /// Its amount in `account`'s currency, as a sentence says it: `1 500.00 RUB`.
+    /// What moved through `account`, as a sentence says it: `1 500.00 RUB`. Its postings' sum
+    /// when it has any (an exchange's sides differ in currency), else the transaction's amount.
     fileprivate func money(_ account: Account) -> String {
-        "\(Money(minor: amount, currency: account.currency).formatted()) \(account.currency.code)"
+        let own = postings.filter { $0.accountID == account.id }
+        let minor = own.isEmpty ? amount : abs(own.reduce(Int64(0)) { $0 + $1.amount.minor })
+        return "\(Money(minor: minor, currency: account.currency).formatted()) \(account.currency.code)"
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Issue 19, item 2: money changing currency — `exchange`, and spend, earn and transfer between
+/// accounts of two currencies with `--paid` or `--rate` — one transaction balanced per currency
+/// through Capital, its implied rate the day's rate.
+@Suite("CLI: exchanges")
+struct ExchangeTests {
+    static func ledger() throws -> CLI {
+        let cli = try CLI()
+        cli.ok(["init", "--currency", "RUB"])
+        cli.ok(["account", "add", "VTB Debit", "--kind", "debit", "--default"])
+        cli.ok(["account", "add", "Cash USD", "--kind", "cash", "--currency", "USD"])
+        cli.ok(["tx", "add", "--on", "2025-03-01", "--posting", "VTB Debit=200000", "--posting", "Capital"])
+        return cli
+    }
+
+    /// Each account's balance per currency on a day, `name currency` → minor units, from `balance --all`.
+    static func balances(_ cli: CLI, on day: String) throws -> [String: Int64] {
+        let accounts = try #require((try cli.json(["balance", "--on", day, "--all"]) as? [String: Any])?["accounts"] as? [[String: Any]])
+        var result: [String: Int64] = [:]
+        for row in accounts {
+            let text = (row.string("balance") ?? "").replacingOccurrences(of: ".", with: "")
+            result["\(row.string("account") ?? "?") \(row.string("currency") ?? "?")"] = Int64(text)
+        }
+        return result
+    }
+
+    @Test func anExchangeBalancesPerCurrencyAndSetsTheDaysRate() throws {
+        let cli = try Self.ledger()
+        let said = cli.ok(["exchange", "1000", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "92500", "--on", "2025-03-20"])
+        #expect(said.hasPrefix("Exchanged 92 500.00 RUB from VTB Debit for 1 000.00 USD into Cash USD on 2025-03-20"), "\(said)")
+        #expect(said.contains("USD set at 92.5 RUB that day."))
+        let balances = try Self.balances(cli, on: "2025-03-20")
+        #expect(balances["VTB Debit RUB"] == 107_500_00 && balances["Cash USD USD"] == 1_000_00)
+        // Capital holds the other side of each currency: the opening, then +92 500 RUB and −1 000 USD.
+        #expect(balances["Capital RUB"] == -107_500_00 && balances["Capital USD"] == -1_000_00)
+        #expect(cli.ok(["check"]).contains(": ok ("))
+        let rates = try cli.rows(["rate", "list"])
+        #expect(rates.count == 1 && rates[0].string("rate") == "92.5" && rates[0].string("on") == "2025-03-20")
+        // Selling at a rate: the other side is the amount at it, half to even; the rate of the day replaced.
+        cli.ok(["exchange", "100.01", "USD", "--from", "Cash USD", "--to", "VTB Debit", "--rate", "91.85", "--on", "2025-03-20"])
+        let after = try Self.balances(cli, on: "2025-03-20")
+        #expect(after["VTB Debit RUB"] == Int64(116_685_92))  // 107 500 + 100.01 × 91.85 (9 185.9185)
+        #expect(after["Cash USD USD"] == 899_99)
+        #expect(try cli.rows(["rate", "list"]).map { $0.string("rate") } == ["91.85"])
+        // --no-rate leaves the rates alone.
+        cli.ok(["exchange", "10", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "1000", "--on", "2025-03-21", "--no-rate"])
+        #expect(try cli.rows(["rate", "list"]).count == 1)
+    }
+
+    @Test func quickEntriesAcrossCurrenciesAreExchanges() throws {
+        let cli = try Self.ledger()
+        cli.ok(["exchange", "1000", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "92500", "--on", "2025-03-20"])
+        #expect(
+            cli.ok(["spend", "10", "Groceries", "--from", "Cash USD", "--rate", "92", "--on", "2025-03-22"]).hasPrefix("Spent 10.00 USD on Groceries")
+        )
+        cli.ok(["transfer", "100", "--from", "Cash USD", "--to", "VTB Debit", "--paid", "9150", "--on", "2025-03-22"])
+        let balances = try Self.balances(cli, on: "2025-03-22")
+        #expect(balances["Groceries RUB"] == 920_00)
+        #expect(balances["Cash USD USD"] == 890_00)
+        #expect(balances["VTB Debit RUB"] == Int64(116_650_00))
+        #expect(
+            try cli.rows(["rate", "list"]).map { "\($0.string("on") ?? "") \($0.string("rate") ?? "")" } == ["2025-03-20 92.5", "2025-03-22 91.5"])
+    }
+
+    @Test func badExchangesChangeNothing() throws {
+        let cli = try Self.ledger()
+        let base = ["exchange", "1000", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--on", "2025-03-20"]
+        cli.fails(base + ["--paid", "92500.123"], mentioning: ["--paid '92500.123'", "too many decimals", "RUB allows 2"])
+        cli.fails(
+            ["exchange", "1000.001", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "1"],
+            mentioning: ["AMOUNT '1000.001'", "USD allows 2"])
+        cli.fails(base + ["--paid", "0"], mentioning: ["--paid '0'", "more than zero"])
+        cli.fails(base + ["--rate", "0"], mentioning: ["--rate '0'", "above zero"])
+        cli.fails(base + ["--rate", "92.50000000001"], mentioning: ["--rate", "10 significant digits"])
+        cli.fails(base, mentioning: ["--paid", "--rate"])
+        cli.fails(base + ["--paid", "1", "--rate", "2"], mentioning: ["--paid or --rate, not both"])
+        cli.fails(
+            ["exchange", "1000", "EUR", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "1"], mentioning: ["CURRENCY 'EUR'", "neither account"])
+        cli.fails(["exchange", "1000", "XYZ", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "1"], mentioning: ["CURRENCY 'XYZ'", "ISO 4217"])
+        cli.fails(
+            ["exchange", "10", "RUB", "--from", "VTB Debit", "--to", "VTB Debit", "--paid", "1"], mentioning: ["--to 'VTB Debit'", "transfer"])
+        cli.fails(
+            ["exchange", "10", "USD", "--from", "VTB Debit", "--to", "Groceries", "--paid", "1"],
+            mentioning: ["--to 'Groceries'", "balance accounts"])
+        cli.fails(["exchange", "10", "USD", "--from", "Nowhere", "--to", "Cash USD", "--paid", "1"], mentioning: ["Nowhere", "not found"])
+        cli.fails(["spend", "10", "Groceries", "--from", "Cash USD"], mentioning: ["holds USD", "--paid", "--rate"])
+        cli.fails(["transfer", "10", "--from", "Cash USD", "--to", "VTB Debit"], mentioning: ["holds USD", "--paid", "--rate"])
+        cli.fails(["spend", "10", "Groceries", "--rate", "3"], mentioning: ["--rate '3'", "nothing changes currency"])
+        #expect(try cli.rows(["rate", "list"]).isEmpty)
+    }
+}
