@@ -90,4 +90,57 @@ struct ExchangeTests {
         cli.fails(["spend", "10", "Groceries", "--rate", "3"], mentioning: ["--rate '3'", "nothing changes currency"])
         #expect(try cli.rows(["rate", "list"]).isEmpty)
     }
+
+    /// Issue 19, item 6: the journal export carries every rate as a `P` directive, and hledger's
+    /// `balance -X RUB --value=end,RUB` on it gives, for each account in one currency, the value
+    /// capital's `balance` shows, on every day checked (where hledger is installed).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/hledger")))
+    func hledgerValuesTheExportAsCapitalDoes() throws {
+        let cli = try Self.ledger()
+        cli.ok(["account", "add", "Savings USD", "--kind", "deposit", "--currency", "USD"])
+        cli.ok(["account", "add", "Card EUR", "--kind", "credit-card", "--currency", "EUR"])
+        cli.ok(["rate", "set", "EUR", "100.3456", "--on", "2025-03-01"])
+        cli.ok(["rate", "set", "EUR", "99.87", "--on", "2025-03-18"])
+        cli.ok(["rate", "set", "JPY", "58.7967", "--per", "100", "--on", "2025-03-01"])
+        cli.ok(["exchange", "1000", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "92500", "--on", "2025-03-10"])
+        cli.ok(["exchange", "2500.55", "USD", "--from", "VTB Debit", "--to", "Savings USD", "--rate", "93.1234", "--on", "2025-03-12"])
+        cli.ok(["spend", "45.67", "Eating out", "--from", "Card EUR", "--rate", "101.1", "--on", "2025-03-15"])
+        cli.ok(["spend", "12.34", "Groceries", "--from", "Cash USD", "--rate", "94.5", "--on", "2025-03-20"])
+        let journal = cli.path("valued.journal")
+        cli.ok(["--today", "2025-03-25", "export", "--format", "journal", "--to", "2025-03-26", "--out", journal])
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(text.contains("P 2025-03-01 JPY 0.587967 RUB"))
+        #expect(text.contains("P 2025-03-12 USD 93.1234 RUB"))
+        let names = [
+            "VTB Debit": "assets:debit:VTB Debit", "Cash USD": "assets:cash:Cash USD", "Savings USD": "assets:deposit:Savings USD",
+            "Card EUR": "liabilities:credit-card:Card EUR",
+        ]
+        for day in ["2025-03-10", "2025-03-12", "2025-03-15", "2025-03-17", "2025-03-18", "2025-03-20", "2025-03-25"] {
+            let next = try #require(
+                Calendar(identifier: .gregorian).date(byAdding: .day, value: 1, to: ISO8601DateFormatter().date(from: day + "T00:00:00Z")!))
+            let end = ISO8601DateFormatter().string(from: next).prefix(10)
+            let hledger = Process()
+            hledger.executableURL = URL(fileURLWithPath: "/usr/bin/hledger")
+            hledger.arguments = ["-f", journal, "balance", "-e", String(end), "-X", "RUB", "--value=end,RUB", "--flat", "-O", "csv"]
+            let pipe = Pipe()
+            hledger.standardOutput = pipe
+            try hledger.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            hledger.waitUntilExit()
+            #expect(hledger.terminationStatus == 0)
+            var theirs: [String: String] = [:]
+            for line in output.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+                if fields.count >= 2 { theirs[fields[0]] = fields[1].replacingOccurrences(of: " RUB", with: "") }
+            }
+            let accounts = try #require((try cli.json(["balance", "--on", day]) as? [String: Any])?["accounts"] as? [[String: Any]])
+            for row in accounts {
+                guard let name = row.string("account"), let path = names[name] else { continue }
+                let value = row.string("value") ?? "?"
+                #expect(
+                    (theirs[path] ?? "0.00") == (value == "0.00" ? "0.00" : value),
+                    "\(name) on \(day): hledger \(theirs[path] ?? "none"), capital \(value)")
+            }
+        }
+    }
 }

@@ -19,6 +19,7 @@ public struct ExchangeRate: Hashable, Sendable {
     /// How many units of `currency` `value` is for: 1 unless a bank quotes per 10 or 100.
     public var per: Int64
 
+    /// `value` units of the ledger's currency for `per` units of `currency`, from `day` on.
     public init(id: String, currency: Currency, day: Day, value: Decimal, per: Int64 = 1) {
         self.id = id
         self.currency = currency
@@ -188,7 +189,9 @@ public struct ExchangeRate: Hashable, Sendable {
         /// The factor in 64 bits, when both parts fit.
         let small: (numerator: Int64, denominator: Int64)?
 
+        /// Equal parts, whatever the 64-bit copy.
         public static func == (lhs: Factor, rhs: Factor) -> Bool { lhs.numerator == rhs.numerator && lhs.denominator == rhs.denominator }
+        /// Hashes the parts.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(numerator)
             hasher.combine(denominator)

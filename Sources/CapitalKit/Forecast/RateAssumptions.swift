@@ -13,6 +13,7 @@ public struct RateAssumptions: Sendable, Equatable {
     /// Days up to today the pessimistic case looks back (`Valuation.defaultPessimisticDays`).
     public var lookBack = Valuation.defaultPessimisticDays
 
+    /// Nothing assumed: the ledger's rates, the default look-back.
     public init() {}
 
     /// Reads what-if rates `CODE=RATE` (`USD=95`, `THB=2.504`: per one unit).

@@ -32,6 +32,7 @@ public struct ExchangeEntry: Sendable {
     /// quick entry spending or earning across currencies).
     public var betweenBalanceAccounts = true
 
+    /// `amount` of `currency` between `from` and `to` on `day`; the other side still to say.
     public init(amount: String, currency: String, from: String, to: String, day: Day) {
         self.amount = amount
         self.currency = currency

@@ -15,6 +15,7 @@ import CapitalStore
 /// Rates a file gives directly in the ledger's currency are kept exactly; rates through a third
 /// currency (and the inverse of a euro quote) are rounded half to even to 10 significant digits.
 public struct RateFile: Sendable {
+    /// Plain CSV, the European Central Bank's CSV, the Bank of Russia's XML.
     public enum Format: String, Sendable, CaseIterable {
         case csv, ecb, cbr
     }

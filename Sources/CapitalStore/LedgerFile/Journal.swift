@@ -6,6 +6,8 @@ import CapitalCore
 /// - `commodity` directives fix each currency's decimal mark and digits (`1000.00 RUB`), so no
 ///   amount reads ambiguously; `account` directives name every account as `ROOT:KIND:NAME`
 ///   (`assets:debit:VTB Debit`, `liabilities:credit-card:Tinkoff`, `expenses:Groceries`).
+/// - `P` directives: every rate, per one unit, so that `hledger balance -X RUB --value=end` values
+///   accounts in other currencies as capital does.
 /// - Dated transactions: everything posted; what the instruments, bills, fines and budgets make
 ///   (a loan account's correction, its payments, card paybacks, deposit interest, value
 ///   changes), at expected amounts; occurrences due by today and not posted, on today.
@@ -38,6 +40,13 @@ public enum Journal {
         out += "\n"
         for account in ledger.accounts { out += "account \(names[account.id]!)\n" }
         out += "\n"
+        // Rates as market prices, per one unit (hledger's -X and --value read them).
+        for rate in ledger.rates {
+            let (numerator, denominator) = rate.value.fraction
+            let perUnit = rate.per == 1 ? rate.value : ExchangeRate.Decimal(rounding: numerator, over: denominator * Int128(rate.per)) ?? rate.value
+            out += "P \(rate.day.iso) \(rate.currency.code) \(perUnit) \(ledger.currency.code)\n"
+        }
+        if !ledger.rates.isEmpty { out += "\n" }
 
         // Dated transactions: the forecast ledger's (posted and generated), then what is open today.
         var dated: [(day: Day, text: String)] = forecast.transactions.filter { $0.day <= horizon }.map { ($0.day, transaction($0, names)) }
