@@ -71,6 +71,25 @@ struct CurrencyValuationTests {
         #expect(forecast.last?.string("closing") == "120000.00")
     }
 
+    @Test func theWhyNamesTheRateEachForeignAccountIsCountedAt() throws {
+        let cli = try Self.ledger()
+        let today = ["--today", "2025-03-20"]
+        let pessimistic = cli.ok(today + ["can-spend", "--level", "6", "--why"])
+        #expect(
+            pessimistic.contains("Savings USD 1 000.00 USD counted at 90 (the lowest rate of the look-back, of 2025-03-01): 90 000.00"),
+            "\(pessimistic)")
+        let expected = cli.ok(today + ["can-spend", "--level", "6", "--why", "--expected"])
+        #expect(expected.contains("Savings USD 1 000.00 USD counted at 95 (the rate of 2025-03-15): 95 000.00"), "\(expected)")
+        let object = try #require(try cli.json(today + ["can-spend", "--level", "6", "--why"]) as? [String: Any])
+        let effects = try #require(object["currencies"] as? [[String: Any]])
+        #expect(effects.count == 1)
+        #expect(effects.first?.string("account") == "Savings USD" && effects.first?.string("rate") == "90")
+        #expect(effects.first?.string("rateDay") == "2025-03-01" && effects.first?.string("value") == "90000.00")
+        // A level without the deposit names no currency.
+        let two = try #require(try cli.json(today + ["can-spend", "--level", "2", "--why"]) as? [String: Any])
+        #expect((two["currencies"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func aStaleRateIsSaidOnStderrAndInJSON() throws {
         let cli = try Self.ledger()
         let fresh = cli.run(["--today", "2025-03-20", "can-spend", "--level", "6"])

@@ -111,20 +111,20 @@ public struct Valuation: Sendable {
     public func value(_ amount: Int64, in foreign: Currency, on day: Day, _ forecastCase: ForecastCase = .expected) throws(ValuationError) -> Int64 {
         if foreign == currency || amount == 0 { return amount }
         guard let found = series[foreign] else { throw .missingRate(currency: foreign, day: day, firstRate: nil) }
-        let index: Int32
-        if forecastCase != .expected && day >= today && day <= last {
-            let wantsLow = (amount > 0) == (forecastCase == .pessimistic)
-            index = (wantsLow ? found.lowest : found.highest)[day.number - today.number]
-        } else if day >= first && day <= last {
-            index = found.holding[day.number - first.number]
-        } else {
-            index = rate(foreign, on: day).flatMap { rate in found.rates.firstIndex { $0.day == rate.day } }.map(Int32.init) ?? -1
+        guard let index = found.index(for: amount, on: day, forecastCase, in: self) else {
+            throw .missingRate(currency: foreign, day: day, firstRate: found.rates.first?.day)
         }
-        guard index >= 0 else { throw .missingRate(currency: foreign, day: day, firstRate: found.rates.first?.day) }
-        guard let converted = ExchangeRate.convert(amount, factor: found.factors[Int(index)]) else {
+        guard let converted = ExchangeRate.convert(amount, factor: found.factors[index]) else {
             throw .overflow(currency: foreign, day: day)
         }
         return converted
+    }
+
+    /// The rate `value` takes for `amount` of `foreign` on `day` in `forecastCase` (the day's, or
+    /// the lowest or highest of the look-back); nil when none holds.
+    public func rate(for amount: Int64, in foreign: Currency, on day: Day, _ forecastCase: ForecastCase) -> ExchangeRate? {
+        guard let found = series[foreign], let index = found.index(for: amount, on: day, forecastCase, in: self) else { return nil }
+        return found.rates[index]
     }
 
     /// `balances` of an account in `foreign`, one a day from `start`, in the ledger's currency.
@@ -178,6 +178,28 @@ public struct Valuation: Sendable {
 
     /// The currencies with rates.
     public var currencies: [Currency] { series.keys.sorted { $0.code < $1.code } }
+}
+
+extension Valuation.Series {
+    /// The index of the rate valuing `amount` on `day` in `forecastCase`; nil when none holds.
+    func index(for amount: Int64, on day: Day, _ forecastCase: ForecastCase, in valuation: Valuation) -> Int? {
+        let index: Int32
+        if forecastCase != .expected && day >= valuation.today && day <= valuation.last {
+            let wantsLow = (amount >= 0) == (forecastCase == .pessimistic)
+            index = (wantsLow ? lowest : highest)[day.number - valuation.today.number]
+        } else if day >= valuation.first && day <= valuation.last {
+            index = holding[day.number - valuation.first.number]
+        } else {
+            var low = 0
+            var high = rates.count
+            while low < high {
+                let middle = (low + high) / 2
+                if rates[middle].day <= day { low = middle + 1 } else { high = middle }
+            }
+            return low == 0 ? nil : low - 1
+        }
+        return index < 0 ? nil : Int(index)
+    }
 }
 
 extension ExchangeRate {

@@ -19,6 +19,19 @@ public struct CanSpendAnswer: Sendable {
         public var relief: FlowEvent?
         /// The binding day is the horizon: a later one could bind lower.
         public var bindsAtHorizon: Bool
+        /// The accounts in other currencies the level holds on the binding day, and the rate
+        /// each is valued at there.
+        public var currencies: [CurrencyEffect] = []
+    }
+
+    /// An account in another currency counted in an answer: its balance on the binding day, the
+    /// rate it is valued at there (in the answer's case: pessimistic, the lowest of the
+    /// look-back for an asset), and its value.
+    public struct CurrencyEffect: Sendable {
+        public var account: String
+        public var balance: Money
+        public var rate: ExchangeRate
+        public var value: Int64
     }
 }
 
@@ -56,10 +69,28 @@ extension Projection {
                 explanation = self.why(
                     of: answer, level: level,
                     drivers: Ladder.isForecast(level) ? drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase) : nil)
+                explanation?.currencies = try currencyEffects(availability.accounts, on: answer.bindingDay, forecastCase)
             }
             answers.append(CanSpendAnswer(level: level, answer: answer, floor: availability.floor, why: explanation))
         }
         return answers
+    }
+
+    /// The accounts at `indices` in other currencies with a balance on `day`, and how each is valued there.
+    func currencyEffects(_ indices: [Int], on day: Day, _ forecastCase: ForecastCase) throws(KitError) -> [CanSpendAnswer.CurrencyEffect] {
+        guard let valuation = timeline.valuation, let offset = timeline.index(of: day) else { return [] }
+        var effects: [CanSpendAnswer.CurrencyEffect] = []
+        for index in indices where timeline.accounts[index].currency != currency {
+            let account = timeline.accounts[index]
+            let balance = timeline.balances(ofAccountAt: index, forecastCase)[timeline.balances(ofAccountAt: index).startIndex + offset]
+            guard balance != 0, let rate = valuation.rate(for: balance, in: account.currency, on: day, forecastCase) else { continue }
+            let value: Int64
+            do { value = try valuation.value(balance, in: account.currency, on: day, forecastCase) } catch {
+                throw .engine(context: "level", reason: KitError.template(error))
+            }
+            effects.append(.init(account: account.name, balance: Money(minor: balance, currency: account.currency), rate: rate, value: value))
+        }
+        return effects
     }
 
     /// The why of `answer` at `level`: for a forecast level (4–6) with its `drivers`; levels 1–3

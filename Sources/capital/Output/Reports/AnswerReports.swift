@@ -25,10 +25,22 @@ extension Report {
             var fields = zip(columns, row).map { ($0.key, jsonValue($1)) }
             fields.append(("shortfall", .string(money(answer.shortfall).plain)))
             if let why = item.why {
-                let text = sentence(item, why, on: day, global.shown(money))
+                let text = sentence(item, why, on: day, global.shown(money)) + currencySentence(why, item, projection, global)
                 explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
                 fields.append(("drivers", .array(why.drivers.map { json($0, money) })))
                 fields.append(("relief", why.relief.map { json($0, money) } ?? .null))
+                fields.append(
+                    (
+                        "currencies",
+                        .array(
+                            why.currencies.map { effect in
+                                .object([
+                                    ("account", .string(effect.account)), ("balance", .string(effect.balance.plain)),
+                                    ("currency", .string(effect.balance.currency.code)), ("rate", .string(ratePerUnit(effect.rate))),
+                                    ("rateDay", .string(effect.rate.day.iso)), ("value", .string(money(effect.value).plain)),
+                                ])
+                            })
+                    ))
                 fields.append(("why", .string(text)))
             }
             objects.append(.object(fields))
@@ -46,6 +58,27 @@ extension Report {
             report.footer = explanations
         }
         return report
+    }
+
+    /// What the why says of accounts in other currencies: each one's balance on the binding day,
+    /// the rate it is counted at (and when that is the look-back's lowest or highest, not the
+    /// day's), its value.
+    private static func currencySentence(_ why: CanSpendAnswer.Why, _ item: CanSpendAnswer, _ projection: Projection, _ global: GlobalOptions)
+        -> String
+    {
+        guard !why.currencies.isEmpty else { return "" }
+        let day = item.answer.bindingDay
+        return "; "
+            + why.currencies.map { effect in
+                let code = effect.balance.currency.code
+                let holding = projection.timeline.valuation?.rate(effect.balance.currency, on: day)
+                let which =
+                    holding?.day == effect.rate.day
+                    ? "the rate of \(effect.rate.day)"
+                    : "the \(effect.balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(effect.rate.day)"
+                return "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(ratePerUnit(effect.rate)) (\(which)): "
+                    + "\(global.shown(projection.money(effect.value)))"
+            }.joined(separator: ", ")
     }
 
     /// The why in words: the binding day, its drivers, and what lifts it.
