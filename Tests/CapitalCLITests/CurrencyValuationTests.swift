@@ -144,4 +144,49 @@ struct CurrencyValuationTests {
         try "2025-06-10,USD,seventy\n".write(toFile: broken, atomically: true, encoding: .utf8)
         cli.fails(ask + ["--rates-ahead", broken], mentioning: ["broken.csv:1", "'seventy'"])
     }
+
+    /// Item 5: spending in another currency counts in its category at the transaction day's rate;
+    /// a posting before the currency's first rate is left out, and said.
+    @Test func statsCountForeignSpendingAtItsDaysRate() throws {
+        let cli = try Self.ledger()
+        cli.ok(["account", "add", "Cash USD", "--kind", "cash", "--currency", "USD"])
+        cli.ok(["account", "add", "Travel", "--kind", "expense", "--currency", "USD"])
+        cli.ok(["tx", "add", "--on", "2025-02-01", "--posting", "Cash USD=100", "--posting", "Capital"])
+        cli.ok(["spend", "5", "Travel", "--from", "Cash USD", "--on", "2025-02-10"])  // before the first rate
+        cli.ok(["spend", "10.01", "Travel", "--from", "Cash USD", "--on", "2025-03-10"])  // at 90: 900.90
+        cli.ok(["spend", "20", "Travel", "--from", "Cash USD", "--on", "2025-03-20"])  // at 95: 1 900.00
+        cli.ok(["spend", "300", "Groceries", "--on", "2025-03-21"])
+        let object = try #require(try cli.json(["--today", "2025-03-31", "stats", "--from", "2025-02", "--to", "2025-03"]) as? [String: Any])
+        let rows = try #require((object["expense"] as? [String: Any])?["categories"] as? [[String: Any]])
+        let travel = try #require(rows.first { $0.string("category") == "Travel" })
+        #expect(travel.string("amount") == "2800.90")
+        #expect((object["expense"] as? [String: Any])?.string("total") == "3100.90")
+        let leftOut = try #require(object["leftOut"] as? [[String: Any]])
+        #expect(leftOut.count == 1 && leftOut.first?["postings"] as? Int == 1 && leftOut.first?.string("currency") == "USD")
+        let table = cli.ok(["--today", "2025-03-31", "stats", "--from", "2025-02", "--to", "2025-03"])
+        #expect(table.contains("Left out: 1 posting in USD with no rate on their day"), "\(table)")
+    }
+
+    /// Item 5: `stats --revaluation`: per month and account in another currency, what rates added
+    /// beyond the flows, each flow valued at its day.
+    @Test func revaluationIsTheChangeNoFlowExplains() throws {
+        let cli = try Self.ledger()
+        let args = ["--today", "2025-04-30", "stats", "--revaluation", "--from", "2025-03", "--to", "2025-04"]
+        let rows = try cli.rows(args)
+        #expect(rows.map { $0.string("account") } == ["Savings USD", "Savings USD"])
+        // March: 1 000 USD put in on the 1st at 90 (90 000), worth 95 000 at the month's end.
+        #expect(rows[0].string("start") == "2025-03-01" && rows[0].string("end") == "2025-03-31")
+        #expect(rows[0].string("openingValue") == "0.00" && rows[0].string("flows") == "90000.00")
+        #expect(rows[0].string("closingValue") == "95000.00" && rows[0].string("revaluation") == "5000.00")
+        // April: no new rate, no flow.
+        #expect(rows[1].string("openingValue") == "95000.00" && rows[1].string("revaluation") == "0.00")
+        #expect(cli.ok(args).contains("Total: 5 000.00"))
+        // An account filter keeps its rows; bad combinations are refused.
+        #expect(try cli.rows(args + ["--account", "VTB Debit"]).isEmpty)
+        cli.fails(args + ["--by", "month"], mentioning: ["--by 'month'", "not both"])
+        cli.fails(args + ["--chart"], mentioning: ["--chart"])
+        // Without the March rate, the month's opening flow cannot be valued.
+        cli.ok(["rate", "rm", "USD", "--on", "2025-03-01"])
+        cli.fails(args, mentioning: ["Savings USD", "no rate of USD on 2025-03-01", "first rate is on 2025-03-15"])
+    }
 }

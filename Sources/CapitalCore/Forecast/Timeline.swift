@@ -118,23 +118,25 @@ public struct Timeline: Sendable {
             }
             byCurrency[pairCurrency] = daily
         }
-        for (pairCurrency, daily) in byCurrency {
+        for (pairCurrency, var daily) in byCurrency {
             var running: Int64 = 0
             for i in daily.indices {
                 let (value, overflow) = running.addingReportingOverflow(daily[i])
                 if overflow { throw .overflow(account: "a ranged transfer") }
                 running = value
-                // A correction in another currency is valued at the day's rate (expected case).
-                var valued = value
-                if pairCurrency != currency, value != 0 {
-                    guard let valuation else {
-                        throw .valuation(account: "a ranged transfer", .missingRate(currency: pairCurrency, day: day(i), firstRate: nil))
-                    }
-                    do { valued = try valuation.value(value, in: pairCurrency, on: day(i)) } catch {
-                        throw .valuation(account: "a ranged transfer", error)
-                    }
+                daily[i] = value
+            }
+            // A correction in another currency is valued at each day's rate (expected case).
+            if pairCurrency != currency {
+                guard let valuation else {
+                    throw .valuation(account: "a ranged transfer", .missingRate(currency: pairCurrency, day: today, firstRate: nil))
                 }
-                let (sum, overflowed) = correction[i].addingReportingOverflow(valued)
+                do { daily = try valuation.values(daily[...], in: pairCurrency, from: today, .expected) } catch {
+                    throw .valuation(account: "a ranged transfer", error)
+                }
+            }
+            for i in daily.indices {
+                let (sum, overflowed) = correction[i].addingReportingOverflow(daily[i])
                 if overflowed { throw .overflow(account: "a ranged transfer") }
                 correction[i] = sum
             }

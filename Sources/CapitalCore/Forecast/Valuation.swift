@@ -25,7 +25,8 @@ public struct Valuation: Sendable {
 
     /// One currency's rates, in day order, and which of them holds on each day of the window.
     struct Series: Sendable {
-        var rates: [ExchangeRate]
+        /// A run of the rates given (shared, not copied): index `i` is `rates[rates.startIndex + i]`.
+        var rates: ArraySlice<ExchangeRate>
         var factors: [ExchangeRate.Factor]
         /// Per day of the window, the index of the rate that holds (−1 before the first).
         var holding: [Int32]
@@ -48,26 +49,44 @@ public struct Valuation: Sendable {
         self.last = max(last, today)
         self.pessimisticDays = max(1, pessimisticDays)
         self.first = today.advanced(by: -(self.pessimisticDays - 1))
-        var grouped: [Currency: [ExchangeRate]] = [:]
-        for rate in rates where rate.currency != currency { grouped[rate.currency, default: []].append(rate) }
+        // Each currency's rates one run of the array, in day order (as the store keeps them): laid
+        // out without copying or hashing a rate; sorted first only when they are not.
+        let ordered = Valuation.inRuns(rates) ? rates : rates.sorted { ($0.currency.code, $0.day) < ($1.currency.code, $1.day) }
         var series: [Currency: Series] = [:]
         let days = self.last.number - first.number + 1
         let todayIndex = today.number - first.number
-        for (foreign, list) in grouped {
-            let sorted = list.sorted { $0.day < $1.day }
-            let factors = sorted.map { ExchangeRate.Factor($0, from: foreign, to: currency) }
+        var start = 0
+        while start < ordered.count {
+            let foreign = ordered[start].currency
+            var end = start + 1
+            while end < ordered.count && ordered[end].currency == foreign { end += 1 }
+            let sorted = ordered[start..<end]
+            let runStart = start
+            start = end
+            if foreign == currency { continue }
+            // What the loops below need, read once in place: each rate's day, factor and order key.
+            var rateDays = [Int](repeating: 0, count: sorted.count)
+            var factors: [ExchangeRate.Factor] = []
+            factors.reserveCapacity(sorted.count)
+            var keys = [Int128](repeating: 0, count: sorted.count)
+            for i in 0..<sorted.count {
+                rateDays[i] = ordered[runStart + i].day.number
+                factors.append(ExchangeRate.Factor(ordered[runStart + i], from: foreign, to: currency))
+                keys[i] = ordered[runStart + i].perUnitKey
+            }
             var holding = [Int32](repeating: -1, count: days)
             var next = 0
             var current: Int32 = -1
             for offset in 0..<days {
                 let day = first.number + offset
-                while next < sorted.count && sorted[next].day.number <= day {
+                while next < rateDays.count && rateDays[next] <= day {
                     current = Int32(next)
                     next += 1
                 }
                 holding[offset] = current
             }
-            // Running extremes from the window's start, read from today on.
+            // Running extremes from the window's start, read from today on; rates compared by
+            // their value per unit, computed once.
             var lowest = [Int32](repeating: -1, count: days - todayIndex)
             var highest = lowest
             var low: Int32 = -1
@@ -75,8 +94,8 @@ public struct Valuation: Sendable {
             for offset in 0..<days {
                 let index = holding[offset]
                 if index >= 0 {
-                    if low < 0 || sorted[Int(index)].isBelow(sorted[Int(low)]) { low = index }
-                    if high < 0 || sorted[Int(high)].isBelow(sorted[Int(index)]) { high = index }
+                    if low < 0 || keys[Int(index)] < keys[Int(low)] { low = index }
+                    if high < 0 || keys[Int(high)] < keys[Int(index)] { high = index }
                 }
                 if offset >= todayIndex {
                     lowest[offset - todayIndex] = low
@@ -88,20 +107,32 @@ public struct Valuation: Sendable {
         self.series = series
     }
 
+    /// Whether each currency's rates form one run of `rates`, in day order.
+    /// - Complexity: O(rates), reading each rate's currency and day in place (no rate copied).
+    static func inRuns(_ rates: [ExchangeRate]) -> Bool {
+        var seen: Set<String> = []
+        var i = 0
+        while i < rates.count {
+            let code = rates[i].currency.code
+            guard seen.insert(code).inserted else { return false }
+            var j = i + 1
+            while j < rates.count && rates[j].currency.code == code {
+                if rates[j].day <= rates[j - 1].day { return false }
+                j += 1
+            }
+            i = j
+        }
+        return true
+    }
+
     /// The rate that holds for `foreign` on `day` (the last on or before it), or nil.
     public func rate(_ foreign: Currency, on day: Day) -> ExchangeRate? {
         guard let found = series[foreign] else { return nil }
         if day >= first && day <= last {
             let index = found.holding[day.number - first.number]
-            return index < 0 ? nil : found.rates[Int(index)]
+            return index < 0 ? nil : found.rate(at: Int(index))
         }
-        var low = 0
-        var high = found.rates.count
-        while low < high {
-            let middle = (low + high) / 2
-            if found.rates[middle].day <= day { low = middle + 1 } else { high = middle }
-        }
-        return low == 0 ? nil : found.rates[low - 1]
+        return found.index(onOrBefore: day).map(found.rate(at:))
     }
 
     /// `amount` of `foreign` on `day` in the ledger's currency, in `forecastCase`.
@@ -124,7 +155,7 @@ public struct Valuation: Sendable {
     /// the lowest or highest of the look-back); nil when none holds.
     public func rate(for amount: Int64, in foreign: Currency, on day: Day, _ forecastCase: ForecastCase) -> ExchangeRate? {
         guard let found = series[foreign], let index = found.index(for: amount, on: day, forecastCase, in: self) else { return nil }
-        return found.rates[index]
+        return found.rate(at: index)
     }
 
     /// `balances` of an account in `foreign`, one a day from `start`, in the ledger's currency.
@@ -190,23 +221,32 @@ extension Valuation.Series {
         } else if day >= valuation.first && day <= valuation.last {
             index = holding[day.number - valuation.first.number]
         } else {
-            var low = 0
-            var high = rates.count
-            while low < high {
-                let middle = (low + high) / 2
-                if rates[middle].day <= day { low = middle + 1 } else { high = middle }
-            }
-            return low == 0 ? nil : low - 1
+            return self.index(onOrBefore: day)
         }
         return index < 0 ? nil : Int(index)
     }
+
+    /// The index of the last rate on or before `day` (a binary search), nil before the first.
+    func index(onOrBefore day: Day) -> Int? {
+        var low = 0
+        var high = rates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rate(at: middle).day <= day { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The rate at index `i` of the run.
+    func rate(at i: Int) -> ExchangeRate { rates[rates.startIndex + i] }
 }
 
 extension ExchangeRate {
-    /// Whether this rate is worth less than `other` (per unit of the currency).
-    func isBelow(_ other: ExchangeRate) -> Bool {
-        let (a, b) = (value.fraction, other.value.fraction)
-        return a.numerator * b.denominator * Int128(other.per) < b.numerator * a.denominator * Int128(per)
+    /// The value per unit of the currency in units of 10⁻²⁰ (rounded down): what rates are ordered
+    /// by, computed once per rate instead of cross-multiplying in every comparison.
+    var perUnitKey: Int128 {
+        let key = Int128(value.coefficient) * ExchangeRate.powersOfTen[20 - value.scale]
+        return per == 1 ? key : key / Int128(per)
     }
 }
 

@@ -168,15 +168,9 @@ public struct ExchangeRate: Hashable, Sendable {
 
         /// `rate` from minor units of `from` to minor units of `to`.
         public init(_ rate: ExchangeRate, from: Currency, to: Currency) {
-            var numerator = Int128(rate.value.coefficient)
-            var denominator = Int128(rate.per)
-            for _ in 0..<rate.value.scale { denominator *= 10 }
             let shift = to.exponent - from.exponent
-            if shift > 0 {
-                for _ in 0..<shift { numerator *= 10 }
-            } else {
-                for _ in 0..<(-shift) { denominator *= 10 }
-            }
+            let numerator = Int128(rate.value.coefficient) * ExchangeRate.powersOfTen[max(0, shift)]
+            let denominator = Int128(rate.per) * ExchangeRate.powersOfTen[rate.value.scale + max(0, -shift)]
             self.numerator = numerator
             self.denominator = denominator
             if let n = Int64(exactly: numerator), let d = Int64(exactly: denominator), d < Int64.max / 2 {
@@ -197,6 +191,9 @@ public struct ExchangeRate: Hashable, Sendable {
             hasher.combine(denominator)
         }
     }
+
+    /// 10⁰ … 10²⁴.
+    static let powersOfTen: [Int128] = (0...24).reduce(into: [Int128]()) { table, n in table.append(n == 0 ? 1 : table[n - 1] * 10) }
 
     /// `amount × factor`, rounded half to even; nil past Int64.
     public static func convert(_ amount: Int64, factor: Factor) -> Int64? {

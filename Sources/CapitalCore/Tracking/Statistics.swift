@@ -6,8 +6,9 @@
 /// - Only category postings: a posting to an expense account is spending (a refund, negative,
 ///   reduces it), a posting to an income account is income negated (salary is a negative posting
 ///   to `Salary`, so income is positive). Transfers between balance-sheet accounts count nowhere.
-/// - Only postings in `currency` (the ledger's); category postings in another currency are left
-///   out and counted per currency code in `leftOut`.
+/// - Amounts in `currency` (the ledger's): a category posting in another currency counts at its
+///   transaction day's rate among `rates` (the last on or before the day, rounded half to even per
+///   posting); one with no rate that day is left out and counted per currency code in `leftOut`.
 /// - With `accountID`, only transactions with a posting to that account, and of them still only
 ///   their category postings (spending paid from that account).
 /// - Hidden accounts count like any other.
@@ -66,7 +67,7 @@ public struct Statistics: Hashable, Sendable {
     /// - Complexity: O(postings + categories × log categories + months).
     public init(
         transactions: [Transaction], accounts: [Account], currency: Currency, range: DayRange, today: Day, accountID: String? = nil,
-        firstDay: Day? = nil
+        firstDay: Day? = nil, rates: [ExchangeRate] = []
     ) throws(LedgerError) {
         self.currency = currency
         self.range = range
@@ -104,6 +105,11 @@ public struct Statistics: Hashable, Sendable {
         var lastMonthSpent: [String: Int64] = [:]
         var averagedSpent: [String: Int64] = [:]
         var leftOut: [String: Int] = [:]
+        // Rates laid out from the first day looked at (this month's and last month's included) to the last.
+        let earliest = min(range.start, lastMonth, averaged.start)
+        let valuation =
+            rates.isEmpty
+            ? nil : Valuation(rates: rates, currency: currency, today: earliest, through: max(range.end, today), pessimisticDays: 1)
 
         for transaction in transactions {
             let inRange = range.contains(transaction.day)
@@ -117,15 +123,24 @@ public struct Statistics: Hashable, Sendable {
             let month = Statistics.monthNumber(transaction.day) - firstMonth
             for posting in transaction.postings {
                 guard let kind = kinds[posting.accountID]?.kind else { continue }
-                guard posting.amount.currency == currency else {
-                    if inRange { leftOut[posting.amount.currency.code, default: 0] += 1 }
-                    continue
+                var minor = posting.amount.minor
+                if posting.amount.currency != currency {
+                    let valued: Int64?
+                    do { valued = try valuation?.value(minor, in: posting.amount.currency, on: transaction.day) } catch {
+                        if case .overflow = error { throw .overflow }
+                        valued = nil
+                    }
+                    guard let valued else {
+                        if inRange { leftOut[posting.amount.currency.code, default: 0] += 1 }
+                        continue
+                    }
+                    minor = valued
                 }
                 let flow: Int64
                 if kind == .expense {
-                    flow = posting.amount.minor
+                    flow = minor
                 } else {
-                    let (negated, overflow) = Int64(0).subtractingReportingOverflow(posting.amount.minor)
+                    let (negated, overflow) = Int64(0).subtractingReportingOverflow(minor)
                     if overflow { throw .overflow }
                     flow = negated
                 }

@@ -40,7 +40,7 @@ extension Ledger {
         do {
             return try Statistics(
                 transactions: transactions, accounts: accounts, currency: currency, range: range, today: today, accountID: accountID,
-                firstDay: opening?.firstDay)
+                firstDay: opening?.firstDay, rates: rates)
         } catch {
             throw .engine(context: "stats", reason: KitError.template(error))
         }

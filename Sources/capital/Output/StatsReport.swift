@@ -34,7 +34,7 @@ struct StatsReport {
     var leftOutNote: String? {
         guard !stats.leftOut.isEmpty else { return nil }
         let parts = stats.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) posting\($0.value == 1 ? "" : "s") in \($0.key)" }
-        return "Left out: \(parts.joined(separator: ", ")) (statistics are in \(stats.currency.code))"
+        return "Left out: \(parts.joined(separator: ", ")) with no rate on their day (statistics are in \(stats.currency.code); see capital rate)"
     }
 
     func report(forTable table: Bool) -> Report {

@@ -25,14 +25,18 @@ extension Capital {
                 months the range touches (a partial first or last month counts as one), rounded half up to a minor unit.
                 --by category also compares each expense category this month (from the 1st to --today) with last \
                 month and with the average of the range's full months before this one.
-                Amounts are in the ledger's currency; category postings in other currencies are left out and counted \
-                in a note (and under "leftOut" in JSON). --chart draws bars above the table (table format only).
+                Amounts are in the ledger's currency: a category posting in another currency counts at its \
+                transaction day's rate; one before its currency's first rate is left out and counted in a note (and \
+                under "leftOut" in JSON). --chart draws bars above the table (table format only).
+                --revaluation shows instead, per month and account in another currency, its balance valued at the \
+                month's start and end, what flowed, and the gain or loss from rate changes.
                 Examples:
                   capital stats --chart
                   capital -f samples/household.yaml stats --from 2025-01 --to 2025-03
                   capital stats --by month --account "VTB Debit" --format json
                   capital stats --from -1y
                   capital stats --by spender --format csv
+                  capital stats --revaluation --from 2025-01
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -48,17 +52,27 @@ extension Capital {
         var to: String?
         @Option(help: ArgumentHelp("Only transactions with a posting to this account.", valueName: "account"), completion: .accountNames) var account:
             String?
-        @Option(help: ArgumentHelp("category, month or spender.", valueName: "view"), completion: .list(["category", "month", "spender"])) var by =
-            "category"
+        @Option(help: ArgumentHelp("category, month or spender.", valueName: "view"), completion: .list(["category", "month", "spender"])) var by:
+            String?
         @Flag(help: "Draw bar charts above the table.") var chart = false
+        @Flag(help: "Gains and losses from rate changes, per month and account in another currency.") var revaluation = false
 
         func run() throws {
-            guard let view = StatsView(rawValue: by) else { throw CLIError.invalid("--by", by, "expected category, month or spender") }
+            guard let view = StatsView(rawValue: by ?? "category") else {
+                throw CLIError.invalid("--by", by ?? "", "expected category, month or spender")
+            }
+            if revaluation, let by { throw CLIError.invalid("--by", by, "give --by or --revaluation, not both") }
+            if revaluation, chart { throw CLIError("--chart: --revaluation has no chart", exitCode: 64) }
             let format = try global.outputFormat()
             let today = try global.todayDay()
             let range = try kit { try StatisticsRequest(from: from, to: to).range(today: today) }
             let store = try global.ledgerStore(writing: false)
             let filter = try account.map { try accountOption($0, store) }
+            if revaluation {
+                let ledger = try store.snapshot(asOf: [range.start.advanced(by: -1), today])
+                let rows = try kit { try ledger.revaluation(range) }.filter { filter == nil || $0.account.id == filter?.id }
+                return try global.print(Report.revaluation(rows, ledger.currency, range: range, global))
+            }
             let ledger = try store.snapshot(asOf: [range.start, today])
             let stats = try kit { try ledger.statistics(range, today: today, accountID: filter?.id) }
             var report = StatsReport(stats: stats, view: view, accountName: filter?.name)
@@ -87,5 +101,32 @@ private func accountOption(_ reference: String, _ store: Store) throws -> Accoun
         throw CLIError.invalid("--account", reference, "matches several accounts: \(candidates.joined(separator: ", "))")
     case .failure(let error):
         throw error
+    }
+}
+
+extension Report {
+    /// `stats --revaluation`: a row per month and account in another currency.
+    static func revaluation(_ rows: [RevaluationRow], _ ledger: Currency, range: DayRange, _ global: GlobalOptions) -> Report {
+        var section = Section(
+            name: "revaluation",
+            columns: [
+                Column("start", "From"), Column("end", "To"), Column("account", "Account"), Column("currency", "Cur"),
+                Column("opening", "Opening", numeric: true), Column("closing", "Closing", numeric: true),
+                Column("openingValue", "Opening \(ledger.code)", numeric: true), Column("flows", "Flows \(ledger.code)", numeric: true),
+                Column("closingValue", "Closing \(ledger.code)", numeric: true), Column("revaluation", "Gain/loss", numeric: true),
+            ])
+        section.rows = rows.map { row in
+            let native = { (minor: Int64) in Cell.money(Money(minor: minor, currency: row.currency)) }
+            let valued = { (minor: Int64) in Cell.money(Money(minor: minor, currency: ledger)) }
+            return [
+                .day(row.start), .day(row.end), .label(Label(row.account)), .text(row.currency.code), native(row.opening), native(row.closing),
+                valued(row.openingValue), valued(row.flows), valued(row.closingValue), valued(row.revaluation),
+            ]
+        }
+        var report = Report([section])
+        let total = rows.reduce(Int64(0)) { saturatingSum($0, $1.revaluation) }
+        report.headline = ["Gains and losses from rate changes, \(range.start) to \(range.end.advanced(by: -1)), in \(ledger.code)"]
+        report.footer = ["\nTotal: \(global.shown(Money(minor: total, currency: ledger)))"]
+        return report
     }
 }
