@@ -25,7 +25,7 @@ struct FieldKeysCLITests {
             .from: "--from", .to: "--to", .amount: "AMOUNT", .period: "--by", .reminderDays: "--days", .month: "--month", .scenarioFile: "FILE",
             .category: "--category", .min: "--min", .max: "--max", .kind: "--kind", .limit: "--limit", .after: "--after", .before: "--before",
             .statement: "STATEMENT", .rules: "--rules", .formatIn: "--format-in", .encoding: "--encoding", .ofxAccount: "--ofx-account",
-            .rateFile: "FILE", .rate: "--rate", .ratesAhead: "--rates-ahead", .fxWindow: "--fx-window",
+            .rateFile: "FILE", .rate: "--rate", .ratesAhead: "--rates-ahead", .fxWindow: "--fx-window", .currency: "--currency", .paid: "--paid",
         ]
         #expect(Set(expected.keys) == Set(KitError.Field.allCases))
         for (field, flag) in expected { #expect(field.flag == flag, "\(field)") }
