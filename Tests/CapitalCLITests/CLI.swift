@@ -266,3 +266,21 @@ final class ParseMemo: @unchecked Sendable {
         return command
     }
 }
+
+extension CLI {
+    /// Whether hledger is installed where the tests look for it (`apt-get install hledger`).
+    static let hasHledger = FileManager.default.isExecutableFile(atPath: "/usr/bin/hledger")
+
+    /// Runs hledger with `arguments`: its exit status and standard output.
+    static func hledger(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/hledger")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}

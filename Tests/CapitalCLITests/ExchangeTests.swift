@@ -94,7 +94,7 @@ struct ExchangeTests {
     /// Issue 19, item 6: the journal export carries every rate as a `P` directive, and hledger's
     /// `balance -X RUB --value=end,RUB` on it gives, for each account in one currency, the value
     /// capital's `balance` shows, on every day checked (where hledger is installed).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/hledger")))
+    @Test(.enabled(if: CLI.hasHledger))
     func hledgerValuesTheExportAsCapitalDoes() throws {
         let cli = try Self.ledger()
         cli.ok(["account", "add", "Savings USD", "--kind", "deposit", "--currency", "USD"])
@@ -119,15 +119,10 @@ struct ExchangeTests {
             let next = try #require(
                 Calendar(identifier: .gregorian).date(byAdding: .day, value: 1, to: ISO8601DateFormatter().date(from: day + "T00:00:00Z")!))
             let end = ISO8601DateFormatter().string(from: next).prefix(10)
-            let hledger = Process()
-            hledger.executableURL = URL(fileURLWithPath: "/usr/bin/hledger")
-            hledger.arguments = ["-f", journal, "balance", "-e", String(end), "-X", "RUB", "--value=end,RUB", "--flat", "-O", "csv"]
-            let pipe = Pipe()
-            hledger.standardOutput = pipe
-            try hledger.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            hledger.waitUntilExit()
-            #expect(hledger.terminationStatus == 0)
+            let (status, output) = try CLI.hledger([
+                "-f", journal, "balance", "-e", String(end), "-X", "RUB", "--value=end,RUB", "--flat", "-O", "csv",
+            ])
+            #expect(status == 0)
             var theirs: [String: String] = [:]
             for line in output.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }

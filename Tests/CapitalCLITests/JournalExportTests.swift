@@ -91,23 +91,16 @@ struct JournalExportTests {
 
     /// With hledger installed (`apt-get install hledger`): its forecast of the export gives
     /// capital's daily balances of level 4 (cash, debit, card) on every day of the year.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/hledger")))
+    @Test(.enabled(if: CLI.hasHledger))
     func hledgerAgreesDayByDay() throws {
         let cli = try CLI()
         let journal = cli.path("household.journal")
         try cli.ok(Self.args).write(toFile: journal, atomically: true, encoding: .utf8)
-        let hledger = Process()
-        hledger.executableURL = URL(fileURLWithPath: "/usr/bin/hledger")
-        hledger.arguments = [
+        let (status, output) = try CLI.hledger([
             "-f", journal, "register", "-D", "-H", "-E", "--forecast=2025-04-01..2026-04-02", "-b", "2025-04-01", "-e", "2026-04-02", "assets:cash",
             "assets:debit", "liabilities:credit-card", "-O", "csv",
-        ]
-        let pipe = Pipe()
-        hledger.standardOutput = pipe
-        try hledger.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        hledger.waitUntilExit()
-        #expect(hledger.terminationStatus == 0)
+        ])
+        #expect(status == 0)
         var theirs: [String: String] = [:]
         for line in output.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }

@@ -373,9 +373,7 @@ extension Store {
         var transactionIDs: Set<String>?
         for entry in document.schedules {
             let id = entry.id?.lowercased() ?? StableID.make("schedule\u{1F}\(nameKey(entry.input.name))")
-            if let given = entry.id, !StableID.isUUID(given) {
-                throw fail(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one")
-            }
+            try checkGivenID(entry.id, at: entry.location)
             var input = entry.input
             // Accounts by name alone (never an id prefix), and named in errors as the file names them.
             input.postings = try input.postings.map { posting in
@@ -465,10 +463,7 @@ extension Store {
         build: (Entry, String) throws -> Value, adding: (Value) throws -> Void = { _ in }
     ) throws {
         for entry in entries {
-            if let given = id(entry), !StableID.isUUID(given) {
-                throw StoreError.file(
-                    LedgerFileError(location(entry), "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
-            }
+            try checkGivenID(id(entry), at: location(entry))
             let identifier = id(entry)?.lowercased() ?? StableID.make("\(kind)\u{1F}\(nameKey(account(entry)))")
             let built = try build(entry, identifier)
             if let present = try draft.content[keyPath: added].first(where: { $0[keyPath: valueID] == identifier }) ?? existing(identifier) {
@@ -497,10 +492,7 @@ extension Store {
         // Numbers go on from the highest stored or added one (read once, not per due).
         var last = try draft.lookup.lastDueNumber()
         for entry in document.dues {
-            if let given = entry.id, !StableID.isUUID(given) {
-                throw StoreError.file(
-                    LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
-            }
+            try checkGivenID(entry.id, at: entry.location)
             let input = entry.input
             let id =
                 entry.id?.lowercased() ?? StableID.make("due\u{1F}\(input.type.rawValue)\u{1F}\(nameKey(input.reason))\u{1F}\(input.dueDay.number)")
@@ -516,13 +508,7 @@ extension Store {
                 draft.content.summary.instrumentsAlreadyPresent += 1
                 continue
             }
-            if try draft.lookup.isDeleted("due", id) {
-                throw StoreError.file(
-                    LedgerFileError(
-                        entry.location,
-                        "\(input.type.rawValue) '\(input.reason)' (\(id)) was deleted from the database; remove it from the file or give it a new id")
-                )
-            }
+            try refuseDeleted("due", id, named: "\(input.type.rawValue) '\(input.reason)'", draft, at: entry.location)
             draft.content.dues.append(built)
             last = max(last, built.number)
             draft.content.summary.instrumentsAdded += 1
@@ -536,10 +522,7 @@ extension Store {
         let ledger = try ledgerCurrency(draft, location: draft.content.file)
         var seen: [String: FileLocation] = [:]
         for entry in document.rates {
-            if let given = entry.id, !StableID.isUUID(given) {
-                throw StoreError.file(
-                    LedgerFileError(entry.location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
-            }
+            try checkGivenID(entry.id, at: entry.location)
             let input = entry.input
             let code = input.currency.uppercased()
             let id = entry.id?.lowercased() ?? StableID.make("rate\u{1F}\(code)\u{1F}\(input.day.number)")
@@ -563,14 +546,25 @@ extension Store {
                 draft.content.summary.ratesAlreadyPresent += 1
                 continue
             }
-            if try draft.lookup.isDeleted("rate", id) {
-                throw StoreError.file(
-                    LedgerFileError(
-                        entry.location,
-                        "the rate of \(code) on \(input.day) (\(id)) was deleted from the database; remove it from the file or give it a new id"))
-            }
+            try refuseDeleted("rate", id, named: "the rate of \(code) on \(input.day)", draft, at: entry.location)
             draft.content.rates.append(built)
             draft.content.summary.ratesAdded += 1
+        }
+    }
+
+    /// Refuses an `id` a file gives that is not a UUID.
+    static func checkGivenID(_ given: String?, at location: FileLocation) throws {
+        if let given, !StableID.isUUID(given) {
+            throw StoreError.file(
+                LedgerFileError(location, "id '\(given)' is not a UUID (8-4-4-4-12 hex digits); leave it out and capital derives one"))
+        }
+    }
+
+    /// Refuses a record of `table` the database holds only as deleted: the file would bring it back.
+    static func refuseDeleted(_ table: String, _ id: String, named name: String, _ draft: LedgerDraft, at location: FileLocation) throws {
+        if try draft.lookup.isDeleted(table, id) {
+            throw StoreError.file(
+                LedgerFileError(location, "\(name) (\(id)) was deleted from the database; remove it from the file or give it a new id"))
         }
     }
 }
