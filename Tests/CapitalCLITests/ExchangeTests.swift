@@ -47,6 +47,17 @@ struct ExchangeTests {
         // --no-rate leaves the rates alone.
         cli.ok(["exchange", "10", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--paid", "1000", "--on", "2025-03-21", "--no-rate"])
         #expect(try cli.rows(["rate", "list"]).count == 1)
+        // The CSV export values each posting at its day's rate; none before the first rate.
+        cli.ok(["tx", "add", "--on", "2025-03-05", "--posting", "Cash USD=1", "--posting", "Capital"])
+        let csv = cli.ok(["export", "--format", "csv", "--what", "transactions"])
+        #expect(csv.contains("2025-03-21,,Cash USD,,10.00,USD,918.50,cash,"), "\(csv)")
+        #expect(csv.contains("2025-03-05,,Cash USD,,1.00,USD,,cash,"), "\(csv)")
+        #expect(csv.contains("2025-03-20,,VTB Debit,,-92500.00,RUB,-92500.00,debit,"), "\(csv)")
+        // A forecast of the dollar account, in dollars.
+        let forecast = cli.ok([
+            "--today", "2025-03-22", "export", "--format", "csv", "--what", "forecast", "--account", "Cash USD", "--to", "2025-03-31",
+        ])
+        #expect(forecast.contains(",USD"), "\(forecast)")
     }
 
     @Test func quickEntriesAcrossCurrenciesAreExchanges() throws {

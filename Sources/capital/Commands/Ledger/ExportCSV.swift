@@ -89,16 +89,22 @@ struct CSVExportOptions: ParsableArguments {
 
 /// One row per posting: a spreadsheet sums, filters and pivots them. Balance-sheet accounts
 /// (and Capital) are in `account`, categories in `category`; amounts are signed as in double
-/// entry, so each transaction's rows sum to zero per currency.
+/// entry, so each transaction's rows sum to zero per currency. `value` is the amount in the
+/// ledger's currency at the transaction day's rate (empty before its currency's first rate).
 func transactionTable(_ store: Store, range: (from: Day?, to: Day?)) throws -> CSVTable {
     let ledger = try store.snapshot()
     var filter = TransactionFilter()
     (filter.from, filter.to) = range
     let accounts = Dictionary(ledger.accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var table = CSVTable(header: [
-        "date", "payee", "account", "category", "amount", "currency", "kind", "note", "postingNote", "spender", "tags", "counterparts", "transaction",
+        "date", "payee", "account", "category", "amount", "currency", "value", "kind", "note", "postingNote", "spender", "tags", "counterparts",
+        "transaction",
     ])
-    for transaction in ledger.transactions(matching: filter) {
+    let matching = ledger.transactions(matching: filter)
+    let valuation = matching.first.map {
+        Valuation(rates: ledger.rates, currency: ledger.currency, today: $0.day, through: matching.last?.day ?? $0.day, pessimisticDays: 1)
+    }
+    for transaction in matching {
         let names = transaction.postings.map { accounts[$0.accountID]?.name ?? $0.accountID }
         for (index, posting) in transaction.postings.enumerated() {
             let account = accounts[posting.accountID]
@@ -109,7 +115,11 @@ func transactionTable(_ store: Store, range: (from: Day?, to: Day?)) throws -> C
             }
             table.rows.append([
                 .value(transaction.day.iso), .text(transaction.payee), .text(isCategory ? "" : names[index]), .text(isCategory ? names[index] : ""),
-                .value(posting.amount.plain), .value(posting.amount.currency.code), .value(account?.kind.rawValue ?? ""), .text(transaction.note),
+                .value(posting.amount.plain), .value(posting.amount.currency.code),
+                .value(
+                    (try? valuation?.value(posting.amount.minor, in: posting.amount.currency, on: transaction.day)).flatMap { $0 }
+                        .map { Money(minor: $0, currency: ledger.currency).plain } ?? ""),
+                .value(account?.kind.rawValue ?? ""), .text(transaction.note),
                 .text(posting.note), .text(transaction.spender), .text(transaction.tags.joined(separator: ";")),
                 .text(counterparts.joined(separator: ";")), .value(transaction.id),
             ])
@@ -163,12 +173,15 @@ func forecastTable(_ options: CSVExportOptions, _ global: GlobalOptions, range: 
             try projection.pool(account: options.account, group: options.group, level: options.level), by: period, from: range.from, forecastCase)
     }
     var table = CSVTable(header: ["start", "end", "opening", "inflow", "outflow", "closing", "min", "minDay", "currency"])
-    let code = projection.currency.code
+    // An account in another currency is forecast in its own.
+    let currency = forecast.pool.currency
     for period in forecast.periods {
         table.rows.append(
             [.value(period.start.iso), .value(period.end.iso)]
-                + [period.opening, period.inflow, period.outflow, period.closing, period.minimum].map { .value(projection.money($0).plain) }
-                + [.value(period.minimumDay.iso), .value(code)])
+                + [period.opening, period.inflow, period.outflow, period.closing, period.minimum].map {
+                    .value(Money(minor: $0, currency: currency).plain)
+                }
+                + [.value(period.minimumDay.iso), .value(currency.code)])
     }
     return table
 }
