@@ -75,6 +75,26 @@ struct ExchangeTests {
             try cli.rows(["rate", "list"]).map { "\($0.string("on") ?? "") \($0.string("rate") ?? "")" } == ["2025-03-20 92.5", "2025-03-22 91.5"])
     }
 
+    /// `tx add` with hledger's price notation: the equity account takes the amount's opposite and
+    /// its cost, so the transaction balances per currency.
+    @Test func txAddTakesPrices() throws {
+        let cli = try Self.ledger()
+        cli.ok(["rate", "set", "USD", "92", "--on", "2025-03-01"])  // a price sets no rate: balance values at this one
+        cli.ok(["tx", "add", "--on", "2025-03-20", "--posting", "Cash USD=100.01 @ 92.25", "--posting", "VTB Debit"])
+        cli.ok(["tx", "add", "--on", "2025-03-21", "--posting", "Cash USD=-50 @@ 4600", "--posting", "VTB Debit"])
+        let balances = try Self.balances(cli, on: "2025-03-21")
+        #expect(balances["Cash USD USD"] == Int64(50_01))
+        #expect(balances["VTB Debit RUB"] == Int64(200_000_00 - 9_225_92 + 4_600_00))  // 100.01 × 92.25 = 9 225.9225
+        #expect(balances["Capital USD"] == Int64(-50_01))
+        #expect(cli.ok(["check"]).contains(": ok ("))
+        cli.fails(
+            ["tx", "add", "--posting", "VTB Debit=100 @ 2", "--posting", "Cash USD"], mentioning: ["VTB Debit=100 @ 2", "another currency than RUB"])
+        cli.fails(["tx", "add", "--posting", "Cash USD=100 @ 0", "--posting", "VTB Debit"], mentioning: ["'0'", "above zero"])
+        cli.fails(["tx", "add", "--posting", "Cash USD=100 @", "--posting", "VTB Debit"], mentioning: ["expected a price after @"])
+        cli.fails(["tx", "add", "--posting", "Cash USD=100 @@ 1.001", "--posting", "VTB Debit"], mentioning: ["1.001", "RUB allows 2"])
+        cli.fails(["tx", "add", "--posting", "Cash USD=100 @@ -5", "--posting", "VTB Debit"], mentioning: ["'-5'", "above zero"])
+    }
+
     @Test func badExchangesChangeNothing() throws {
         let cli = try Self.ledger()
         let base = ["exchange", "1000", "USD", "--from", "VTB Debit", "--to", "Cash USD", "--on", "2025-03-20"]

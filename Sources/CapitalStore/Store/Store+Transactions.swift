@@ -12,6 +12,16 @@ public struct PostingInput: Sendable {
     public var note: String
     /// How the user wrote it, for error messages (`--posting 'Groceries=500'`).
     public var field: String
+    /// What an amount in another currency than the ledger's cost in the ledger's: per unit
+    /// (`@ 92.5`) or in total (`@@ 9250`). The transaction then balances per currency through
+    /// the equity account, which takes the amount's opposite and the price.
+    public var price: Price?
+
+    /// A price in the ledger's currency.
+    public enum Price: Sendable, Equatable {
+        case unit(String)
+        case total(String)
+    }
 
     public init(account: String, amount: String?, currency: String? = nil, note: String = "", field: String) {
         self.account = account
@@ -135,7 +145,7 @@ extension Store {
 
     static func build(_ accounts: AccountIndex, id: String, _ input: TransactionInput) throws -> Transaction {
         var postings: [Posting] = []
-        var missing: (index: Int, field: String, fixedCurrency: Bool)?
+        var missing: (index: Int, input: Int, field: String, fixedCurrency: Bool)?
         for (index, posting) in input.postings.enumerated() {
             let account = try accounts.resolve(posting.account)
             var currency = account.currency
@@ -159,9 +169,10 @@ extension Store {
                     field: posting.field, value: posting.account,
                     reason: "only one posting may leave out its amount (\(first.field) already does)")
             } else {
-                missing = (index, posting.field, posting.currency != nil || account.kind != .equity)
+                missing = (postings.count, index, posting.field, posting.currency != nil || account.kind != .equity)
             }
             postings.append(Posting(accountID: account.id, amount: amount, note: posting.note))
+            if let price = posting.price { postings += try priced(amount, price, posting, accounts) }
         }
         if let missing {
             var sums: [Currency: Int64] = [:]
@@ -176,7 +187,7 @@ extension Store {
                 let open = sums.filter { $0.value != 0 }.keys.sorted { $0.code < $1.code }
                 if open.count > 1 {
                     throw StoreError.invalid(
-                        field: missing.field, value: input.postings[missing.index].account,
+                        field: missing.field, value: input.postings[missing.input].account,
                         reason: "one posting cannot balance \(open.map(\.code).joined(separator: " and ")); give its amounts")
                 }
                 currency = open.first ?? currency
@@ -190,6 +201,41 @@ extension Store {
             tags: try validateTags(input.tags), postings: postings)
         do { try transaction.validate() } catch { throw StoreError.ledger(error) }
         return transaction
+    }
+
+    /// The equity account's two postings that balance `amount` bought or sold at `price`: the
+    /// amount's opposite in its currency, and its cost in the ledger's (the equity account's).
+    static func priced(_ amount: Money, _ price: PostingInput.Price, _ posting: PostingInput, _ accounts: AccountIndex) throws -> [Posting] {
+        let capital = try accounts.resolve(Account.capitalName)
+        let ledger = capital.currency
+        guard posting.amount != nil else {
+            throw StoreError.invalid(field: posting.field, value: posting.account, reason: "a price needs the amount it is the price of")
+        }
+        guard amount.currency != ledger else {
+            throw StoreError.invalid(
+                field: posting.field, value: amount.plain, reason: "a price is for an amount in another currency than \(ledger.code)")
+        }
+        let cost: Int64
+        switch price {
+        case .unit(let text):
+            let rate: ExchangeRate.Decimal
+            do { rate = try ExchangeRate.Decimal(parsing: text) } catch {
+                throw StoreError.invalid(field: posting.field, value: text, reason: "the price per unit: \(error.reason)")
+            }
+            let factor = ExchangeRate.Factor(
+                ExchangeRate(id: "", currency: amount.currency, day: Day(0), value: rate), from: amount.currency, to: ledger)
+            guard let converted = ExchangeRate.convert(amount.minor, factor: factor) else { throw StoreError.ledger(.overflow) }
+            cost = converted
+        case .total(let text):
+            let total: Money
+            do { total = try Money(parsing: text, currency: ledger) } catch { throw StoreError.money(field: posting.field, error) }
+            guard total.minor > 0 else { throw StoreError.invalid(field: posting.field, value: text, reason: "a total price is above zero") }
+            cost = amount.minor < 0 ? -total.minor : total.minor
+        }
+        return [
+            Posting(accountID: capital.id, amount: try amount.negated()),
+            Posting(accountID: capital.id, amount: Money(minor: cost, currency: ledger)),
+        ]
     }
 
     static func validateTags(_ tags: [String]) throws -> [String] {

@@ -22,7 +22,8 @@ struct TransactionFields: ParsableArguments {
 }
 
 /// `ACCOUNT=AMOUNT`, `ACCOUNT=AMOUNT CUR` (a currency other than the account's: only for the equity
-/// account) or just `ACCOUNT` for the balancing posting, from `--posting`.
+/// account) or just `ACCOUNT` for the balancing posting, from `--posting`; an amount in another
+/// currency may carry its price in the ledger's, hledger's way: `@ 92.5` a unit, `@@ 9250` in all.
 func parsePosting(_ text: String) throws -> PostingInput {
     let field = "--posting '\(text)'"
     guard let equals = text.lastIndex(of: "=") else {
@@ -32,12 +33,22 @@ func parsePosting(_ text: String) throws -> PostingInput {
     let account = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
     var amount = String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
     if account.isEmpty { throw CLIError.invalid("--posting", text, "expected ACCOUNT=AMOUNT, the account is missing") }
+    var price: PostingInput.Price?
+    if let at = amount.range(of: "@") {
+        let total = amount[at.upperBound...].hasPrefix("@")
+        let value = String(amount[(total ? amount.index(after: at.upperBound) : at.upperBound)...]).trimmingCharacters(in: .whitespaces)
+        if value.isEmpty { throw CLIError.invalid("--posting", text, "expected a price after \(total ? "@@" : "@")") }
+        price = total ? .total(value) : .unit(value)
+        amount = String(amount[..<at.lowerBound]).trimmingCharacters(in: .whitespaces)
+    }
     var currency: String?
     if let space = amount.lastIndex(of: " "), amount[amount.index(after: space)...].allSatisfy(\.isLetter) {
         currency = String(amount[amount.index(after: space)...])
         amount = String(amount[..<space]).trimmingCharacters(in: .whitespaces)
     }
-    return PostingInput(account: account, amount: amount, currency: currency, field: field)
+    var input = PostingInput(account: account, amount: amount, currency: currency, field: field)
+    input.price = price
+    return input
 }
 
 extension Capital.TxCommand {
