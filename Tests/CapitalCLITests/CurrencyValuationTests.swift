@@ -36,7 +36,7 @@ struct CurrencyValuationTests {
         let groups = try #require(object["groups"] as? [[String: Any]])
         #expect(groups.map { $0.string("balance") } == ["145000.00"] && groups.first?.string("currency") == "RUB")
         // Before the second rate: the first one holds.
-        let early = try #require((try cli.json(["balance", "--on", "2025-03-14"]) as? [String: Any])?["groups"] as? [[String: Any]])
+        let early = try #require((try cli.json(["balance", "--on", "2025-03-08"]) as? [String: Any])?["groups"] as? [[String: Any]])
         #expect(early.first?.string("balance") == "140000.00")
         // By currency: each currency's total with its value, then the valued total.
         let table = cli.ok(["balance", "--on", "2025-03-20", "--by-currency"])
@@ -105,6 +105,10 @@ struct CurrencyValuationTests {
         let rates = try #require(object["staleRates"] as? [[String: Any]])
         #expect(
             rates.count == 1 && rates[0].string("currency") == "USD" && rates[0].string("lastRate") == "95" && rates[0].string("on") == "2025-03-15")
+        // balance says it too, for the day it shows.
+        let balance = cli.run(["balance", "--on", "2025-04-20"])
+        #expect(balance.status == 0 && balance.stderr.contains("USD at 95 of 2025-03-15 (36 days old)"), "\(balance)")
+        #expect(cli.run(["balance", "--on", "2025-03-20"]).stderr == "")
         // A rate per 100 units is quoted per one.
         cli.ok(["rate", "set", "USD", "9500", "--per", "100", "--on", "2025-03-16"])
         #expect(cli.run(["--today", "2025-04-20", "can-spend", "--level", "6"]).stderr.contains("USD at 95 of 2025-03-16"))

@@ -79,7 +79,7 @@ struct ExchangeTests {
     /// its cost, so the transaction balances per currency.
     @Test func txAddTakesPrices() throws {
         let cli = try Self.ledger()
-        cli.ok(["rate", "set", "USD", "92", "--on", "2025-03-01"])  // a price sets no rate: balance values at this one
+        cli.ok(["rate", "set", "USD", "92", "--on", "2025-03-19"])  // a price sets no rate: balance values at this one
         cli.ok(["tx", "add", "--on", "2025-03-20", "--posting", "Cash USD=100.01 @ 92.25", "--posting", "VTB Debit"])
         cli.ok(["tx", "add", "--on", "2025-03-21", "--posting", "Cash USD=-50 @@ 4600", "--posting", "VTB Debit"])
         let balances = try Self.balances(cli, on: "2025-03-21")

@@ -68,6 +68,17 @@ public struct BalanceSheet: Sendable {
         return Money(minor: sum, currency: ledger.currency)
     }
 
+    /// The rates older than a week that value the sheet's balances in other currencies, by currency.
+    public var staleRates: [StaleRate] {
+        let valuation = valuation
+        let currencies = Set(balances.filter { $0.key.currency != ledger.currency && $0.value != 0 }.map(\.key.currency))
+        return currencies.sorted { $0.code < $1.code }.compactMap { currency in
+            guard let rate = valuation.rate(currency, on: day) else { return nil }
+            let age = day.number - rate.day.number
+            return age > StaleRate.maximumAge ? StaleRate(rate: rate, age: age) : nil
+        }
+    }
+
     /// The ledger's rates laid out for this sheet's day.
     var valuation: Valuation { Valuation(rates: ledger.rates, currency: ledger.currency, today: day, through: day, pessimisticDays: 1) }
 }

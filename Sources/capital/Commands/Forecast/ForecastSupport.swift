@@ -121,14 +121,7 @@ extension GlobalOptions {
     func print(_ report: Report, from projection: Projection) throws {
         var report = report
         let stale = projection.staleRates
-        if !stale.isEmpty {
-            report.staleRates = .array(
-                stale.map {
-                    .object([
-                        ("currency", .string($0.rate.currency.code)), ("lastRate", .string(ratePerUnit($0.rate))), ("on", .string($0.rate.day.iso)),
-                    ])
-                })
-        }
+        report.staleRates = Report.staleRatesJSON(stale)
         try print(report, counting: projection.overdue)
         noteStale(stale)
     }
@@ -157,4 +150,15 @@ func ratePerUnit(_ rate: ExchangeRate) -> String {
     guard rate.per != 1 else { return rate.value.description }
     let (numerator, denominator) = rate.value.fraction
     return ExchangeRate.Decimal(rounding: numerator, over: denominator * Int128(rate.per))?.description ?? rate.value.description
+}
+
+extension Report {
+    /// `"staleRates": [{"currency", "lastRate", "on"}]`, or nil when every rate used is recent.
+    static func staleRatesJSON(_ stale: [StaleRate]) -> JSON? {
+        guard !stale.isEmpty else { return nil }
+        return .array(
+            stale.map {
+                .object([("currency", .string($0.rate.currency.code)), ("lastRate", .string(ratePerUnit($0.rate))), ("on", .string($0.rate.day.iso))])
+            })
+    }
 }

@@ -20,7 +20,12 @@ extension Capital {
 
         func run() throws {
             let day = try on.day(global)
-            try global.print(try Report.balances(try global.answer { try $0.balanceSheet(on: day, today: $1) }, all: all, byCurrency: byCurrency))
+            let sheet = try global.answer { try $0.balanceSheet(on: day, today: $1) }
+            var report = try Report.balances(sheet, all: all, byCurrency: byCurrency)
+            let stale = sheet.staleRates
+            report.staleRates = Report.staleRatesJSON(stale)
+            try global.print(report)
+            global.noteStale(stale)
         }
     }
 }
