@@ -142,6 +142,8 @@ struct ExchangeTests {
         let text = try String(contentsOfFile: journal, encoding: .utf8)
         #expect(text.contains("P 2025-03-01 JPY 0.587967 RUB"))
         #expect(text.contains("P 2025-03-12 USD 93.1234 RUB"))
+        // An exchange the hledger way: its cost as an @@ total price, no postings to Capital.
+        #expect(text.contains("    assets:cash:Cash USD  1000.00 USD @@ 92500.00 RUB\n    assets:debit:VTB Debit  -92500.00 RUB\n"), "\(text)")
         let names = [
             "VTB Debit": "assets:debit:VTB Debit", "Cash USD": "assets:cash:Cash USD", "Savings USD": "assets:deposit:Savings USD",
             "Card EUR": "liabilities:credit-card:Card EUR",

@@ -7,7 +7,8 @@ import CapitalCore
 ///   amount reads ambiguously; `account` directives name every account as `ROOT:KIND:NAME`
 ///   (`assets:debit:VTB Debit`, `liabilities:credit-card:Tinkoff`, `expenses:Groceries`).
 /// - `P` directives: every rate, per one unit, so that `hledger balance -X RUB --value=end` values
-///   accounts in other currencies as capital does.
+///   accounts in other currencies as capital does; an exchange's foreign posting carries its cost
+///   as an `@@` total price instead of the two postings to Capital that balanced it.
 /// - Dated transactions: everything posted; what the instruments, bills, fines and budgets make
 ///   (a loan account's correction, its payments, card paybacks, deposit interest, value
 ///   changes), at expected amounts; occurrences due by today and not posted, on today.
@@ -49,7 +50,10 @@ public enum Journal {
         if !ledger.rates.isEmpty { out += "\n" }
 
         // Dated transactions: the forecast ledger's (posted and generated), then what is open today.
-        var dated: [(day: Day, text: String)] = forecast.transactions.filter { $0.day <= horizon }.map { ($0.day, transaction($0, names)) }
+        let capital = ledger.accounts.first { $0.kind == .equity && $0.name == Account.capitalName }?.id
+        var dated: [(day: Day, text: String)] = forecast.transactions.filter { $0.day <= horizon }.map {
+            ($0.day, transaction($0, names, exchangeThrough: capital, ledger: ledger.currency))
+        }
         for schedule in ledger.schedules {
             let calendar = calendars[schedule.rule.calendar] ?? .none
             let state = ledger.scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
@@ -181,10 +185,38 @@ public enum Journal {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    static func transaction(_ transaction: Transaction, _ names: [String: String]) -> String {
+    static func transaction(_ transaction: Transaction, _ names: [String: String], exchangeThrough capital: String? = nil, ledger: Currency? = nil)
+        -> String
+    {
         var comment = transaction.note
         if !transaction.tags.isEmpty { comment += (comment.isEmpty ? "" : " ") + transaction.tags.map { "\($0):" }.joined(separator: ", ") }
+        if let capital, let ledger, let priced = exchange(transaction, capital: capital, ledger: ledger, names) {
+            var text = transaction.day.iso + (transaction.payee.isEmpty ? "" : " " + clean(transaction.payee))
+            if !comment.isEmpty { text += "  ; " + clean(comment) }
+            return text + "\n" + priced + "\n"
+        }
         return entry(transaction.day, transaction.payee, comment, transaction.postings, names)
+    }
+
+    /// An exchange (`capital exchange`, a quick entry across currencies, `tx add` with a price)
+    /// the hledger way: the posting in the other currency carries its cost in the ledger's as an
+    /// `@@` total price, and the two postings to Capital that balanced it per currency are left out.
+    /// Nil for any other transaction (Capital's postings are then written as they are).
+    static func exchange(_ transaction: Transaction, capital: String, ledger: Currency, _ names: [String: String]) -> String? {
+        let own = transaction.postings.filter { $0.accountID == capital }
+        let rest = transaction.postings.filter { $0.accountID != capital }
+        guard own.count == 2, let cost = own.first(where: { $0.amount.currency == ledger }),
+            let foreign = own.first(where: { $0.amount.currency != ledger }),
+            case let bought = rest.filter({ $0.amount.currency == foreign.amount.currency }), bought.count == 1,
+            bought[0].amount.minor == -foreign.amount.minor,
+            rest.allSatisfy({ $0.amount.currency == ledger || $0.amount.currency == foreign.amount.currency }),
+            cost.amount.minor != 0
+        else { return nil }
+        let price = Money(minor: abs(cost.amount.minor), currency: ledger)
+        return rest.map { posting in
+            let line = "    \(names[posting.accountID] ?? posting.accountID)  \(posting.amount.plain) \(posting.amount.currency.code)"
+            return line + (posting.amount.currency == ledger ? "" : " @@ \(price.plain) \(ledger.code)") + "\n"
+        }.joined()
     }
 
     static func entry(_ day: Day, _ description: String, _ comment: String, _ lines: [Posting], _ names: [String: String]) -> String {
