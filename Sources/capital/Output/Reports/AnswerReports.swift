@@ -165,7 +165,8 @@ extension Report {
         let console = Console.current
         return renderChart(
             values: forecast.balances, firstDay: projection.timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
-            width: max(40, console.width - 2), height: 12, format: { global.shown(projection.money($0)) }, color: console.color)
+            width: max(40, console.width - 2), height: 12, format: { global.shown(Money(minor: $0, currency: forecast.pool.currency)) },
+            color: console.color)
     }
 
     /// How a why names the days of `flows` seen from `start`: `MM-DD` while they all fall in
