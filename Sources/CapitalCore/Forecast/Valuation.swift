@@ -41,8 +41,8 @@ public struct Valuation: Sendable {
     public static let defaultPessimisticDays = 90
 
     /// Lays `rates` out from `pessimisticDays` before `today` through `last`.
-    /// - Parameter ahead: an assumed path: rates after the ledger's last one of their currency
-    ///   (`--rates-ahead`); a what-if rate is a rate dated tomorrow here.
+    /// What-if rates and an assumed path ahead are rates like the others here (`RateAssumptions`
+    /// adds them before).
     public init(rates: [ExchangeRate], currency: Currency, today: Day, through last: Day, pessimisticDays: Int = defaultPessimisticDays) {
         self.currency = currency
         self.today = today

@@ -153,6 +153,14 @@ public struct ExchangeRate: Hashable, Sendable {
         }
     }
 
+    /// The rate for one unit: `value / per`, exact when it has 10 significant digits or fewer,
+    /// else rounded half to even to 10 (`58.7967` per 100 is `0.587967`).
+    public var perUnit: Decimal {
+        guard per != 1 else { return value }
+        let (numerator, denominator) = value.fraction
+        return Decimal(rounding: numerator, over: denominator * Int128(per)) ?? value
+    }
+
     /// `amount` minor units of `from` (this rate's currency) in minor units of `to` (the ledger's),
     /// rounded half to even; nil when the result does not fit in Int64.
     /// - Complexity: O(1): one 128-bit multiplication and division.

@@ -9,6 +9,8 @@ public struct BalanceSheet: Sendable {
     /// The day the balances are at the end of.
     public let day: Day
     public let balances: [BalanceKey: Int64]
+    /// The ledger's rates laid out for `day`, built once; nil when every balance is in the ledger's currency.
+    let valuation: Valuation?
 
     /// The balances of `ledger`'s posted transactions through `day`.
     /// - Throws: `KitError.engine` when an account's sum overflows.
@@ -16,6 +18,9 @@ public struct BalanceSheet: Sendable {
         self.ledger = ledger
         self.day = day
         do { balances = try ledger.balances(on: day) } catch { throw .engine(context: "balance", reason: KitError.template(error)) }
+        valuation =
+            balances.keys.contains { $0.currency != ledger.currency }
+            ? Valuation(rates: ledger.rates, currency: ledger.currency, today: day, through: day, pessimisticDays: 1) : nil
     }
 
     /// The balance of `account` in its own currency.
@@ -49,6 +54,9 @@ public struct BalanceSheet: Sendable {
     /// - Throws: `KitError.engine` naming `what` when no rate of its currency holds on the day.
     public func value(_ money: Money, of what: String) throws(KitError) -> Money {
         guard money.currency != ledger.currency, money.minor != 0 else { return Money(minor: money.minor, currency: ledger.currency) }
+        guard let valuation else {
+            throw .engine(context: what, reason: KitError.template(ValuationError.missingRate(currency: money.currency, day: day, firstRate: nil)))
+        }
         do { return Money(minor: try valuation.value(money.minor, in: money.currency, on: day), currency: ledger.currency) } catch {
             throw .engine(context: what, reason: KitError.template(error))
         }
@@ -70,7 +78,7 @@ public struct BalanceSheet: Sendable {
 
     /// The rates older than a week that value the sheet's balances in other currencies, by currency.
     public var staleRates: [StaleRate] {
-        let valuation = valuation
+        guard let valuation else { return [] }
         let currencies = Set(balances.filter { $0.key.currency != ledger.currency && $0.value != 0 }.map(\.key.currency))
         return currencies.sorted { $0.code < $1.code }.compactMap { currency in
             guard let rate = valuation.rate(currency, on: day) else { return nil }
@@ -79,8 +87,6 @@ public struct BalanceSheet: Sendable {
         }
     }
 
-    /// The ledger's rates laid out for this sheet's day.
-    var valuation: Valuation { Valuation(rates: ledger.rates, currency: ledger.currency, today: day, through: day, pessimisticDays: 1) }
 }
 
 /// Each category's total this month, from its first day through today: what was spent on an

@@ -72,8 +72,6 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case transferBetweenAccounts
         /// Name the account, or set a default one for quick entries.
         case nameOrSetDefault(Field)
-        /// Money changing currency is an exchange: a transaction with a posting to Capital in each currency.
-        case recordExchange
     }
 
     /// The error in keys, for logs and front ends without words of their own: `until '2020-01-01': is before today 2025-04-01`.
@@ -104,7 +102,6 @@ extension KitError.Remedy {
         case .laterHorizon: "give a later until"
         case .transferBetweenAccounts: "record money between accounts as a transfer"
         case .nameOrSetDefault(let field): "name the \(field.rawValue) account, or set a default account"
-        case .recordExchange: "record an exchange as a transaction with a posting to Capital in each currency"
         }
     }
 }

@@ -42,11 +42,7 @@ public enum Journal {
         for account in ledger.accounts { out += "account \(names[account.id]!)\n" }
         out += "\n"
         // Rates as market prices, per one unit (hledger's -X and --value read them).
-        for rate in ledger.rates {
-            let (numerator, denominator) = rate.value.fraction
-            let perUnit = rate.per == 1 ? rate.value : ExchangeRate.Decimal(rounding: numerator, over: denominator * Int128(rate.per)) ?? rate.value
-            out += "P \(rate.day.iso) \(rate.currency.code) \(perUnit) \(ledger.currency.code)\n"
-        }
+        for rate in ledger.rates { out += "P \(rate.day.iso) \(rate.currency.code) \(rate.perUnit) \(ledger.currency.code)\n" }
         if !ledger.rates.isEmpty { out += "\n" }
 
         // Dated transactions: the forecast ledger's (posted and generated), then what is open today.

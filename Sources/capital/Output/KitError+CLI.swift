@@ -55,7 +55,6 @@ extension CLIError {
             case .laterHorizon?: "give a later \(flag(.until))"
             case .transferBetweenAccounts?: "use `capital transfer` between accounts"
             case .nameOrSetDefault(let field)?: "pass \(flag(field)) ACCOUNT or run `capital account edit ACCOUNT --default`"
-            case .recordExchange?: "record an exchange with `capital tx add` and a posting to Capital in each currency"
             case nil: nil
             }
         let spelled = FieldKeys.spell(reason) { key in KitError.Field(rawValue: key).map(flag) ?? Flags.flag(key) }

@@ -129,7 +129,7 @@ extension GlobalOptions {
     /// One line on stderr naming the rates older than a week an answer valued other currencies at.
     func noteStale(_ stale: [StaleRate]) {
         guard !stale.isEmpty else { return }
-        let named = stale.map { "\($0.rate.currency.code) at \(ratePerUnit($0.rate)) of \($0.rate.day) (\($0.age) days old)" }
+        let named = stale.map { "\($0.rate.currency.code) at \($0.rate.perUnit.description) of \($0.rate.day) (\($0.age) days old)" }
         Console.current.writeError(
             "capital: note: valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")); import newer ones with capital rate import\n"
         )
@@ -145,20 +145,16 @@ extension GlobalOptions {
     }
 }
 
-/// A rate per one unit of its currency, as answers quote it: `92.5012`, `2.504` for 25.04 per 10.
-func ratePerUnit(_ rate: ExchangeRate) -> String {
-    guard rate.per != 1 else { return rate.value.description }
-    let (numerator, denominator) = rate.value.fraction
-    return ExchangeRate.Decimal(rounding: numerator, over: denominator * Int128(rate.per))?.description ?? rate.value.description
-}
-
 extension Report {
     /// `"staleRates": [{"currency", "lastRate", "on"}]`, or nil when every rate used is recent.
     static func staleRatesJSON(_ stale: [StaleRate]) -> JSON? {
         guard !stale.isEmpty else { return nil }
         return .array(
             stale.map {
-                .object([("currency", .string($0.rate.currency.code)), ("lastRate", .string(ratePerUnit($0.rate))), ("on", .string($0.rate.day.iso))])
+                .object([
+                    ("currency", .string($0.rate.currency.code)), ("lastRate", .string($0.rate.perUnit.description)),
+                    ("on", .string($0.rate.day.iso)),
+                ])
             })
     }
 }

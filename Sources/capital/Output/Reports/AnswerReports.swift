@@ -36,7 +36,7 @@ extension Report {
                             why.currencies.map { effect in
                                 .object([
                                     ("account", .string(effect.account)), ("balance", .string(effect.balance.plain)),
-                                    ("currency", .string(effect.balance.currency.code)), ("rate", .string(ratePerUnit(effect.rate))),
+                                    ("currency", .string(effect.balance.currency.code)), ("rate", .string(effect.rate.perUnit.description)),
                                     ("rateDay", .string(effect.rate.day.iso)), ("value", .string(money(effect.value).plain)),
                                 ])
                             })
@@ -76,7 +76,7 @@ extension Report {
                     holding?.day == effect.rate.day
                     ? "the rate of \(effect.rate.day)"
                     : "the \(effect.balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(effect.rate.day)"
-                return "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(ratePerUnit(effect.rate)) (\(which)): "
+                return "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(effect.rate.perUnit.description) (\(which)): "
                     + "\(global.shown(projection.money(effect.value)))"
             }.joined(separator: ", ")
     }
