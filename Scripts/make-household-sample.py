@@ -2,7 +2,8 @@
 """Writes samples/household.yaml: the household of the seed documents, amounts in RUB.
 
 Deterministic (fixed seed). Three months of transactions, January to March 2025, on top of the
-balances the household had on 1 January 2025, and the household's instruments: three loans
+balances the household had on 1 January 2025, dollar savings and a euro card with a trip's
+purchases (with the day's rates of both currencies), and the household's instruments: three loans
 (their payments split into interest and principal by each loan's own schedule, worked out here
 in `decimal` as Scripts/loan-fixtures.py does), the Tinkoff credit card (paid back in full on each
 statement's due day), a six-month deposit and the car, losing 15 % of its value a year. Run from
@@ -12,7 +13,7 @@ the repository root:
 """
 import datetime as dt
 import random
-from decimal import ROUND_HALF_UP, Decimal, getcontext
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, getcontext
 
 rng = random.Random(20250101)
 HOLIDAYS = {dt.date(2025, 1, d) for d in range(1, 9)}  # Russia's New Year holidays
@@ -69,12 +70,69 @@ CARD_OPENING = 12_000  # what the card owed on 1 January 2025: its December stat
 CARD_STATEMENT_DAY, CARD_DUE_AFTER = 25, 20  # statements on the 25th, due 20 days later
 DEPOSIT, DEPOSIT_OPENED, DEPOSIT_MATURITY = 300_000, dt.date(2025, 2, 10), dt.date(2025, 8, 10)
 
+
+def working(day):
+    return day.weekday() < 5 and day not in HOLIDAYS
+
+
+# Rates of the dollar and the euro in roubles, one a working day (and one on 1 January): a path
+# shaped like the Bank of Russia's of early 2025 (the rouble gaining about a sixth), drawn between
+# these anchors with a little noise, to four decimals. Illustrative, not the bank's figures.
+RATE_ANCHORS = {
+    "USD": [("2025-01-01", "101.6797"), ("2025-01-17", "102.4"), ("2025-01-31", "98.0"), ("2025-02-14", "91.2"),
+            ("2025-02-28", "88.6"), ("2025-03-07", "89.3"), ("2025-03-21", "84.9"), ("2025-03-31", "84.4")],
+    "EUR": [("2025-01-01", "106.1878"), ("2025-01-17", "105.3"), ("2025-01-31", "101.9"), ("2025-02-14", "95.4"),
+            ("2025-02-28", "92.1"), ("2025-03-07", "96.7"), ("2025-03-21", "92.3"), ("2025-03-31", "91.2")],
+}
+rate_rng = random.Random(20250314)  # its own, so the lunches above stay what they were
+
+
+def rate_path(anchors):
+    points = [(dt.date.fromisoformat(day), Decimal(rate)) for day, rate in anchors]
+    rates, day = {}, points[0][0]
+    while day <= points[-1][0]:
+        if day == points[0][0] or working(day):
+            after = next(i for i, (anchor, _) in enumerate(points) if anchor >= day)
+            (d0, r0), (d1, r1) = points[max(after - 1, 0)], points[after]
+            middle = r0 + (r1 - r0) * (day - d0).days / max((d1 - d0).days, 1) if d1 > d0 else r1
+            noise = Decimal(rate_rng.randrange(-3000, 3001)) / 10000 if day not in (d0, d1) else Decimal(0)
+            rates[day] = (middle + noise).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+        day += dt.timedelta(days=1)
+    return rates
+
+
+RATES = {currency: rate_path(anchors) for currency, anchors in RATE_ANCHORS.items()}
+
+
+def rate_on(currency, day):
+    """The rate that holds on a day: the last on or before it."""
+    return RATES[currency][max(d for d in RATES[currency] if d <= day)]
+
+
+def half_even(value):
+    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN)
+
+
+USD_OPENING, EUR_OPENING = Decimal("3000"), Decimal("120")  # what the two held on 1 January 2025
+EUR_BOUGHT = (dt.date(2025, 3, 5), Decimal("400"))
+BANK_MARGIN = Decimal("1.015")  # a bank sells currency about 1.5 % above the reference rate
+# A long weekend in Europe around 8 March: what the euro card paid for, in euros.
+TRIP = [
+    (dt.date(2025, 3, 7), "260.00", "Travel", "Hotel Aurora", "Two nights"),
+    (dt.date(2025, 3, 7), "46.80", "Eating out", "Trattoria da Gino", None),
+    (dt.date(2025, 3, 8), "32.00", "Entertainment", "City museum", None),
+    (dt.date(2025, 3, 8), "18.40", "Eating out", "Café Centrale", None),
+    (dt.date(2025, 3, 9), "54.90", "Gifts", "Souvenir shop", None),
+]
+
 accounts = [
     ("VTB Debit", "debit", {"floor": "20000", "level": None}),
     ("Cash", "cash", {}),
     ("Tinkoff Card", "credit-card",
      {"note": f"Statement on the {CARD_STATEMENT_DAY}th, paid in full {CARD_DUE_AFTER} days later"}),
     ("Sber Deposit", "deposit", {"note": "Six months at 16 %, interest added monthly"}),
+    ("Savings USD", "deposit", {"currency": "USD", "note": "Dollar savings account, no fixed term"}),
+    ("Euro Card", "debit", {"currency": "EUR", "note": "A euro debit card for trips abroad"}),
     ("Car", "fixed-asset", {"valueChange": "-15", "valueSince": CAR_BOUGHT.isoformat()}),
     ("Mortgage", "loan", {"note": f"Sberbank mortgage, {spaced(PAYMENT['Mortgage'])} a month on the 5th"}),
     ("VTB Loan", "loan", {"note": f"Consumer loan, {spaced(PAYMENT['VTB Loan'])} a month on the 15th"}),
@@ -103,12 +161,14 @@ accounts = [
     ("Parking", "expense", {}),
     ("Fuel", "expense", {}),
     ("Fines", "expense", {}),
+    ("Travel", "expense", {}),
 ]
 
 out = []
 w = out.append
 w("# The household of capital's seed documents: two salaries, two children, a mortgage, a consumer")
-w("# loan, a car loan secured on the car, a credit card and a deposit. Amounts in RUB.")
+w("# loan, a car loan secured on the car, a credit card, a deposit, dollar savings and a euro card.")
+w("# Amounts in RUB unless an account holds another currency; rates value those in roubles.")
 w("# Generated by Scripts/make-household-sample.py.")
 w("capital: 1")
 w("currency: RUB")
@@ -120,6 +180,8 @@ w("    kind: equity")
 for name, kind, extra in accounts:
     w(f"  - name: {name}")
     w(f"    kind: {kind}")
+    if extra.get("currency"):
+        w(f"    currency: {extra['currency']}")
     if extra.get("floor"):
         w(f"    floor: {extra['floor']}")
     if extra.get("note"):
@@ -149,8 +211,24 @@ def simple(day, amount, frm, to, payee, spender=None, note=None, tags=None):
     txs.append((day, len(txs), [("amount", amount), ("from", frm), ("to", to)], payee, spender, note, tags, None))
 
 
-def split(day, payee, postings, note=None):
-    txs.append((day, len(txs), None, payee, None, note, None, postings))
+def split(day, payee, postings, note=None, spender=None):
+    """Postings are (account, amount) or (account, amount, currency) for another currency."""
+    txs.append((day, len(txs), None, payee, spender, note, None, postings))
+
+
+def exchange(day, amount, currency, to, payee, note):
+    """Buys `amount` of `currency` into `to` from VTB Debit at the bank's price: four postings that
+    balance per currency through Capital, as `capital exchange` records them."""
+    paid = kopecks(amount * rate_on(currency, day) * BANK_MARGIN)
+    split(day, payee, [(to, money(amount)), ("Capital", money(-amount), currency),
+                       ("Capital", money(paid)), ("VTB Debit", money(-paid))], note=note)
+
+
+def foreign_purchase(day, amount, category, payee, note, account="Euro Card", currency="EUR"):
+    """A purchase in another currency: the category takes its value at the day's rate."""
+    value = half_even(Decimal(amount) * rate_on(currency, day))
+    split(day, payee, [(category, money(value)), ("Capital", money(-value)),
+                       ("Capital", amount, currency), (account, f"-{amount}")], note=note, spender="Anna")
 
 
 # The loans' balances are not posted: capital takes them from each loan's schedule.
@@ -161,6 +239,13 @@ split(CAR_BOUGHT, "Car dealer", [("Car", str(CAR_PRICE)), ("Capital", None)],
       note="Car bought for 2 000 000: half own money, half the car loan")
 simple(dt.date(2025, 2, 7), "300000", "Other income", "VTB Debit", "Design Bureau", "Ivan", note="Annual bonus")
 simple(DEPOSIT_OPENED, str(DEPOSIT), "VTB Debit", "Sber Deposit", "Sberbank", note="Six-month deposit at 16 %")
+split(dt.date(2025, 1, 1), "Opening balances", [
+    ("Savings USD", money(USD_OPENING)), ("Capital", money(-USD_OPENING), "USD"),
+    ("Euro Card", money(EUR_OPENING)), ("Capital", money(-EUR_OPENING), "EUR"),
+], note="Dollar savings and what the euro card kept from the last trip, on 1 January 2025")
+exchange(*EUR_BOUGHT[:1], EUR_BOUGHT[1], "EUR", "Euro Card", "VTB", "Euros for the trip")
+for day, amount, category, payee, note in TRIP:
+    foreign_purchase(day, amount, category, payee, note)
 
 # Each loan's payments of January to March, split as its schedule splits them.
 LOAN_NOTES = {"Mortgage": "Mortgage payment", "VTB Loan": "Consumer loan payment", "Car Loan": "Car loan payment"}
@@ -191,7 +276,7 @@ for month in (1, 2, 3):
         simple(d(day), amount, "Tinkoff Card", "Groceries", "Supermarket", "Anna")
     day = d(1)
     while day.month == month:
-        if day.weekday() < 5 and day not in HOLIDAYS:
+        if working(day):
             lunch = rng.randrange(250, 501, 10)
             simple(day, str(lunch), "Cash", "Eating out", "Business lunch", "Ivan" if day.day % 2 else "Anna", tags=["lunch"])
         day += dt.timedelta(days=1)
@@ -205,7 +290,7 @@ def card_balance(through):
         if day > through:
             continue
         legs = [(fields[2][1], Decimal(fields[0][1])), (fields[1][1], -Decimal(fields[0][1]))] if fields else postings
-        total += sum(Decimal(amount) for account, amount in legs if account == "Tinkoff Card" and amount is not None)
+        total += sum(Decimal(leg[1]) for leg in legs if leg[0] == "Tinkoff Card" and leg[1] is not None)
     return total
 
 
@@ -231,10 +316,12 @@ for day, _, fields, payee, spender, note, tags, postings in txs:
             w(f"    {key}: {value}")
     else:
         w("    postings:")
-        for account, amount in postings:
+        for account, amount, *currency in postings:
             w(f"      - account: {account}")
             if amount is not None:
                 w(f"        amount: {amount}")
+            if currency:
+                w(f"        currency: {currency[0]}")
 # The recurring items behind those transactions: what the forecast expands. Transactions up to
 # 31 March 2025 are recorded above, so occurrences up to then count as handled. The loans' payments
 # and the card's paybacks are no schedules: the instruments below make them.
@@ -338,4 +425,8 @@ for category, amount in [("Groceries", "40000"), ("Entertainment", "25000")]:
     w(f"  - category: {category}")
     w(f"    amount: {amount}")
     w("    from: 2025-01-01")
+w("rates:  # roubles per unit, a working day each; after the last, the last holds")
+for currency, rates in RATES.items():
+    for day, rate in rates.items():
+        w(f"  - {{currency: {currency}, on: {day.isoformat()}, rate: {rate.normalize():f}}}")
 print("\n".join(out))

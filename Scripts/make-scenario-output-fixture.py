@@ -2,9 +2,10 @@
 """Writes Tests/Fixtures/scenario-output/plans.csv: 400 varied scenarios (cash, loans, instalments,
 recurring costs, income changes, sales; refused rows; names that need CSV quoting or JSON escapes)
 for the test that `scenario eval`'s CSV and JSON stay byte for byte what the earlier writer wrote
-(the expected files beside it were written by the binary before the byte writer, commit 9989db5):
+(the expected files beside it were written by the binary before the byte writer, commit 9989db5,
+from the sample household of then, kept beside them as household.yaml):
 
-    capital -f samples/household.yaml --today 2025-04-01 scenario eval plans.csv --format csv > plans.out.csv
+    capital -f Tests/Fixtures/scenario-output/household.yaml --today 2025-04-01 scenario eval plans.csv --format csv > plans.out.csv
     (and --format json > plans.out.json; --earliest --format csv > plans.earliest.csv)
 """
 import datetime

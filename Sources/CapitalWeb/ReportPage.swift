@@ -103,6 +103,32 @@ public struct ReportPage: Sendable {
                 out += HTML.element("p", [("class", "note")], "It binds on the horizon: a later horizon could bind lower.")
             }
         }
+        if let effects = overview.canSpend.why?.currencies, !effects.isEmpty {
+            let items = effects.map { effect in
+                let which =
+                    effect.holdsThatDay
+                    ? "the rate of \(effect.rate.day.iso)"
+                    : "the \(effect.balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(effect.rate.day.iso)"
+                return HTML.element(
+                    "li", [],
+                    HTML.escape(effect.account) + " "
+                        + HTML.escape(Amounts(currency: effect.balance.currency, hidden: hideAmounts).text(effect.balance.minor))
+                        + " " + HTML.escape(effect.balance.currency.code) + " at " + HTML.escape(effect.rate.perUnit.description) + " ("
+                        + HTML.escape(which) + "): " + money(effect.value))
+            }
+            out +=
+                HTML.element("p", [("class", "why")], "Counted in \(currency.code) on the binding day:")
+                + HTML.element("ul", [("class", "why currencies"), ("id", "currencies")], items.joined())
+        }
+        if !overview.staleRates.isEmpty {
+            let named = overview.staleRates.map {
+                "\($0.rate.currency.code) at \($0.rate.perUnit.description) of \($0.rate.day.iso) (\($0.age) days old)"
+            }
+            out += HTML.element(
+                "p", [("class", "note"), ("id", "stale-rates")],
+                HTML.escape("Valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")).")
+                    + " Newer rates make it exact.")
+        }
         if !overview.affordable.isEmpty {
             let items = overview.affordable.map { when -> String in
                 let from =
@@ -138,15 +164,17 @@ public struct ReportPage: Sendable {
             }
             out += HTML.element("ol", [("class", "keys"), ("aria-label", "Marked flows")], keys.joined())
         }
+        // Accounts in other currencies valued into the level: what rates added, a column of its own.
+        let valued = overview.valuesOtherCurrencies
         let rows = forecast.periods.map { period in
-            [
-                HTML.escape(Self.monthTitle(period.start)), moneyCell(period.opening), moneyCell(period.inflow), moneyCell(period.outflow),
-                moneyCell(period.closing), moneyCell(period.minimum), day(period.minimumDay.iso),
-            ]
+            [HTML.escape(Self.monthTitle(period.start)), moneyCell(period.opening), moneyCell(period.inflow), moneyCell(period.outflow)]
+                + (valued ? [moneyCell(period.revaluation)] : [])
+                + [moneyCell(period.closing), moneyCell(period.minimum), day(period.minimumDay.iso)]
         }
+        let headings = ["Month", "Opening", "In", "Out"] + (valued ? ["Rates"] : []) + ["Closing", "Lowest", "Lowest on"]
         out += details(
             "The chart's numbers, month by month",
-            table(["Month", "Opening", "In", "Out", "Closing", "Lowest", "Lowest on"], numeric: [1, 2, 3, 4, 5], rows, id: "forecast-table"))
+            table(headings, numeric: Set(1...(valued ? 6 : 5)), rows, id: "forecast-table"))
         if !hideAmounts {
             out += "<script type=\"application/json\" id=\"balance-data\">"
             out += "{\"start\":\(Int64(today.number) * 86_400_000),\"exponent\":\(currency.exponent),"

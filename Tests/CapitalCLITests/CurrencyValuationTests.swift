@@ -97,7 +97,7 @@ struct CurrencyValuationTests {
         let stale = cli.run(["--today", "2025-04-20", "can-spend", "--level", "6"])
         #expect(stale.status == 0)
         #expect(
-            stale.stderrLines == [
+            stale.stderr.split(separator: "\n") == [
                 "capital: note: valued with rates older than 7 days: USD at 95 of 2025-03-15 (36 days old); import newer ones with capital rate import"
             ])
         let json = cli.run(["--today", "2025-04-20", "can-spend", "--level", "6", "--format", "json"])

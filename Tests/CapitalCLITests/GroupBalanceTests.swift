@@ -17,7 +17,10 @@ struct GroupBalanceTests {
         let object = try #require(try cli.json(["--today", day, "balance", "--all", "--format", "json"]) as? [String: Any])
         var accounts: [String: Int64] = [:]
         for row in try #require(object["accounts"] as? [[String: Any]]) {
-            accounts[try #require(row["account"] as? String), default: 0] += try minor(row["balance"])
+            let name = try #require(row["account"] as? String)
+            // The equity account's other sides of the sample's dollars and euros: screens show its roubles.
+            if name == "Capital" && row.string("currency") != "RUB" { continue }
+            accounts[name, default: 0] += try minor(row["balance"])
         }
         var groups: [String: Int64] = [:]
         for row in try #require(object["groups"] as? [[String: Any]]) {
@@ -112,7 +115,10 @@ struct GroupBalanceTests {
         let object = try #require(try cli.json(today + ["balance", "--all", "--on", day]) as? [String: Any])
         var accounts: [String: Int64] = [:]
         for row in try #require(object["accounts"] as? [[String: Any]]) {
-            accounts[try #require(row["account"] as? String), default: 0] += try minor(row["balance"])
+            let name = try #require(row["account"] as? String)
+            // The equity account's other sides of the sample's dollars and euros: screens show its roubles.
+            if name == "Capital" && row.string("currency") != "RUB" { continue }
+            accounts[name, default: 0] += try minor(row["balance"])
         }
         return (accounts, [:])
     }

@@ -217,32 +217,71 @@ struct HouseholdForecast: Sendable {
 
     // MARK: Balances
 
-    /// The balance of `accounts` at the end of each day from `today` through `last`.
+    /// The balance of `accounts` at the end of each day from `today` through `last`, in roubles:
+    /// an account in another currency valued each day (`value(of:on:today:_:)`).
     func balances(of accounts: Set<String>, today: String = today, through last: String, _ forecastCase: Case) -> [Int64] {
         let days = Self.days(from: today, through: last)
-        var balance = opening(of: accounts, today: today)
+        let roubles = self.roubles(accounts)
+        var balance = opening(of: roubles, today: today)
         var byDay: [String: Int64] = [:]
-        for event in events(of: accounts, today: today, through: last, forecastCase) { byDay[event.date, default: 0] += event.amount }
+        for event in events(of: roubles, today: today, through: last, forecastCase) { byDay[event.date, default: 0] += event.amount }
+        let foreign = accounts.subtracting(roubles)
         return days.map { day in
             balance += byDay[day] ?? 0
-            return balance
+            return foreign.reduce(balance) { $0 + value(of: $1, on: day, today: today, forecastCase) }
         }
     }
 
+    /// The accounts in roubles, the ledger's currency.
+    func roubles(_ accounts: Set<String>) -> Set<String> { accounts.filter { sample.currency(of: $0) == "RUB" } }
+
+    /// An account in another currency at the end of `day`, in roubles. Its balance is what the
+    /// file posts (no instrument or schedule of the sample moves one), rounded half to even at
+    /// the rate: the day's own when expected; when pessimistic, for a balance above zero the
+    /// lowest and below zero the highest rate holding on any day from 89 days before today
+    /// through `day` (capital's documented 90-day window).
+    func value(of account: String, on day: String, today: String, _ forecastCase: Case) -> Int64 {
+        let native = sample.posted(account, through: day)
+        let currency = sample.currency(of: account)
+        guard native != 0 else { return 0 }
+        guard forecastCase == .pessimistic else { return HouseholdSample.value(native, at: sample.rate(of: currency, on: day)!) }
+        let held = Self.days(from: Self.iso(Self.number(today) - 89), through: day).compactMap { sample.rate(of: currency, on: $0) }
+        func number(_ rate: String) -> Decimal { Decimal(string: rate)! }
+        let rate = native > 0 ? held.min { number($0) < number($1) }! : held.max { number($0) < number($1) }!
+        return HouseholdSample.value(native, at: rate)
+    }
+
     /// The balance at the end of yesterday: posted transactions before today, and what the
-    /// instruments made before today.
+    /// instruments made before today; an account in another currency valued at today's rate.
     func opening(of accounts: Set<String>, today: String = today) -> Int64 {
-        let posted = sample.transactions.filter { $0.date < today }.flatMap(\.postings).filter { accounts.contains($0.account) }.map(\.amount)
-        let made = generated(today: today).filter { $0.date < today }.flatMap(\.legs).filter { accounts.contains($0.account) }.map(\.expected)
-        return posted.reduce(0, +) + made.reduce(0, +)
+        let roubles = self.roubles(accounts)
+        let posted = sample.transactions.filter { $0.date < today }.flatMap(\.postings).filter { roubles.contains($0.account) }.map(\.amount)
+        let made = generated(today: today).filter { $0.date < today }.flatMap(\.legs).filter { roubles.contains($0.account) }.map(\.expected)
+        let foreign = accounts.subtracting(roubles).map { account in
+            HouseholdSample.value(
+                sample.posted(account, through: Self.iso(Self.number(today) - 1)), at: sample.rate(of: sample.currency(of: account), on: today)!)
+        }
+        return posted.reduce(0, +) + made.reduce(0, +) + foreign.reduce(0, +)
     }
 
     /// Every event from today through `last`, netted over `accounts` (zero nets left out), an
-    /// occurrence dated before today moved to today.
+    /// occurrence dated before today moved to today. Postings into accounts in another currency
+    /// are netted per currency and day and valued at that day's rate, one event each.
     func events(of accounts: Set<String>, today: String = today, through last: String, _ forecastCase: Case) -> [(
         date: String, label: String, amount: Int64
     )] {
         var result: [(date: String, label: String, amount: Int64)] = []
+        var foreign: [String: Int64] = [:]  // "day currency" → net
+        for transaction in sample.transactions where transaction.date >= today && transaction.date <= last {
+            for posting in transaction.postings where accounts.contains(posting.account) && sample.currency(of: posting.account) != "RUB" {
+                foreign["\(transaction.date) \(sample.currency(of: posting.account))", default: 0] += posting.amount
+            }
+        }
+        for (key, net) in foreign.sorted(by: { $0.key < $1.key }) where net != 0 {
+            let parts = key.split(separator: " ").map(String.init)
+            result.append((parts[0], "\(parts[1]) at the day's rate", HouseholdSample.value(net, at: sample.rate(of: parts[1], on: parts[0])!)))
+        }
+        let accounts = roubles(accounts)
         for transaction in sample.transactions where transaction.date >= today && transaction.date <= last {
             let net = transaction.postings.filter { accounts.contains($0.account) }.map(\.amount).reduce(0, +)
             if net != 0 { result.append((transaction.date, transaction.payee, net)) }
@@ -291,9 +330,11 @@ struct HouseholdForecast: Sendable {
         var closing: Int64
         var min: Int64
         var minDay: String
+        /// What rates added beyond the flows (accounts in other currencies): 0 without any.
+        var revaluation: Int64 = 0
 
         var description: String {
-            "\(start)…\(end): opening \(opening) in \(inflow) out \(outflow) closing \(closing) min \(min) on \(minDay)"
+            "\(start)…\(end): opening \(opening) in \(inflow) out \(outflow) rates \(revaluation) closing \(closing) min \(min) on \(minDay)"
         }
     }
 
@@ -315,6 +356,7 @@ struct HouseholdForecast: Sendable {
                 }
                 row.closing = balances[index]
             }
+            row.revaluation = row.closing - row.opening - row.inflow - row.outflow
             rows.append(row)
             previous = row.closing
         }

@@ -5,6 +5,8 @@ struct HouseholdSample {
     struct Account {
         var name: String
         var kind: String
+        /// Its currency: the ledger's (RUB) unless the file says.
+        var currency = "RUB"
         var floor: Int64?
         /// A fixed asset's change of value a year, in percent (`-15`), and the day it counts from.
         var valueChange: String?
@@ -40,19 +42,19 @@ struct HouseholdSample {
         var amount: Int64?
         var from: String?
         var to: String?
-        /// Postings as written; nil amount balances the others.
-        var written: [(account: String, amount: Int64?)] = []
+        /// Postings as written; nil amount balances the others; a currency only where the file gives one.
+        var written: [(account: String, amount: Int64?, currency: String?)] = []
 
         /// Postings with every amount filled in: +amount to `to`, −amount from `from`; a posting
-        /// without an amount takes the negated sum of the others.
+        /// without an amount takes the negated sum of the others (the sample leaves one out only
+        /// in transactions of one currency). The equity account's legs in another currency (the
+        /// other side of a foreign amount) are left out: they are not in roubles.
         var postings: [(account: String, amount: Int64)] {
             if let amount, let from, let to { return [(to, amount), (from, -amount)] }
-            let known = written.compactMap(\.amount).reduce(0, +)
-            return written.map { ($0.account, $0.amount ?? -known) }
+            let known = written.filter { $0.currency == nil }.compactMap(\.amount).reduce(0, +)
+            return written.filter { $0.currency == nil }.map { ($0.account, $0.amount ?? -known) }
         }
 
-        /// What a listing calls its amount: the sum of its positive postings.
-        var size: Int64 { postings.map(\.amount).filter { $0 > 0 }.reduce(0, +) }
     }
 
     var accounts: [Account] = []
@@ -65,6 +67,8 @@ struct HouseholdSample {
     var budgets: [Instrument] = []
     /// Where spending comes from when nothing else is said.
     var defaultAccount = ""
+    /// Each currency's rates in roubles per unit, in day order: (day, rate as written).
+    var rates: [String: [(day: String, rate: String)]] = [:]
 
     init(text: String) {
         var section = ""
@@ -90,6 +94,7 @@ struct HouseholdSample {
                 } else {
                     switch key {
                     case "kind": accounts[accounts.count - 1].kind = value
+                    case "currency": accounts[accounts.count - 1].currency = value
                     case "floor": accounts[accounts.count - 1].floor = Self.kopecks(value)
                     case "valueChange": accounts[accounts.count - 1].valueChange = value
                     case "valueSince": accounts[accounts.count - 1].valueSince = value
@@ -128,8 +133,9 @@ struct HouseholdSample {
                 }
                 let last = transactions.count - 1
                 if indent >= 6 {
-                    if key == "account" { transactions[last].written.append((value, nil)) }
+                    if key == "account" { transactions[last].written.append((value, nil, nil)) }
                     if key == "amount" { transactions[last].written[transactions[last].written.count - 1].amount = Self.kopecks(value) }
+                    if key == "currency" { transactions[last].written[transactions[last].written.count - 1].currency = value }
                     continue
                 }
                 switch key {
@@ -143,10 +149,53 @@ struct HouseholdSample {
                 case "to": transactions[last].to = value
                 default: break
                 }
+            case "rates":
+                // `  - {currency: USD, on: 2025-01-01, rate: 101.6797}`
+                var fields: [String: String] = [:]
+                for pair in trimmed.dropFirst(2).filter({ $0 != "{" && $0 != "}" }).split(separator: ",") {
+                    let parts = pair.split(separator: ":").map { String($0).trimmingLeadingAndTrailingSpaces() }
+                    if parts.count == 2 { fields[parts[0]] = parts[1] }
+                }
+                if let currency = fields["currency"], let day = fields["on"], let rate = fields["rate"] {
+                    rates[currency, default: []].append((day, rate))
+                }
             default:
                 break
             }
         }
+    }
+
+    func currency(of account: String) -> String { accounts.first { $0.name == account }?.currency ?? "RUB" }
+
+    /// What a listing calls a transaction's amount: the sum of its positive postings in its first
+    /// posting's currency.
+    func size(of transaction: Transaction) -> Int64 {
+        let legs = legs(of: transaction)
+        return legs.filter { $0.currency == legs.first?.currency && $0.amount > 0 }.map(\.amount).reduce(0, +)
+    }
+
+    /// Every posting of a transaction with its currency: the one it names, else its account's.
+    func legs(of transaction: Transaction) -> [(account: String, amount: Int64, currency: String)] {
+        if transaction.written.isEmpty { return transaction.postings.map { ($0.account, $0.amount, currency(of: $0.account)) } }
+        let known = transaction.written.filter { $0.currency == nil }.compactMap(\.amount).reduce(0, +)
+        return transaction.written.map { ($0.account, $0.amount ?? -known, $0.currency ?? currency(of: $0.account)) }
+    }
+
+    /// The rate of `currency` that holds on `day` (the last on or before it), as written.
+    func rate(of currency: String, on day: String) -> String? { rates[currency]?.last { $0.day <= day }?.rate }
+
+    /// `minor` units of a currency with two decimals at `rate` roubles per unit, in kopecks,
+    /// rounded half to even: decimal arithmetic on the rate's digits, no floating point.
+    static func value(_ minor: Int64, at rate: String) -> Int64 {
+        let parts = rate.split(separator: ".")
+        let scale = parts.count == 2 ? parts[1].count : 0
+        let coefficient = Int64(parts.joined())!
+        let divisor = (0..<scale).reduce(Int64(1)) { result, _ in result * 10 }
+        let product = minor * coefficient  // small in the sample: no overflow
+        var quotient = product / divisor
+        let remainder = abs(product % divisor) * 2
+        if remainder > divisor || (remainder == divisor && quotient % 2 != 0) { quotient += product < 0 ? -1 : 1 }
+        return quotient
     }
 
     static func unquote(_ text: String) -> String {

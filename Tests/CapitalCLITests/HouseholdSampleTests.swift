@@ -18,9 +18,9 @@ struct HouseholdSampleTests {
 
     @Test func independentReaderSeesTheWholeSample() {
         let sample = Self.sample
-        #expect(sample.accounts.count == 33)
+        #expect(sample.accounts.count == 36)
         #expect(sample.groups.count == 4)
-        #expect(sample.transactions.count == 134)
+        #expect(sample.transactions.count == 141)
         #expect(sample.loans.map(\.account) == ["Mortgage", "VTB Loan", "Car Loan"])
         #expect(sample.cards.map(\.account) == ["Tinkoff Card"])
         #expect(sample.deposits.map(\.account) == ["Sber Deposit"])
@@ -28,9 +28,19 @@ struct HouseholdSampleTests {
         #expect(sample.budgets.map { $0["category"] ?? "" } == ["Groceries", "Entertainment"])
         #expect(sample.defaultAccount == "VTB Debit")
         #expect(sample.accounts.filter { $0.valueChange != nil }.map(\.name) == ["Car"])
-        // Double entry: every transaction balances, so all balances together are zero.
-        #expect(sample.transactions.allSatisfy { $0.postings.map(\.amount).reduce(0, +) == 0 })
-        #expect(sample.balances().values.reduce(0, +) == 0)
+        // Double entry: every transaction balances per currency, so all balances of a currency together are zero.
+        var totals: [String: Int64] = [:]
+        for transaction in sample.transactions {
+            var sums: [String: Int64] = [:]
+            for leg in sample.legs(of: transaction) { sums[leg.currency, default: 0] += leg.amount }
+            #expect(sums.values.allSatisfy { $0 == 0 }, "\(transaction.date) \(transaction.payee): \(sums)")
+            for (currency, sum) in sums { totals[currency, default: 0] += sum }
+        }
+        #expect(totals.keys.sorted() == ["EUR", "RUB", "USD"] && totals.values.allSatisfy { $0 == 0 })
+        // Dollar savings and a euro card, valued by the file's rates (issue 19, item 7).
+        #expect(sample.accounts.filter { $0.currency != "RUB" }.map { "\($0.name) \($0.currency)" } == ["Savings USD USD", "Euro Card EUR"])
+        #expect(sample.rates.keys.sorted() == ["EUR", "USD"])
+        #expect(sample.rates.values.allSatisfy { $0.first?.day == "2025-01-01" && $0.last?.day == "2025-03-31" })
         // The loans' balances come from their schedules: the opening balances leave them out.
         let opening = sample.transactions.first { $0.payee == "Opening balances" }
         #expect(opening?.postings.map(\.account) == ["VTB Debit", "Cash", "Tinkoff Card", "Capital"])
@@ -42,13 +52,24 @@ struct HouseholdSampleTests {
         let accounts = try #require(object["accounts"] as? [[String: Any]])
         let groups = try #require(object["groups"] as? [[String: Any]])
         var byAccount: [String: Int64] = [:]
+        var equity: [String: Int64] = [:]
         for row in accounts {
-            #expect(row.string("currency") == "RUB")
             let name = try #require(row.string("account"))
+            let currency = try #require(row.string("currency"))
+            if currency != Self.sample.currency(of: name) {
+                // Only the equity account holds several currencies: the other side of the foreign accounts.
+                #expect(name == "Capital", "\(name) in \(currency)")
+                equity[currency] = try #require(minorUnits(try #require(row.string("balance"))))
+                continue
+            }
             #expect(byAccount[name] == nil, "\(name) listed twice")
             let balance = try #require(row.string("balance"))
             let minor: Int64 = try #require(minorUnits(balance), "\(balance)")
             byAccount[name] = minor
+        }
+        for (currency, balance) in equity {
+            let held = byAccount.filter { Self.sample.currency(of: $0.key) == currency }.values.reduce(0, +)
+            #expect(balance == -held, "Capital in \(currency)")
         }
         var byGroup: [String: Int64] = [:]
         for row in groups {
@@ -77,8 +98,11 @@ struct HouseholdSampleTests {
         // postings alone; the mortgage after 27 payments (Scripts/make-household-sample.py's
         // decimal schedule); the deposit's 300 000 and its interest of 10 March
         // (300 000 × 16 % × 28/365 = 3 682.19); the car's 2 000 000 less nine monthly 25 000s.
-        #expect(accounts["VTB Debit"] == 393_650_61)
+        #expect(accounts["VTB Debit"] == 354_919_31)
         #expect(accounts["VTB Debit"] == Self.sample.posted("VTB Debit", through: "2025-03-31"))
+        // In their own currencies: 3 000 dollars; 120 + 400 euros less the trip's 412.10.
+        #expect(accounts["Savings USD"] == 3_000_00)
+        #expect(accounts["Euro Card"] == 107_90)
         #expect(accounts["Mortgage"] == -4_771_882_31)
         #expect(accounts["Sber Deposit"] == 303_682_19)
         #expect(accounts["Car"] == 1_775_000_00)
@@ -217,9 +241,9 @@ struct HouseholdSampleTests {
         Filter(args: ["--category", "Loan interest", "--from", "2025-02-01"]) {
             $0.date >= "2025-02-01" && $0.postings.contains { $0.account == "Loan interest" }
         },
-        Filter(args: ["--min", "15000"]) { $0.size >= 15_000_00 },
-        Filter(args: ["--max", "300"]) { $0.size <= 300_00 },
-        Filter(args: ["--min", "9 000", "--max", "12000,00"]) { $0.size >= 9_000_00 && $0.size <= 12_000_00 },
+        Filter(args: ["--min", "15000"]) { sample.size(of: $0) >= 15_000_00 },
+        Filter(args: ["--max", "300"]) { sample.size(of: $0) <= 300_00 },
+        Filter(args: ["--min", "9 000", "--max", "12000,00"]) { sample.size(of: $0) >= 9_000_00 && sample.size(of: $0) <= 12_000_00 },
         Filter(args: ["--search", "POOL"]) { ($0.payee + "\u{0}" + $0.note).lowercased().contains("pool") },
         Filter(args: ["--search", "principal"]) { ($0.payee + "\u{0}" + $0.note).lowercased().contains("principal") },
         Filter(args: ["--spender", "anna"]) { $0.spender == "Anna" },
@@ -236,7 +260,7 @@ struct HouseholdSampleTests {
         let cli = try CLI.household()
         let rows = try cli.rows(["tx", "list"] + filter.args)
         let listed = rows.map { "\($0.string("date") ?? "?") \($0.string("payee") ?? "?") \(minorUnits($0.string("amount") ?? "") ?? -1)" }
-        let expected = Self.sample.transactions.filter(filter.matches).map { "\($0.date) \($0.payee) \($0.size)" }
+        let expected = Self.sample.transactions.filter(filter.matches).map { "\($0.date) \($0.payee) \(Self.sample.size(of: $0))" }
         #expect(listed == expected)
         #expect(!expected.isEmpty, "a filter that matches nothing in the sample proves little")
     }
@@ -245,8 +269,9 @@ struct HouseholdSampleTests {
         let kinds = Self.sample.transactions.map { Self.sample.kind(of: $0) }
         // Six salaries and Ivan's bonus.
         #expect(kinds.filter { $0 == "income" }.count == 7)
-        // The opening balances, the car's purchase, the deposit, three card paybacks and three ATM withdrawals.
-        #expect(kinds.filter { $0 == "transfer" }.count == 9)
+        // The two opening balances, the car's purchase, the deposit, the euros bought, three card
+        // paybacks and three ATM withdrawals.
+        #expect(kinds.filter { $0 == "transfer" }.count == 11)
         #expect(!kinds.contains("mixed"))
     }
 }

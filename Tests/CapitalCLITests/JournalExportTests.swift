@@ -36,9 +36,14 @@ struct JournalExportTests {
         // The ranged groceries and the working-day salaries cannot be periodic: they are dated, and say why.
         #expect(text.contains("expanded: a ranged amount") && text.contains("expanded: a business-day adjustment"))
         #expect(!periodic.contains { $0.hasSuffix("Groceries") || $0.contains("Salary") })
-        // Amounts: the currency's two decimals with a point, the code after, two spaces before.
+        // Amounts: the currency's two decimals with a point, the code after, two spaces before; an
+        // amount in another currency with its cost in roubles.
         let postings = lines.filter { $0.hasPrefix("    ") }
-        #expect(postings.allSatisfy { $0.range(of: #"^    \S.*\S  -?\d+\.\d\d RUB$"#, options: .regularExpression) != nil })
+        #expect(
+            postings.allSatisfy {
+                $0.range(of: #"^    \S.*\S  -?\d+\.\d\d (RUB|(USD|EUR)( @@ \d+\.\d\d RUB)?)$"#, options: .regularExpression) != nil
+            })
+        #expect(postings.contains { $0.hasSuffix(" EUR @@ 38731.30 RUB") }, "the euros bought in March")
     }
 
     /// Currencies with 0 and 3 decimals are declared so hledger reads `1.500 KWD` as one and a half.
@@ -90,22 +95,17 @@ struct JournalExportTests {
     }
 
     /// With hledger installed (`apt-get install hledger`): its forecast of the export gives
-    /// capital's daily balances of level 4 (cash, debit, card) on every day of the year.
+    /// capital's daily balances of level 4 (cash, the debit accounts, the card) on every day of the
+    /// year, the euro card valued in roubles by the export's `P` directives (`-X RUB
+    /// --value=end,RUB`: each day's balance at that day's rate, as `--expected` values it).
     @Test(.enabled(if: CLI.hasHledger))
     func hledgerAgreesDayByDay() throws {
         let cli = try CLI()
         let journal = cli.path("household.journal")
         try cli.ok(Self.args).write(toFile: journal, atomically: true, encoding: .utf8)
-        let (status, output) = try CLI.hledger([
-            "-f", journal, "register", "-D", "-H", "-E", "--forecast=2025-04-01..2026-04-02", "-b", "2025-04-01", "-e", "2026-04-02", "assets:cash",
-            "assets:debit", "liabilities:credit-card", "-O", "csv",
-        ])
-        #expect(status == 0)
-        var theirs: [String: String] = [:]
-        for line in output.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-            theirs[fields[1]] = fields[6].replacingOccurrences(of: " RUB", with: "")
-        }
+        let theirs = try Self.hledgerDaily(
+            journal, from: "2025-04-01", to: "2026-04-02", ["assets:cash", "assets:debit", "liabilities:credit-card"], forecast: true)
+        #expect(theirs.values.contains { $0["assets:debit:Euro Card"] != nil }, "the euro card is part of level 4")
         let object = try cli.json([
             "-f", "samples/household.yaml", "--today", "2025-04-01", "forecast", "--by", "day", "--until", "2026-04-01", "--expected",
         ])
@@ -113,7 +113,49 @@ struct JournalExportTests {
         #expect(ours.count == 366)
         for row in ours {
             let day = try #require(row["end"] as? String)
-            #expect(theirs[day] == row["closing"] as? String, "\(day)")
+            #expect(theirs[day]?["total"] == row["closing"] as? String, "\(day)")
         }
+    }
+
+    /// Issue 19, item 6 on the sample: hledger's valuation of the dollar savings and the euro card
+    /// (`balance -X RUB --value=end,RUB` with the export's `P` directives) is capital's `balance`
+    /// value of them on every day of the sample's quarter, rates changing almost daily.
+    @Test(.enabled(if: CLI.hasHledger))
+    func hledgerValuesTheSamplesForeignAccountsAsCapitalDoes() throws {
+        let cli = try CLI.household()
+        let journal = cli.path("household.journal")
+        try cli.ok(Self.args).write(toFile: journal, atomically: true, encoding: .utf8)
+        let paths = ["Savings USD": "assets:deposit:Savings USD", "Euro Card": "assets:debit:Euro Card"]
+        let theirs = try Self.hledgerDaily(journal, from: "2025-01-01", to: "2025-04-01", Array(paths.values), forecast: false)
+        var checked = 0
+        for (day, columns) in theirs.sorted(by: { $0.key < $1.key }) where Int(day.suffix(2))! % 3 == 1 {
+            let rows = try #require(
+                (try cli.json(["--today", "2025-04-01", "balance", "--on", day]) as? [String: Any])?["accounts"] as? [[String: Any]])
+            for (name, path) in paths {
+                let value = try #require(rows.first { $0.string("account") == name }?.string("value"))
+                #expect(columns[path] == value, "\(name) on \(day)")
+                checked += 1
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    /// `hledger balance -D -H -X RUB --value=end,RUB --transpose` of some accounts: day → column
+    /// (each account's path, and `total`) → amount without its ` RUB`.
+    static func hledgerDaily(_ journal: String, from: String, to: String, _ accounts: [String], forecast: Bool) throws -> [String: [String: String]] {
+        let (status, output) = try CLI.hledger(
+            ["-f", journal, "balance", "-D", "-H", "-E", "-b", from, "-e", to] + (forecast ? ["--forecast=\(from)..\(to)"] : []) + accounts + [
+                "-X", "RUB", "--value=end,RUB", "--transpose", "-O", "csv",
+            ])
+        #expect(status == 0, "\(output)")
+        let lines = output.split(separator: "\n").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } }
+        guard let header = lines.first else { return [:] }
+        var result: [String: [String: String]] = [:]
+        for fields in lines.dropFirst() where fields.count == header.count {
+            var columns: [String: String] = [:]
+            for (name, value) in zip(header.dropFirst(), fields.dropFirst()) { columns[name] = value.replacingOccurrences(of: " RUB", with: "") }
+            result[fields[0]] = columns
+        }
+        return result
     }
 }

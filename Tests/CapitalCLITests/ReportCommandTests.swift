@@ -112,15 +112,56 @@ struct ReportCommandTests {
         let rows = try Self.table(document, "forecast-table")
         #expect(rows.count == periods.count)
         for (row, period) in zip(rows, periods) {
-            let values = row.dropFirst().prefix(5).map(Self.value)
-            #expect(values == ["opening", "inflow", "outflow", "closing", "min"].map { period[$0] as? String }, "\(period)")
-            #expect(row[6].stringValue == period["minDay"] as? String)
+            // The sample's euro card is valued into level 4: the table has the forecast's Rates column.
+            let keys = ["opening", "inflow", "outflow", "revaluation", "closing", "min"]
+            #expect(period["revaluation"] != nil)
+            #expect(row.dropFirst().prefix(keys.count).map(Self.value) == keys.map { period[$0] as? String }, "\(period)")
+            #expect(row[keys.count + 1].stringValue == period["minDay"] as? String)
         }
         // The binding day is marked on the chart with its balance.
         let binding = try #require(try Self.elements(document, "//*[@class='binding']").first)
         let answer = try #require(try cli.json(Self.sample + ["can-spend"]) as? [String: Any])
         #expect(Self.attribute(binding, "data-day") == answer["bindingDay"] as? String)
         #expect(Self.attribute(binding, "data-balance") == answer["bindingBalance"] as? String)
+    }
+
+    /// Issue 19: the page says, as `can-spend --why` does, at what rate each account in another
+    /// currency counts on the binding day, and when the rates it values with are more than a week old.
+    @Test func accountsInOtherCurrenciesAreNamedWithTheirRates() throws {
+        let cli = try CLI()
+        for (today, stale) in [("2025-04-01", false), ("2025-06-01", true)] {
+            let args = ["-f", "samples/household.yaml", "--today", today]
+            let result = cli.run(args + ["report", "--level", "5"])
+            #expect(result.status == 0)
+            let document = try XMLDocument(data: Data(result.stdout.utf8), options: [])
+            let why = try #require(try cli.json(args + ["can-spend", "--level", "5", "--why"]) as? [String: Any])
+            let effects = try #require(why["currencies"] as? [[String: Any]])
+            let items = try Self.elements(document, "//ul[@id='currencies']/li")
+            #expect(items.count == effects.count && effects.count == 2)
+            for (item, effect) in zip(items, effects) {
+                let text = item.stringValue ?? ""
+                let account = try #require(effect.string("account"))
+                let rate = try #require(effect.string("rate"))
+                #expect(text.hasPrefix("\(account) ") && text.contains(" at \(rate) ("), "\(text)")
+                #expect(Self.value(item) == effect.string("value"), "\(text)")
+            }
+            let note = try Self.elements(document, "//p[@id='stale-rates']")
+            #expect(note.count == (stale ? 1 : 0))
+            #expect(result.stderr.split(separator: "\n").contains { CLI.isStaleRateNote($0) } == stale, "\(result.stderr)")
+            // So do the other answers that write no JSON envelope: a batch of scenarios, the SVG chart.
+            for other in [["scenario", "eval", "samples/cars.csv", "--format", "csv"], ["forecast", "--chart", "svg"]] {
+                let answer = cli.run(args + other)
+                #expect(
+                    answer.status == 0 && answer.stderr.split(separator: "\n").contains { CLI.isStaleRateNote($0) } == stale,
+                    "\(other): \(answer.stderr)")
+            }
+            if stale {
+                let text = note.first?.stringValue ?? ""
+                #expect(
+                    text.contains("EUR at 91.2 of 2025-03-31 (62 days old)") && text.contains("USD at 84.4 of 2025-03-31 (62 days old)"), "\(text)")
+                #expect((why["staleRates"] as? [[String: Any]])?.count == 2)
+            }
+        }
     }
 
     @Test func theLadderDuesAndExpectedFlowsAreTheListsAnswers() throws {

@@ -364,7 +364,7 @@ struct ScenarioProgressTests {
         // The binary, so that its standard error is really not a terminal (in-process it never is).
         let plain = cli.runProcess(args, env: now)
         #expect(
-            plain.status == 0 && plain.stderr.split(separator: "\n").allSatisfy(CLI.isOverdueNote),
+            plain.status == 0 && plain.stderr.split(separator: "\n").allSatisfy(CLI.isAnswerNote),
             "no progress when stderr is not a terminal: \(plain.stderr)")
         let typescript = cli.path("typescript")
         let command = ([CLI.executable] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")

@@ -18,12 +18,16 @@ struct ProjectionTests {
         return try! Projection(store: store, today: today, horizon: { try HorizonRequest(until: "2026-03").lastDay(today: $0) })
     }()
 
-    /// A level's balance less its floor, day by day, summed by hand over the accounts the ladder includes.
+    /// A level's balance less its floor, day by day, summed by hand over the accounts the ladder
+    /// includes (the sample's dollar savings and euro card by their valued series).
     static func bruteHeadroom(level: Int, _ forecastCase: ForecastCase) -> [Int64] {
         let timeline = projection.timeline
         var headroom = [Int64](repeating: 0, count: timeline.dayCount)
-        for (index, account) in timeline.accounts.enumerated() where account.currency == timeline.currency && Ladder.includes(account, in: level) {
-            for (day, balance) in timeline.balances(ofAccountAt: index, forecastCase).enumerated() { headroom[day] += balance }
+        for (index, account) in timeline.accounts.enumerated() where Ladder.includes(account, in: level) {
+            let series =
+                account.currency == timeline.currency
+                ? Array(timeline.balances(ofAccountAt: index, forecastCase)) : try! timeline.value(ofAccountAt: index, forecastCase)
+            for (day, balance) in series.enumerated() { headroom[day] += balance }
             for day in headroom.indices { headroom[day] -= account.floor ?? 0 }
         }
         return headroom

@@ -25,9 +25,12 @@ struct LedgerFileTests {
     @Test func sampleHoldsTheSeedHousehold() throws {
         let ledger = try Store.household().snapshot()
         #expect(ledger.currency == .rub)
-        #expect(ledger.accounts.count == 33)
+        #expect(ledger.accounts.count == 36)
         #expect(ledger.groups.map(\.name) == ["Everyday money", "Debts", "Children", "Car"])
-        #expect(ledger.transactions.count == 134)
+        #expect(ledger.transactions.count == 141)
+        // Dollar savings and a euro card, and the two currencies' rates of the quarter.
+        #expect(ledger.accounts.filter { $0.currency != .rub }.map { "\($0.name) \($0.currency.code)" } == ["Savings USD USD", "Euro Card EUR"])
+        #expect(Set(ledger.rates.map(\.currency.code)) == ["USD", "EUR"])
         #expect(ledger.loans.count == 3 && ledger.cards.count == 1 && ledger.deposits.count == 1)
         // The mortgage payment is split as the loan's schedule splits it: interest to Loan
         // interest, principal to the loan, the whole payment from the debit account.

@@ -100,9 +100,27 @@ public struct Timeline: Sendable {
         return total
     }
 
+    /// The sum of several accounts' balances in their own currency, day by day, unvalued: what
+    /// `sum(accountsAt:)` values, for accounts that all hold `currency` (others are left out).
+    public func sum(accountsAt indices: [Int], in currency: Currency, _ forecastCase: ForecastCase = .expected) throws(TimelineError) -> [Int64] {
+        let members = indices.filter { accounts[$0].currency == currency }
+        var total = try netOfPairs(members, forecastCase, valued: false)
+        for account in members {
+            var i = 0
+            for value in balances(ofAccountAt: account, forecastCase) {
+                let (sum, overflow) = total[i].addingReportingOverflow(value)
+                if overflow { throw .overflow(account: accounts[account].name) }
+                total[i] = sum
+                i += 1
+            }
+        }
+        return total
+    }
+
     /// The running correction for ranged transfers inside `indices`: the pessimistic series lost
-    /// high − low on both sides of each occurrence; the optimistic one gained it.
-    private func netOfPairs(_ indices: [Int], _ forecastCase: ForecastCase) throws(TimelineError) -> [Int64] {
+    /// high − low on both sides of each occurrence; the optimistic one gained it. `valued`: in the
+    /// ledger's currency (else in the pair's own, for indices of one currency).
+    private func netOfPairs(_ indices: [Int], _ forecastCase: ForecastCase, valued: Bool = true) throws(TimelineError) -> [Int64] {
         var correction = [Int64](repeating: 0, count: dayCount)
         guard forecastCase != .expected, !pairs.isEmpty else { return correction }
         let members = Set(indices)
@@ -127,7 +145,7 @@ public struct Timeline: Sendable {
                 daily[i] = value
             }
             // A correction in another currency is valued at each day's rate (expected case).
-            if pairCurrency != currency {
+            if valued && pairCurrency != currency {
                 guard let valuation else {
                     throw .valuation(account: "a ranged transfer", .missingRate(currency: pairCurrency, day: today, firstRate: nil))
                 }

@@ -32,6 +32,9 @@ public struct CanSpendAnswer: Sendable {
         public var balance: Money
         public var rate: ExchangeRate
         public var value: Int64
+        /// Whether `rate` is the one that holds on the binding day (else the look-back's lowest,
+        /// for an asset, or highest, for a debt).
+        public var holdsThatDay: Bool
     }
 }
 
@@ -88,7 +91,10 @@ extension Projection {
             do { value = try valuation.value(balance, in: account.currency, on: day, forecastCase) } catch {
                 throw .engine(context: "level", reason: KitError.template(error))
             }
-            effects.append(.init(account: account.name, balance: Money(minor: balance, currency: account.currency), rate: rate, value: value))
+            effects.append(
+                .init(
+                    account: account.name, balance: Money(minor: balance, currency: account.currency), rate: rate, value: value,
+                    holdsThatDay: valuation.rate(account.currency, on: day)?.day == rate.day))
         }
         return effects
     }

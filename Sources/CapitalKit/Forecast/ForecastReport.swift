@@ -21,6 +21,21 @@ public struct ForecastPeriod: Sendable, Equatable {
     public var minimumDay: Day
 }
 
+/// One currency's part of a forecast period: the pool's accounts in that currency, summed in it,
+/// and their closing valued in the pool's currency as the period's closing values it.
+public struct CurrencyPeriod: Sendable, Equatable {
+    public var start: Day
+    public var end: Day
+    public var currency: Currency
+    /// Amounts in minor units of `currency`.
+    public var opening: Int64
+    public var inflow: Int64
+    public var outflow: Int64
+    public var closing: Int64
+    /// The closing in minor units of the pool's currency; the parts' values sum to the period's closing.
+    public var value: Int64
+}
+
 /// A pool's forecast: its balance every day from today to the horizon, and that series cut into periods.
 public struct ForecastReport: Sendable {
     public var pool: Pool
@@ -28,6 +43,9 @@ public struct ForecastReport: Sendable {
     /// End-of-day balance, today first.
     public var balances: [Int64]
     public var periods: [ForecastPeriod]
+    /// Each period's part per currency of the pool's accounts, the pool's own currency first and
+    /// the others by code; empty unless asked for.
+    public var currencies: [CurrencyPeriod] = []
 
     /// The index of the lowest day (the first of equal ones).
     public var minimumIndex: Int {
@@ -37,15 +55,59 @@ public struct ForecastReport: Sendable {
 
 extension Projection {
     /// The forecast of `pool` from `first` (today by default; never before it) to the horizon,
-    /// by `period` (a week ends on Sunday).
-    /// - Complexity: O(days + flows).
-    public func forecast(_ pool: Pool, by period: ForecastPeriodLength, from first: Day? = nil, _ forecastCase: ForecastCase) throws(KitError)
-        -> ForecastReport
-    {
+    /// by `period` (a week ends on Sunday); `byCurrency` adds each period's part per currency.
+    /// - Complexity: O(days + flows), and O(accounts × days) more per currency with `byCurrency`.
+    public func forecast(
+        _ pool: Pool, by period: ForecastPeriodLength, from first: Day? = nil, byCurrency: Bool = false, _ forecastCase: ForecastCase
+    ) throws(KitError) -> ForecastReport {
         let balances = try pool.balances(in: timeline, forecastCase)
-        return ForecastReport(
+        var report = ForecastReport(
             pool: pool, forecastCase: forecastCase, balances: balances,
             periods: try periods(pool, balances: balances, by: period, from: max(first ?? today, today), forecastCase))
+        if byCurrency { report.currencies = try currencyPeriods(pool, report.periods, forecastCase) }
+        return report
+    }
+
+    /// The periods' parts per currency: for the pool's accounts in each currency, the native
+    /// opening, flows and closing of each period, and the closing's value in the pool's currency.
+    func currencyPeriods(_ pool: Pool, _ periods: [ForecastPeriod], _ forecastCase: ForecastCase) throws(KitError) -> [CurrencyPeriod] {
+        guard let first = periods.first?.start else { return [] }
+        var members: [Currency: [Int]] = [:]
+        for index in pool.indices { members[timeline.accounts[index].currency, default: []].append(index) }
+        let currencies = members.keys.sorted { ($0 == pool.currency ? 0 : 1, $0.code) < ($1 == pool.currency ? 0 : 1, $1.code) }
+        var parts: [[CurrencyPeriod]] = []
+        for currency in currencies {
+            let indices = members[currency] ?? []
+            let native: [Int64]
+            let valued: [Int64]
+            do {
+                native = try timeline.sum(accountsAt: indices, in: currency, forecastCase)
+                valued = currency == pool.currency ? native : try timeline.sum(accountsAt: indices, forecastCase)
+            } catch {
+                throw .engine(context: "forecast", reason: KitError.template(error))
+            }
+            let ids = Set(indices.map { timeline.accounts[$0].id })
+            let flows = ledger.flowTotals(
+                into: ids, in: DayRange(first, timeline.horizon.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase)
+            let offset = first.number - today.number
+            var previous = offset == 0 ? indices.reduce(0) { saturatingSum($0, timeline.opening[$1]) } : native[offset - 1]
+            parts.append(
+                periods.map { period in
+                    var inflow: Int64 = 0
+                    var outflow: Int64 = 0
+                    for i in (period.start.number - first.number)...(period.end.number - first.number) {
+                        inflow = saturatingSum(inflow, flows.inflow[i])
+                        outflow = saturatingSum(outflow, flows.outflow[i])
+                    }
+                    let last = period.end.number - today.number
+                    defer { previous = native[last] }
+                    return CurrencyPeriod(
+                        start: period.start, end: period.end, currency: currency, opening: previous, inflow: inflow, outflow: outflow,
+                        closing: native[last], value: valued[last])
+                })
+        }
+        // Period by period, each period's currencies together.
+        return periods.indices.flatMap { p in parts.map { $0[p] } }
     }
 
     /// The pool of a forecast request: one account, one group, or a ladder level (the default

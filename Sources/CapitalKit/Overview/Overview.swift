@@ -39,6 +39,10 @@ public struct Overview: Sendable {
     public var accountSeries: [String: [Int64]]
     /// Evaluated purchases, ranked (`scenario eval --sort worst-balance`), when asked for.
     public var scenarios: [ScenarioOutcome]?
+    /// The rates older than a week that value today's balances in other currencies.
+    public var staleRates: [StaleRate] = []
+    /// Whether the level holds accounts in other currencies, valued into its own.
+    public var valuesOtherCurrencies = false
 }
 
 /// An open expected flow and what it moves into the overview's level (negative: out of it; 0
@@ -99,6 +103,7 @@ extension Projection {
             landmarks.offer(event)
         }
         canSpend.why = why(of: canSpend.answer, level: level, drivers: (drivers.drivers.kept, drivers.relief.kept.first))
+        canSpend.why?.currencies = try currencyEffects(pool.indices, on: canSpend.answer.bindingDay, forecastCase)
         let forecast = try forecast(pool, by: .month, forecastCase)
         let low = try pool.balances(in: timeline, .pessimistic)
         let high = try pool.balances(in: timeline, .optimistic)
@@ -126,7 +131,7 @@ extension Projection {
             cards: try store.cardStatuses(today: today),
             deposits: try stored.deposits.map { try store.depositStatus($0, today: today) },
             assets: accounts.filter { $0.valueChange != nil && !$0.hidden },
-            accountSeries: series, scenarios: scenarios)
+            accountSeries: series, scenarios: scenarios, staleRates: staleRates, valuesOtherCurrencies: pool.values(in: timeline))
     }
 
     /// Each level's balance today and at the horizon and what it can spend today.

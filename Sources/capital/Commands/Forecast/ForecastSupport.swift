@@ -94,9 +94,13 @@ extension GlobalOptions {
         }
     }
 
-    /// Says in one line on stderr what `projection` counts today though it was expected before
-    /// (issue 17: never silently); nothing when nothing is.
-    func noteOverdue(_ projection: Projection) { noteOverdue(projection.overdue) }
+    /// Says on stderr, a line each, what `projection` counts today though it was expected before
+    /// (issue 17: never silently) and the rates older than a week it values with (issue 19):
+    /// what an answer that writes no JSON (a file, a page, an image) adds after itself.
+    func noteCounted(_ projection: Projection) {
+        noteOverdue(projection.overdue)
+        noteStale(projection.staleRates)
+    }
 
     /// The same for what an account's or a group's outlook counted.
     func noteOverdue(_ overdue: Overdue) {

@@ -47,7 +47,7 @@ extension Capital {
                 ledger: global.file ?? global.databasePath, theme: theme, hideAmounts: global.hideAmounts,
                 generator: "capital \(Capital.configuration.version)")
             try global.write(page.html(), to: out)
-            global.noteOverdue(projection)
+            global.noteCounted(projection)
         }
     }
 }

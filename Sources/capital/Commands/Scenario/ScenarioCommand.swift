@@ -168,7 +168,7 @@ extension Capital.ScenarioCommand {
                 sink.abandon()
                 throw error
             }
-            global.noteOverdue(base.forecast)
+            global.noteCounted(base.forecast)
             if let first = summary.firstFailure {
                 throw CLIError("\(summary.failed) of \(summary.total.counted("scenario")) could not be evaluated (first: \(first))", exitCode: 65)
             }

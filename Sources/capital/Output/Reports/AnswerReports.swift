@@ -71,9 +71,8 @@ extension Report {
         return "; "
             + why.currencies.map { effect in
                 let code = effect.balance.currency.code
-                let holding = projection.timeline.valuation?.rate(effect.balance.currency, on: day)
                 let which =
-                    holding?.day == effect.rate.day
+                    effect.holdsThatDay
                     ? "the rate of \(effect.rate.day)"
                     : "the \(effect.balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(effect.rate.day)"
                 return "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(effect.rate.perUnit.description) (\(which)): "
@@ -148,7 +147,26 @@ extension Report {
                 + (valued ? [.money(money(period.revaluation))] : [])
                 + [.money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay), .text(currency.code)]
         }
-        var report = Report([section])
+        var sections = [section]
+        if !forecast.currencies.isEmpty {
+            var parts = Section(
+                name: "currencies", title: "By currency (value in \(currency.code))",
+                columns: [
+                    Column("start", "Start"), Column("end", "End"), Column("currency", "Cur"), Column("opening", "Opening", numeric: true),
+                    Column("inflow", "In", numeric: true), Column("outflow", "Out", numeric: true), Column("closing", "Closing", numeric: true),
+                    Column("value", "Value", numeric: true),
+                ])
+            parts.rows = forecast.currencies.map { part in
+                func native(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: part.currency)) }
+                return [
+                    .day(part.start), .day(part.end), .text(part.currency.code), native(part.opening), native(part.inflow), native(part.outflow),
+                    native(part.closing), .money(money(part.value)),
+                ]
+            }
+            section.title = "Periods (in \(currency.code))"
+            sections = [section, parts]
+        }
+        var report = Report(sections)
         report.envelope = Envelope(fields: [
             ("currency", .string(currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
             ("account", account ? .string(pool.name) : .null), ("group", group ? .string(pool.name) : .null),

@@ -52,15 +52,23 @@ func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Sect
             Column("id", "ID"), Column("date", "Date"), Column("payee", "Payee"), Column("amount", "Amount", numeric: true),
             Column("currency", "Cur"), Column("from", "From"), Column("to", "To"), Column("spender", "Spender"), Column("note", "Note"),
         ])
+    let equity = Set(ledger.accounts.filter { $0.kind == .equity }.map(\.id))
     for t in transactions {
         let currency = t.postings.first?.amount.currency ?? ledger.currency
+        // Across currencies the equity account carries each currency's other side (an exchange):
+        // From and To name the accounts the money really left and reached, when there are any.
+        let crosses = t.postings.contains { $0.amount.currency != currency }
         func accounts(_ negative: Bool) -> [Label] {
             var result: [Label] = []
+            var others = 0
             for p in t.postings where p.amount.minor != 0 && (p.amount.minor < 0) == negative {
+                if !equity.contains(p.accountID) { others += 1 }
                 let label = labels[p.accountID]
                 if !result.contains(where: { $0.name == label.name }) { result.append(label) }
             }
-            return result
+            guard crosses, others > 0 else { return result }
+            let equityNames = Set(equity.map { labels[$0].name })
+            return result.filter { !equityNames.contains($0.name) }
         }
         section.rows.append([
             .id(t.id), .day(t.day), .text(t.payee), .money(Money(minor: t.amount, currency: currency)), .text(currency.code),
