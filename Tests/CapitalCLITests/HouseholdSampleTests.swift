@@ -59,7 +59,8 @@ struct HouseholdSampleTests {
             if currency != Self.sample.currency(of: name) {
                 // Only the equity account holds several currencies: the other side of the foreign accounts.
                 #expect(name == "Capital", "\(name) in \(currency)")
-                equity[currency] = try #require(minorUnits(try #require(row.string("balance"))))
+                let balance: Int64 = try #require(minorUnits(try #require(row.string("balance"))))
+                equity[currency] = balance
                 continue
             }
             #expect(byAccount[name] == nil, "\(name) listed twice")

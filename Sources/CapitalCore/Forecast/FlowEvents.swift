@@ -43,7 +43,7 @@ extension Ledger {
         _ forecastCase: ForecastCase = .expected, where wanted: (Day, Int64) -> Bool = { _, _ in true },
         _ body: (FlowEvent) -> Void
     ) {
-        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, transaction, schedule in
+        forEachFlow(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase) { day, net, _, transaction, schedule in
             guard wanted(day, net) else { return }
             if let schedule {
                 body(FlowEvent(day: day, label: schedule.name, amount: net, scheduleID: schedule.id))
@@ -54,24 +54,58 @@ extension Ledger {
     }
 
     /// What `flows` adds up per day: the inflows and the outflows (negative) of each day of
-    /// `range`, by its offset from the range's start. No event is made: the forecast's periods
-    /// need only these sums. A schedule without exceptions moves the set by the same net on each
-    /// of its days after today: that net is laid straight onto the inflow or outflow row by
-    /// `Rule.addAmount`, as the timeline lays its rows.
-    /// - Complexity: O(transactions + occurrences in the range + days), without an allocation per
-    ///   occurrence.
+    /// `range`, by its offset from the range's start, for a set of accounts in one currency.
+    /// - Complexity: as `flowTotalsByCurrency`.
     public func flowTotals(
         into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
         _ forecastCase: ForecastCase = .expected
     ) -> (inflow: [Int64], outflow: [Int64]) {
-        var inflow = [Int64](repeating: 0, count: max(0, range.count))
-        var outflow = inflow
-        func add(_ net: Int64, at day: Day) {
+        let byCurrency = flowTotalsByCurrency(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase)
+        guard var totals = byCurrency.first?.totals else {
+            let zeros = [Int64](repeating: 0, count: max(0, range.count))
+            return (zeros, zeros)
+        }
+        // A set of several currencies sums their minor units, as it nets them: ask by currency instead.
+        for other in byCurrency.dropFirst() {
+            for i in totals.inflow.indices {
+                totals.inflow[i] = totals.inflow[i].addingReportingOverflow(other.totals.inflow[i]).partialValue
+                totals.outflow[i] = totals.outflow[i].addingReportingOverflow(other.totals.outflow[i]).partialValue
+            }
+        }
+        return totals
+    }
+
+    /// What `flows` adds up per day and currency, in one walk: for each currency the set's
+    /// accounts hold that something flows in or out of, the inflows and the outflows (negative)
+    /// of each day of `range` in that currency, by offset from the range's start. No event is
+    /// made: the forecast's periods need only these sums. A schedule without exceptions moves the
+    /// set by the same net on each of its days after today: that net is laid straight onto the
+    /// inflow or outflow row by `Rule.addAmount`, as the timeline lays its rows.
+    /// - Complexity: O(transactions + occurrences in the range + days × currencies), without an
+    ///   allocation per occurrence.
+    public func flowTotalsByCurrency(
+        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
+        _ forecastCase: ForecastCase = .expected
+    ) -> [(currency: Currency, totals: (inflow: [Int64], outflow: [Int64]))] {
+        let zeros = [Int64](repeating: 0, count: max(0, range.count))
+        var currencies: [Currency] = []
+        var inflows: [[Int64]] = []
+        var outflows: [[Int64]] = []
+        // A handful of currencies at most: found by a scan, not a hash per flow.
+        func row(_ currency: Currency) -> Int {
+            if let found = currencies.firstIndex(of: currency) { return found }
+            currencies.append(currency)
+            inflows.append(zeros)
+            outflows.append(zeros)
+            return currencies.count - 1
+        }
+        func add(_ net: Int64, _ currency: Currency, at day: Day) {
             let index = day.number - range.start.number
+            let r = row(currency)
             if net > 0 {
-                inflow[index] = inflow[index].addingReportingOverflow(net).partialValue
+                inflows[r][index] = inflows[r][index].addingReportingOverflow(net).partialValue
             } else {
-                outflow[index] = outflow[index].addingReportingOverflow(net).partialValue
+                outflows[r][index] = outflows[r][index].addingReportingOverflow(net).partialValue
             }
         }
         forEachFlow(
@@ -86,6 +120,7 @@ extension Ledger {
                 guard last >= future.start else { return true }
                 if schedule.end == nil || schedule.rule.adjustment == .none {
                     let first = future.start.number - range.start.number
+                    let r = row(setNet.currency)
                     func lay(into values: inout [Int64]) -> Bool {
                         values.withUnsafeMutableBufferPointer { row in
                             schedule.rule.addAmount(
@@ -93,44 +128,55 @@ extension Ledger {
                                 firstDay: future.start)
                         }
                     }
-                    if net > 0 ? lay(into: &inflow) : lay(into: &outflow) { return true }
+                    if net > 0 ? lay(into: &inflows[r]) : lay(into: &outflows[r]) { return true }
                     // An overflowing row is left as it was; add with wrapping, as flow by flow.
                 }
                 let end = schedule.end
                 schedule.rule.forEachOccurrence(start: schedule.start, in: future, calendar: calendar) { original, day in
                     if let end, original > end { return }
-                    add(net, at: day)
+                    add(net, setNet.currency, at: day)
                 }
                 return true
             }
-        ) { day, net, _, _ in add(net, at: day) }
-        return (inflow, outflow)
+        ) { day, net, currency, _, _ in add(net, currency, at: day) }
+        return currencies.indices.map { (currencies[$0], (inflows[$0], outflows[$0])) }
     }
 
-    /// Calls `body` with each flow's day, its net amount for the set (never 0), and the
-    /// transaction or schedule it comes from, in no particular order.
+    /// Calls `body` with each flow's day, its net amount for the set (never 0) and that amount's
+    /// currency, and the transaction or schedule it comes from, in no particular order. A
+    /// transaction moving accounts of the set in two currencies (an exchange) is a flow in each.
     /// - Parameter lay: takes a schedule's occurrences after today (in `future`) off the walk:
     ///   returns true when it has counted them itself.
     func forEachFlow(
         into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase,
         laying lay: ((Schedule, SetNet, _ future: DayRange, WorkingDayCalendar) -> Bool)? = nil,
-        _ body: (Day, Int64, Transaction?, Schedule?) -> Void
+        _ body: (Day, Int64, Currency, Transaction?, Schedule?) -> Void
     ) {
         let currencies = Dictionary(accounts.map { ($0.id, $0.currency) }, uniquingKeysWith: { a, _ in a })
         for transaction in transactions {
             let day = transaction.day
             guard day >= today, range.contains(day) else { continue }
             var net: Int64 = 0
+            var netCurrency: Currency?
+            var others: [(currency: Currency, net: Int64)] = []  // an exchange inside the set
             let cases = caseAmounts.isEmpty ? nil : caseAmounts[transaction.id]
-            for (position, posting) in transaction.postings.enumerated()
-            where accountIDs.contains(posting.accountID) && currencies[posting.accountID] == posting.amount.currency {
+            for (position, posting) in transaction.postings.enumerated() where accountIDs.contains(posting.accountID) {
+                guard let currency = currencies[posting.accountID], currency == posting.amount.currency else { continue }
                 var amount = posting.amount.minor
                 if let cases, forecastCase != .expected {
                     amount = forecastCase == .pessimistic ? cases.pessimistic[position] : cases.optimistic[position]
                 }
-                net = net.addingReportingOverflow(amount).partialValue
+                if netCurrency == nil || netCurrency == currency {
+                    netCurrency = currency
+                    net = net.addingReportingOverflow(amount).partialValue
+                } else if let other = others.firstIndex(where: { $0.currency == currency }) {
+                    others[other].net = others[other].net.addingReportingOverflow(amount).partialValue
+                } else {
+                    others.append((currency, amount))
+                }
             }
-            if net != 0 { body(day, net, transaction, nil) }
+            if let netCurrency, net != 0 { body(day, net, netCurrency, transaction, nil) }
+            for other in others where other.net != 0 { body(day, other.net, other.currency, transaction, nil) }
         }
         let tomorrow = today.advanced(by: 1)
         for schedule in schedules {
@@ -140,7 +186,7 @@ extension Ledger {
                 let state = scheduleStates[schedule.id] ?? ScheduleState(handledThrough: schedule.start.advanced(by: -1))
                 for occurrence in schedule.openOccurrences(dueBy: today, state: state, calendar: calendar) {
                     let amount = setNet.net(occurrence.amount)
-                    if amount != 0 { body(today, amount, nil, schedule) }
+                    if amount != 0 { body(today, amount, setNet.currency, nil, schedule) }
                 }
             }
             let from = max(range.start, tomorrow)
@@ -149,7 +195,7 @@ extension Ledger {
                 if let lay, lay(schedule, setNet, future, calendar) { continue }
                 schedule.forEachOccurrence(in: future, calendar: calendar) { _, day, model in
                     let amount = setNet.net(model)
-                    if amount != 0 { body(day, amount, nil, schedule) }
+                    if amount != 0 { body(day, amount, setNet.currency, nil, schedule) }
                 }
             }
         }
@@ -166,11 +212,14 @@ struct SetNet {
     /// A ranged transfer between two accounts of the set moves nothing out of it, whichever end
     /// of the range it takes: no pessimism on a flow that nets out.
     let netsOut: Bool
+    /// The currency of the set's postings (a schedule moves one currency).
+    let currency: Currency
 
     /// Nil when no posting of the schedule is into the set.
     init?(_ schedule: Schedule, into accountIDs: Set<String>, currencies: [String: Currency], _ forecastCase: ForecastCase) {
         inside = schedule.postings.map { accountIDs.contains($0.accountID) && currencies[$0.accountID] == $0.amount.currency }
-        guard inside.contains(true) else { return nil }
+        guard let first = inside.firstIndex(of: true) else { return nil }
+        currency = schedule.postings[first].amount.currency
         self.schedule = schedule
         self.forecastCase = forecastCase
         netsOut = schedule.amount != nil && schedule.postings.count == 2 && inside[0] && inside[1]

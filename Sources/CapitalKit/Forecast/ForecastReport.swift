@@ -76,6 +76,10 @@ extension Projection {
         for index in pool.indices { members[timeline.accounts[index].currency, default: []].append(index) }
         let currencies = members.keys.sorted { ($0 == pool.currency ? 0 : 1, $0.code) < ($1 == pool.currency ? 0 : 1, $1.code) }
         var parts: [[CurrencyPeriod]] = []
+        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
+        let flowsByCurrency = ledger.flowTotalsByCurrency(
+            into: ids, in: DayRange(first, timeline.horizon.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase)
+        let zeros = [Int64](repeating: 0, count: timeline.horizon.number - first.number + 1)
         for currency in currencies {
             let indices = members[currency] ?? []
             let native: [Int64]
@@ -86,9 +90,7 @@ extension Projection {
             } catch {
                 throw .engine(context: "forecast", reason: KitError.template(error))
             }
-            let ids = Set(indices.map { timeline.accounts[$0].id })
-            let flows = ledger.flowTotals(
-                into: ids, in: DayRange(first, timeline.horizon.advanced(by: 1)), today: today, calendars: window.calendars, forecastCase)
+            let flows = flowsByCurrency.first { $0.currency == currency }?.totals ?? (inflow: zeros, outflow: zeros)
             let offset = first.number - today.number
             var previous = offset == 0 ? indices.reduce(0) { saturatingSum($0, timeline.opening[$1]) } : native[offset - 1]
             parts.append(

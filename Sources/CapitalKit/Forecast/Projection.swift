@@ -25,7 +25,9 @@ public struct Projection: Sendable {
         store: Store, today: Day, horizon: (Day) throws -> Day, forecastCase: ForecastCase = .pessimistic, ignoringOverdue: Bool = false,
         rates: RateAssumptions = RateAssumptions()
     ) throws {
-        var stored = try store.snapshot(asOf: [today])
+        // Rates from the pessimistic look-back's first day: the valuation reads none before it.
+        let named = Set(rates.whatIf.keys).union(rates.ahead.map(\.currency))
+        var stored = try store.snapshot(asOf: [today], rates: (today.advanced(by: -rates.lookBack), named))
         let last = try horizon(today)
         var window = ForecastWindow(today: today, horizon: last, calendars: try store.calendars(for: stored), forecastCase: forecastCase)
         window.rates = rates
@@ -71,11 +73,12 @@ public struct Projection: Sendable {
     ) {
         guard first <= last else { return ([], []) }
         let range = DayRange(first, last.advanced(by: 1))
-        var byCurrency: [Currency: Set<String>] = [:]
-        for index in pool.indices { byCurrency[timeline.accounts[index].currency, default: []].insert(timeline.accounts[index].id) }
-        var totals = ledger.flowTotals(into: byCurrency[pool.currency] ?? [], in: range, today: today, calendars: window.calendars, forecastCase)
-        for (foreign, ids) in byCurrency where foreign != pool.currency {
-            let flows = ledger.flowTotals(into: ids, in: range, today: today, calendars: window.calendars, forecastCase)
+        let ids = Set(pool.indices.map { timeline.accounts[$0].id })
+        // One walk over the flows, split by currency.
+        let byCurrency = ledger.flowTotalsByCurrency(into: ids, in: range, today: today, calendars: window.calendars, forecastCase)
+        let zeros = [Int64](repeating: 0, count: range.count)
+        var totals = byCurrency.first { $0.currency == pool.currency }?.totals ?? (inflow: zeros, outflow: zeros)
+        for (foreign, flows) in byCurrency where foreign != pool.currency {
             guard let valuation = timeline.valuation else { continue }
             for i in 0..<range.count {
                 let day = first.advanced(by: i)

@@ -74,9 +74,13 @@ extension Store {
     }
 
     /// The ledger as `snapshot` reads it, inside a transaction already open: every posted
-    /// transaction, or with `days` only those answers as of any of these days need (`History`).
-    static func fetchLedger(_ db: Database, location: String, asOf days: [Day]? = nil) throws -> Ledger {
-        var ledger = try fetchLedgerRecords(db, location: location)
+    /// transaction, or with `days` only those answers as of any of these days need (`History`);
+    /// every rate, or with `rates` only those valuing its accounts' currencies (and the others
+    /// named) from a day on.
+    static func fetchLedger(
+        _ db: Database, location: String, asOf days: [Day]? = nil, rates: (from: Day, currencies: Set<Currency>)? = nil
+    ) throws -> Ledger {
+        var ledger = try fetchLedgerRecords(db, location: location, rates: rates)
         if let days, let first = History.firstListedDay(of: ledger, asOf: days) {
             try History.read(db, from: first, into: &ledger)
         } else {
@@ -86,7 +90,9 @@ extension Store {
     }
 
     /// The ledger's records without its posted transactions, inside a transaction already open.
-    static func fetchLedgerRecords(_ db: Database, location: String) throws -> Ledger {
+    static func fetchLedgerRecords(_ db: Database, location: String, rates window: (from: Day, currencies: Set<Currency>)? = nil) throws
+        -> Ledger
+    {
         var ledger = Ledger(
             currency: try Store.ledgerCurrency(db, location: location), accounts: try Store.fetchAccounts(db),
             groups: try Store.fetchGroups(db), schedules: try Store.fetchSchedules(db))
@@ -96,7 +102,12 @@ extension Store {
         ledger.deposits = try Store.fetchDeposits(db)
         ledger.dues = try Store.fetchDues(db)
         ledger.budgets = try Store.fetchBudgets(db)
-        ledger.rates = try Store.fetchRates(db)
+        if let window {
+            let held = Set(ledger.accounts.map(\.currency)).union(window.currencies).subtracting([ledger.currency])
+            ledger.rates = try Store.fetchRates(db, of: held, from: window.from)
+        } else {
+            ledger.rates = try Store.fetchRates(db)
+        }
         ledger.defaultAccountID = try Store.setting(db, "defaultAccount")
         return ledger
     }

@@ -167,11 +167,13 @@ extension Store {
         .execute(arguments: [rate.id, now, now, rate.currency.code, rate.day.number, rate.value.coefficient, rate.value.scale, rate.per])
     }
 
-    /// Live rates by currency then day.
-    static func fetchRates(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [ExchangeRate] {
+    /// Live rates by currency then day (or in `order`).
+    static func fetchRates(_ db: Database, filter: String = "", arguments: StatementArguments = [], order: String = "currency, day") throws
+        -> [ExchangeRate]
+    {
         var rates: [ExchangeRate] = []
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, currency, day, coefficient, scale, per FROM rate WHERE deleted = 0\(filter) ORDER BY currency, day"),
+            db.cachedStatement(sql: "SELECT id, currency, day, coefficient, scale, per FROM rate WHERE deleted = 0\(filter) ORDER BY \(order)"),
             arguments: arguments)
         while let row = try rows.next() {
             let code: String = row[1]
@@ -185,6 +187,21 @@ extension Store {
                 ExchangeRate(
                     id: row[0], currency: currency, day: Day(row[2] as Int), value: ExchangeRate.Decimal(coefficient: coefficient, scale: scale),
                     per: per))
+        }
+        return rates
+    }
+}
+
+extension Store {
+    /// What valuing `currencies` from `first` on needs: each one's rates from `first`, and the
+    /// last one before it (which holds on `first` when none falls on it), by currency then day.
+    /// - Complexity: O(currencies × log rates + the rates from `first`): a history of rates
+    ///   before the window costs an index seek per currency, not a row each.
+    static func fetchRates(_ db: Database, of currencies: Set<Currency>, from first: Day) throws -> [ExchangeRate] {
+        var rates: [ExchangeRate] = []
+        for currency in currencies.sorted(by: { $0.code < $1.code }) {
+            rates += try fetchRates(db, filter: " AND currency = ? AND day < ?", arguments: [currency.code, first.number], order: "day DESC LIMIT 1")
+            rates += try fetchRates(db, filter: " AND currency = ? AND day >= ?", arguments: [currency.code, first.number], order: "day")
         }
         return rates
     }

@@ -136,9 +136,12 @@ extension Store {
     /// need it: posted history before a recent month start summed up from the balance
     /// checkpoints (`Ledger.opening`), so that its cost does not grow with the length of the
     /// history. A ledger file is read whole.
-    public func snapshot(asOf days: [Day]) throws(StoreError) -> Ledger {
+    /// - Parameter rates: when given, only the rates valuing the accounts' currencies (and
+    ///   `currencies`) from `from` on: each currency's rates from that day and the last before it,
+    ///   so that years of past rates cost nothing either.
+    public func snapshot(asOf days: [Day], rates: (from: Day, currencies: Set<Currency>)? = nil) throws(StoreError) -> Ledger {
         if let file = fileLedger { return try file.get() }
-        return try read("reading the ledger") { db in try Store.fetchLedger(db, location: location, asOf: days) }
+        return try read("reading the ledger") { db in try Store.fetchLedger(db, location: location, asOf: days, rates: rates) }
     }
 
     // MARK: Helpers
