@@ -64,15 +64,25 @@ public struct Valuation: Sendable {
             let runStart = start
             start = end
             if foreign == currency { continue }
-            // What the loops below need, read once in place: each rate's day, factor and order key.
+            // What the loops below need, read once in place (no rate copied): each rate's day,
+            // factor and order key, the powers of ten looked up once per currency.
             var rateDays = [Int](repeating: 0, count: sorted.count)
             var factors: [ExchangeRate.Factor] = []
             factors.reserveCapacity(sorted.count)
             var keys = [Int128](repeating: 0, count: sorted.count)
-            for i in 0..<sorted.count {
-                rateDays[i] = ordered[runStart + i].day.number
-                factors.append(ExchangeRate.Factor(ordered[runStart + i], from: foreign, to: currency))
-                keys[i] = ordered[runStart + i].perUnitKey
+            let powers = ExchangeRate.powersOfTen
+            let shift = currency.exponent - foreign.exponent
+            ordered.withUnsafeBufferPointer { run in
+                for i in 0..<sorted.count {
+                    let rate = run.baseAddress! + (runStart + i)
+                    let coefficient = rate.pointee.value.coefficient
+                    let scale = rate.pointee.value.scale
+                    let per = rate.pointee.per
+                    rateDays[i] = rate.pointee.day.number
+                    factors.append(ExchangeRate.Factor(coefficient: coefficient, scale: scale, per: per, shift: shift, powers: powers))
+                    let key = Int128(coefficient) * powers[20 - scale]
+                    keys[i] = per == 1 ? key : key / Int128(per)
+                }
             }
             var holding = [Int32](repeating: -1, count: days)
             var next = 0
@@ -239,15 +249,6 @@ extension Valuation.Series {
 
     /// The rate at index `i` of the run.
     func rate(at i: Int) -> ExchangeRate { rates[rates.startIndex + i] }
-}
-
-extension ExchangeRate {
-    /// The value per unit of the currency in units of 10⁻²⁰ (rounded down): what rates are ordered
-    /// by, computed once per rate instead of cross-multiplying in every comparison.
-    var perUnitKey: Int128 {
-        let key = Int128(value.coefficient) * ExchangeRate.powersOfTen[20 - value.scale]
-        return per == 1 ? key : key / Int128(per)
-    }
 }
 
 /// Why an amount could not be valued in the ledger's currency.

@@ -176,9 +176,17 @@ public struct ExchangeRate: Hashable, Sendable {
 
         /// `rate` from minor units of `from` to minor units of `to`.
         public init(_ rate: ExchangeRate, from: Currency, to: Currency) {
-            let shift = to.exponent - from.exponent
-            let numerator = Int128(rate.value.coefficient) * ExchangeRate.powersOfTen[max(0, shift)]
-            let denominator = Int128(rate.per) * ExchangeRate.powersOfTen[rate.value.scale + max(0, -shift)]
+            self.init(
+                coefficient: rate.value.coefficient, scale: rate.value.scale, per: rate.per, shift: to.exponent - from.exponent,
+                powers: ExchangeRate.powersOfTen)
+        }
+
+        /// A rate of `coefficient` × 10^−`scale` per `per` units, between currencies whose minor
+        /// units differ by `shift` decimal digits (the target's exponent less the source's);
+        /// `powers` is `ExchangeRate.powersOfTen`, passed in by a caller making many.
+        init(coefficient: Int64, scale: Int, per: Int64, shift: Int, powers: [Int128]) {
+            let numerator = Int128(coefficient) * powers[max(0, shift)]
+            let denominator = Int128(per) * powers[scale + max(0, -shift)]
             self.numerator = numerator
             self.denominator = denominator
             if let n = Int64(exactly: numerator), let d = Int64(exactly: denominator), d < Int64.max / 2 {
