@@ -193,4 +193,45 @@ struct CurrencyValuationTests {
         cli.ok(["rate", "rm", "USD", "--on", "2025-03-01"])
         cli.fails(args, mentioning: ["Savings USD", "no rate of USD on 2025-03-01", "first rate is on 2025-03-15"])
     }
+
+    /// An answer from a database reads only the rates from the look-back on (and the one before
+    /// them); the same ledger read whole from a file, every rate, gives the same answers — with
+    /// years of rates before, a look-back reaching into them, a rate in the look-back's first days
+    /// lower than any later, and a currency no account holds.
+    @Test func answersFromTheWindowOfRatesAreThoseFromEveryRate() throws {
+        let cli = try Self.ledger(rates: false)
+        var lines = ["date,currency,rate"]
+        var day = try #require(ISO8601DateFormatter().date(from: "2022-01-01T00:00:00Z"))
+        var n = 0
+        while ISO8601DateFormatter().string(from: day).prefix(10) <= "2025-03-31" {
+            let iso = String(ISO8601DateFormatter().string(from: day).prefix(10))
+            // A saw from 80 to 99.9, its low of 70.5 on 2025-01-05 (in a 90-day look-back from April).
+            let rate = iso == "2025-01-05" ? "70.5" : "\(80 + n % 200 / 10).\(n % 10)"
+            lines.append("\(iso),USD,\(rate)")
+            lines.append("\(iso),CHF,\(100 + n % 7)")
+            n += 1
+            day = day.addingTimeInterval(86_400)
+        }
+        let file = cli.path("history.csv")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        cli.ok(["rate", "import", file])
+        let ledger = cli.path("ledger.yaml")
+        cli.ok(["export", "--format", "yaml", "--out", ledger])
+        for today in ["2025-04-01", "2025-03-01", "2025-06-30"] {
+            for extra in [[], ["--fx-window", "400"], ["--fx-window", "1"], ["--expected"]] {
+                for answer in [["can-spend", "--level", "6", "--why"], ["forecast", "--level", "6", "--days", "40", "--by-currency"]] {
+                    let args = ["--today", today] + answer + extra + ["--format", "json"]
+                    let fromDatabase = cli.run(args)
+                    let fromFile = cli.run(["-f", ledger] + args)
+                    #expect(fromDatabase.status == 0 && fromDatabase.stdout == fromFile.stdout, "\(args): \(fromDatabase) / \(fromFile)")
+                    #expect(fromDatabase.stderr == fromFile.stderr, "\(args)")
+                }
+            }
+        }
+        // The look-back's low counts from April; from July it has left the window.
+        let april = try #require(try cli.json(["--today", "2025-04-01", "can-spend", "--level", "6", "--why"]) as? [String: Any])
+        #expect((april["currencies"] as? [[String: Any]])?.first?.string("rate") == "70.5")
+        let july = try #require(try cli.json(["--today", "2025-07-10", "can-spend", "--level", "6", "--why"]) as? [String: Any])
+        #expect((july["currencies"] as? [[String: Any]])?.first?.string("rate") != "70.5")
+    }
 }

@@ -59,7 +59,8 @@ struct HouseholdSampleTests {
             if currency != Self.sample.currency(of: name) {
                 // Only the equity account holds several currencies: the other side of the foreign accounts.
                 #expect(name == "Capital", "\(name) in \(currency)")
-                let balance: Int64 = try #require(minorUnits(try #require(row.string("balance"))))
+                let text = try #require(row.string("balance"))
+                let balance: Int64 = try #require(minorUnits(text))
                 equity[currency] = balance
                 continue
             }
