@@ -105,16 +105,12 @@ public struct ReportPage: Sendable {
         }
         if let effects = overview.canSpend.why?.currencies, !effects.isEmpty {
             let items = effects.map { effect in
-                let which =
-                    effect.holdsThatDay
-                    ? "the rate of \(effect.rate.day.iso)"
-                    : "the \(effect.balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(effect.rate.day.iso)"
-                return HTML.element(
+                HTML.element(
                     "li", [],
                     HTML.escape(effect.account) + " "
                         + HTML.escape(Amounts(currency: effect.balance.currency, hidden: hideAmounts).text(effect.balance.minor))
                         + " " + HTML.escape(effect.balance.currency.code) + " at " + HTML.escape(effect.rate.perUnit.description) + " ("
-                        + HTML.escape(which) + "): " + money(effect.value))
+                        + HTML.escape(effect.whichRate) + "): " + money(effect.value))
             }
             out +=
                 HTML.element("p", [("class", "why")], "Counted in \(currency.code) on the binding day:")

@@ -35,6 +35,13 @@ public struct CanSpendAnswer: Sendable {
         /// Whether `rate` is the one that holds on the binding day (else the look-back's lowest,
         /// for an asset, or highest, for a debt).
         public var holdsThatDay: Bool
+
+        /// Which rate it is, in words every front end shows: "the rate of 2025-03-31", or "the
+        /// lowest rate of the look-back, of 2025-03-28".
+        public var whichRate: String {
+            holdsThatDay
+                ? "the rate of \(rate.day.iso)" : "the \(balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(rate.day.iso)"
+        }
     }
 }
 

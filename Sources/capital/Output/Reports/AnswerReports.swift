@@ -25,7 +25,7 @@ extension Report {
             var fields = zip(columns, row).map { ($0.key, jsonValue($1)) }
             fields.append(("shortfall", .string(money(answer.shortfall).plain)))
             if let why = item.why {
-                let text = sentence(item, why, on: day, global.shown(money)) + currencySentence(why, item, projection, global)
+                let text = sentence(item, why, on: day, global.shown(money)) + currencySentence(why, projection, global)
                 explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
                 fields.append(("drivers", .array(why.drivers.map { json($0, money) })))
                 fields.append(("relief", why.relief.map { json($0, money) } ?? .null))
@@ -63,19 +63,13 @@ extension Report {
     /// What the why says of accounts in other currencies: each one's balance on the binding day,
     /// the rate it is counted at (and when that is the look-back's lowest or highest, not the
     /// day's), its value.
-    private static func currencySentence(_ why: CanSpendAnswer.Why, _ item: CanSpendAnswer, _ projection: Projection, _ global: GlobalOptions)
-        -> String
-    {
+    private static func currencySentence(_ why: CanSpendAnswer.Why, _ projection: Projection, _ global: GlobalOptions) -> String {
         guard !why.currencies.isEmpty else { return "" }
-        let day = item.answer.bindingDay
         return "; "
             + why.currencies.map { effect in
                 let code = effect.balance.currency.code
-                let which =
-                    effect.holdsThatDay
-                    ? "the rate of \(effect.rate.day)"
-                    : "the \(effect.balance.minor > 0 ? "lowest" : "highest") rate of the look-back, of \(effect.rate.day)"
-                return "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(effect.rate.perUnit.description) (\(which)): "
+                return
+                    "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(effect.rate.perUnit.description) (\(effect.whichRate)): "
                     + "\(global.shown(projection.money(effect.value)))"
             }.joined(separator: ", ")
     }
