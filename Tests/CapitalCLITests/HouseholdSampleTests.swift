@@ -110,6 +110,38 @@ struct HouseholdSampleTests {
         #expect(accounts["Car"] == 1_775_000_00)
     }
 
+    /// `balance --by-currency`: the net worth per currency — every balance-sheet account but the
+    /// equity account, summed in its currency — valued at the day's rate from the file's rates
+    /// (the reader's own half-even arithmetic), and all of it in roubles.
+    @Test func netWorthByCurrencyIsTheAccountsSumsValuedAtTheDaysRate() throws {
+        let reference = try Self.reference()
+        let cli = try CLI()
+        for day in ["2025-01-31", "2025-03-07", "2025-04-01"] {
+            let object = try #require(
+                try cli.json(["-f", "samples/household.yaml", "--today", "2025-04-01", "balance", "--by-currency", "--on", day]) as? [String: Any])
+            let rows = try #require(object["netWorth"] as? [[String: Any]])
+            let balances = reference.balances(on: day)
+            var natives: [String: Int64] = [:]
+            for account in Self.sample.accounts where !account.isCategory && account.kind != "equity" {
+                natives[account.currency, default: 0] += balances[account.name] ?? 0
+            }
+            var total: Int64 = 0
+            for currency in natives.keys.sorted() {
+                let native = natives[currency]!
+                let value = currency == "RUB" ? native : HouseholdSample.value(native, at: try #require(Self.sample.rate(of: currency, on: day)))
+                total += value
+                let row = try #require(rows.first { $0.string("currency") == currency }, "\(currency) on \(day)")
+                #expect(
+                    row.string("balance") == HouseholdForecast.decimal(native) && row.string("value") == HouseholdForecast.decimal(value), "\(row)")
+            }
+            #expect(rows.map { $0.string("currency") ?? "" } == ["EUR", "RUB", "USD", "all"])
+            #expect(rows.last?.string("value") == HouseholdForecast.decimal(total) && rows.last?["balance"] is NSNull)
+        }
+        #expect(cli.ok(["-f", "samples/household.yaml", "--today", "2025-04-01", "balance", "--by-currency"]).contains("\nNet worth by currency\n"))
+        let plain = try #require(try cli.json(["-f", "samples/household.yaml", "--today", "2025-04-01", "balance"]) as? [String: Any])
+        #expect(plain["netWorth"] == nil)
+    }
+
     @Test func balanceWithAllListsEveryAccountWithTheSumOfItsPostingsAndWhatItsInstrumentsMade() throws {
         let reference = try Self.reference()
         let cli = try CLI()

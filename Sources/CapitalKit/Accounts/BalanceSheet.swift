@@ -40,10 +40,24 @@ public struct BalanceSheet: Sendable {
     /// ledger's currency at zero when the group holds nothing.
     /// - Throws: `KitError.engine` when a sum overflows.
     public func totals(of group: AccountGroup) throws(KitError) -> [Money] {
+        try totals(of: Set(group.accountIDs), context: "group '\(FieldKeys.literal(group.name))'")
+    }
+
+    /// What the household owns less what it owes, per currency: every balance-sheet account's
+    /// balance but the equity account's (which carries the other side of opening balances and
+    /// exchanges), by currency code.
+    /// - Throws: `KitError.engine` when a sum overflows.
+    public func netWorth() throws(KitError) -> [Money] {
+        try totals(of: Set(ledger.accounts.filter { $0.kind.isBalanceSheet && $0.kind != .equity }.map(\.id)), context: "net worth")
+    }
+
+    /// The balances of the accounts with these ids summed per currency, by currency code; the
+    /// ledger's currency at zero when they hold nothing.
+    func totals(of ids: Set<String>, context: String) throws(KitError) -> [Money] {
         var sums: [Currency: Int64] = [:]
-        for (key, minor) in balances where group.accountIDs.contains(key.accountID) {
+        for (key, minor) in balances where ids.contains(key.accountID) {
             let (sum, overflow) = sums[key.currency, default: 0].addingReportingOverflow(minor)
-            if overflow { throw .engine(context: "group '\(FieldKeys.literal(group.name))'", reason: "its balance overflows") }
+            if overflow { throw .engine(context: context, reason: "its balance overflows") }
             sums[key.currency] = sum
         }
         if sums.isEmpty { sums[ledger.currency] = 0 }

@@ -104,7 +104,19 @@ extension Report {
         if accounts.rows.allSatisfy({ if case .text(let code) = $0[3] { code == ledger.code } else { true } }) {
             accounts.columns[4].tableHidden = true
         }
-        return Report([accounts, groups], keyed: true)
+        guard byCurrency else { return Report([accounts, groups], keyed: true) }
+        // What is owned less what is owed, per currency and valued, then in all.
+        var worth = Section(
+            name: "netWorth", title: "Net worth by currency",
+            columns: [Column("currency", "Cur"), Column("balance", "Balance", numeric: true), Column("value", "In \(ledger.code)", numeric: true)])
+        var total: Int64 = 0
+        for native in try kit({ try sheet.netWorth() }) {
+            let value = try kit { try sheet.value(native, of: "net worth in \(native.currency.code)") }
+            total = saturatingSum(total, value.minor)
+            worth.rows.append([.text(native.currency.code), .money(native), .money(value)])
+        }
+        worth.rows.append([.text("all"), .none, .money(Money(minor: total, currency: ledger))])
+        return Report([accounts, groups, worth], keyed: true)
     }
 
     /// `category list`: `categories` with this month's totals; the hidden column in tables only
