@@ -142,6 +142,45 @@ struct HouseholdSampleTests {
         #expect(plain["netWorth"] == nil)
     }
 
+    /// `stats --revaluation` on the sample's quarter, against the reader: each month's balances of
+    /// the dollar and euro accounts valued at their days' rates, each posting at its day's, and
+    /// the gain or loss what no flow explains.
+    @Test func revaluationOfTheSampleIsTheReadersValuation() throws {
+        let cli = try CLI()
+        let rows = try cli.rows([
+            "-f", "samples/household.yaml", "--today", "2025-04-01", "stats", "--revaluation", "--from", "2025-01", "--to", "2025-03",
+        ])
+        let sample = Self.sample
+        let foreign = sample.accounts.filter { $0.currency != "RUB" && !$0.isCategory && $0.kind != "equity" }
+        var expected: [String] = []
+        for (start, end) in [("2025-01-01", "2025-01-31"), ("2025-02-01", "2025-02-28"), ("2025-03-01", "2025-03-31")] {
+            let before = HouseholdForecast.iso(HouseholdForecast.number(start) - 1)
+            for account in foreign {
+                let opening = sample.posted(account.name, through: before)
+                let closing = sample.posted(account.name, through: end)
+                let openingValue = opening == 0 ? 0 : HouseholdSample.value(opening, at: try #require(sample.rate(of: account.currency, on: before)))
+                let closingValue = HouseholdSample.value(closing, at: try #require(sample.rate(of: account.currency, on: end)))
+                var flows: Int64 = 0
+                for transaction in sample.transactions where transaction.date >= start && transaction.date <= end {
+                    for leg in sample.legs(of: transaction) where leg.account == account.name {
+                        flows += HouseholdSample.value(leg.amount, at: try #require(sample.rate(of: account.currency, on: transaction.date)))
+                    }
+                }
+                expected.append(
+                    [
+                        start, end, account.name, account.currency, opening, closing, openingValue, flows, closingValue,
+                        closingValue - openingValue - flows,
+                    ]
+                    .map { "\($0)" }.joined(separator: " "))
+            }
+        }
+        let got = rows.map { row in
+            [row.string("start"), row.string("end"), row.string("account"), row.string("currency")].map { $0 ?? "?" }
+                + ["opening", "closing", "openingValue", "flows", "closingValue", "revaluation"].map { "\(minorUnits(row.string($0) ?? "") ?? -1)" }
+        }.map { $0.joined(separator: " ") }
+        #expect(got == expected)
+    }
+
     @Test func balanceWithAllListsEveryAccountWithTheSumOfItsPostingsAndWhatItsInstrumentsMade() throws {
         let reference = try Self.reference()
         let cli = try CLI()

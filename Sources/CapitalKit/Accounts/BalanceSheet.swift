@@ -94,13 +94,8 @@ public struct BalanceSheet: Sendable {
     public var staleRates: [StaleRate] {
         guard let valuation else { return [] }
         let currencies = Set(balances.filter { $0.key.currency != ledger.currency && $0.value != 0 }.map(\.key.currency))
-        return currencies.sorted { $0.code < $1.code }.compactMap { currency in
-            guard let rate = valuation.rate(currency, on: day) else { return nil }
-            let age = day.number - rate.day.number
-            return age > StaleRate.maximumAge ? StaleRate(rate: rate, age: age) : nil
-        }
+        return currencies.sorted { $0.code < $1.code }.compactMap { StaleRate(valuation.rate($0, on: day), on: day) }
     }
-
 }
 
 /// Each category's total this month, from its first day through today: what was spent on an

@@ -84,6 +84,14 @@ public struct StaleRate: Sendable, Equatable {
     public static let maximumAge = 7
 }
 
+extension StaleRate {
+    /// `rate`, the one holding on `day`, when it is older than `maximumAge` days there; else nil.
+    init?(_ rate: ExchangeRate?, on day: Day) {
+        guard let rate, day.number - rate.day.number > StaleRate.maximumAge else { return nil }
+        self.init(rate: rate, age: day.number - rate.day.number)
+    }
+}
+
 extension Projection {
     /// The rates older than a week that value today's balances of the accounts in other
     /// currencies (those holding anything on some day of the window), by currency.
@@ -93,10 +101,6 @@ extension Projection {
         for (index, account) in timeline.accounts.enumerated() where account.currency != timeline.currency {
             if timeline.balances(ofAccountAt: index).contains(where: { $0 != 0 }) { currencies.insert(account.currency) }
         }
-        return currencies.sorted { $0.code < $1.code }.compactMap { currency in
-            guard let rate = valuation.rate(currency, on: today) else { return nil }
-            let age = today.number - rate.day.number
-            return age > StaleRate.maximumAge ? StaleRate(rate: rate, age: age) : nil
-        }
+        return currencies.sorted { $0.code < $1.code }.compactMap { StaleRate(valuation.rate($0, on: today), on: today) }
     }
 }
