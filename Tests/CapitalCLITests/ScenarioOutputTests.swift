@@ -12,12 +12,38 @@ struct ScenarioOutputTests {
     static let sample = ["-f", fixtures.appendingPathComponent("household.yaml").path, "--today", "2025-04-01"]
     static let plans = fixtures.appendingPathComponent("plans.csv").path
 
+    /// What the earlier writer wrote to `name`; its JSON (a key a line) laid out as the writer
+    /// lays it out now, a compact object a line (`compacted`).
     static func expected(_ name: String) throws -> String {
-        try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        return name.hasSuffix(".json") ? compacted(text) : text
+    }
+
+    /// JSON written a key a line (`  {`, `    "key": value,` …, `  },`) with each object's lines
+    /// joined into one, the indents and the space after each key dropped: the values' bytes, and
+    /// so every escape, stay the earlier writer's.
+    static func compacted(_ pretty: String) -> String {
+        var lines: [String] = []
+        var object: String?
+        for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "  {" {
+                object = "{"
+            } else if var open = object, line.hasPrefix("    \""), let colon = line.dropFirst(5).firstRange(of: "\": ") {
+                open += "\"" + line[line.index(line.startIndex, offsetBy: 5)..<colon.lowerBound] + "\":" + line[colon.upperBound...]
+                object = open
+            } else if let open = object, line.hasPrefix("  }") {
+                lines.append(open + line.dropFirst(2))
+                object = nil
+            } else {
+                lines.append(String(line))
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// 400 plans with refused rows and awkward names, against files the writer before the byte
-    /// writer produced (commit 9989db5, `Scripts/make-scenario-output-fixture.py`): byte for byte.
+    /// writer produced (commit 9989db5, `Scripts/make-scenario-output-fixture.py`): byte for byte
+    /// (JSON in the compact layout of one object a line, `compacted`).
     @Test(arguments: [
         (["--format", "csv"], "plans.out.csv"), (["--format", "json"], "plans.out.json"), (["--earliest", "--format", "csv"], "plans.earliest.csv"),
         (["--sort", "total-cost", "--format", "json"], "plans.sorted.json"),
@@ -36,6 +62,22 @@ struct ScenarioOutputTests {
             Issue.record(
                 "first difference on line \(first + 1): \(got.dropFirst(first).first ?? "(end)") / \(want.dropFirst(first).first ?? "(end)")")
         }
+    }
+
+    /// The compact layout holds the same values as the earlier writer's (read by a JSON reader),
+    /// one object a line between `[` and `]`.
+    @Test(arguments: ["plans.out.json", "plans.sorted.json"])
+    func theCompactLayoutHoldsTheEarlierValues(file: String) throws {
+        let pretty = try String(contentsOf: Self.fixtures.appendingPathComponent(file), encoding: .utf8)
+        let compact = try Self.expected(file)
+        let before = try #require(try JSONSerialization.jsonObject(with: Data(pretty.utf8)) as? NSArray)
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(compact.utf8)) as? NSArray)
+        // 425 rows: the 400 plans, of which 25 have a line break inside quotes (two rows each).
+        #expect(before.count == 425 && before.isEqual(after))
+        let lines = compact.split(separator: "\n")
+        #expect(lines.count == 427 && lines.first == "[" && lines.last == "]")
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("{\"line\":") && ($0.hasSuffix("},") || $0.hasSuffix("}")) })
+        #expect(compact.utf8.count < pretty.utf8.count * 4 / 5)
     }
 
     /// `--out` gets the same bytes as standard output.

@@ -125,19 +125,34 @@ public struct ScenarioCSV: Sendable {
         var start = 0
         var number = 0
         let newline = UInt8(ascii: "\n")
-        while start < text.count {
-            var end = start
-            while end < text.count && text[end] != newline { end += 1 }
-            number += 1
-            var last = end
-            if last > start && text[last - 1] == UInt8(ascii: "\r") { last -= 1 }
-            let line = UnsafeBufferPointer(rebasing: text[start..<last])
-            if !ScenarioCSV.isSkipped(line) {
-                var row = read(line, number: firstLine + number - 1, exponent: exponent)
-                if row.name.isEmpty { row.name = "line \(row.line)" }
-                body(row)
+        // One room for a line's fields and one for unescaped quoted fields, for every line of the
+        // text (the scratch room grows with the longest line): a line costs no allocation of its own.
+        let fields = UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>.allocate(capacity: columns.count + 1)
+        var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+        defer {
+            fields.deallocate()
+            scratch.deallocate()
+        }
+        position.withUnsafeBufferPointer { position in
+            while start < text.count {
+                var end = start
+                while end < text.count && text[end] != newline { end += 1 }
+                number += 1
+                var last = end
+                if last > start && text[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+                let line = UnsafeBufferPointer(rebasing: text[start..<last])
+                if !ScenarioCSV.isSkipped(line) {
+                    if line.count > scratch.count {
+                        scratch.deallocate()
+                        scratch = .allocate(capacity: line.count)
+                    }
+                    let count = ScenarioCSV.split(line, into: fields, scratch: scratch)
+                    var row = read(line, fields: fields, count: count, position: position, number: firstLine + number - 1, exponent: exponent)
+                    if row.name.isEmpty { row.name = "line \(row.line)" }
+                    body(row)
+                }
+                start = end + 1
             }
-            start = end + 1
         }
         return number
     }
@@ -156,37 +171,43 @@ public struct ScenarioCSV: Sendable {
 
     /// One line read into a row; an unnamed row's name is left empty.
     private func read(_ line: UnsafeBufferPointer<UInt8>, number: Int, exponent: Int) -> Row {
-        ScenarioCSV.withFields(line, capacity: columns.count + 1) { fields, count in
-            guard count >= 0 else {
-                return Row(
-                    line: number, name: "",
-                    scenario: .failure(
-                        ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed")))
+        position.withUnsafeBufferPointer { position in
+            ScenarioCSV.withFields(line, capacity: columns.count + 1) { fields, count in
+                read(line, fields: fields, count: count, position: position, number: number, exponent: exponent)
             }
-            // The columns' positions through a pointer: the closure below then captures
-            // nothing that needs reference counting.
-            return position.withUnsafeBufferPointer { position in
-                let name = position[0] >= 0 && position[0] < count ? String(decoding: fields[position[0]], as: UTF8.self) : ""
-                guard count == columns.count else {
-                    return Row(
-                        line: number, name: name,
-                        scenario: .failure(
-                            ScenarioFieldError(
-                                column: "line", value: String(decoding: line, as: UTF8.self),
-                                reason:
-                                    "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)")
-                        ))
-                }
-                do throws(ScenarioFieldError) {
-                    let scenario = try Scenario.from(exponent: exponent) { column in
-                        let at = position[column.ordinal]
-                        return at >= 0 ? fields[at] : nil
-                    }
-                    return Row(line: number, name: name, scenario: .success(scenario))
-                } catch {
-                    return Row(line: number, name: name, scenario: .failure(error))
-                }
+        }
+    }
+
+    /// One line read into a row from its `fields` (their `count`, as `split` gives it), the
+    /// columns' positions through a pointer (so the closures below capture nothing that needs
+    /// reference counting); an unnamed row's name is left empty.
+    private func read(
+        _ line: UnsafeBufferPointer<UInt8>, fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, count: Int,
+        position: UnsafeBufferPointer<Int>, number: Int, exponent: Int
+    ) -> Row {
+        guard count >= 0 else {
+            return Row(
+                line: number, name: "",
+                scenario: .failure(ScenarioFieldError(column: "line", value: String(decoding: line, as: UTF8.self), reason: "a quote is not closed")))
+        }
+        let name = position[0] >= 0 && position[0] < count ? String(decoding: fields[position[0]], as: UTF8.self) : ""
+        guard count == columns.count else {
+            return Row(
+                line: number, name: name,
+                scenario: .failure(
+                    ScenarioFieldError(
+                        column: "line", value: String(decoding: line, as: UTF8.self),
+                        reason: "has \(count > columns.count ? "more than \(columns.count)" : String(count)) fields, the header \(columns.count)")
+                ))
+        }
+        do throws(ScenarioFieldError) {
+            let scenario = try Scenario.from(exponent: exponent) { column in
+                let at = position[column.ordinal]
+                return at >= 0 ? fields[at] : nil
             }
+            return Row(line: number, name: name, scenario: .success(scenario))
+        } catch {
+            return Row(line: number, name: name, scenario: .failure(error))
         }
     }
 
@@ -205,7 +226,7 @@ public struct ScenarioCSV: Sendable {
 
     /// Splits `line` into `fields`; unescaped quoted fields are written to `scratch` (never more
     /// bytes than the line). Returns the count, −1 for an unclosed quote, or `fields.count` when full.
-    private static func split(
+    static func split(
         _ line: UnsafeBufferPointer<UInt8>, into fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>,
         scratch: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
