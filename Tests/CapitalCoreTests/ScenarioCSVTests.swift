@@ -65,7 +65,7 @@ struct ScenarioCSVTests {
 
     /// A whole chunk read on two threads gives the same rows, names, errors and line numbers as
     /// reading it line by line: cuts fall inside the text wherever, comments, blank lines, `\r`
-    /// and bad lines included.
+    /// and bad lines included, and long quoted names with doubled quotes.
     @Test func aChunkReadOnTwoThreadsEqualsLineByLine() throws {
         let csv = try ScenarioCSV(header: Self.bytes("name,price,date,down,loan_rate,loan_term"))
         var lines: [String] = []
@@ -78,12 +78,19 @@ struct ScenarioCSVTests {
             case 3: lines.append("Car \(index),1000,2025-09-0\(1 + Int.random(in: 0..<9, using: &random)),100,12,24\r")
             case 4: lines.append(",\(Int.random(in: 0..<99_999, using: &random)),2025-10-01,,,")
             case 5: lines.append("\"unclosed \(index),1,2025-01-01,,,")
+            case 6:
+                // A long quoted name with doubled quotes: unescaped into scratch room that grows
+                // past its first 256 bytes, then reused by the lines after it.
+                let long = String(repeating: "é", count: Int.random(in: 100..<500, using: &random))
+                lines.append("\"Long \"\"quoted\"\" \(long) \(index)\",1000,2025-09-01,,,")
             default:
                 lines.append(
                     "Car \(index),\(1 + Int.random(in: 0..<9_000_000, using: &random)).\(Int.random(in: 0..<10, using: &random)),2025-11-1\(Int.random(in: 0..<10, using: &random)),,,"
                 )
             }
         }
+        // A last line that is not empty (a text ending in a line break has no line after it).
+        lines.append("Last,1,2025-09-01,,,")
         // Lines 5… of a file: the chunk's first line is line 5.
         let text = Self.bytes(lines.joined(separator: "\n"))
         let (rows, count) = csv.rows(text, firstLine: 5, exponent: 2, threads: 2)
@@ -108,6 +115,7 @@ struct ScenarioCSVTests {
             }
         }
         #expect(expected.count > 4_000)
+        #expect(expected.contains { $0.name.hasPrefix("Long \"quoted\" éé") && $0.name.utf8.count > 256 })
         for candidate in [rows, single] {
             #expect(candidate.count == expected.count)
             for (row, want) in zip(candidate, expected) {
