@@ -144,6 +144,25 @@ struct MigrationFixtureTests {
 
     /// The existing refusal, against each fixture: an unknown migration row is a newer capital's
     /// database, refused by open, check and backup before anything is written or left behind.
+    /// Migrations check foreign keys as they write (`.immediate`), not the whole database before
+    /// their commit: a dangling row the old program left (a posting of an account that is gone)
+    /// does not stop an upgrade, and `check` names it afterwards. With GRDB's default (`.deferred`)
+    /// the upgrade failed on it, after reading every row of the database once per migration.
+    @Test func aDanglingRowDoesNotStopAnUpgradeAndCheckNamesIt() throws {
+        let folder = try TemporaryFolder()
+        let path = try MigrationFixtureTests.copy(MigrationFixtureTests.fixtures[3], into: folder)
+        let raw = try DatabaseQueue(path: path)
+        try raw.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE posting SET accountId = 'gone' WHERE rowid = (SELECT MIN(rowid) FROM posting)")
+        }
+        try raw.close()
+        let store = try Store.open(path: path)
+        #expect(try store.read("test") { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }.count == Self.all.count)
+        let problems = try Store.check(path: path).problems
+        #expect(problems.contains { $0.kind == .foreignKey })
+    }
+
     @Test(arguments: fixtures)
     func newerSchemaIsRefusedWithoutAWrite(fixture: Fixture) throws {
         let folder = try TemporaryFolder()
