@@ -117,9 +117,7 @@ public struct ReportPage: Sendable {
                 + HTML.element("ul", [("class", "why currencies"), ("id", "currencies")], items.joined())
         }
         if !overview.staleRates.isEmpty {
-            let named = overview.staleRates.map {
-                "\($0.rate.currency.code) at \($0.rate.perUnit.description) of \($0.rate.day.iso) (\($0.age) days old)"
-            }
+            let named = overview.staleRates.map(\.named)
             out += HTML.element(
                 "p", [("class", "note"), ("id", "stale-rates")],
                 HTML.escape("Valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")).")

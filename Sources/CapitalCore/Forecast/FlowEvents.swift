@@ -53,28 +53,6 @@ extension Ledger {
         }
     }
 
-    /// What `flows` adds up per day: the inflows and the outflows (negative) of each day of
-    /// `range`, by its offset from the range's start, for a set of accounts in one currency.
-    /// - Complexity: as `flowTotalsByCurrency`.
-    public func flowTotals(
-        into accountIDs: Set<String>, in range: DayRange, today: Day, calendars: [String: WorkingDayCalendar],
-        _ forecastCase: ForecastCase = .expected
-    ) -> (inflow: [Int64], outflow: [Int64]) {
-        let byCurrency = flowTotalsByCurrency(into: accountIDs, in: range, today: today, calendars: calendars, forecastCase)
-        guard var totals = byCurrency.first?.totals else {
-            let zeros = [Int64](repeating: 0, count: max(0, range.count))
-            return (zeros, zeros)
-        }
-        // A set of several currencies sums their minor units, as it nets them: ask by currency instead.
-        for other in byCurrency.dropFirst() {
-            for i in totals.inflow.indices {
-                totals.inflow[i] = totals.inflow[i].addingReportingOverflow(other.totals.inflow[i]).partialValue
-                totals.outflow[i] = totals.outflow[i].addingReportingOverflow(other.totals.outflow[i]).partialValue
-            }
-        }
-        return totals
-    }
-
     /// What `flows` adds up per day and currency, in one walk: for each currency the set's
     /// accounts hold that something flows in or out of, the inflows and the outflows (negative)
     /// of each day of `range` in that currency, by offset from the range's start. No event is

@@ -82,6 +82,9 @@ public struct StaleRate: Sendable, Equatable {
 
     /// How old a rate may be before an answer says so.
     public static let maximumAge = 7
+
+    /// The rate in the words every front end shows: "USD at 84.2743 of 2025-03-28 (12 days old)".
+    public var named: String { "\(rate.currency.code) at \(rate.perUnit.description) of \(rate.day.iso) (\(age) days old)" }
 }
 
 extension StaleRate {

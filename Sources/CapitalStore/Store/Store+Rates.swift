@@ -167,13 +167,16 @@ extension Store {
         .execute(arguments: [rate.id, now, now, rate.currency.code, rate.day.number, rate.value.coefficient, rate.value.scale, rate.per])
     }
 
-    /// Live rates by currency then day (or in `order`).
-    static func fetchRates(_ db: Database, filter: String = "", arguments: StatementArguments = [], order: String = "currency, day") throws
-        -> [ExchangeRate]
-    {
+    /// Live rates by currency then day (or in `order`), the first `limit` of them when given.
+    static func fetchRates(
+        _ db: Database, filter: String = "", arguments: StatementArguments = [], order: String = "currency, day", limit: Int? = nil
+    ) throws -> [ExchangeRate] {
         var rates: [ExchangeRate] = []
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, currency, day, coefficient, scale, per FROM rate WHERE deleted = 0\(filter) ORDER BY \(order)"),
+            db.cachedStatement(
+                sql:
+                    "SELECT id, currency, day, coefficient, scale, per FROM rate WHERE deleted = 0\(filter) ORDER BY \(order)\(limit.map { " LIMIT \($0)" } ?? "")"
+            ),
             arguments: arguments)
         while let row = try rows.next() {
             let code: String = row[1]
@@ -200,7 +203,8 @@ extension Store {
     static func fetchRates(_ db: Database, of currencies: Set<Currency>, from first: Day) throws -> [ExchangeRate] {
         var rates: [ExchangeRate] = []
         for currency in currencies.sorted(by: { $0.code < $1.code }) {
-            rates += try fetchRates(db, filter: " AND currency = ? AND day < ?", arguments: [currency.code, first.number], order: "day DESC LIMIT 1")
+            rates += try fetchRates(
+                db, filter: " AND currency = ? AND day < ?", arguments: [currency.code, first.number], order: "day DESC", limit: 1)
             rates += try fetchRates(db, filter: " AND currency = ? AND day >= ?", arguments: [currency.code, first.number], order: "day")
         }
         return rates

@@ -133,7 +133,7 @@ extension GlobalOptions {
     /// One line on stderr naming the rates older than a week an answer valued other currencies at.
     func noteStale(_ stale: [StaleRate]) {
         guard !stale.isEmpty else { return }
-        let named = stale.map { "\($0.rate.currency.code) at \($0.rate.perUnit.description) of \($0.rate.day) (\($0.age) days old)" }
+        let named = stale.map(\.named)
         Console.current.writeError(
             "capital: note: valued with rates older than \(StaleRate.maximumAge) days: \(named.joined(separator: ", ")); import newer ones with capital rate import\n"
         )
