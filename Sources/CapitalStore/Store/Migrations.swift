@@ -13,7 +13,7 @@ enum Migrations {
         let migrations: [(String, @Sendable (Database) throws -> Void)] = [
             ("v1", v1), ("v2-schedules", v2), ("v3-instruments", v3), ("v4-tracking", v4), ("v5-calendar-inherit", v5),
             ("v6-expected-flows", v6), ("v7-deposit-flows", v7), ("v8-balance-checkpoints", v8), ("v9-statement-lines", v9),
-            ("v10-rates", v10),
+            ("v10-rates", v10), ("v11-sync", v11),
         ]
         for (identifier, migrate) in migrations {
             migrator.registerMigration(identifier, foreignKeyChecks: .immediate, migrate: migrate)
@@ -324,5 +324,29 @@ enum Migrations {
             t.column("per", .integer).notNull().defaults(to: 1)
         }
         try db.execute(sql: "CREATE UNIQUE INDEX rate_currency_day ON rate(currency, day) WHERE deleted = 0")
+    }
+
+    /// Sync's bookkeeping (docs/sync.md): this device, the winning value of every shared field
+    /// group, the records a write touched, the device's own change sets, and lost values.
+    private static func v11(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE syncDevice (
+                    id TEXT PRIMARY KEY NOT NULL, hlc INTEGER NOT NULL, lastSeq INTEGER NOT NULL, cursor INTEGER NOT NULL,
+                    triggers INTEGER NOT NULL, server TEXT, ledger TEXT, user TEXT, syncedAt TEXT);
+                CREATE TABLE syncState (
+                    entity TEXT NOT NULL, record TEXT NOT NULL, grp TEXT NOT NULL, value TEXT NOT NULL,
+                    hlc INTEGER NOT NULL, device TEXT NOT NULL, baseHlc INTEGER, baseDevice TEXT,
+                    PRIMARY KEY (entity, record, grp)) WITHOUT ROWID;
+                CREATE TABLE syncDirty (entity TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (entity, record)) WITHOUT ROWID;
+                CREATE TABLE changeSet (
+                    id TEXT PRIMARY KEY NOT NULL, device TEXT NOT NULL, deviceSeq INTEGER NOT NULL, body TEXT NOT NULL, serverSeq INTEGER,
+                    UNIQUE (device, deviceSeq));
+                CREATE INDEX changeSet_pending ON changeSet(deviceSeq) WHERE serverSeq IS NULL;
+                CREATE TABLE syncConflict (
+                    id TEXT PRIMARY KEY NOT NULL, at TEXT NOT NULL, entity TEXT NOT NULL, record TEXT NOT NULL, grp TEXT NOT NULL,
+                    lostValue TEXT NOT NULL, lostHlc INTEGER NOT NULL, lostDevice TEXT NOT NULL,
+                    keptValue TEXT NOT NULL, keptHlc INTEGER NOT NULL, keptDevice TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0);
+                """)
     }
 }

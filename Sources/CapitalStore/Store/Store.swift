@@ -11,6 +11,9 @@ public struct Store: Sendable {
     public let location: String
     /// True for a store loaded from a ledger file with `-f`: writes are refused.
     public let isReadOnly: Bool
+    /// Physical time in milliseconds since 1970, read only to stamp a shared ledger's change sets
+    /// (tests give devices skewed clocks through it).
+    public var clock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// A database, or a ledger file resolved in memory (given a database only when a query needs one).
     private enum Backing: Sendable {
@@ -302,6 +305,7 @@ public struct Store: Sendable {
                     var result: T?
                     try db.inTransaction(.immediate) {
                         result = try body(db)
+                        try SyncCapture.flush(db, now: clock())
                         return .commit
                     }
                     return result!

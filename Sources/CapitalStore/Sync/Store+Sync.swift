@@ -1,0 +1,174 @@
+import CapitalCore
+import Foundation
+import GRDB
+
+/// A value one device lost to another's in a merge.
+public struct SyncConflict: Hashable, Sendable {
+    public let id: String
+    /// When this device saw it (`yyyy-MM-dd HH:mm:ss.SSS`, UTC).
+    public let at: String
+    public let entity: String
+    public let record: String
+    public let group: String
+    /// The value that lost, and who wrote it when.
+    public let lost: SyncWinner
+    /// The value that won (at the time of the merge), and who wrote it when.
+    public let kept: SyncWinner
+}
+
+/// What applying a page of change sets did.
+public struct SyncApplyReport: Equatable, Sendable {
+    /// Change sets applied (other devices' sets; this device's own are skipped).
+    public var sets = 0
+    /// Group values that won and were written.
+    public var taken = 0
+    /// Conflicts recorded (a value lost that its winner had not seen).
+    public var conflicts = 0
+}
+
+extension Store {
+    /// This device's id in a shared ledger; nil when the ledger is not shared.
+    public func syncDeviceID() throws(StoreError) -> String? {
+        try read("reading the sync state") { db in try SyncDevice.fetch(db)?.id }
+    }
+
+    /// Starts sharing this ledger from this device: makes the device's identity, installs the
+    /// triggers that note every write, and records every record's groups as the device's first
+    /// change set (what a server's copy of the ledger starts from). Returns the device's id.
+    /// - Throws: `.conflict` when the ledger is already shared from this database.
+    @discardableResult
+    public func startSync() throws(StoreError) -> String {
+        try write("starting to share the ledger") { db in
+            if let device = try SyncDevice.fetch(db) {
+                throw StoreError.conflict("this ledger is already shared from this device (device {id} \(FieldKeys.literal(device.id)))")
+            }
+            let id = RecordID.random()
+            try db.execute(
+                sql: "INSERT INTO syncDevice(id, hlc, lastSeq, cursor, triggers) VALUES (?, 0, 0, 0, ?)",
+                arguments: [id, SyncTriggers.version])
+            try SyncTriggers.install(db)
+            for entity in SyncSchema.entities {
+                let filter = entity.filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: entity.table) } ?? ""
+                try db.execute(
+                    sql:
+                        "INSERT OR IGNORE INTO syncDirty(entity, record) SELECT '\(entity.table)', \(entity.recordSQL(entity.table)) FROM \(entity.table)\(filter)"
+                )
+            }
+            return id
+        }
+    }
+
+    /// This device's change sets the server has not acknowledged, oldest first.
+    public func pendingChangeSets(limit: Int = 1_000) throws(StoreError) -> [ChangeSet] {
+        try read("reading pending changes") { db in
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT body FROM changeSet WHERE serverSeq IS NULL ORDER BY deviceSeq LIMIT ?"), arguments: [limit]
+            ).map(SyncLog.decode)
+        }
+    }
+
+    /// Records that the server appended this device's change set `id` at `serverSeq`.
+    public func acknowledge(_ id: String, serverSeq: Int64) throws(StoreError) {
+        try write("acknowledging a change set") { db in
+            try db.cachedStatement(sql: "UPDATE changeSet SET serverSeq = ? WHERE id = ?").execute(arguments: [serverSeq, id])
+        }
+    }
+
+    /// Applies other devices' change sets (a page of the server's log) and, with them, the new
+    /// cursor — one transaction: after a crash either both are there or neither.
+    ///
+    /// Each group value is merged by `SyncMerge` (the highest stamp wins, in any order, once);
+    /// records whose groups changed are then written to their tables, accounts before the
+    /// transactions posting to them; foreign keys are checked at the commit, so a page may hold a
+    /// record before one it refers to. The device's clock observes every stamp, so its next
+    /// change is later than everything it has seen. This device's own sets are skipped.
+    /// - Throws: `.invalidInput` for a change naming an unknown kind, group or stamp, or a
+    ///   transaction whose postings do not balance; nothing is applied then.
+    @discardableResult
+    public func applyRemote(_ sets: [ChangeSet], cursor: Int64? = nil) throws(StoreError) -> SyncApplyReport {
+        let now = clock()
+        return try write("applying changes from the server") { db in
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            guard var device = try SyncDevice.fetch(db) else {
+                throw StoreError.conflict("this ledger is not shared from this device: nothing to apply changes to")
+            }
+            var report = SyncApplyReport()
+            var touched: [String: Set<String>] = [:]
+            let at = Timestamp.now()
+            for set in sets where set.device != device.id {
+                report.sets += 1
+                for change in set.changes {
+                    let incoming = try SyncValidation.winner(change, device: set.device)
+                    _ = device.clock.observe(incoming.stamp.hlc, now: now)
+                    let current = try SyncState.winner(db, entity: change.entity, record: change.record, group: change.group)
+                    switch SyncMerge.decide(current: current, incoming: incoming) {
+                    case .take(let lost):
+                        try SyncState.save(db, entity: change.entity, record: change.record, group: change.group, incoming)
+                        touched[change.entity, default: []].insert(change.record)
+                        report.taken += 1
+                        if let lost { try recordConflict(db, change, lost: lost, kept: incoming, at: at, report: &report) }
+                    case .keep(let lost):
+                        if let lost, let current { try recordConflict(db, change, lost: lost, kept: current, at: at, report: &report) }
+                    }
+                }
+            }
+            if let cursor { device.cursor = cursor }
+            try device.save(db)
+            for entity in SyncSchema.entities {
+                for record in (touched[entity.table] ?? []).sorted() {
+                    try SyncRecords.materialize(db, entity, record, now: at)
+                }
+            }
+            return report
+        }
+    }
+
+    private func recordConflict(
+        _ db: Database, _ change: Change, lost: SyncWinner, kept: SyncWinner, at: String, report: inout SyncApplyReport
+    ) throws {
+        report.conflicts += 1
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO syncConflict(id, at, entity, record, grp, lostValue, lostHlc, lostDevice, keptValue, keptHlc, keptDevice)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            RecordID.random(), at, change.entity, change.record, change.group, lost.value, Int64(bitPattern: lost.stamp.hlc.rawValue),
+            lost.stamp.device, kept.value, Int64(bitPattern: kept.stamp.hlc.rawValue), kept.stamp.device,
+        ])
+    }
+
+    /// The conflicts this device has seen and not resolved, oldest first.
+    public func syncConflicts() throws(StoreError) -> [SyncConflict] {
+        try read("reading conflicts") { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, at, entity, record, grp, lostValue, lostHlc, lostDevice, keptValue, keptHlc, keptDevice
+                    FROM syncConflict WHERE resolved = 0 ORDER BY at, id
+                    """
+            ).map { row in
+                func stamp(_ hlc: Int64, _ device: String) -> SyncStamp {
+                    SyncStamp(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: hlc)), device: device)
+                }
+                return SyncConflict(
+                    id: row[0], at: row[1], entity: row[2], record: row[3], group: row[4],
+                    lost: SyncWinner(value: row[5], stamp: stamp(row[6], row[7]), base: nil),
+                    kept: SyncWinner(value: row[8], stamp: stamp(row[9], row[10]), base: nil))
+            }
+        }
+    }
+
+    /// The canonical shared ledger: every (entity, record, group) and its winning value, one line
+    /// each in order — what two devices that have seen the same changes hold alike.
+    public func syncCanonical() throws(StoreError) -> String {
+        try read("reading the sync state") { db in
+            var text = ""
+            let rows = try Row.fetchCursor(db, sql: "SELECT entity, record, grp, value FROM syncState ORDER BY entity, record, grp")
+            while let row = try rows.next() {
+                text += "\(row[0] as String)\t\(row[1] as String)\t\(row[2] as String)\t\(row[3] as String)\n"
+            }
+            return text
+        }
+    }
+}

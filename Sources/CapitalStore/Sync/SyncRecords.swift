@@ -1,0 +1,130 @@
+import CapitalCore
+import GRDB
+
+/// Reads a record's field groups from its tables, and writes them back when they arrive.
+enum SyncRecords {
+    /// The record's group values (`deleted` included), or nil when it has no row.
+    static func read(_ db: Database, _ entity: SyncEntity, _ record: String) throws -> [String]? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: readSQL(entity)), arguments: [record]) else { return nil }
+        return (0..<row.count).map { row[$0] as String }
+    }
+
+    /// `read`'s values named by their groups, `deleted` last; a missing row is deleted.
+    static func groupValues(_ entity: SyncEntity, _ values: [String]?) -> [(group: String, value: String)] {
+        guard let values else { return [("deleted", "true")] }
+        return zip(entity.groups.map(\.name) + ["deleted"], values).map { ($0, $1) }
+    }
+
+    /// One SELECT of every group's value of a record (bound as ?1).
+    static func readSQL(_ entity: SyncEntity) -> String {
+        let deleted = entity.softDelete ? "CASE WHEN deleted THEN 'true' ELSE 'false' END" : "'false'"
+        return "SELECT \((entity.groups.map(valueSQL) + [deleted]).joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.whereRecord)"
+    }
+
+    /// The SQL making a group's value of the row selected (its children by the record ?1).
+    private static func valueSQL(_ group: SyncGroup) -> String {
+        var parts = group.columns.map { "'\($0)', \(quoted($0))" }
+        if let child = group.child {
+            let object = "json_object(\(child.columns.map { "'\($0)', \(quoted($0))" }.joined(separator: ", ")))"
+            parts.append(
+                "'rows', json((SELECT json_group_array(json(j)) FROM (SELECT \(object) AS j FROM \(child.table) "
+                    + "WHERE \(quoted(child.parent)) = ?1 ORDER BY \(child.order))))")
+        }
+        return "json_object(\(parts.joined(separator: ", ")))"
+    }
+
+    static func quoted(_ column: String) -> String { "\"\(column)\"" }
+
+    // MARK: Writing what arrived
+
+    /// Makes the record's row agree with its groups' winning values in `syncState`: removes it
+    /// when `deleted` won, inserts it when every group has a value and it has no row, updates the
+    /// groups that differ otherwise. A record whose groups have not all arrived waits.
+    ///
+    /// When a live record of a uniquely named kind would take a name another live record holds,
+    /// the one whose name was written later takes " (2)" (" (3)" …): on every device the same,
+    /// and a local change that travels like any other.
+    static func materialize(_ db: Database, _ entity: SyncEntity, _ record: String, now: String) throws {
+        let state = try SyncState.winners(db, entity: entity.table, record: record)
+        let current = try read(db, entity, record)
+        if state["deleted"]?.value == "true" {
+            guard let current, current.last == "false" else { return }
+            let sql =
+                entity.softDelete
+                ? "UPDATE \(entity.table) SET deleted = 1, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
+                : "DELETE FROM \(entity.table) WHERE \(entity.whereRecord)"
+            try db.cachedStatement(sql: sql).execute(arguments: entity.softDelete ? [record, now] : [record])
+            return
+        }
+        let values = entity.groups.map { state[$0.name]?.value }
+        guard values.allSatisfy({ $0 != nil }) else { return }
+        var groupValues = values.map { $0! }
+        if entity.uniqueName, let name = entity.groups.firstIndex(where: { $0.name == "name" }) {
+            groupValues[name] = try SyncNames.unclashed(db, entity, record, nameValue: groupValues[name], state: state)
+        }
+        guard let current else {
+            try insert(db, entity, record, groupValues, now: now)
+            return
+        }
+        for (index, group) in entity.groups.enumerated() where current[index] != groupValues[index] {
+            try update(db, entity, group, record, groupValues[index], now: now)
+        }
+        if current.last == "true" {
+            try db.cachedStatement(
+                sql: "UPDATE \(entity.table) SET deleted = 0, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
+            ).execute(arguments: [record, now])
+        }
+    }
+
+    private static func insert(_ db: Database, _ entity: SyncEntity, _ record: String, _ values: [String], now: String) throws {
+        var columns: [String] = []
+        var expressions: [String] = []
+        for (index, key) in entity.key.enumerated() {
+            columns.append(key)
+            expressions.append(entity.key.count == 1 ? "?1" : "json_extract(?1, '$[\(index)]')")
+        }
+        if entity.softDelete {
+            columns += ["createdAt", "updatedAt"]
+            expressions += ["?2", "?2"]
+        }
+        // Parameters: ?1 the record, ?2 now, then the value of each group with columns.
+        var arguments: [String] = [record, now]
+        for (index, group) in entity.groups.enumerated() where !group.columns.isEmpty {
+            arguments.append(values[index])
+            for column in group.columns {
+                columns.append(column)
+                expressions.append("json_extract(?\(arguments.count), '$.\(column)')")
+            }
+        }
+        for (column, sql) in entity.localDefaults {
+            columns.append(column)
+            expressions.append(sql)
+        }
+        let sql =
+            "INSERT INTO \(entity.table)(\(columns.map(quoted).joined(separator: ", "))) VALUES (\(expressions.joined(separator: ", ")))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        for (index, group) in entity.groups.enumerated() {
+            if let child = group.child { try replaceChildren(db, child, record, values[index]) }
+        }
+    }
+
+    private static func update(_ db: Database, _ entity: SyncEntity, _ group: SyncGroup, _ record: String, _ value: String, now: String) throws {
+        if !group.columns.isEmpty {
+            let assignments = group.columns.map { "\(quoted($0)) = json_extract(?2, '$.\($0)')" }
+            let bookkeeping = entity.softDelete ? ", updatedAt = ?3, version = version + 1" : ""
+            let sql = "UPDATE \(entity.table) SET \(assignments.joined(separator: ", "))\(bookkeeping) WHERE \(entity.whereRecord)"
+            try db.cachedStatement(sql: sql).execute(arguments: entity.softDelete ? [record, value, now] : [record, value])
+        }
+        if let child = group.child { try replaceChildren(db, child, record, value) }
+    }
+
+    private static func replaceChildren(_ db: Database, _ child: SyncChild, _ record: String, _ value: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(child.table) WHERE \(quoted(child.parent)) = ?").execute(arguments: [record])
+        let columns = [child.parent] + child.columns
+        let values = ["?1"] + child.columns.map { "json_extract(value, '$.\($0)')" }
+        let sql =
+            "INSERT INTO \(child.table)(\(columns.map(quoted).joined(separator: ", "))) "
+            + "SELECT \(values.joined(separator: ", ")) FROM json_each(?2, '$.rows')"
+        try db.cachedStatement(sql: sql).execute(arguments: [record, value])
+    }
+}
