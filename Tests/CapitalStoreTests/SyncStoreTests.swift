@@ -18,6 +18,13 @@ final class Device: @unchecked Sendable {
         try store.startSync()
     }
 
+    /// A device holding what `template` holds (its id too: for devices that never meet).
+    init(copying template: Device) throws {
+        milliseconds = template.lock.withLock { template.milliseconds }
+        store = try template.store.inMemoryCopy()
+        store.clock = { [unowned self] in lock.withLock { self.milliseconds } }
+    }
+
     /// Moves the device's clock by `milliseconds` (backwards too).
     func advance(_ milliseconds: Int64) { lock.withLock { self.milliseconds += milliseconds } }
 
@@ -26,21 +33,13 @@ final class Device: @unchecked Sendable {
         try store.applyRemote(try other.store.pendingChangeSets(limit: .max))
     }
 
-    /// The tables a person sees, in an order independent of insertion.
-    func tables() throws -> String {
-        try store.read("test") { db in
-            var text = ""
-            for entity in SyncSchema.entities {
-                let filter = entity.filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: entity.table) } ?? ""
-                let records = try String.fetchAll(
-                    db, sql: "SELECT \(entity.recordSQL(entity.table)) AS r FROM \(entity.table)\(filter) ORDER BY r")
-                for record in records {
-                    text += "\(entity.table) \(record) \(try SyncRecords.read(db, entity, record) ?? [])\n"
-                }
-            }
-            return text
-        }
+    /// Marks every pending change set as appended by a server.
+    func acknowledgeAll() throws {
+        for set in try store.pendingChangeSets(limit: .max) { try store.acknowledge(set.id, serverSeq: set.deviceSeq) }
     }
+
+    /// The shared tables as a person sees them, in an order independent of insertion.
+    func tables() throws -> String { try store.sharedTables() }
 }
 
 /// The lines of `device`'s exported ledger, sorted: the same for two devices holding the same ledger.
@@ -94,5 +93,171 @@ func exportedLines(_ device: Device) throws -> [String] {
         // each device wrote them in. Everything else of the exported ledger is the same.
         #expect(try phone.store.defaultAccount() == nil)
         #expect(try exportedLines(phone) == exportedLines(anna).filter { !$0.hasPrefix("defaultAccount:") })
+    }
+}
+
+@Suite struct SyncMergeStoreTests {
+    /// The change sets that make the shared ledger `pair` starts from.
+    private static let base: [ChangeSet] = {
+        let anna = try! Device()
+        try! anna.store.initialize(currency: .rub)
+        try! anna.store.addAccount(name: "Cash", kind: .cash, currency: nil)
+        try! anna.store.addAccount(name: "Card", kind: .cash, currency: nil)
+        return try! anna.store.pendingChangeSets()
+    }()
+
+    /// Two devices that share a ledger with the default categories and a Cash and a Card account.
+    private func pair() throws -> (Device, Device) {
+        let anna = try Device()
+        try anna.store.applyRemote(Self.base)
+        let ivan = try Device(at: 1_750_000_000_000 + 90_000)  // his clock runs 90 s ahead
+        try ivan.store.applyRemote(Self.base)
+        return (anna, ivan)
+    }
+
+    /// Exchanges pending change sets both ways until neither has any.
+    private func exchange(_ devices: Device...) throws {
+        for from in devices {
+            for to in devices where to !== from { try to.pull(from: from) }
+        }
+        for device in devices { try device.acknowledgeAll() }
+    }
+
+    @Test func concurrentEditsOfOneGroupKeepTheLaterAndListTheLoser() throws {
+        let (anna, ivan) = try pair()
+        var annas = AccountChanges()
+        annas.floor = .some(42_000_00)
+        try anna.store.editAccount("Cash", annas)
+        var ivans = AccountChanges()
+        ivans.floor = .some(45_000_00)
+        try ivan.store.editAccount("Cash", ivans)  // later: his clock is ahead
+        try exchange(anna, ivan)
+        #expect(try anna.store.account("Cash").floor == 45_000_00)
+        #expect(try ivan.store.account("Cash").floor == 45_000_00)
+        #expect(try anna.store.syncCanonical() == ivan.store.syncCanonical())
+        let conflicts = try anna.store.syncConflicts()
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.group == "limits")
+        #expect(conflicts.first?.lost.value.contains("4200000") == true)
+        #expect(conflicts.first?.kept.value.contains("4500000") == true)
+    }
+
+    @Test func editsOfDifferentGroupsOfOneRecordBothSurvive() throws {
+        let (anna, ivan) = try pair()
+        var floor = AccountChanges()
+        floor.floor = .some(1_000_00)
+        try anna.store.editAccount("Cash", floor)
+        var note = AccountChanges()
+        note.note = "the kitchen drawer"
+        try ivan.store.editAccount("Cash", note)
+        try exchange(anna, ivan)
+        for device in [anna, ivan] {
+            let cash = try device.store.account("Cash")
+            #expect(cash.floor == 1_000_00)
+            #expect(cash.note == "the kitchen drawer")
+        }
+        #expect(try anna.store.syncConflicts().isEmpty)
+        #expect(try ivan.store.syncConflicts().isEmpty)
+    }
+
+    @Test func twoAccountsOfOneNameMadeOfflineBecomeCashAndCashTwoEverywhere() throws {
+        let (anna, ivan) = try pair()
+        let annas = try anna.store.addAccount(name: "Wallet", kind: .cash, currency: nil)
+        let ivans = try ivan.store.addAccount(name: "wallet", kind: .cash, currency: nil)  // later, other case
+        try exchange(anna, ivan)
+        try exchange(anna, ivan)  // the rename travels
+        for device in [anna, ivan] {
+            #expect(try device.store.account(annas.id).name == "Wallet")
+            #expect(try device.store.account(ivans.id).name == "wallet (2)")
+        }
+        #expect(try anna.tables() == ivan.tables())
+        #expect(try anna.store.syncCanonical() == ivan.store.syncCanonical())
+    }
+
+    @Test func aTransactionPostedToAnAccountRemovedElsewhereKeepsItsPostings() throws {
+        let (anna, ivan) = try pair()
+        try anna.store.removeAccount("Card", .plain)  // no postings on her device
+        try ivan.store.add(on: "2025-03-02", payee: "Bakery", [("Groceries", "350"), ("Card", nil)])
+        try exchange(anna, ivan)
+        try exchange(anna, ivan)  // the card kept, closed, travels
+        #expect(try anna.tables() == ivan.tables())
+        for device in [anna, ivan] {
+            let card = try device.store.account("Card")
+            #expect(card.hidden)
+            let balances = try device.store.balancesByName()
+            #expect(balances["Card"] == -350_00)
+            #expect(balances["Groceries"] == 350_00)
+        }
+    }
+
+    @Test func applyingTheSameChangeSetsTwiceEqualsOnce() throws {
+        let (anna, ivan) = try pair()
+        try anna.store.add(on: "2025-03-02", payee: "Bakery", [("Groceries", "350"), ("Cash", nil)])
+        let sets = try anna.store.pendingChangeSets()
+        try ivan.store.applyRemote(sets)
+        let once = try ivan.tables()
+        let report = try ivan.store.applyRemote(sets + sets)
+        #expect(report.taken == 0)
+        #expect(try ivan.tables() == once)
+        #expect(try ivan.store.pendingChangeSets().isEmpty)
+    }
+
+    @Test func everyOrderOfSixChangeSetsGivesTheSameLedger() throws {
+        let (anna, ivan) = try pair()
+        let card = try anna.store.add(on: "2025-03-02", payee: "Bakery", [("Groceries", "350"), ("Card", nil)])
+        var floor = AccountChanges()
+        floor.floor = .some(100_00)
+        try anna.store.editAccount("Cash", floor)
+        var payee = TransactionChanges()
+        payee.payee = "Bakery on the corner"
+        try anna.store.editTransaction(card.id, payee)
+        try ivan.store.add(on: "2025-03-03", payee: "Fuel", [("Cash", "-2000"), ("Groceries", nil)])
+        var ivansFloor = AccountChanges()
+        ivansFloor.floor = .some(300_00)
+        try ivan.store.editAccount("Cash", ivansFloor)
+        try ivan.store.addAccount(name: "Savings", kind: .cash, currency: nil)
+        let sets = try anna.store.pendingChangeSets() + ivan.store.pendingChangeSets()
+        #expect(sets.count == 6)
+        var results: Set<String> = []
+        let template = try Device()
+        try template.store.applyRemote(Self.base)
+        for order in permutations(Array(sets.indices)) {
+            let device = try Device(copying: template)
+            try device.store.applyRemote(order.map { sets[$0] })
+            results.insert(try device.tables() + device.store.syncCanonical())
+        }
+        #expect(results.count == 1)
+    }
+
+    @Test func anUnbalancedTransactionIsRefusedAndNothingIsApplied() throws {
+        let (anna, ivan) = try pair()
+        try anna.store.add(on: "2025-03-02", payee: "Bakery", [("Groceries", "350"), ("Cash", nil)])
+        let set = try #require(anna.store.pendingChangeSets().first)
+        let forged = ChangeSet(
+            id: set.id, device: set.device, deviceSeq: set.deviceSeq,
+            changes: set.changes.map {
+                $0.group != "postings"
+                    ? $0
+                    : Change(
+                        entity: $0.entity, record: $0.record, group: $0.group, value: $0.value.replacingOccurrences(of: "-35000", with: "-3500"),
+                        hlc: $0.hlc, base: $0.base)
+            })
+        let before = try ivan.tables()
+        #expect {
+            try ivan.store.applyRemote([forged])
+        } throws: { error in
+            "\(error)".contains("do not balance: RUB sums to 31500 minor units")
+        }
+        #expect(try ivan.tables() == before)
+    }
+}
+
+/// Every order of `items` (n! of them).
+func permutations<T>(_ items: [T]) -> [[T]] {
+    guard items.count > 1 else { return [items] }
+    return items.indices.flatMap { index in
+        var rest = items
+        let first = rest.remove(at: index)
+        return permutations(rest).map { [first] + $0 }
     }
 }

@@ -327,7 +327,8 @@ enum Migrations {
     }
 
     /// Sync's bookkeeping (docs/sync.md): this device, the winning value of every shared field
-    /// group, the records a write touched, the device's own change sets, and lost values.
+    /// group, the records a write touched, names shown in place of clashing ones, the device's own
+    /// change sets, and lost values.
     private static func v11(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -339,6 +340,7 @@ enum Migrations {
                     hlc INTEGER NOT NULL, device TEXT NOT NULL, baseHlc INTEGER, baseDevice TEXT,
                     PRIMARY KEY (entity, record, grp)) WITHOUT ROWID;
                 CREATE TABLE syncDirty (entity TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (entity, record)) WITHOUT ROWID;
+                CREATE TABLE syncName (entity TEXT NOT NULL, record TEXT NOT NULL, shown TEXT NOT NULL, PRIMARY KEY (entity, record)) WITHOUT ROWID;
                 CREATE TABLE changeSet (
                     id TEXT PRIMARY KEY NOT NULL, device TEXT NOT NULL, deviceSeq INTEGER NOT NULL, body TEXT NOT NULL, serverSeq INTEGER,
                     UNIQUE (device, deviceSeq));

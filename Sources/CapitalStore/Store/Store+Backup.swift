@@ -127,3 +127,18 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// A copy of this database in memory (for tests that start many devices from one state).
+    func inMemoryCopy() throws(StoreError) -> Store {
+        let copy = try Store.inMemory(location: location)
+        do {
+            try writer().backup(to: copy.writer())
+        } catch {
+            throw .unexpected(path: location, context: "copying the database", reason: "\(error)", readOnly: false)
+        }
+        var store = copy
+        store.clock = clock
+        return store
+    }
+}

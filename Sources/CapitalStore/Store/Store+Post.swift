@@ -65,7 +65,7 @@ extension Store {
             /// Writes `transaction` for `key` (unless a dry run) and lists it.
             func post(_ transaction: Transaction, _ key: FlowKey, name: String) throws {
                 if !dryRun {
-                    try Store.insertTransaction(db, transaction, accounts)
+                    try Store.insertFlowTransaction(db, transaction, accounts)
                     try Store.mark(db, key, FlowMark(state: .posted, transactionID: transaction.id))
                 }
                 result.posted.append(
@@ -107,7 +107,7 @@ extension Store {
                         }
                     }
                     let transaction = Transaction(
-                        id: Store.newID(), day: occurrence.day, payee: schedule.name, note: schedule.note,
+                        id: Store.flowTransactionID(key), day: occurrence.day, payee: schedule.name, note: schedule.note,
                         tags: [], postings: schedule.postings(for: amount))
                     try post(transaction, key, name: schedule.name)
                 }
@@ -124,7 +124,8 @@ extension Store {
             } catch let error as InstrumentError { throw StoreError.invalid(field: "loan", value: "", reason: error.template) }
             // A deposit's credits follow one another: each is posted with the ones before it.
             for flow in flows where flow.isOpen {
-                try post(flow.transaction(id: Store.newID()), FlowKey(flow), name: instrumentNames[flow.instrumentID] ?? flow.instrumentID)
+                let key = FlowKey(flow)
+                try post(flow.transaction(id: Store.flowTransactionID(key)), key, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID)
             }
             // Card paybacks overdue by `until`: what the card's policy asked and was not paid, on
             // its due day. The card's cycles follow its balance (the transfer pays it); the mark
@@ -133,16 +134,16 @@ extension Store {
                 let (_, late, overdue) = ledger.cardCycles(card, today: ahead, horizon: ahead, calendars: calendars)
                 guard let late, overdue > 0 else { continue }
                 let currency = ledger.accounts.first { $0.id == card.accountID }?.currency ?? ledger.currency
+                let key = FlowKey(kind: .card, instrumentID: card.id, day: late.statement)
                 let transaction = Transaction(
-                    id: Store.newID(), day: late.due, payee: "\(names[card.accountID] ?? "Card") payback",
+                    id: Store.flowTransactionID(key), day: late.due, payee: "\(names[card.accountID] ?? "Card") payback",
                     postings: [
                         Posting(accountID: card.accountID, amount: Money(minor: overdue, currency: currency)),
                         Posting(accountID: card.payFromID, amount: Money(minor: -overdue, currency: currency)),
                     ])
                 if !dryRun {
-                    try Store.insertTransaction(db, transaction, accounts)
-                    try Store.mark(
-                        db, FlowKey(kind: .card, instrumentID: card.id, day: late.statement), FlowMark(state: .posted, transactionID: transaction.id))
+                    try Store.insertFlowTransaction(db, transaction, accounts)
+                    try Store.mark(db, key, FlowMark(state: .posted, transactionID: transaction.id))
                 }
                 result.posted.append(
                     .init(
@@ -165,5 +166,20 @@ extension Store {
             }
             return result
         }
+    }
+}
+
+extension Store {
+    /// The id of the transaction that posts the expected flow `key`: derived from the flow, so
+    /// that two devices posting the same occurrence offline make one transaction when they sync.
+    public static func flowTransactionID(_ key: FlowKey) -> String {
+        DerivedID.uuid("flow/\(key.kind.rawValue)/\(key.instrumentID)/\(key.day.number)")
+    }
+
+    /// Inserts a flow's transaction under its derived id, with derived posting ids. A removed
+    /// transaction of the same flow (posted, deleted, posted again) gives its row up first.
+    static func insertFlowTransaction(_ db: Database, _ transaction: Transaction, _ accounts: AccountIndex) throws {
+        try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ? AND deleted = 1").execute(arguments: [transaction.id])
+        try insertTransaction(db, transaction, accounts, derivedPostings: true)
     }
 }

@@ -253,7 +253,8 @@ extension Store {
     /// free one; else it is looked up) and `now` (the write's timestamp) once per write;
     /// `importKey` marks a statement line's transaction.
     static func insertTransaction(
-        _ db: Database, _ transaction: Transaction, _ accounts: AccountIndex, seq: Int? = nil, now: String? = nil, importKey: String? = nil
+        _ db: Database, _ transaction: Transaction, _ accounts: AccountIndex, seq: Int? = nil, now: String? = nil, importKey: String? = nil,
+        derivedPostings: Bool = false
     ) throws {
         do { try transaction.validate() } catch { throw StoreError.ledger(error) }
         for posting in transaction.postings {
@@ -275,7 +276,7 @@ extension Store {
             transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
             transaction.tags.joined(separator: ","), importKey,
         ])
-        try insertPostings(db, transaction)
+        try insertPostings(db, transaction, derivedIDs: derivedPostings)
     }
 
     /// Refuses a change after which an account's positive or negative postings add up past Int64:
@@ -293,13 +294,17 @@ extension Store {
         }
     }
 
-    static func insertPostings(_ db: Database, _ transaction: Transaction) throws {
+    /// Inserts the transaction's postings: with time-ordered new ids, or with `derivedIDs` ids
+    /// derived from the transaction's and the position (for a transaction every device derives
+    /// alike, `Store.flowTransactionID`).
+    static func insertPostings(_ db: Database, _ transaction: Transaction, derivedIDs: Bool = false) throws {
         for (position, posting) in transaction.postings.enumerated() {
             try db.cachedStatement(
                 sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)"
             )
             .execute(arguments: [
-                newPostingID(), transaction.id, posting.accountID, position, posting.amount.minor, posting.amount.currency.code, posting.note,
+                derivedIDs ? DerivedID.uuid("posting/\(transaction.id)/\(position)") : newPostingID(), transaction.id, posting.accountID, position,
+                posting.amount.minor, posting.amount.currency.code, posting.note,
             ])
         }
     }

@@ -112,13 +112,17 @@ extension Store {
                     }
                 }
             }
-            if let cursor { device.cursor = cursor }
+            if let cursor { device.cursor = max(device.cursor, cursor) }
             try device.save(db)
             for entity in SyncSchema.entities {
                 for record in (touched[entity.table] ?? []).sorted() {
                     try SyncRecords.materialize(db, entity, record, now: at)
                 }
             }
+            for entity in SyncSchema.entities where entity.uniqueName && touched[entity.table] != nil {
+                try SyncNames.derive(db, entity)
+            }
+            if touched["account"] != nil || touched["txn"] != nil { try SyncRecords.keepAccountsWithActivity(db, now: at) }
             return report
         }
     }
@@ -167,6 +171,38 @@ extension Store {
             let rows = try Row.fetchCursor(db, sql: "SELECT entity, record, grp, value FROM syncState ORDER BY entity, record, grp")
             while let row = try rows.next() {
                 text += "\(row[0] as String)\t\(row[1] as String)\t\(row[2] as String)\t\(row[3] as String)\n"
+            }
+            return text
+        }
+    }
+
+    /// The last server sequence number this device applied (0 before the first page).
+    public func syncCursor() throws(StoreError) -> Int64 {
+        try read("reading the sync state") { db in try SyncDevice.fetch(db)?.cursor ?? 0 }
+    }
+
+    /// Gives this device a new identity, its clock kept: for a database copied from another
+    /// device, whose id and change-set numbers would otherwise collide with the original's.
+    func renewDeviceIdentity() throws(StoreError) {
+        try write("renewing the device's identity") { db in
+            try db.execute(sql: "UPDATE syncDevice SET id = ?, lastSeq = 0", arguments: [RecordID.random()])
+        }
+    }
+
+    /// Every shared table's live rows as their groups' values, by entity and record (local
+    /// settings left out): what two devices holding the same ledger show alike, whatever order they wrote in.
+    func sharedTables() throws(StoreError) -> String {
+        try read("reading the shared tables") { db in
+            var text = ""
+            for entity in SyncSchema.entities {
+                let filter = entity.filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: entity.table) } ?? ""
+                let records = try String.fetchAll(
+                    db, sql: "SELECT \(entity.recordSQL(entity.table)) AS r FROM \(entity.table)\(filter) ORDER BY r")
+                for record in records {
+                    // A removed record is the same removed with its last values or never materialized.
+                    guard let values = try SyncRecords.read(db, entity, record), values.last == "false" else { continue }
+                    text += "\(entity.table) \(record) \(values)\n"
+                }
             }
             return text
         }

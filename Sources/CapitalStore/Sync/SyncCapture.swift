@@ -21,15 +21,20 @@ enum SyncCapture {
             .sorted { (SyncSchema.rank($0.entity), $0.record) < (SyncSchema.rank($1.entity), $1.record) }
         var changes: [Change] = []
         var hlc: HybridTimestamp?
+        var renamed: Set<String> = []
         for (name, record) in records {
             guard let entity = SyncSchema.entity(name) else { continue }
             let values = try SyncRecords.read(db, entity, record)
             let known = try SyncState.winners(db, entity: name, record: record)
             // A record made and removed inside this write, never shared: nothing to say.
             if values == nil && known.isEmpty { continue }
+            let shown = entity.uniqueName ? try SyncNames.shown(db, name, record) : nil
             for (group, value) in SyncRecords.groupValues(entity, values) {
                 let previous = known[group]
                 if previous?.value == value { continue }
+                // A name shown in place of a clashing one is derived, not a change.
+                if group == "name", let shown, try SyncRecords.isShown(db, value, shown) { continue }
+                if entity.uniqueName && (group == "name" || group == "deleted") { renamed.insert(name) }
                 // A row removed locally keeps its other groups' last values.
                 if values == nil && group != "deleted" { continue }
                 let stamp = hlc ?? device.clock.tick(now: now)
@@ -40,6 +45,7 @@ enum SyncCapture {
                     Change(entity: name, record: record, group: group, value: value, hlc: "\(stamp)", base: previous.map { "\($0.stamp)" }))
             }
         }
+        for entity in SyncSchema.entities where renamed.contains(entity.table) { try SyncNames.derive(db, entity) }
         guard !changes.isEmpty else { return }
         device.lastSeq += 1
         let set = ChangeSet(id: RecordID.random(), device: device.id, deviceSeq: device.lastSeq, changes: changes)

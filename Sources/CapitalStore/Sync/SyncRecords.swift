@@ -47,36 +47,50 @@ enum SyncRecords {
     static func materialize(_ db: Database, _ entity: SyncEntity, _ record: String, now: String) throws {
         let state = try SyncState.winners(db, entity: entity.table, record: record)
         let current = try read(db, entity, record)
-        if state["deleted"]?.value == "true" {
-            guard let current, current.last == "false" else { return }
-            let sql =
-                entity.softDelete
-                ? "UPDATE \(entity.table) SET deleted = 1, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
-                : "DELETE FROM \(entity.table) WHERE \(entity.whereRecord)"
-            try db.cachedStatement(sql: sql).execute(arguments: entity.softDelete ? [record, now] : [record])
+        let deleted = state["deleted"]?.value == "true"
+        let values = entity.groups.map { state[$0.name]?.value }
+        guard !deleted || entity.softDelete, values.allSatisfy({ $0 != nil }) else {
+            // A row removed for good, or a record whose groups have not all arrived: only removal.
+            if deleted, let current, current.last == "false" { try remove(db, entity, record, now: now) }
             return
         }
-        let values = entity.groups.map { state[$0.name]?.value }
-        guard values.allSatisfy({ $0 != nil }) else { return }
         var groupValues = values.map { $0! }
-        if entity.uniqueName, let name = entity.groups.firstIndex(where: { $0.name == "name" }) {
-            groupValues[name] = try SyncNames.unclashed(db, entity, record, nameValue: groupValues[name], state: state)
+        if entity.uniqueName && !deleted, let name = entity.groups.firstIndex(where: { $0.name == "name" }) {
+            // A name another live record holds waits under a placeholder key for `SyncNames.derive`.
+            let key = try String.fetchOne(db, sql: "SELECT json_extract(?, '$.nameKey')", arguments: [groupValues[name]]) ?? ""
+            if try SyncNames.isTaken(db, entity, key, by: record) {
+                groupValues[name] = try String.fetchOne(
+                    db, sql: "SELECT json_set(?, '$.nameKey', ?)", arguments: [groupValues[name], SyncNames.placeholderKey(record)])!
+            }
         }
+        // A removed record's row keeps its groups' last values, so that it comes back whole when
+        // a device still using it keeps it (`keepAccountsWithActivity`) or an undo wins.
         guard let current else {
-            try insert(db, entity, record, groupValues, now: now)
+            try insert(db, entity, record, groupValues, deleted: deleted, now: now)
             return
         }
         for (index, group) in entity.groups.enumerated() where current[index] != groupValues[index] {
             try update(db, entity, group, record, groupValues[index], now: now)
         }
-        if current.last == "true" {
+        if (current.last == "true") != deleted {
             try db.cachedStatement(
-                sql: "UPDATE \(entity.table) SET deleted = 0, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
-            ).execute(arguments: [record, now])
+                sql: "UPDATE \(entity.table) SET deleted = ?3, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
+            ).execute(arguments: [record, now, deleted])
         }
     }
 
-    private static func insert(_ db: Database, _ entity: SyncEntity, _ record: String, _ values: [String], now: String) throws {
+    /// Removes the record: soft for a table of records, the row itself for the others.
+    private static func remove(_ db: Database, _ entity: SyncEntity, _ record: String, now: String) throws {
+        if entity.softDelete {
+            try db.cachedStatement(
+                sql: "UPDATE \(entity.table) SET deleted = 1, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
+            ).execute(arguments: [record, now])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM \(entity.table) WHERE \(entity.whereRecord)").execute(arguments: [record])
+        }
+    }
+
+    private static func insert(_ db: Database, _ entity: SyncEntity, _ record: String, _ values: [String], deleted: Bool, now: String) throws {
         var columns: [String] = []
         var expressions: [String] = []
         for (index, key) in entity.key.enumerated() {
@@ -84,8 +98,8 @@ enum SyncRecords {
             expressions.append(entity.key.count == 1 ? "?1" : "json_extract(?1, '$[\(index)]')")
         }
         if entity.softDelete {
-            columns += ["createdAt", "updatedAt"]
-            expressions += ["?2", "?2"]
+            columns += ["createdAt", "updatedAt", "deleted"]
+            expressions += ["?2", "?2", deleted ? "1" : "0"]
         }
         // Parameters: ?1 the record, ?2 now, then the value of each group with columns.
         var arguments: [String] = [record, now]
@@ -126,5 +140,29 @@ enum SyncRecords {
             "INSERT INTO \(child.table)(\(columns.map(quoted).joined(separator: ", "))) "
             + "SELECT \(values.joined(separator: ", ")) FROM json_each(?2, '$.rows')"
         try db.cachedStatement(sql: sql).execute(arguments: [record, value])
+    }
+
+    /// An account one device removed while another still posted to it stays, closed (hidden)
+    /// with its activity, so every posting keeps counting in the balances. Every device that
+    /// sees both makes the same change (not deleted, hidden), so they agree.
+    static func keepAccountsWithActivity(_ db: Database, now: String) throws {
+        let closed = try String.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id FROM account WHERE deleted = 1 AND EXISTS (
+                        SELECT 1 FROM posting JOIN txn ON txn.id = posting.txnId AND txn.deleted = 0 WHERE posting.accountId = account.id)
+                    ORDER BY id
+                    """))
+        for id in closed {
+            try db.execute(
+                sql: "UPDATE account SET deleted = 0, hidden = 1, nameKey = ?, updatedAt = ?, version = version + 1 WHERE id = ?",
+                arguments: [SyncNames.placeholderKey(id), now, id])
+        }
+        if !closed.isEmpty { try SyncNames.derive(db, SyncSchema.entity("account")!) }
+    }
+
+    /// Whether the name group's value `value` is the shown name `shown`.
+    static func isShown(_ db: Database, _ value: String, _ shown: String) throws -> Bool {
+        try String.fetchOne(db, sql: "SELECT json_extract(?, '$.name')", arguments: [value]) == shown
     }
 }

@@ -182,7 +182,7 @@ enum SyncSchema {
     /// Tables no device shares: derived from shared ones (`balanceMonth`, the checkpoints), the
     /// schema's own, and sync's bookkeeping.
     static let localTables: Set<String> = [
-        "grdb_migrations", "balanceMonth", "syncDevice", "syncState", "syncDirty", "changeSet", "syncConflict",
+        "grdb_migrations", "balanceMonth", "syncDevice", "syncState", "syncDirty", "syncName", "changeSet", "syncConflict",
     ]
 
     /// The entity named `name`.
