@@ -42,7 +42,7 @@ import Testing
         let t0 = Date()
         var simulation = try Simulation(seed: seed, devices: 8)
         let t1 = Date()
-        try simulation.run(steps: 60)
+        try simulation.run(steps: 50)
         let t2 = Date()
         try simulation.heal()
         let t3 = Date()

@@ -88,7 +88,7 @@ extension Store {
     public func applyRemote(_ sets: [ChangeSet], cursor: Int64? = nil) throws(StoreError) -> SyncApplyReport {
         let now = clock()
         return try write("applying changes from the server") { db in
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
             guard var device = try SyncDevice.fetch(db) else {
                 throw StoreError.conflict("this ledger is not shared from this device: nothing to apply changes to")
             }

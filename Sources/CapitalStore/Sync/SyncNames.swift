@@ -19,7 +19,7 @@ enum SyncNames {
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT t.id, t.name, t.nameKey, s.value, s.hlc, s.device FROM \(table) t
+                    SELECT t.id, t.name, t.nameKey, json_extract(s.value, '$.name'), s.hlc, s.device FROM \(table) t
                     LEFT JOIN syncState s ON s.entity = '\(table)' AND s.record = t.id AND s.grp = 'name'
                     WHERE t.deleted = 0
                     """))
@@ -33,10 +33,7 @@ enum SyncNames {
         var records: [Named] = []
         for row in rows {
             let id: String = row[0]
-            var own: String = row[1]
-            if let value: String = row[3], let name = try String.fetchOne(db, sql: "SELECT json_extract(?, '$.name')", arguments: [value]) {
-                own = name
-            }
+            let own: String = row[3] ?? row[1]
             let stamp = (row[4] as Int64?).map { SyncStamp(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: $0)), device: row[5]) }
             records.append(Named(id: id, shown: row[1], shownKey: row[2], own: own, stamp: stamp))
         }

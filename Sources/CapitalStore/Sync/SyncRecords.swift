@@ -57,10 +57,10 @@ enum SyncRecords {
         var groupValues = values.map { $0! }
         if entity.uniqueName && !deleted, let name = entity.groups.firstIndex(where: { $0.name == "name" }) {
             // A name another live record holds waits under a placeholder key for `SyncNames.derive`.
-            let key = try String.fetchOne(db, sql: "SELECT json_extract(?, '$.nameKey')", arguments: [groupValues[name]]) ?? ""
+            let key = try String.fetchOne(db.cachedStatement(sql: "SELECT json_extract(?, '$.nameKey')"), arguments: [groupValues[name]]) ?? ""
             if try SyncNames.isTaken(db, entity, key, by: record) {
                 groupValues[name] = try String.fetchOne(
-                    db, sql: "SELECT json_set(?, '$.nameKey', ?)", arguments: [groupValues[name], SyncNames.placeholderKey(record)])!
+                    db.cachedStatement(sql: "SELECT json_set(?, '$.nameKey', ?)"), arguments: [groupValues[name], SyncNames.placeholderKey(record)])!
             }
         }
         // A removed record's row keeps its groups' last values, so that it comes back whole when
@@ -163,6 +163,6 @@ enum SyncRecords {
 
     /// Whether the name group's value `value` is the shown name `shown`.
     static func isShown(_ db: Database, _ value: String, _ shown: String) throws -> Bool {
-        try String.fetchOne(db, sql: "SELECT json_extract(?, '$.name')", arguments: [value]) == shown
+        try String.fetchOne(db.cachedStatement(sql: "SELECT json_extract(?, '$.name')"), arguments: [value]) == shown
     }
 }
