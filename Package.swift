@@ -35,6 +35,11 @@ let package = Package(
         ),
         // The use cases every front end shares: typed inputs, typed results, errors as data.
         .target(name: "CapitalKit", dependencies: ["CapitalCore", "CapitalStore"]),
+        // `capital serve`'s storage: each shared ledger's log, merged state and snapshots.
+        .target(
+            name: "CapitalServer",
+            dependencies: ["CapitalCore", "CapitalStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The HTML report and SVG charts: renders CapitalKit's results, decides nothing; no Foundation.
         .target(name: "CapitalWeb", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
         .executableTarget(
@@ -54,7 +59,8 @@ let package = Package(
             name: "CapitalStoreTests",
             dependencies: ["CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
+        .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "CapitalServer"]),
+        .testTarget(name: "CapitalServerTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalServer"]),
         .testTarget(name: "CapitalWebTests", dependencies: ["CapitalCore", "CapitalWeb"]),
         .testTarget(
             name: "CapitalCLITests",

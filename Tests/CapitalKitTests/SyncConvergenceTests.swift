@@ -1,5 +1,6 @@
 import CapitalCore
 import CapitalKit
+import CapitalServer
 import Foundation
 import GRDB
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// The sync model tested as a property: devices working offline on one shared ledger — accounts,
 /// multi-posting transactions, edits, deletes, schedules whose due occurrences two of them post —
 /// with pushes and pages duplicated, reordered and lost, clocks skewed by up to ±4 minutes, and
-/// a server that appends each change set once (the in-process model of `capital serve`'s log).
+/// a server that appends each change set once (`capital serve`'s log, `LedgerLog`, in memory).
 /// After the network heals and everyone syncs to quiescence, every device holds the same ledger,
 /// every transaction balances, every change set the server acknowledged is there, and
 /// can-spend's answer and why are the same everywhere.
@@ -25,13 +26,15 @@ import Testing
 
     /// The shared ledger every device starts from: a rouble ledger with its categories, Cash and Card.
     static let base: (template: Store, sets: [ChangeSet]) = {
-        let origin = try! Store.inMemory()
+        var origin = try! Store.inMemory()
+        origin.clock = { Simulation.start }
         try! origin.startSync()
         try! origin.initialize(currency: try! Currency("RUB"))
         try! origin.addAccount(name: "Cash", kind: .cash, currency: nil)
         try! origin.addAccount(name: "Card", kind: .debit, currency: nil)
         let sets = try! origin.pendingChangeSets(limit: .max)
-        let template = try! Store.inMemory()
+        var template = try! Store.inMemory()
+        template.clock = { Simulation.start }
         try! template.startSync()
         try! template.applyRemote(sets, cursor: Int64(sets.count))
         return (template, sets)
@@ -56,31 +59,6 @@ import Testing
     }
 }
 
-/// The server's log as `capital serve` keeps it: a gapless sequence, each change set once.
-final class LogModel {
-    private(set) var log: [ChangeSet] = []
-    private var sequenceByID: [String: Int64] = [:]
-
-    /// Appends what is new; returns each set's sequence number (its first one when repeated).
-    func push(_ sets: [ChangeSet]) -> [(id: String, seq: Int64)] {
-        sets.map { set in
-            if let seq = sequenceByID[set.id] { return (set.id, seq) }
-            log.append(set)
-            sequenceByID[set.id] = Int64(log.count)
-            return (set.id, Int64(log.count))
-        }
-    }
-
-    /// The sets after `seq`, at most `limit`, with the last one's sequence number.
-    func changes(after seq: Int64, limit: Int) -> (sets: [ChangeSet], last: Int64) {
-        let start = Int(seq)
-        let end = min(log.count, start + limit)
-        return (start < end ? Array(log[start..<end]) : [], Int64(end))
-    }
-
-    func contains(_ id: String) -> Bool { sequenceByID[id] != nil }
-}
-
 struct Simulation {
     var random: SplitMix64
     let seed: UInt64
@@ -89,7 +67,9 @@ struct Simulation {
     var online: [Bool]
     var acknowledged: Set<String> = []
     var trace: [String] = []
-    let server = LogModel()
+    /// The server's log, as `capital serve` keeps it (in memory).
+    let server = try! LedgerLog(path: ":memory:")
+    let ledger: String
     static let today = try! Day(iso: "2025-03-10")
     static let start: Int64 = 1_741_600_000_000  // 2025-03-10T09:46:40Z
     /// Physical time, moved on by each step.
@@ -110,7 +90,8 @@ struct Simulation {
             try store.renewDeviceIdentity()
             stores.append(store)
         }
-        _ = server.push(SyncConvergenceTests.base.sets)
+        ledger = try server.createLedger(name: "home")
+        _ = try server.append(SyncConvergenceTests.base.sets, to: ledger, now: Simulation.start)
         for set in SyncConvergenceTests.base.sets { acknowledged.insert(set.id) }
     }
 
@@ -225,17 +206,17 @@ struct Simulation {
         let pending = try store.pendingChangeSets(limit: 50)
         if !pending.isEmpty && !(faults && chance(15)) {
             let sent = faults && chance(20) ? pending + pending.shuffled(using: &random) : pending
-            let answers = server.push(sent)
+            let answers = try server.append(sent, to: ledger, now: nowBox.value)
             if !(faults && chance(15)) {  // the answer may be lost: the sets stay pending, sent again later
-                for (id, seq) in answers {
-                    try store.acknowledge(id, serverSeq: seq)
-                    acknowledged.insert(id)
+                for (set, seq) in zip(sent, answers) {
+                    try store.acknowledge(set.id, serverSeq: seq)
+                    acknowledged.insert(set.id)
                 }
             }
         }
         var cursor = try store.syncCursor()
         while true {
-            let page = server.changes(after: cursor, limit: pageSize)
+            let page = try server.changes(of: ledger, after: cursor, limit: pageSize)
             if page.sets.isEmpty { break }
             if faults && chance(10) {
                 trace.append("device \(device) lost a page after \(cursor)")
@@ -255,7 +236,7 @@ struct Simulation {
             for device in stores.indices { try sync(device, faults: false) }
             let pending = try stores.map { try $0.pendingChangeSets(limit: 1).count }.reduce(0, +)
             let cursors = try stores.map { try $0.syncCursor() }
-            if pending == 0 && cursors.allSatisfy({ $0 == Int64(server.log.count) }) { return }
+            if pending == 0, let head = try server.head(ledger), cursors.allSatisfy({ $0 == head }) { return }
         }
         let stuck = try stores.flatMap { try $0.pendingChangeSets(limit: 3) }.flatMap(\.changes).prefix(6)
             .map { "\($0.entity) \($0.record.prefix(8)) \($0.group) = \($0.value)" }
@@ -275,7 +256,8 @@ struct Simulation {
             try trace.joined(separator: "\n").write(toFile: "\(dump)/\(seed)-trace.txt", atomically: true, encoding: .utf8)
             try canonical[0].write(toFile: "\(dump)/\(seed)-canonical.txt", atomically: true, encoding: .utf8)
         }
-        for id in acknowledged { #expect(server.contains(id), "seed \(seed): acknowledged \(id) is not in the log") }
+        let logged = Set(try server.changes(of: ledger, after: 0, limit: .max).sets.map(\.id))
+        for id in acknowledged { #expect(logged.contains(id), "seed \(seed): acknowledged \(id) is not in the log") }
         for store in stores {
             let unbalanced = try store.read("test") { db in
                 try Int.fetchOne(

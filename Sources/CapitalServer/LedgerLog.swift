@@ -1,0 +1,167 @@
+import CapitalCore
+import CapitalStore
+import Foundation
+import GRDB
+
+/// Why the server did not append a push: each the client shows as one line, its changes staying
+/// pending on the device.
+public enum AppendError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No such ledger on this server.
+    case noLedger(String)
+    /// A change set id the log holds with other content (HTTP 409).
+    case idReused(id: String)
+    /// A (device, deviceSeq) the log holds under another id: a copy of a device's database (409).
+    case deviceSeqReused(device: String, deviceSeq: Int64)
+    /// A device's change sets must arrive in its order, without gaps (409).
+    case outOfOrder(device: String, expected: Int64, got: Int64)
+    /// A change stamped more than the allowed skew ahead of the server's clock (`clock_skew`).
+    case clockSkew(id: String, aheadMilliseconds: Int64)
+    /// A change that fails the checks every device makes (422): unbalanced postings and the like.
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .noLedger(let id): "no ledger \(id) on this server"
+        case .idReused(let id): "change set \(id) was sent before with other content"
+        case .deviceSeqReused(let device, let seq):
+            "device \(device) sent its change set \(seq) before under another id: is this database a copy of another device's?"
+        case .outOfOrder(let device, let expected, let got): "device \(device) sent change set \(got) where \(expected) comes next"
+        case .clockSkew(let id, let ahead):
+            "change set \(id) is stamped \(ahead / 1000) s ahead of the server's clock (more than \(LedgerLog.allowedSkew / 60_000) minutes): check this device's clock"
+        case .invalid(let why): why
+        }
+    }
+}
+
+/// `capital serve`'s storage for shared ledgers in one SQLite database: per ledger an append-only
+/// log of change sets with a gapless sequence (assigned in the appending transaction: SQLite has
+/// one writer at a time, so numbers commit in order), and the merged state — every group's
+/// winner, by the same rule the devices apply — from which a new device's snapshot is read.
+///
+/// Append is idempotent: the same change set again (by id) answers its first sequence number.
+public final class LedgerLog: Sendable {
+    private let writer: any DatabaseWriter
+    /// How far ahead of the server's clock a change may be stamped: 5 minutes.
+    public static let allowedSkew: Int64 = 5 * 60_000
+
+    /// Opens (creating) the log database at `path`; `":memory:"` for one in memory.
+    public init(path: String) throws {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        writer = path == ":memory:" ? try DatabaseQueue(configuration: config) : try DatabasePool(path: path, configuration: config)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ledger (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, createdAt TEXT NOT NULL, head INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE log (
+                        ledger TEXT NOT NULL REFERENCES ledger(id), seq INTEGER NOT NULL, id TEXT NOT NULL, device TEXT NOT NULL,
+                        deviceSeq INTEGER NOT NULL, body TEXT NOT NULL, receivedAt TEXT NOT NULL,
+                        PRIMARY KEY (ledger, seq), UNIQUE (ledger, id), UNIQUE (ledger, device, deviceSeq)) WITHOUT ROWID;
+                    CREATE TABLE state (
+                        ledger TEXT NOT NULL, entity TEXT NOT NULL, record TEXT NOT NULL, grp TEXT NOT NULL, value TEXT NOT NULL,
+                        hlc TEXT NOT NULL, device TEXT NOT NULL, base TEXT,
+                        PRIMARY KEY (ledger, entity, record, grp)) WITHOUT ROWID;
+                    """)
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// Makes an empty ledger named `name`; returns its id.
+    public func createLedger(name: String, id: String = UUID().uuidString.lowercased()) throws -> String {
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO ledger(id, name, createdAt) VALUES (?, ?, ?)", arguments: [id, name, ISO8601DateFormatter().string(from: Date())])
+        }
+        return id
+    }
+
+    /// The ledger's last sequence number (0 when empty); nil when there is no such ledger.
+    public func head(_ ledger: String) throws -> Int64? {
+        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) }
+    }
+
+    /// Appends `sets` in order, all or none, and answers each set's sequence number (a set the log
+    /// holds already answers its first one). `now` is the server's clock in milliseconds.
+    public func append(_ sets: [ChangeSet], to ledger: String, now: Int64) throws -> [Int64] {
+        try writer.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM ledger WHERE id = ?", arguments: [ledger]) != nil else {
+                throw AppendError.noLedger(ledger)
+            }
+            var answers: [Int64] = []
+            for set in sets {
+                let body = try set.body
+                if let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT seq, body FROM log WHERE ledger = ? AND id = ?"), arguments: [ledger, set.id])
+                {
+                    guard row[1] as String == body else { throw AppendError.idReused(id: set.id) }
+                    answers.append(row[0])
+                    continue
+                }
+                let last =
+                    try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT MAX(deviceSeq) FROM log WHERE ledger = ? AND device = ?"), arguments: [ledger, set.device])
+                    ?? 0
+                if set.deviceSeq <= last { throw AppendError.deviceSeqReused(device: set.device, deviceSeq: set.deviceSeq) }
+                if set.deviceSeq != last + 1 { throw AppendError.outOfOrder(device: set.device, expected: last + 1, got: set.deviceSeq) }
+                do { try set.check() } catch { throw AppendError.invalid("\(error)") }
+                let ahead = set.latest.milliseconds - now
+                if ahead > Self.allowedSkew { throw AppendError.clockSkew(id: set.id, aheadMilliseconds: ahead) }
+                let seq = try Int64.fetchOne(
+                    db.cachedStatement(sql: "UPDATE ledger SET head = head + 1 WHERE id = ? RETURNING head"), arguments: [ledger])!
+                try db.cachedStatement(
+                    sql: "INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                ).execute(arguments: [ledger, seq, set.id, set.device, set.deviceSeq, body, "\(now)"])
+                try merge(db, set, into: ledger)
+                answers.append(seq)
+            }
+            return answers
+        }
+    }
+
+    /// Folds `set` into the ledger's merged state by the devices' rule (`SyncMerge`).
+    private func merge(_ db: Database, _ set: ChangeSet, into ledger: String) throws {
+        for change in set.changes {
+            guard let hlc = HybridTimestamp(change.hlc) else { continue }
+            let incoming = SyncWinner(value: change.value, stamp: SyncStamp(hlc: hlc, device: set.device), base: change.base.flatMap(SyncStamp.init))
+            let current = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT value, hlc, device FROM state WHERE ledger = ? AND entity = ? AND record = ? AND grp = ?"),
+                arguments: [ledger, change.entity, change.record, change.group]
+            ).flatMap { row -> SyncWinner? in
+                guard let hlc = HybridTimestamp(row[1] as String) else { return nil }
+                return SyncWinner(value: row[0], stamp: SyncStamp(hlc: hlc, device: row[2]), base: nil)
+            }
+            guard case .take = SyncMerge.decide(current: current, incoming: incoming) else { continue }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(ledger, entity, record, grp) DO UPDATE SET
+                        value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
+                    """
+            ).execute(arguments: [ledger, change.entity, change.record, change.group, change.value, change.hlc, set.device, change.base])
+        }
+    }
+
+    /// The change sets after `seq`, at most `limit`, in order, and the sequence number of the last.
+    public func changes(of ledger: String, after seq: Int64, limit: Int) throws -> (sets: [ChangeSet], last: Int64) {
+        try writer.read { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT seq, body FROM log WHERE ledger = ? AND seq > ? ORDER BY seq LIMIT ?"),
+                arguments: [ledger, seq, limit])
+            return (try rows.map { try ChangeSet(body: $0[1]) }, rows.last?[0] ?? seq)
+        }
+    }
+
+    /// Every group's winner and the sequence number they stand at: what a new device starts from.
+    public func snapshot(of ledger: String) throws -> (entries: [SnapshotEntry], head: Int64) {
+        try writer.read { db in
+            let head = try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) ?? 0
+            let entries = try Row.fetchAll(
+                db, sql: "SELECT entity, record, grp, value, hlc, device, base FROM state WHERE ledger = ? ORDER BY entity, record, grp",
+                arguments: [ledger]
+            ).map { SnapshotEntry(entity: $0[0], record: $0[1], group: $0[2], value: $0[3], hlc: $0[4], device: $0[5], base: $0[6]) }
+            return (entries, head)
+        }
+    }
+}
