@@ -174,6 +174,37 @@ func exportedLines(_ device: Device) throws -> [String] {
         #expect(try anna.store.syncCanonical() == ivan.store.syncCanonical())
     }
 
+    @Test func twoBudgetsOfOneCategoryOrTwoRatesOfOneDayKeepTheEarlierEverywhere() throws {
+        let (anna, ivan) = try pair()
+        let day = try Day(iso: "2025-03-14")
+        try anna.store.setBudget(BudgetInput(category: "Groceries", amount: "3000", start: day))
+        try anna.store.setRate(RateInput(currency: "USD", day: day, rate: "92.5"))
+        try ivan.store.setBudget(BudgetInput(category: "Groceries", amount: "4500", start: day))  // later: his clock is ahead
+        try ivan.store.setRate(RateInput(currency: "USD", day: day, rate: "93.1"))
+        try exchange(anna, ivan)
+        try exchange(anna, ivan)  // the removal of the later travels
+        for device in [anna, ivan] {
+            #expect(try device.store.budgets().map(\.amount) == [3000_00])
+            #expect(try device.store.rates().map { "\($0.value.coefficient)e-\($0.value.scale)" } == ["925e-1"])
+        }
+        #expect(try anna.tables() == ivan.tables())
+    }
+
+    @Test func twoDuesNumberedAlikeOfflineGetTwoNumbers() throws {
+        let (anna, ivan) = try pair()
+        let day = try Day(iso: "2025-04-10")
+        let water = try anna.store.addDue(DueInput(type: .bill, total: "1000", reason: "Water", dueDay: day))
+        let phone = try ivan.store.addDue(DueInput(type: .bill, total: "500", reason: "Phone", dueDay: day))
+        #expect(water.number == phone.number)
+        try exchange(anna, ivan)
+        try exchange(anna, ivan)
+        for device in [anna, ivan] {
+            let numbers = try device.store.dues().map { "\($0.number) \($0.reason)" }.sorted()
+            #expect(numbers == ["\(water.number) Water", "\(water.number + 1) Phone"])
+        }
+        #expect(try anna.tables() == ivan.tables())
+    }
+
     @Test func aTransactionPostedToAnAccountRemovedElsewhereKeepsItsPostings() throws {
         let (anna, ivan) = try pair()
         try anna.store.removeAccount("Card", .plain)  // no postings on her device

@@ -114,11 +114,17 @@ extension Store {
             }
             if let cursor { device.cursor = max(device.cursor, cursor) }
             try device.save(db)
+            // Removals first (the record a budget replaced frees its category), newest kinds first;
+            // then the rest, accounts before the transactions that post to them.
+            var removals: [(SyncEntity, String)] = []
+            var others: [(SyncEntity, String)] = []
             for entity in SyncSchema.entities {
                 for record in (touched[entity.table] ?? []).sorted() {
-                    try SyncRecords.materialize(db, entity, record, now: at)
+                    let isRemoval = try SyncState.winner(db, entity: entity.table, record: record, group: "deleted")?.value == "true"
+                    if isRemoval { removals.append((entity, record)) } else { others.append((entity, record)) }
                 }
             }
+            for (entity, record) in removals.reversed() + others { try SyncRecords.materialize(db, entity, record, now: at) }
             for entity in SyncSchema.entities where entity.uniqueName && touched[entity.table] != nil {
                 try SyncNames.derive(db, entity)
             }

@@ -47,7 +47,7 @@ enum SyncRecords {
     static func materialize(_ db: Database, _ entity: SyncEntity, _ record: String, now: String) throws {
         let state = try SyncState.winners(db, entity: entity.table, record: record)
         let current = try read(db, entity, record)
-        let deleted = state["deleted"]?.value == "true"
+        var deleted = state["deleted"]?.value == "true"
         let values = entity.groups.map { state[$0.name]?.value }
         guard !deleted || entity.softDelete, values.allSatisfy({ $0 != nil }) else {
             // A row removed for good, or a record whose groups have not all arrived: only removal.
@@ -62,6 +62,9 @@ enum SyncRecords {
                 groupValues[name] = try String.fetchOne(
                     db.cachedStatement(sql: "SELECT json_set(?, '$.nameKey', ?)"), arguments: [groupValues[name], SyncNames.placeholderKey(record)])!
             }
+        }
+        if !deleted && !entity.uniques.isEmpty {
+            (groupValues, deleted) = try SyncUniques.settle(db, entity, record, groupValues, state: state)
         }
         // A removed record's row keeps its groups' last values, so that it comes back whole when
         // a device still using it keeps it (`keepAccountsWithActivity`) or an undo wins.

@@ -23,12 +23,14 @@ struct SyncEntity: Sendable {
     let localDefaults: [(column: String, sql: String)]
     /// A condition on a row for rows that are shared, `%` standing for the row (`NEW`, `OLD`).
     let filter: String?
-    /// The unique name's columns (`name`, `nameKey`) when live records' names must differ.
+    /// True when live records' names (`name`, `nameKey`) must differ (`SyncNames`).
     let uniqueName: Bool
+    /// Other slots only one record may hold (`SyncUniques`).
+    let uniques: [SyncUnique]
 
     init(
         _ table: String, key: [String] = ["id"], groups: [SyncGroup], local: [String] = ["createdAt", "updatedAt", "version"],
-        localDefaults: [(column: String, sql: String)] = [], filter: String? = nil, uniqueName: Bool = false
+        localDefaults: [(column: String, sql: String)] = [], filter: String? = nil, uniqueName: Bool = false, uniques: [SyncUnique] = []
     ) {
         self.table = table
         self.key = key
@@ -37,6 +39,7 @@ struct SyncEntity: Sendable {
         self.localDefaults = localDefaults
         self.filter = filter
         self.uniqueName = uniqueName
+        self.uniques = uniques
     }
 
     /// True when the table soft-deletes: tables of records (with `createdAt` … `deleted`) do.
@@ -101,7 +104,8 @@ enum SyncSchema {
                     child: SyncChild(table: "groupMember", parent: "groupId", columns: ["accountId", "position"], order: "position, accountId")),
             ], uniqueName: true),
         SyncEntity(
-            "rate", groups: [SyncGroup("day", ["currency", "day"]), SyncGroup("value", ["coefficient", "scale", "per"])]),
+            "rate", groups: [SyncGroup("day", ["currency", "day"]), SyncGroup("value", ["coefficient", "scale", "per"])],
+            uniques: [SyncUnique(group: "day", columns: ["currency", "day"], includesRemoved: false, resolution: .remove)]),
         SyncEntity(
             "calendarDay", key: ["calendar", "day"], groups: [SyncGroup("day", ["kind", "name"])], local: []),
         SyncEntity(
@@ -136,7 +140,7 @@ enum SyncSchema {
                         table: "loanPrepayment", parent: "loanId", columns: ["position", "day", "amount", "effect", "full", "rule", "end"],
                         order: "position")),
                 SyncGroup("handled", ["handledThrough"]),
-            ]),
+            ], uniques: [SyncUnique(group: "terms", columns: ["accountId"], includesRemoved: false, resolution: .remove)]),
         SyncEntity(
             "card",
             groups: [
@@ -146,15 +150,16 @@ enum SyncSchema {
                         "accountId", "payFromId", "categoryId", "creditLimit", "statementDay", "dueDay", "dueAfter", "payback",
                         "minimumPerMillion", "minimumFloor", "fixedAmount", "ratePerMillion", "grace",
                     ])
-            ]),
+            ], uniques: [SyncUnique(group: "terms", columns: ["accountId"], includesRemoved: false, resolution: .remove)]),
         SyncEntity(
             "deposit",
             groups: [
                 SyncGroup("terms", ["accountId", "payoutId", "categoryId", "ratePerMillion", "capitalisation", "opened", "maturity"]),
                 SyncGroup("handled", ["handledThrough"]),
-            ]),
+            ], uniques: [SyncUnique(group: "terms", columns: ["accountId"], includesRemoved: false, resolution: .remove)]),
         SyncEntity(
-            "budget", groups: [SyncGroup("terms", ["categoryId", "payFromId", "amount", "period", "start"])]),
+            "budget", groups: [SyncGroup("terms", ["categoryId", "payFromId", "amount", "period", "start"])],
+            uniques: [SyncUnique(group: "terms", columns: ["categoryId"], includesRemoved: false, resolution: .remove)]),
         SyncEntity(
             "txn",
             groups: [
@@ -165,7 +170,8 @@ enum SyncSchema {
                         table: "posting", parent: "txnId", columns: ["id", "accountId", "position", "amountMinor", "currency", "note"],
                         order: "position, id")),
             ], local: ["createdAt", "updatedAt", "version", "seq"],
-            localDefaults: [("seq", "(SELECT COALESCE(MAX(seq), 0) + 1 FROM txn)")]),
+            localDefaults: [("seq", "(SELECT COALESCE(MAX(seq), 0) + 1 FROM txn)")],
+            uniques: [SyncUnique(group: "header", columns: ["importKey"], includesRemoved: true, resolution: .remove)]),
         SyncEntity(
             "due",
             groups: [
@@ -174,7 +180,7 @@ enum SyncSchema {
                     ["type", "total", "currency", "reason", "dueDay", "iban", "address", "institution", "payFromId", "categoryId"]),
                 SyncGroup("number", ["number"]), SyncGroup("paid", ["paid"]),
                 SyncGroup("payments", [], child: SyncChild(table: "duePayment", parent: "dueId", columns: ["txnId"], order: "txnId")),
-            ]),
+            ], uniques: [SyncUnique(group: "number", columns: ["number"], includesRemoved: true, resolution: .renumber)]),
         SyncEntity(
             "expectedMark", key: ["kind", "instrumentId", "day"], groups: [SyncGroup("mark", ["state", "txnId"])], local: []),
     ]
