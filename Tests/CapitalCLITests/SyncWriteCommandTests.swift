@@ -51,3 +51,22 @@ import Testing
         }
     }
 }
+
+@Suite struct SyncCheckTests {
+    @Test func checkNamesASharedRecordWrittenBehindCapitalsBack() throws {
+        let cli = try CLI.household()
+        try Store.open(path: cli.db).startSync()
+        cli.ok(["spend", "350", "Groceries", "--from", "VTB Debit", "--on", "2025-04-02", "--today", "2025-04-01"])
+        #expect(cli.ok(["check"]).contains("ok"))
+        let cash = try RawDatabase.read(cli.db) { db in try String.fetchOne(db, sql: "SELECT id FROM account WHERE name = 'Cash'") ?? "" }
+        try RawDatabase.write(cli.db) { db in try db.execute(sql: "UPDATE account SET floorMinor = 12300 WHERE id = ?", arguments: [cash]) }
+        let result = cli.run(["check"])
+        #expect(result.status == 2, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("sync: account \(cash): was written but no change set records it (a write outside capital?)"), "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("sync: account \(cash): limits holds {\"floorMinor\":12300,\"level\":null}, the shared state says {\"floorMinor\":")
+            }, "\(lines)")
+    }
+}

@@ -21,8 +21,12 @@ import Testing
     static let seeds: [UInt64] = {
         let count = ProcessInfo.processInfo.environment["CAPITAL_SYNC_SEEDS"].flatMap(Int.init) ?? 200
         let first = ProcessInfo.processInfo.environment["CAPITAL_SYNC_FIRST_SEED"].flatMap(UInt64.init) ?? 1
-        return (0..<UInt64(count)).map { first + $0 }
+        return (0..<UInt64(count)).map { first + $0 } + (ProcessInfo.processInfo.environment["CAPITAL_SYNC_SEEDS"] == nil ? regressions : [])
     }()
+
+    /// Seeds that once failed, kept with the first 200: 2128 (a record removed and renamed to a
+    /// name another live record held was renamed before it was removed: UNIQUE failed on nameKey).
+    static let regressions: [UInt64] = [2128]
 
     /// The shared ledger every device starts from: a rouble ledger with its categories, Cash and Card.
     static let base: (template: Store, sets: [ChangeSet]) = {
@@ -42,21 +46,22 @@ import Testing
 
     @Test(arguments: seeds)
     func devicesConverge(seed: UInt64) throws {
-        let t0 = Date()
         var simulation = try Simulation(seed: seed, devices: 8)
-        let t1 = Date()
-        try simulation.run(steps: 50)
-        let t2 = Date()
-        try simulation.heal()
-        let t3 = Date()
-        try simulation.check()
-        let t4 = Date()
-        if ProcessInfo.processInfo.environment["CAPITAL_SYNC_TIMES"] != nil {
-            print(
-                "TIMES init \(t1.timeIntervalSince(t0)) run \(t2.timeIntervalSince(t1)) heal \(t3.timeIntervalSince(t2)) check \(t4.timeIntervalSince(t3))"
-            )
+        defer {
+            if let file = simulation.serverFile {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            }
         }
+        do {
+            try simulation.run(steps: 50)
+            try simulation.heal()
+        } catch {
+            Issue.record("seed \(seed): \(error)\ntrace:\n\(simulation.trace.suffix(40).joined(separator: "\n"))")
+            return
+        }
+        try simulation.check()
     }
+
 }
 
 struct Simulation {
@@ -67,8 +72,10 @@ struct Simulation {
     var online: [Bool]
     var acknowledged: Set<String> = []
     var trace: [String] = []
-    /// The server's log, as `capital serve` keeps it (in memory).
-    let server = try! LedgerLog(path: ":memory:")
+    /// The server's log, as `capital serve` keeps it: in memory, or for every tenth seed in a
+    /// file, closed and opened again at random points (a restarted server).
+    var server: LedgerLog
+    let serverFile: String?
     let ledger: String
     static let today = try! Day(iso: "2025-03-10")
     static let start: Int64 = 1_741_600_000_000  // 2025-03-10T09:46:40Z
@@ -78,6 +85,14 @@ struct Simulation {
     init(seed: UInt64, devices: Int) throws {
         self.seed = seed
         random = SplitMix64(seed: seed)
+        if seed % 10 == 0 {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("capital-sync-\(seed)-\(UUID().uuidString).sqlite").path
+            serverFile = file
+            server = try LedgerLog(path: file)
+        } else {
+            serverFile = nil
+            server = try LedgerLog(path: ":memory:")
+        }
         clocks = []
         online = Array(repeating: true, count: devices)
         let nowBox = NowBox()
@@ -104,6 +119,10 @@ struct Simulation {
         for step in 0..<steps {
             nowBox.value += Int64(pick(5_000))
             let device = pick(stores.count)
+            if let serverFile, chance(3) {
+                server = try LedgerLog(path: serverFile)
+                trace.append("\(step): the server restarts")
+            }
             switch pick(10) {
             case 0:
                 online[device].toggle()
@@ -125,7 +144,7 @@ struct Simulation {
         let names = ["Wallet", "Jar", "Savings", "Card"]
         var line = "\(step): device \(device) "
         do {
-            switch pick(8) {
+            switch pick(9) {
             case 0:
                 let name = names[pick(names.count)]
                 line += "adds account \(name)"
@@ -175,6 +194,27 @@ struct Simulation {
                 } else {
                     line += "removes account \(account.name)"
                     try store.removeAccount(account.id, .plain)
+                }
+            case 7:
+                switch pick(4) {
+                case 0:
+                    guard !spendable.isEmpty else { return }
+                    var input = LoanInput(
+                        account: "Loan \(pick(3))", payFrom: spendable[pick(spendable.count)].id, principal: "\(pick(90) + 10)000", rate: "12",
+                        term: 12, start: try Day(iso: "2025-01-15"))
+                    input.handledThrough = try Day(iso: "2025-01-15")
+                    line += "adds loan \(input.account)"
+                    try store.addLoan(input)
+                case 1:
+                    line += "sets the Groceries budget"
+                    try store.setBudget(BudgetInput(category: "Groceries", amount: "\(pick(50) + 1)00", start: try Day(iso: "2025-03-01")))
+                case 2:
+                    line += "sets the rate of USD"
+                    try store.setRate(RateInput(currency: "USD", day: Simulation.today.advanced(by: -pick(3)), rate: "9\(pick(10)).5"))
+                default:
+                    line += "adds a due"
+                    try store.addDue(
+                        DueInput(type: .bill, total: "\(pick(90) + 1)00", reason: "Bill \(step)", dueDay: Simulation.today.advanced(by: 9)))
                 }
             default:
                 if chance(50), !spendable.isEmpty {
@@ -268,6 +308,16 @@ struct Simulation {
                         """) ?? -1
             }
             #expect(unbalanced == 0, "\(context)")
+        }
+        for store in stores {
+            // `capital check` finds nothing: the tables agree with the shared state on every device,
+            // foreign keys hold, every transaction balances, the checkpoints match the postings.
+            let problems = try store.read("test") { db in
+                var checker = Checker(db: db)
+                try checker.run()
+                return checker.problems.map(\.description)
+            }
+            #expect(problems.isEmpty, "\(context)\n\(problems.prefix(5))")
         }
         let answers = try stores.map { store -> String in
             let projection = try Projection(store: store, today: Simulation.today, horizon: { $0.advanced(by: 90) })

@@ -19,6 +19,10 @@ public struct CheckProblem: Sendable, Equatable, CustomStringConvertible {
         /// A balance checkpoint (derived data) that differs from the postings; `check --repair`
         /// rebuilds them.
         case checkpoint
+        /// A shared ledger's record whose tables differ from the shared state it last sent or
+        /// received (a write that bypassed capital), or a write noted but never turned into a
+        /// change set; `capital sync` would not send such a difference.
+        case sync
     }
 
     public var kind: Kind

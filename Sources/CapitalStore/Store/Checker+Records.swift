@@ -120,6 +120,45 @@ extension Checker {
         }
     }
 
+    /// For a shared ledger: every record's groups as its tables hold them against the shared
+    /// state (`syncState`), and no write noted but not captured. A name shown in place of a
+    /// clashing one (`syncName`) is derived, not a difference.
+    /// - Complexity: O(records × groups).
+    mutating func shared() throws {
+        guard tables.contains("syncDevice"), try rows("SELECT 1 FROM syncDevice").first != nil else { return }
+        let noted = try rows("SELECT entity, record FROM syncDirty")
+        for row in noted {
+            problems.append(
+                CheckProblem(
+                    .sync, table: row.rawText(0), id: row.rawText(1), "was written but no change set records it (a write outside capital?)"))
+        }
+        for entity in SyncSchema.entities {
+            let states = try rows("SELECT record, grp, value FROM syncState WHERE entity = ? ORDER BY record", [entity.table])
+            var byRecord: [String: [String: String]] = [:]
+            for row in states { byRecord[row.rawText(0) ?? "", default: [:]][row.rawText(1) ?? ""] = row.rawText(2) }
+            for (record, groups) in byRecord.sorted(by: { $0.key < $1.key }) {
+                let values = try SyncRecords.read(db, entity, record)
+                let shown = entity.uniqueName ? try SyncNames.shown(db, entity.table, record) : nil
+                guard let values else {
+                    if groups["deleted"] == "false", groups.count == entity.groups.count + 1 {
+                        problems.append(CheckProblem(.sync, table: entity.table, id: record, "is shared as live but has no row"))
+                    }
+                    continue
+                }
+                for (group, value) in SyncRecords.groupValues(entity, values) {
+                    guard let shared = groups[group], shared != value else { continue }
+                    if group == "name", let shown, try SyncRecords.isShown(db, value, shown) { continue }
+                    // A removed record's row may keep older values; only its removal counts.
+                    if groups["deleted"] == "true", values.last == "true", group != "deleted" { continue }
+                    problems.append(
+                        CheckProblem(
+                            .sync, table: entity.table, id: record,
+                            "\(group) holds \(value), the shared state says \(shared) (a write outside capital? it will not be sent)"))
+                }
+            }
+        }
+    }
+
     /// How many live records were checked, for the report.
     mutating func count() throws {
         for (name, table) in [

@@ -77,6 +77,7 @@ struct Checker {
         guarded("reading instruments") { try $0.references() }
         guarded("reading due payments") { try $0.dues() }
         guarded("reading balance checkpoints") { try $0.checkpoints() }
+        guarded("reading the shared state") { try $0.shared() }
         guarded("counting records") { try $0.count() }
     }
 

@@ -128,7 +128,7 @@ extension Store {
             for entity in SyncSchema.entities where entity.uniqueName && touched[entity.table] != nil {
                 try SyncNames.derive(db, entity)
             }
-            if touched["account"] != nil || touched["txn"] != nil { try SyncRecords.keepAccountsWithActivity(db, now: at) }
+            if !touched.isEmpty { try SyncRecords.keepAccountsWithActivity(db, now: at) }
             return report
         }
     }

@@ -72,13 +72,16 @@ enum SyncRecords {
             try insert(db, entity, record, groupValues, deleted: deleted, now: now)
             return
         }
+        // Removed before its values change (a removed row holds no name or slot), brought back
+        // after (its values settled first).
+        if deleted && current.last == "false" { try remove(db, entity, record, now: now) }
         for (index, group) in entity.groups.enumerated() where current[index] != groupValues[index] {
             try update(db, entity, group, record, groupValues[index], now: now)
         }
-        if (current.last == "true") != deleted {
+        if !deleted && current.last == "true" {
             try db.cachedStatement(
-                sql: "UPDATE \(entity.table) SET deleted = ?3, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
-            ).execute(arguments: [record, now, deleted])
+                sql: "UPDATE \(entity.table) SET deleted = 0, updatedAt = ?2, version = version + 1 WHERE \(entity.whereRecord)"
+            ).execute(arguments: [record, now])
         }
     }
 
@@ -145,17 +148,24 @@ enum SyncRecords {
         try db.cachedStatement(sql: sql).execute(arguments: [record, value])
     }
 
-    /// An account one device removed while another still posted to it stays, closed (hidden)
-    /// with its activity, so every posting keeps counting in the balances. Every device that
-    /// sees both makes the same change (not deleted, hidden), so they agree.
+    /// An account one device removed while another still used it — posted to it, or gave it to
+    /// a budget, a loan, a card, a deposit, a due or a schedule — stays, closed (hidden) with its
+    /// activity, so every posting keeps counting in the balances and nothing names a removed
+    /// account. Every device that sees both makes the same change (not removed, hidden).
     static func keepAccountsWithActivity(_ db: Database, now: String) throws {
+        var uses = [
+            "SELECT 1 FROM posting JOIN txn ON txn.id = posting.txnId AND txn.deleted = 0 WHERE posting.accountId = account.id",
+            """
+            SELECT 1 FROM schedulePosting JOIN schedule ON schedule.id = schedulePosting.scheduleId AND schedule.deleted = 0
+            WHERE schedulePosting.accountId = account.id
+            """,
+        ]
+        for (table, columns) in Checker.accountColumns {
+            uses.append("SELECT 1 FROM \(table) WHERE deleted = 0 AND account.id IN (\(columns.map(quoted).joined(separator: ", ")))")
+        }
         let closed = try String.fetchAll(
             db.cachedStatement(
-                sql: """
-                    SELECT id FROM account WHERE deleted = 1 AND EXISTS (
-                        SELECT 1 FROM posting JOIN txn ON txn.id = posting.txnId AND txn.deleted = 0 WHERE posting.accountId = account.id)
-                    ORDER BY id
-                    """))
+                sql: "SELECT id FROM account WHERE deleted = 1 AND (\(uses.map { "EXISTS (\($0))" }.joined(separator: " OR "))) ORDER BY id"))
         for id in closed {
             try db.execute(
                 sql: "UPDATE account SET deleted = 0, hidden = 1, nameKey = ?, updatedAt = ?, version = version + 1 WHERE id = ?",
