@@ -24,6 +24,7 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
     /// The reading before every other: what a record no device has changed carries.
     public static let zero = HybridTimestamp(rawValue: 0)
 
+    /// Earlier readings first.
     public static func < (a: HybridTimestamp, b: HybridTimestamp) -> Bool { a.rawValue < b.rawValue }
 
     /// 16 hexadecimal digits, `0000018f2b3c4d5e0003`-style without the separators.

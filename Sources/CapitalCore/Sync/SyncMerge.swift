@@ -12,6 +12,7 @@ public struct SyncStamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.device = device
     }
 
+    /// By reading, then by device id.
     public static func < (a: SyncStamp, b: SyncStamp) -> Bool { (a.hlc, a.device) < (b.hlc, b.device) }
 
     /// `HLC@device`, the form kept in the change log.
