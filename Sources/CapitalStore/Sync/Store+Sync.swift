@@ -48,7 +48,7 @@ extension Store {
                 arguments: [id, SyncTriggers.version])
             try SyncTriggers.install(db)
             for entity in SyncSchema.entities {
-                let filter = entity.filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: entity.table) } ?? ""
+                let filter = entity.whereShared
                 try db.execute(
                     sql:
                         "INSERT OR IGNORE INTO syncDirty(entity, record) SELECT '\(entity.table)', \(entity.recordSQL(entity.table)) FROM \(entity.table)\(filter)"
@@ -82,7 +82,7 @@ extension Store {
     /// transactions posting to them; foreign keys are checked at the commit, so a page may hold a
     /// record before one it refers to. The device's clock observes every stamp, so its next
     /// change is later than everything it has seen. This device's own sets are skipped.
-    /// - Throws: `.invalidInput` for a change naming an unknown kind, group or stamp, or a
+    /// - Throws: `.invalid` for a change naming an unknown kind, group or stamp, or a
     ///   transaction whose postings do not balance; nothing is applied then.
     @discardableResult
     public func applyRemote(_ sets: [ChangeSet], cursor: Int64? = nil) throws(StoreError) -> SyncApplyReport {
@@ -143,8 +143,8 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            RecordID.random(), at, change.entity, change.record, change.group, lost.value, Int64(bitPattern: lost.stamp.hlc.rawValue),
-            lost.stamp.device, kept.value, Int64(bitPattern: kept.stamp.hlc.rawValue), kept.stamp.device,
+            RecordID.random(), at, change.entity, change.record, change.group, lost.value, lost.stamp.hlc.stored,
+            lost.stamp.device, kept.value, kept.stamp.hlc.stored, kept.stamp.device,
         ])
     }
 
@@ -159,7 +159,7 @@ extension Store {
                     """
             ).map { row in
                 func stamp(_ hlc: Int64, _ device: String) -> SyncStamp {
-                    SyncStamp(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: hlc)), device: device)
+                    SyncStamp(hlc: HybridTimestamp(stored: hlc), device: device)
                 }
                 return SyncConflict(
                     id: row[0], at: row[1], entity: row[2], record: row[3], group: row[4],
@@ -201,7 +201,7 @@ extension Store {
         try read("reading the shared tables") { db in
             var text = ""
             for entity in SyncSchema.entities {
-                let filter = entity.filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: entity.table) } ?? ""
+                let filter = entity.whereShared
                 let records = try String.fetchAll(
                     db, sql: "SELECT \(entity.recordSQL(entity.table)) AS r FROM \(entity.table)\(filter) ORDER BY r")
                 for record in records {

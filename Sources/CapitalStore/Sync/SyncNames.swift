@@ -34,7 +34,7 @@ enum SyncNames {
         for row in rows {
             let id: String = row[0]
             let own: String = row[3] ?? row[1]
-            let stamp = (row[4] as Int64?).map { SyncStamp(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: $0)), device: row[5]) }
+            let stamp = (row[4] as Int64?).map { SyncStamp(hlc: HybridTimestamp(stored: $0), device: row[5]) }
             records.append(Named(id: id, shown: row[1], shownKey: row[2], own: own, stamp: stamp))
         }
         let ownKeys = Set(records.map { Store.nameKey($0.own) })

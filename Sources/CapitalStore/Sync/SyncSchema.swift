@@ -50,6 +50,9 @@ struct SyncEntity: Sendable {
         key.count == 1 ? "\(row).\(key[0])" : "json_array(\(key.map { "\(row).\($0)" }.joined(separator: ", ")))"
     }
 
+    /// ` WHERE …` keeping the table's shared rows (`filter` on the table's own rows), or nothing.
+    var whereShared: String { filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: table) } ?? "" }
+
     /// The condition selecting the record named by the bound parameter.
     var whereRecord: String {
         if key.count == 1 { return "\(key[0]) = ?1" }

@@ -26,8 +26,8 @@ enum SyncState {
 
     /// The winner of the five columns value, hlc, device, baseHlc, baseDevice starting at `first`.
     private static func winner(_ row: Row, from first: Int) -> SyncWinner {
-        let stamp = SyncStamp(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: row[first + 1])), device: row[first + 2])
-        let base = (row[first + 3] as Int64?).map { SyncStamp(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: $0)), device: row[first + 4]) }
+        let stamp = SyncStamp(hlc: HybridTimestamp(stored: row[first + 1]), device: row[first + 2])
+        let base = (row[first + 3] as Int64?).map { SyncStamp(hlc: HybridTimestamp(stored: $0), device: row[first + 4]) }
         return SyncWinner(value: row[first], stamp: stamp, base: base)
     }
 
@@ -40,8 +40,8 @@ enum SyncState {
                     baseHlc = excluded.baseHlc, baseDevice = excluded.baseDevice
                 """
         ).execute(arguments: [
-            entity, record, group, winner.value, Int64(bitPattern: winner.stamp.hlc.rawValue), winner.stamp.device,
-            winner.base.map { Int64(bitPattern: $0.hlc.rawValue) }, winner.base?.device,
+            entity, record, group, winner.value, winner.stamp.hlc.stored, winner.stamp.device,
+            winner.base.map { $0.hlc.stored }, winner.base?.device,
         ])
     }
 }
@@ -60,13 +60,13 @@ struct SyncDevice {
     static func fetch(_ db: Database) throws -> SyncDevice? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT id, hlc, lastSeq, cursor FROM syncDevice")).map {
             SyncDevice(
-                id: $0[0], clock: HybridClock(last: HybridTimestamp(rawValue: UInt64(bitPattern: $0[1]))), lastSeq: $0[2], cursor: $0[3])
+                id: $0[0], clock: HybridClock(last: HybridTimestamp(stored: $0[1])), lastSeq: $0[2], cursor: $0[3])
         }
     }
 
     func save(_ db: Database) throws {
         try db.cachedStatement(sql: "UPDATE syncDevice SET hlc = ?, lastSeq = ?, cursor = ? WHERE id = ?").execute(arguments: [
-            Int64(bitPattern: clock.last.rawValue), lastSeq, cursor, id,
+            clock.last.stored, lastSeq, cursor, id,
         ])
     }
 }
@@ -88,4 +88,12 @@ enum SyncLog {
     static func decode(_ body: String) throws -> ChangeSet {
         try JSONDecoder().decode(ChangeSet.self, from: Data(body.utf8))
     }
+}
+
+extension HybridTimestamp {
+    /// The reading as SQLite keeps it: the same 64 bits as a signed integer.
+    init(stored: Int64) { self.init(rawValue: UInt64(bitPattern: stored)) }
+
+    /// The reading as SQLite keeps it.
+    var stored: Int64 { Int64(bitPattern: rawValue) }
 }
