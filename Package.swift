@@ -12,11 +12,19 @@ let package = Package(
         .library(name: "CapitalKit", targets: ["CapitalKit"]),
         .library(name: "CapitalWeb", targets: ["CapitalWeb"]),
         .executable(name: "capital", targets: ["capital"]),
+        .executable(name: "capital-server", targets: ["capital-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        // The sync server (`capital-server`, which `capital serve` runs): the CLI links none of these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", exact: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // The engine: no dependencies, no Foundation.
@@ -35,10 +43,26 @@ let package = Package(
         ),
         // The use cases every front end shares: typed inputs, typed results, errors as data.
         .target(name: "CapitalKit", dependencies: ["CapitalCore", "CapitalStore"]),
-        // `capital serve`'s storage: each shared ledger's log, merged state and snapshots.
+        // `capital serve`: each shared ledger's log, merged state and snapshots; people, tokens and
+        // roles; the HTTP routes.
         .target(
             name: "CapitalServer",
-            dependencies: ["CapitalCore", "CapitalStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CapitalCore", "CapitalStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The server's own executable, so that the CLI starts without loading the server's libraries.
+        .executableTarget(
+            name: "capital-server",
+            dependencies: ["CapitalServer", "CapitalStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The HTML report and SVG charts: renders CapitalKit's results, decides nothing; no Foundation.
         .target(name: "CapitalWeb", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
@@ -60,7 +84,14 @@ let package = Package(
             dependencies: ["CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "CapitalServer"]),
-        .testTarget(name: "CapitalServerTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalServer"]),
+        .testTarget(
+            name: "CapitalServerTests",
+            dependencies: [
+                "CapitalCore", "CapitalStore", "CapitalServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(name: "CapitalWebTests", dependencies: ["CapitalCore", "CapitalWeb"]),
         .testTarget(
             name: "CapitalCLITests",

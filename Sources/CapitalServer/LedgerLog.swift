@@ -40,7 +40,8 @@ public enum AppendError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// Append is idempotent: the same change set again (by id) answers its first sequence number.
 public final class LedgerLog: Sendable {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
+    let digestCache = DigestCache()
     /// How far ahead of the server's clock a change may be stamped: 5 minutes.
     public static let allowedSkew: Int64 = 5 * 60_000
 
@@ -63,6 +64,22 @@ public final class LedgerLog: Sendable {
                         ledger TEXT NOT NULL, entity TEXT NOT NULL, record TEXT NOT NULL, grp TEXT NOT NULL, value TEXT NOT NULL,
                         hlc TEXT NOT NULL, device TEXT NOT NULL, base TEXT,
                         PRIMARY KEY (ledger, entity, record, grp)) WITHOUT ROWID;
+                    """)
+        }
+        migrator.registerMigration("v2-people") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE user (
+                        name TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0, createdAt TEXT NOT NULL);
+                    CREATE TABLE member (
+                        ledger TEXT NOT NULL REFERENCES ledger(id), user TEXT NOT NULL REFERENCES user(name), role TEXT NOT NULL,
+                        PRIMARY KEY (ledger, user)) WITHOUT ROWID;
+                    CREATE TABLE token (
+                        hash TEXT PRIMARY KEY NOT NULL, user TEXT NOT NULL REFERENCES user(name), family TEXT NOT NULL,
+                        kind TEXT NOT NULL, expires INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'live') WITHOUT ROWID;
+                    CREATE INDEX tokenFamily ON token(family);
+                    CREATE TABLE loginFailure (user TEXT NOT NULL, at INTEGER NOT NULL);
+                    CREATE INDEX loginFailureUser ON loginFailure(user, at);
                     """)
         }
         try migrator.migrate(writer)

@@ -29,6 +29,7 @@ struct Capital: ParsableCommand {
             ExpectedCommand.self,
             CalendarCommand.self,
             RateCommand.self, ExchangeCommand.self, Check.self, Backup.self, Import.self, RulesCommand.self, Export.self, ReportCommand.self,
+            SyncCommand.self, Serve.self,
         ]
     )
 

@@ -13,7 +13,7 @@ enum Migrations {
         let migrations: [(String, @Sendable (Database) throws -> Void)] = [
             ("v1", v1), ("v2-schedules", v2), ("v3-instruments", v3), ("v4-tracking", v4), ("v5-calendar-inherit", v5),
             ("v6-expected-flows", v6), ("v7-deposit-flows", v7), ("v8-balance-checkpoints", v8), ("v9-statement-lines", v9),
-            ("v10-rates", v10), ("v11-sync", v11),
+            ("v10-rates", v10), ("v11-sync", v11), ("v12-sync-login", v12),
         ]
         for (identifier, migrate) in migrations {
             migrator.registerMigration(identifier, foreignKeyChecks: .immediate, migrate: migrate)
@@ -349,6 +349,16 @@ enum Migrations {
                     id TEXT PRIMARY KEY NOT NULL, at TEXT NOT NULL, entity TEXT NOT NULL, record TEXT NOT NULL, grp TEXT NOT NULL,
                     lostValue TEXT NOT NULL, lostHlc INTEGER NOT NULL, lostDevice TEXT NOT NULL,
                     keptValue TEXT NOT NULL, keptHlc INTEGER NOT NULL, keptDevice TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0);
+                """)
+    }
+
+    /// The device's sign-in to a sync server: one row, device-local, never synced.
+    private static func v12(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE syncLogin (
+                    id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, user TEXT NOT NULL,
+                    access TEXT NOT NULL, accessExpiresAt INTEGER NOT NULL, refresh TEXT NOT NULL, refreshExpiresAt INTEGER NOT NULL);
                 """)
     }
 }

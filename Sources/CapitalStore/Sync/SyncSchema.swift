@@ -191,7 +191,7 @@ enum SyncSchema {
     /// Tables no device shares: derived from shared ones (`balanceMonth`, the checkpoints), the
     /// schema's own, and sync's bookkeeping.
     static let localTables: Set<String> = [
-        "grdb_migrations", "balanceMonth", "syncDevice", "syncState", "syncDirty", "syncName", "changeSet", "syncConflict",
+        "grdb_migrations", "balanceMonth", "syncDevice", "syncState", "syncDirty", "syncName", "changeSet", "syncConflict", "syncLogin",
     ]
 
     /// The entity named `name`.

@@ -31,7 +31,8 @@ extension TransactionFields {
     {
         let settling = try settle.settling()
         let store = try global.ledgerStore(writing: true)
-        let entry = try entry(move, amount: amount, settling: settling, global, conversion)
+        var entry = try entry(move, amount: amount, settling: settling, global, conversion)
+        if spender == nil { entry.spender = try store.syncLogin()?.user ?? "" }
         let recorded = try kit { try store.record(entry) }
         SettleOptions.say(recorded.settled, global)
         // Recorded all the same: money already spent is a fact, the floor a plan.

@@ -17,7 +17,8 @@ struct TransactionFields: ParsableArguments {
     // Free text may start with "-" ("-5% promo"): taken as the value, never as an option.
     @Option(parsing: .unconditional, help: "Who was paid, or who paid.") var payee: String?
     @Option(parsing: .unconditional, help: "A free-text note.") var note: String?
-    @Option(parsing: .unconditional, help: "Who in the household spent it.") var spender: String?
+    @Option(parsing: .unconditional, help: "Who in the household spent it (default: the person signed in to a sync server, if any).") var spender:
+        String?
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A tag (repeatable).", valueName: "tag")) var tag: [String] = []
 }
 
@@ -74,7 +75,8 @@ extension Capital.TxCommand {
             let store = try global.ledgerStore(writing: true)
             let (transaction, settled) = try store.addTransaction(
                 TransactionInput(
-                    day: day, payee: fields.payee ?? "", note: fields.note ?? "", spender: fields.spender ?? "", tags: fields.tag,
+                    day: day, payee: fields.payee ?? "", note: fields.note ?? "", spender: try fields.spender ?? store.syncLogin()?.user ?? "",
+                    tags: fields.tag,
                     postings: try posting.map(parsePosting)),
                 settling: settling)
             SettleOptions.say(settled, global)

@@ -1,0 +1,299 @@
+import CapitalCore
+import CapitalStore
+import Foundation
+
+/// One HTTP request of the sync protocol, as the client makes it.
+public struct SyncRequest: Sendable {
+    public let method: String
+    /// The path and query (`/v1/ledgers/ID/changes?after=5`).
+    public let path: String
+    /// A JSON body.
+    public let body: Data?
+    /// A bearer token.
+    public let token: String?
+}
+
+/// A server's answer.
+public struct SyncResponse: Sendable {
+    public let status: Int
+    public let body: Data
+    public init(status: Int, body: Data) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// How requests reach the server: HTTP in the CLI, a server in the same process in tests.
+public protocol SyncTransport: Sendable {
+    /// Sends `request` to `server` (`http://host:port`). Throws `SyncClientError.unreachable`
+    /// when no answer came.
+    func send(_ request: SyncRequest, to server: String) throws -> SyncResponse
+}
+
+/// Why a sync command stopped, in one line; what was pending stays pending.
+public enum SyncClientError: Error, Equatable, CustomStringConvertible {
+    /// No answer from the server (exit 3).
+    case unreachable(server: String, reason: String, pending: Int)
+    /// The server refused, saying why.
+    case refused(SyncWire.Problem, pending: Int)
+    case notSignedIn
+    case notShared
+    case notLinked
+    case alreadyLinked(ledger: String)
+    case notEmpty(path: String)
+    case badServer(String)
+    case unexpected(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let server, let reason, let pending):
+            "could not reach \(server) (\(reason)); \(Self.pending(pending))"
+        case .refused(let problem, let pending):
+            pending > 0 ? "\(problem.detail); \(Self.pending(pending))" : problem.detail
+        case .notSignedIn: "not signed in to a sync server: capital sync login URL --user NAME"
+        case .notShared: "this ledger is not shared: capital sync create shares it, capital sync join LEDGER starts a new database from a shared one"
+        case .notLinked: "this ledger is not linked to a server's ledger: capital sync create"
+        case .alreadyLinked(let ledger): "this ledger is shared already, as ledger \(ledger) on the server"
+        case .notEmpty(let path): "--db \(path): holds a ledger already; join into a new database (capital --db NEW.sqlite sync join LEDGER)"
+        case .badServer(let url): "URL \"\(url)\": give the server as http://HOST:PORT or https://HOST"
+        case .unexpected(let what): "the server answered something unexpected: \(what)"
+        }
+    }
+
+    /// The exit status: 3 when the server could not be reached, else 1.
+    public var exitCode: Int32 {
+        if case .unreachable = self { return 3 }
+        return 1
+    }
+
+    static func pending(_ count: Int) -> String { "\(count) change\(count == 1 ? "" : "s") stay\(count == 1 ? "s" : "") pending" }
+}
+
+/// What a sync did.
+public struct SyncOutcome: Equatable, Sendable {
+    /// This device's change sets the server took.
+    public var pushed = 0
+    /// Other devices' change sets applied.
+    public var pulled = 0
+    /// New conflicts (values that lost to a concurrent edit).
+    public var conflicts = 0
+    /// Whether the device re-fetched a snapshot because its ledger's digest differed from the server's.
+    public var refetched = false
+    /// Whether the digests agree after the sync (nil when not compared: changes were pending).
+    public var agrees: Bool?
+    /// The log's head after the sync.
+    public var head: Int64 = 0
+}
+
+/// `capital sync`'s use cases: sign in, share, join, push and pull. Every call to the server
+/// goes through `transport`; tokens are refreshed when expired and once more on a 401.
+public struct SyncClient: Sendable {
+    public let store: Store
+    public let transport: any SyncTransport
+
+    public init(store: Store, transport: any SyncTransport) {
+        self.store = store
+        self.transport = transport
+    }
+
+    // MARK: Sign-in
+
+    /// Signs in to `server` as `user` and keeps the tokens in the device's database.
+    @discardableResult
+    public func login(server: String, user: String, password: String) throws -> SyncLogin {
+        let server = try Self.normalized(server)
+        if let link = try store.syncLink(), let linked = link.server, linked != server {
+            throw SyncClientError.refused(
+                SyncWire.Problem(status: 409, code: "linked", detail: "this ledger syncs with \(linked): sign in there"), pending: link.pending)
+        }
+        let tokens: SyncWire.Tokens = try call(
+            "POST", "/v1/login", body: SyncWire.Login(user: user, password: password), server: server, token: nil)
+        let login = SyncLogin(server: server, tokens: tokens)
+        try store.saveSyncLogin(login)
+        return login
+    }
+
+    /// Revokes the device's tokens on the server (when it answers) and forgets them here.
+    public func logout() throws {
+        guard let login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
+        defer { try? store.saveSyncLogin(nil) }
+        _ = try? transport.send(SyncRequest(method: "POST", path: "/v1/logout", body: nil, token: login.tokens.access), to: login.server)
+    }
+
+    // MARK: Ledgers
+
+    /// Shares this device's ledger: starts sharing it (when it is not yet) and uploads it as a
+    /// new ledger on the server named `name`. Returns the server's ledger.
+    public func create(name: String) throws -> (ledger: SyncWire.Ledger, outcome: SyncOutcome) {
+        guard let login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
+        guard try store.isInitialized() else { throw StoreError.notInitialized(path: store.location) }
+        if let link = try store.syncLink(), let ledger = link.ledger { throw SyncClientError.alreadyLinked(ledger: ledger) }
+        if try store.syncDeviceID() == nil { try store.startSync() }
+        let ledger: SyncWire.Ledger = try call("POST", "/v1/ledgers", body: SyncWire.NewLedger(name: name))
+        try store.linkSync(server: login.server, ledger: ledger.id, user: login.user)
+        return (ledger, try sync())
+    }
+
+    /// Starts this (empty) database on the server's ledger `ledger`: its snapshot, then the log after it.
+    public func join(ledger: String) throws -> SyncOutcome {
+        guard let login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
+        guard try !store.isInitialized(), try store.syncDeviceID() == nil else { throw SyncClientError.notEmpty(path: store.location) }
+        let snapshot: SyncWire.Snapshot = try call("GET", "/v1/ledgers/\(Self.escaped(ledger))/snapshot")
+        try store.startSync()
+        try store.linkSync(server: login.server, ledger: ledger, user: login.user)
+        let report = try store.applySnapshot(snapshot.entries, at: snapshot.head)
+        var outcome = try sync()
+        outcome.pulled += report.sets
+        return outcome
+    }
+
+    /// Pushes every pending change set, then pulls every page after the cursor, applying each
+    /// with its cursor; then compares digests and, when they differ, re-fetches a snapshot.
+    @discardableResult
+    public func sync() throws -> SyncOutcome {
+        let ledger = try linkedLedger()
+        var outcome = SyncOutcome()
+        do {
+            while true {
+                let pending = try store.pendingChangeSets(limit: SyncWire.pageSize)
+                if pending.isEmpty { break }
+                let pushed: SyncWire.Pushed = try call("POST", "/v1/ledgers/\(ledger)/changes", body: SyncWire.Push(sets: pending))
+                try store.acknowledge(zip(pending.map(\.id), pushed.seqs).map { ($0, $1) })
+                outcome.pushed += pending.count
+            }
+            var digest: String?
+            while true {
+                let cursor = try store.syncCursor()
+                let page: SyncWire.Page = try call("GET", "/v1/ledgers/\(ledger)/changes?after=\(cursor)&limit=\(SyncWire.pageSize)")
+                let report = try store.applyRemote(page.sets, cursor: page.last)
+                outcome.pulled += report.sets
+                outcome.conflicts += report.conflicts
+                outcome.head = page.head
+                if page.last >= page.head || page.sets.isEmpty {
+                    digest = page.digest
+                    break
+                }
+            }
+            if let digest, try store.pendingChangeSets(limit: 1).isEmpty {
+                if try Self.digest(store) != digest {
+                    let snapshot: SyncWire.Snapshot = try call("GET", "/v1/ledgers/\(ledger)/snapshot")
+                    let report = try store.applySnapshot(snapshot.entries, at: snapshot.head)
+                    outcome.conflicts += report.conflicts
+                    outcome.refetched = true
+                    let page: SyncWire.Page = try call("GET", "/v1/ledgers/\(ledger)/changes?after=\(snapshot.head)&limit=1")
+                    outcome.agrees = page.digest.map { (try? Self.digest(store)) == $0 }
+                } else {
+                    outcome.agrees = true
+                }
+            }
+            try store.markSynced()
+        } catch let error as SyncClientError {
+            throw try withPending(error)
+        }
+        return outcome
+    }
+
+    /// Gives `user` `role` (`owner`, `member` or `viewer`) in this device's shared ledger.
+    public func share(user: String, role: String) throws -> SyncWire.Member {
+        let ledger = try linkedLedger()
+        return try call("PUT", "/v1/ledgers/\(ledger)/members/\(Self.escaped(user))", body: SyncWire.Role(role: role))
+    }
+
+    /// The shared ledger's members.
+    public func members() throws -> [SyncWire.Member] {
+        try call("GET", "/v1/ledgers/\(try linkedLedger())/members")
+    }
+
+    /// The ledgers the signed-in user is a member of.
+    public func ledgers() throws -> [SyncWire.Ledger] { try call("GET", "/v1/ledgers") }
+
+    /// The SHA-256 of the device's canonical shared ledger, as the server computes its own.
+    public static func digest(_ store: Store) throws -> String {
+        var hash = SHA256()
+        hash.update(try store.syncCanonical())
+        return hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    // MARK: Calls
+
+    private func linkedLedger() throws -> String {
+        guard let link = try store.syncLink() else { throw SyncClientError.notShared }
+        guard let ledger = link.ledger else { throw SyncClientError.notLinked }
+        guard try store.syncLogin() != nil else { throw SyncClientError.notSignedIn }
+        return Self.escaped(ledger)
+    }
+
+    private func withPending(_ error: SyncClientError) throws -> SyncClientError {
+        let pending = (try? store.syncLink()?.pending) ?? 0
+        switch error {
+        case .unreachable(let server, let reason, _): return .unreachable(server: server, reason: reason, pending: pending)
+        case .refused(let problem, _): return .refused(problem, pending: pending)
+        default: return error
+        }
+    }
+
+    private struct Empty: Encodable {}
+
+    /// A signed-in call: refreshes the access token when it has expired, and once more when the
+    /// server says it has.
+    private func call<Answer: Decodable>(_ method: String, _ path: String) throws -> Answer {
+        try call(method, path, body: Empty?.none)
+    }
+
+    private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?) throws -> Answer {
+        guard var login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
+        if login.tokens.accessExpiresAt - 30_000 <= store.clock() { login = try refresh(login) }
+        do {
+            return try call(method, path, body: body, server: login.server, token: login.tokens.access)
+        } catch SyncClientError.refused(let problem, _) where problem.status == 401 {
+            login = try refresh(login)
+            return try call(method, path, body: body, server: login.server, token: login.tokens.access)
+        }
+    }
+
+    private func refresh(_ login: SyncLogin) throws -> SyncLogin {
+        do {
+            let tokens: SyncWire.Tokens = try call(
+                "POST", "/v1/refresh", body: SyncWire.Refresh(refresh: login.tokens.refresh), server: login.server, token: nil)
+            let renewed = SyncLogin(server: login.server, tokens: tokens)
+            try store.saveSyncLogin(renewed)
+            return renewed
+        } catch SyncClientError.refused(let problem, let pending) where problem.status == 401 {
+            try store.saveSyncLogin(nil)
+            throw SyncClientError.refused(
+                SyncWire.Problem(
+                    status: 401, code: problem.code, detail: "\(problem.detail) (capital sync login \(login.server) --user \(login.user))"),
+                pending: pending)
+        }
+    }
+
+    private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?, server: String, token: String?)
+        throws -> Answer
+    {
+        let data = try body.map { try JSONEncoder().encode($0) }
+        let response = try transport.send(SyncRequest(method: method, path: path, body: data, token: token), to: server)
+        guard (200..<300).contains(response.status) else {
+            if let problem = try? JSONDecoder().decode(SyncWire.Problem.self, from: response.body) {
+                throw SyncClientError.refused(problem, pending: 0)
+            }
+            throw SyncClientError.unexpected("HTTP \(response.status) from \(server)\(path.prefix { $0 != "?" }); is this a capital server?")
+        }
+        do { return try JSONDecoder().decode(Answer.self, from: response.body) } catch {
+            throw SyncClientError.unexpected("HTTP \(response.status) without the JSON expected from \(server)\(path.prefix { $0 != "?" })")
+        }
+    }
+
+    /// `server` as `scheme://host[:port]`, without a trailing slash.
+    static func normalized(_ server: String) throws -> String {
+        var text = server.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
+            url.path.isEmpty, url.query == nil
+        else { throw SyncClientError.badServer(server) }
+        return text
+    }
+
+    static func escaped(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? segment
+    }
+}

@@ -1,0 +1,410 @@
+import CapitalStore
+import CompressNIO
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// `capital serve`'s HTTP face: sign-in, tokens, ledgers and members, and each ledger's log (push,
+/// pages, snapshot), as JSON under `/v1` with the protocol's version in every request and answer.
+/// It decides nothing about ledgers itself: `ServerStorage` appends and merges.
+public struct SyncServer: Sendable {
+    let storage: any ServerStorage
+    let now: @Sendable () -> Int64
+    let gate: HashGate
+    let logger: Logger
+    /// log2 of scrypt's N for hashes made at login (upgrades); tests make it smaller.
+    let logN: Int
+    /// A hash of a password nobody has, checked for an unknown user: the same time and answer as a wrong password.
+    let decoy: String
+
+    /// A server over `storage`; `now` is its clock in milliseconds.
+    public init(
+        storage: any ServerStorage, now: @escaping @Sendable () -> Int64 = SyncServer.wallClock, logN: Int = Passwords.standardLogN,
+        logger: Logger = Logger(label: "capital-serve")
+    ) {
+        self.storage = storage
+        self.now = now
+        self.gate = HashGate(width: 2)
+        self.logN = logN
+        self.logger = logger
+        self.decoy = (try? Passwords.hash(UUID().uuidString, logN: logN)) ?? ""
+    }
+
+    /// The system's clock in milliseconds since 1970.
+    public static let wallClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// Serves on `host`:`port` until SIGTERM or SIGINT, then finishes the requests in flight and
+    /// returns; `running` gets the port listened on (the one given, or the system's pick for 0).
+    public func run(host: String, port: Int, running: @escaping @Sendable (Int) -> Void) async throws {
+        let app = application(host: host, port: port, running: running)
+        do { try await app.runService() } catch let error as IOError {
+            throw error.errnoCode == EADDRINUSE
+                ? ListenError(message: "\(host):\(port) is in use: stop what listens there or choose another --port")
+                : ListenError(message: "could not listen on \(host):\(port): \(error.description)")
+        }
+    }
+
+    /// Why the server could not start listening, in one line.
+    public struct ListenError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The application `run` runs (tests drive it without a socket).
+    public func application(host: String = "127.0.0.1", port: Int = 0, running: @escaping @Sendable (Int) -> Void = { _ in })
+        -> some ApplicationProtocol
+    {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port)),
+            onServerRunning: { channel in running(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    /// Every route, behind the protocol check.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProtocolMiddleware(logger: logger))
+        router.get("/v1/health") { _, _ in try json(["protocol": SyncWire.version]) }
+        router.post("/v1/login") { request, _ in try await login(request) }
+        router.post("/v1/refresh") { request, _ in try await refresh(request) }
+        router.post("/v1/logout") { request, _ in
+            let (_, digest) = try authenticated(request)
+            try storage.revokeFamily(ofAccess: digest)
+            return Response(status: .noContent)
+        }
+        router.get("/v1/ledgers") { request, _ in try json(storage.ledgers(of: authenticated(request).user), for: request) }
+        router.post("/v1/ledgers") { request, _ in
+            let user = try authenticated(request).user
+            let body = try await decode(SyncWire.NewLedger.self, request)
+            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty, name.count <= 200 else {
+                throw Problem(422, "invalid", "name \(quoted(body.name)): a ledger's name needs 1 to 200 characters")
+            }
+            let id = try storage.createLedger(name: name, owner: user)
+            return try json(SyncWire.Ledger(id: id, name: name, role: Role.owner.rawValue, head: 0), status: .created, for: request)
+        }
+        router.get("/v1/ledgers/:ledger") { request, context in
+            let (ledger, role) = try access(request, context, .viewer)
+            let found = try storage.ledgers(of: authenticated(request).user).first { $0.id == ledger }
+            return try json(found ?? SyncWire.Ledger(id: ledger, name: "", role: role.rawValue, head: 0), for: request)
+        }
+        router.post("/v1/ledgers/:ledger/changes") { request, context in
+            let (ledger, _) = try access(request, context, .member)
+            let push = try await decode(SyncWire.Push.self, request)
+            guard push.sets.count <= SyncWire.pageSize else {
+                throw Problem(413, "too_large", "\(push.sets.count) change sets in one push; at most \(SyncWire.pageSize)")
+            }
+            let seqs = try append(push.sets, to: ledger)
+            return try json(SyncWire.Pushed(seqs: seqs, head: try storage.head(ledger) ?? 0), for: request)
+        }
+        router.get("/v1/ledgers/:ledger/changes") { request, context in
+            let (ledger, _) = try access(request, context, .viewer)
+            let after = try number(request, "after", default: 0, in: 0...Int64.max)
+            let limit = try number(request, "limit", default: Int64(SyncWire.pageSize), in: 1...Int64(SyncWire.pageSize))
+            return try json(storage.page(of: ledger, after: after, limit: Int(limit)), for: request)
+        }
+        router.get("/v1/ledgers/:ledger/snapshot") { request, context in
+            let (ledger, _) = try access(request, context, .viewer)
+            let snapshot = try storage.snapshot(of: ledger)
+            return try json(SyncWire.Snapshot(entries: snapshot.entries, head: snapshot.head), for: request)
+        }
+        router.get("/v1/ledgers/:ledger/members") { request, context in
+            let (ledger, _) = try access(request, context, .viewer)
+            return try json(storage.members(of: ledger), for: request)
+        }
+        router.put("/v1/ledgers/:ledger/members/:user") { request, context in
+            let (ledger, _) = try access(request, context, .owner)
+            let user = try context.parameters.require("user")
+            let body = try await decode(SyncWire.Role.self, request)
+            guard let role = Role(rawValue: body.role) else {
+                throw Problem(422, "invalid", "role \(quoted(body.role)): one of owner, member, viewer")
+            }
+            try people { try storage.setRole(role, of: user, in: ledger) }
+            return try json(SyncWire.Member(user: user, role: role.rawValue), for: request)
+        }
+        router.delete("/v1/ledgers/:ledger/members/:user") { request, context in
+            let user = try context.parameters.require("user")
+            // Anyone may leave; only an owner removes someone else.
+            let (ledger, _) = try access(request, context, try authenticated(request).user == user ? .viewer : .owner)
+            try people { try storage.setRole(nil, of: user, in: ledger) }
+            return Response(status: .noContent)
+        }
+        return router
+    }
+
+    // MARK: Sign-in
+
+    /// Failures per user in `lockoutWindow` before login answers 429.
+    static let lockoutFailures = 5
+    static let lockoutWindow: Int64 = 15 * 60_000
+
+    private func login(_ request: Request) async throws -> Response {
+        let body = try await decode(SyncWire.Login.self, request)
+        let now = now()
+        let failures = try storage.failures(of: body.user, since: now - Self.lockoutWindow)
+        if failures.count >= Self.lockoutFailures {
+            let retry = (failures[failures.count - Self.lockoutFailures] + Self.lockoutWindow - now + 999) / 1000
+            throw Problem(
+                429, "locked_out", "too many failed sign-ins for \(body.user): try again in \(max(retry, 1) / 60 + 1) minutes",
+                headers: ["Retry-After": "\(max(retry, 1))"])
+        }
+        let stored = try storage.passwordHash(of: body.user)
+        // An unknown user costs the same hash as a known one, and gets the same answer.
+        let password = body.password
+        let hash = stored?.hash ?? decoy
+        let matches = try await gate.run { Passwords.verify(password, against: hash) }
+        guard matches, let stored else {
+            try storage.recordFailure(of: body.user, at: now)
+            throw Problem(401, "unauthorized", "wrong user name or password")
+        }
+        if stored.disabled { throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator") }
+        try storage.clearFailures(of: body.user)
+        if Passwords.needsUpgrade(stored.hash) || !stored.hash.hasPrefix("scrypt$\(logN)$") && logN == Passwords.standardLogN {
+            let logN = logN
+            let upgraded = try await gate.run { try Passwords.hash(password, logN: logN) }
+            try storage.setPasswordHash(upgraded, of: body.user)
+        }
+        let access = Tokens.make()
+        let refresh = Tokens.make()
+        try storage.issue(
+            user: body.user, family: UUID().uuidString, access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now)
+        return try json(
+            SyncWire.Tokens(
+                user: body.user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: refresh,
+                refreshExpiresAt: now + Tokens.refreshLife), for: request)
+    }
+
+    private func refresh(_ request: Request) async throws -> Response {
+        let body = try await decode(SyncWire.Refresh.self, request)
+        let now = now()
+        let access = Tokens.make()
+        let refresh = Tokens.make()
+        switch try storage.rotate(refresh: Tokens.digest(body.refresh), access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now) {
+        case .rotated(let user):
+            return try json(
+                SyncWire.Tokens(
+                    user: user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: refresh,
+                    refreshExpiresAt: now + Tokens.refreshLife), for: request)
+        case .reused:
+            logger.warning("a rotated refresh token was used again: that sign-in's tokens are revoked")
+            throw Problem(401, "unauthorized", "this sign-in was used from two places: it is revoked; sign in again")
+        case .refused:
+            throw Problem(401, "unauthorized", "the sign-in has expired or was revoked: sign in again")
+        }
+    }
+
+    /// The signed-in user of a request's bearer token, and the token's digest.
+    private func authenticated(_ request: Request) throws -> (user: String, digest: String) {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw Problem(401, "unauthorized", "not signed in: run capital sync login")
+        }
+        let digest = Tokens.digest(String(header.dropFirst(7)))
+        guard let user = try storage.user(ofAccess: digest, now: now()) else {
+            throw Problem(401, "unauthorized", "the access token has expired or was revoked")
+        }
+        return (user, digest)
+    }
+
+    /// The ledger a request names, when its user's role there is at least `needed`: a ledger the
+    /// user is not a member of does not exist for them (404).
+    private func access(_ request: Request, _ context: BasicRequestContext, _ needed: Role) throws -> (String, Role) {
+        let user = try authenticated(request).user
+        let ledger = try context.parameters.require("ledger")
+        guard let role = try storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
+        switch (needed, role) {
+        case (.member, .viewer):
+            throw Problem(403, "forbidden", "\(user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
+        case (.owner, .member), (.owner, .viewer):
+            throw Problem(403, "forbidden", "only an owner of ledger \(ledger) may do that; \(user) is \(role.rawValue)")
+        default: return (ledger, role)
+        }
+    }
+
+    // MARK: Log
+
+    private func append(_ sets: [ChangeSet], to ledger: String) throws -> [Int64] {
+        do {
+            return try storage.append(sets, to: ledger, now: now())
+        } catch let error as AppendError {
+            switch error {
+            case .noLedger: throw Problem(404, "not_found", error.description)
+            case .idReused: throw Problem(409, "id_reused", error.description)
+            case .deviceSeqReused: throw Problem(409, "device_seq_reused", error.description)
+            case .outOfOrder: throw Problem(409, "out_of_order", error.description)
+            case .clockSkew: throw Problem(409, "clock_skew", error.description)
+            case .invalid: throw Problem(422, "invalid", error.description)
+            }
+        }
+    }
+
+    private func people(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as PeopleError {
+            switch error {
+            case .noUser: throw Problem(404, "not_found", error.description)
+            case .userExists: throw Problem(409, "exists", error.description)
+            case .lastOwner: throw Problem(409, "last_owner", error.description)
+            }
+        }
+    }
+
+    private func number(_ request: Request, _ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
+        guard let text = request.uri.queryParameters.get(name) else { return value }
+        guard let number = Int64(text), range.contains(number) else {
+            throw Problem(400, "malformed", "\(name) \(quoted(text)): a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}
+
+// MARK: Bodies
+
+/// Keys in order: the same answer is the same bytes.
+let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+}()
+
+/// `value` as a JSON answer, gzip-compressed past 1 KB when the client accepts it.
+func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, for request: Request? = nil) throws -> Response {
+    let data = try encoder.encode(value)
+    var headers: HTTPFields = [.contentType: "application/json"]
+    var buffer = ByteBuffer(bytes: data)
+    if data.count > 1024, let accepted = request?.headers[.acceptEncoding], accepted.contains("gzip") {
+        buffer = try buffer.compress(with: .gzip())
+        headers[.contentEncoding] = "gzip"
+        headers[.vary] = "Accept-Encoding"
+    }
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+}
+
+/// A request's JSON body (gzip-compressed or not) as `type`: 413 past `SyncWire.maxBody`, 400
+/// for what is not that JSON.
+func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+    var request = request
+    var buffer: ByteBuffer
+    do { buffer = try await request.collectBody(upTo: SyncWire.maxBody) } catch is NIOTooManyBytesError {
+        throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB")
+    } catch let error as HTTPError where error.status == .contentTooLarge {
+        throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB")
+    }
+    if request.headers[.contentEncoding] == "gzip" {
+        do { buffer = try buffer.decompress(with: .gzip(), maxSize: SyncWire.maxBody) } catch {
+            throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB once uncompressed, or not gzip")
+        }
+    }
+    do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch let error as DecodingError {
+        throw Problem(400, "malformed", "the request's body is not the JSON expected: \(describe(error))")
+    }
+}
+
+/// A decoding error in one line: what and where.
+func describe(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+        let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return keys.isEmpty ? "" : " at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
+    }
+    switch error {
+    case .dataCorrupted(let context): return "not JSON\(path(context))"
+    case .keyNotFound(let key, let context): return "no \(key.stringValue)\(path(context))"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(context.debugDescription)\(path(context))"
+    @unknown default: return "\(error)"
+    }
+}
+
+func quoted(_ text: String) -> String { "\"\(text.count > 60 ? text.prefix(59) + "…" : text)\"" }
+
+// MARK: Errors and the protocol
+
+/// An error answer: RFC 9457 problem details with a machine `code`.
+struct Problem: Error, HTTPResponseError {
+    let problem: SyncWire.Problem
+    let headers: [String: String]
+    var status: HTTPResponse.Status { .init(code: problem.status) }
+
+    init(_ status: Int, _ code: String, _ detail: String, headers: [String: String] = [:]) {
+        problem = SyncWire.Problem(status: status, code: code, detail: detail)
+        self.headers = headers
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { try response() }
+
+    func response() throws -> Response {
+        var fields: HTTPFields = [.contentType: "application/problem+json"]
+        for (name, value) in headers { if let name = HTTPField.Name(name) { fields[name] = value } }
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(problem))))
+    }
+}
+
+/// Checks every request's `Capital-Protocol`, stamps every answer with the server's, turns every
+/// error into problem JSON, and logs one line per request (method, path, status, milliseconds:
+/// never a header or a body, so never a password or a token).
+struct ProtocolMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let logger: Logger
+    static let header = HTTPField.Name(SyncWire.versionHeader)!
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        var response: Response
+        do {
+            try check(request)
+            response = try await next(request, context)
+        } catch let problem as Problem {
+            response = try problem.response()
+        } catch let error as HTTPError {
+            let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "too_large" : "malformed"
+            response = try Problem(error.status.code, code, error.body ?? error.status.reasonPhrase).response()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            logger.error("storage full: \(error.resultCode)")
+            response = try Problem(507, "storage_full", "the server's disk is full: nothing was written; try again later").response()
+        } catch {
+            logger.error("\(request.method) \(request.uri.path): \(String(describing: type(of: error)))")
+            response = try Problem(500, "internal", "the server failed: nothing was written; its log says more").response()
+        }
+        response.headers[Self.header] = "\(SyncWire.version)"
+        let elapsed = ContinuousClock.now - started
+        logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code) \(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000) ms"
+        )
+        return response
+    }
+
+    private func check(_ request: Request) throws {
+        guard request.uri.path != "/v1/health" else { return }
+        guard let text = request.headers[Self.header] else {
+            throw Problem(400, "protocol", "no \(SyncWire.versionHeader) header: this server speaks capital's sync protocol \(SyncWire.version)")
+        }
+        guard let version = Int(text), version == SyncWire.version else {
+            let advice = (Int(text) ?? 0) > SyncWire.version ? "upgrade the server" : "upgrade capital on this device"
+            throw Problem(
+                400, "protocol", "the client speaks sync protocol \(text); this server speaks \(SyncWire.version): \(advice)")
+        }
+    }
+}
+
+/// At most `width` password hashes at once, each on NIO's thread pool (never on an event loop or
+/// Swift's cooperative threads): scrypt takes 128 MB and half a second each.
+actor HashGate {
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) { available = width }
+
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if available > 0 {
+            available -= 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        defer {
+            if waiting.isEmpty { available += 1 } else { waiting.removeFirst().resume() }
+        }
+        return try await NIOThreadPool.singleton.runIfActive { try work() }
+    }
+}

@@ -1,0 +1,58 @@
+import CapitalStore
+
+/// A ledger member's rights: an owner shares, removes members and deletes; a member reads and
+/// writes; a viewer reads.
+public enum Role: String, Sendable, CaseIterable {
+    case owner, member, viewer
+
+    /// Whether the role may push changes.
+    public var writes: Bool { self != .viewer }
+}
+
+/// A person who may sign in to the server.
+public struct ServerUser: Equatable, Sendable {
+    public let name: String
+    public let disabled: Bool
+    public let createdAt: String
+}
+
+/// What becomes of a refresh token presented for rotation.
+public enum Rotation: Equatable, Sendable {
+    /// Replaced by the new pair: signed in as `user`.
+    case rotated(user: String)
+    /// A token rotated before: someone holds a copy, so the device's tokens are all revoked now.
+    case reused
+    /// Unknown, expired, revoked, or its user disabled.
+    case refused
+}
+
+/// `capital serve`'s storage: the shared ledgers' logs and the people who may read and write
+/// them. `LedgerLog` keeps it in SQLite; the HTTP layer sees only this protocol.
+public protocol ServerStorage: Sendable {
+    // Ledgers and their logs.
+    func createLedger(name: String, owner: String) throws -> String
+    func ledgers(of user: String) throws -> [SyncWire.Ledger]
+    func role(of user: String, in ledger: String) throws -> Role?
+    func setRole(_ role: Role?, of user: String, in ledger: String) throws
+    func members(of ledger: String) throws -> [SyncWire.Member]
+    func head(_ ledger: String) throws -> Int64?
+    func append(_ sets: [ChangeSet], to ledger: String, now: Int64) throws -> [Int64]
+    func page(of ledger: String, after seq: Int64, limit: Int) throws -> SyncWire.Page
+    func snapshot(of ledger: String) throws -> (entries: [SnapshotEntry], head: Int64)
+
+    // People.
+    func addUser(_ name: String, hash: String, now: Int64) throws
+    func users() throws -> [ServerUser]
+    func passwordHash(of user: String) throws -> (hash: String, disabled: Bool)?
+    func setPasswordHash(_ hash: String, of user: String) throws
+    func setDisabled(_ disabled: Bool, user: String) throws
+    func failures(of user: String, since: Int64) throws -> [Int64]
+    func recordFailure(of user: String, at: Int64) throws
+    func clearFailures(of user: String) throws
+
+    // Tokens (stored as their SHA-256).
+    func issue(user: String, family: String, access: String, refresh: String, now: Int64) throws
+    func user(ofAccess digest: String, now: Int64) throws -> String?
+    func rotate(refresh digest: String, access: String, refresh newRefresh: String, now: Int64) throws -> Rotation
+    func revokeFamily(ofAccess digest: String) throws
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// This device's sign-in to a sync server: device-local, never synced, never printed.
+public struct SyncLogin: Equatable, Sendable {
+    /// The server's URL (`http://127.0.0.1:8080`).
+    public let server: String
+    public let user: String
+    public let tokens: SyncWire.Tokens
+
+    public init(server: String, tokens: SyncWire.Tokens) {
+        self.server = server
+        self.user = tokens.user
+        self.tokens = tokens
+    }
+}
+
+/// Where this device's shared ledger lives, and when it last synced.
+public struct SyncLink: Equatable, Sendable {
+    public let device: String
+    public let server: String?
+    public let ledger: String?
+    /// The last complete sync (`yyyy-MM-dd HH:mm:ss.SSS`, UTC), nil before the first.
+    public let syncedAt: String?
+    /// This device's change sets the server has not acknowledged.
+    public let pending: Int
+    /// Conflicts not resolved.
+    public let conflicts: Int
+    /// The last server sequence number applied.
+    public let cursor: Int64
+}
+
+extension Store {
+    /// The device's sign-in, nil when signed out.
+    public func syncLogin() throws(StoreError) -> SyncLogin? {
+        try read("reading the sign-in") { db in
+            try Row.fetchOne(db, sql: "SELECT server, user, access, accessExpiresAt, refresh, refreshExpiresAt FROM syncLogin").map {
+                SyncLogin(
+                    server: $0[0],
+                    tokens: SyncWire.Tokens(user: $0[1], access: $0[2], accessExpiresAt: $0[3], refresh: $0[4], refreshExpiresAt: $0[5]))
+            }
+        }
+    }
+
+    /// Keeps (or, for nil, forgets) the device's sign-in. The database holds tokens from now on:
+    /// its file is made readable by its owner only.
+    public func saveSyncLogin(_ login: SyncLogin?) throws(StoreError) {
+        try write("saving the sign-in") { db in
+            try db.execute(sql: "DELETE FROM syncLogin")
+            if let login {
+                try db.execute(
+                    sql: "INSERT INTO syncLogin(id, server, user, access, accessExpiresAt, refresh, refreshExpiresAt) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        login.server, login.user, login.tokens.access, login.tokens.accessExpiresAt, login.tokens.refresh,
+                        login.tokens.refreshExpiresAt,
+                    ])
+            }
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: location + suffix) {
+            chmod(location + suffix, 0o600)
+        }
+    }
+
+    /// The shared ledger's link, nil when this ledger is not shared.
+    public func syncLink() throws(StoreError) -> SyncLink? {
+        try read("reading the sync state") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, server, ledger, syncedAt, cursor FROM syncDevice") else { return nil }
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM changeSet WHERE serverSeq IS NULL") ?? 0
+            let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncConflict WHERE resolved = 0") ?? 0
+            return SyncLink(device: row[0], server: row[1], ledger: row[2], syncedAt: row[3], pending: pending, conflicts: conflicts, cursor: row[4])
+        }
+    }
+
+    /// Records the server and ledger this device's shared ledger syncs with.
+    public func linkSync(server: String, ledger: String, user: String) throws(StoreError) {
+        try write("linking the shared ledger") { db in
+            try db.execute(sql: "UPDATE syncDevice SET server = ?, ledger = ?, user = ?", arguments: [server, ledger, user])
+        }
+    }
+
+    /// Records a complete sync, now by the store's clock.
+    public func markSynced() throws(StoreError) {
+        let at = Timestamp.text(millisecondsSince1970: clock())
+        try write("recording the sync") { db in try db.execute(sql: "UPDATE syncDevice SET syncedAt = ?", arguments: [at]) }
+    }
+}
+
+extension Store {
+    /// Records that the server appended these change sets of this device's (id, sequence number): one write.
+    public func acknowledge(_ answers: [(id: String, serverSeq: Int64)]) throws(StoreError) {
+        try write("acknowledging change sets") { db in
+            let statement = try db.cachedStatement(sql: "UPDATE changeSet SET serverSeq = ? WHERE id = ?")
+            for answer in answers { try statement.execute(arguments: [answer.serverSeq, answer.id]) }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import ArgumentParser
+import CapitalServer
+import CapitalStore
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `capital serve`: the sync server, its own executable (`capital serve …` runs it) so that the
+/// CLI never loads the server's libraries.
+@main
+struct CapitalServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capital serve",
+        abstract: "Share ledgers between devices: the sync server, and its users.",
+        discussion: """
+            Examples:
+              capital serve --data /srv/capital                      serve on 127.0.0.1:8080
+              capital serve --data /srv/capital --host 0.0.0.0 --port 8443
+              capital serve user add anna --data /srv/capital        asks for a password
+              capital serve user list --data /srv/capital
+            """,
+        version: "0.1.0",
+        subcommands: [Run.self, UserCommand.self],
+        defaultSubcommand: Run.self
+    )
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ServeError {
+            FileHandle.standardError.write(Data("capital serve: error: \(error.message)\n".utf8))
+            Foundation.exit(error.code)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// A one-line error and its exit status.
+struct ServeError: Error {
+    let message: String
+    var code: Int32 = 1
+}
+
+/// Where a server keeps its data: `DIR/capital-server.sqlite`.
+struct DataOption: ParsableArguments {
+    @Option(name: .long, help: "The server's data folder (made when missing).")
+    var data: String
+
+    /// Hidden: scrypt's log2 N for new hashes (tests use a small one; the default is 17).
+    @Option(name: .customLong("scrypt-log-n"), help: .hidden)
+    var scryptLogN = Passwords.standardLogN
+
+    func open() throws -> LedgerLog {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: data, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw ServeError(message: "--data \(data): a file, not a folder") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ServeError(message: "--data \(data): could not make the folder (\(error.localizedDescription))")
+            }
+        }
+        let path = (data as NSString).appendingPathComponent("capital-server.sqlite")
+        do {
+            let log = try LedgerLog(path: path)
+            chmod(path, 0o600)
+            return log
+        } catch {
+            throw ServeError(message: "--data \(data): could not open \(path): \(error)")
+        }
+    }
+}
+
+extension CapitalServe {
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "run", abstract: "Serve (the default).", shouldDisplay: false)
+
+        @OptionGroup var data: DataOption
+        @Option(help: "The address to listen on.") var host = "127.0.0.1"
+        @Option(help: "The port to listen on (0: any free one, printed).") var port = 8080
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
+        }
+
+        func run() async throws {
+            let storage = try data.open()
+            LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+            var logger = Logger(label: "capital-serve")
+            logger.logLevel = ProcessInfo.processInfo.environment["CAPITAL_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+            let server = SyncServer(storage: storage, logN: data.scryptLogN, logger: logger)
+            let host = host
+            let folder = data.data
+            do {
+                try await server.run(host: host, port: port) { port in
+                    FileHandle.standardOutput.write(Data("capital serve: listening on http://\(host):\(port) (data in \(folder))\n".utf8))
+                }
+            } catch let error as SyncServer.ListenError {
+                throw ServeError(message: "--port \(port): \(error.message)")
+            }
+        }
+    }
+
+    struct UserCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "user", abstract: "The people who may sign in (run on the server's machine).",
+            subcommands: [Add.self, List.self, Disable.self, Enable.self, Passwd.self])
+    }
+}
+
+/// A user's name: 1 to 64 letters, digits, `.`, `_`, `-` or `@`.
+func checkedName(_ name: String) throws -> String {
+    guard (1...64).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-@".contains($0) }) else {
+        throw ServeError(message: "user \"\(name)\": a user name is 1 to 64 letters, digits, '.', '_', '-' or '@'")
+    }
+    return name
+}
+
+/// The password: a line of standard input with `--password-stdin`, else asked for twice without echo.
+func readPassword(stdin: Bool) throws -> String {
+    if stdin {
+        guard let line = readLine(strippingNewline: true) else { throw ServeError(message: "--password-stdin: standard input is empty") }
+        return line
+    }
+    guard isatty(STDIN_FILENO) == 1 else {
+        throw ServeError(message: "password: no terminal to ask on; pass --password-stdin and the password on standard input")
+    }
+    let first = hiddenLine("Password: ")
+    let second = hiddenLine("Again: ")
+    guard first == second else { throw ServeError(message: "password: the two entries differ; nothing changed") }
+    return first
+}
+
+private func hiddenLine(_ prompt: String) -> String {
+    FileHandle.standardError.write(Data(prompt.utf8))
+    var saved = termios()
+    tcgetattr(STDIN_FILENO, &saved)
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+    defer {
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+    return readLine(strippingNewline: true) ?? ""
+}
+
+/// The password checked against the rule and hashed.
+func hashedPassword(stdin: Bool, logN: Int) throws -> String {
+    let password = try readPassword(stdin: stdin)
+    if let weakness = Passwords.weakness(password) { throw ServeError(message: "password: \(weakness); nothing changed") }
+    return try Passwords.hash(password, logN: logN)
+}
+
+extension CapitalServe.UserCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a user: capital serve user add anna --data DIR [--password-stdin].")
+        @Argument(help: "The user's name.") var name: String
+        @OptionGroup var data: DataOption
+        @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
+
+        func run() throws {
+            let name = try checkedName(name)
+            let storage = try data.open()
+            if try storage.passwordHash(of: name) != nil { throw ServeError(message: "user \"\(name)\": exists already") }
+            let hash = try hashedPassword(stdin: passwordStdin, logN: data.scryptLogN)
+            do { try storage.addUser(name, hash: hash, now: SyncServer.wallClock()) } catch let error as PeopleError {
+                throw ServeError(message: "user \"\(name)\": \(error)")
+            }
+            print("Added user \(name).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the users.")
+        @OptionGroup var data: DataOption
+
+        func run() throws {
+            let users = try data.open().users()
+            if users.isEmpty { print("No users yet: capital serve user add NAME --data \(data.data)") }
+            for user in users { print("\(user.name)\t\(user.disabled ? "disabled" : "active")\tsince \(user.createdAt)") }
+        }
+    }
+
+    struct Disable: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop a user signing in; signs every device of theirs out.")
+        @Argument(help: "The user's name.") var name: String
+        @OptionGroup var data: DataOption
+
+        func run() throws {
+            do { try data.open().setDisabled(true, user: name) } catch let error as PeopleError { throw ServeError(message: "\(error)") }
+            print("Disabled \(name): every device of theirs is signed out.")
+        }
+    }
+
+    struct Enable: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a disabled user sign in again.")
+        @Argument(help: "The user's name.") var name: String
+        @OptionGroup var data: DataOption
+
+        func run() throws {
+            do { try data.open().setDisabled(false, user: name) } catch let error as PeopleError { throw ServeError(message: "\(error)") }
+            print("Enabled \(name).")
+        }
+    }
+
+    struct Passwd: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a user's password; signs every device of theirs out.")
+        @Argument(help: "The user's name.") var name: String
+        @OptionGroup var data: DataOption
+        @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
+
+        func run() throws {
+            let storage = try data.open()
+            guard try storage.passwordHash(of: name) != nil else { throw ServeError(message: "user \"\(name)\": no such user on this server") }
+            let hash = try hashedPassword(stdin: passwordStdin, logN: data.scryptLogN)
+            try storage.setPasswordHash(hash, of: name)
+            try storage.revokeAll(of: name)
+            print("Changed \(name)'s password: every device of theirs is signed out.")
+        }
+    }
+}
