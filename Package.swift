@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "CapitalCLITests",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "CapitalTestSupport",
+                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "capital-server", "CapitalTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: []

@@ -217,9 +217,9 @@ public struct SyncClient: Sendable {
     // MARK: Calls
 
     private func linkedLedger() throws -> String {
+        guard try store.syncLogin() != nil else { throw SyncClientError.notSignedIn }
         guard let link = try store.syncLink() else { throw SyncClientError.notShared }
         guard let ledger = link.ledger else { throw SyncClientError.notLinked }
-        guard try store.syncLogin() != nil else { throw SyncClientError.notSignedIn }
         return Self.escaped(ledger)
     }
 

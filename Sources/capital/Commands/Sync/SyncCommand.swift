@@ -122,6 +122,10 @@ extension Capital.SyncCommand {
             let store = try global.store(writing: true, creating: true)
             let outcome = try calling { try client(store).join(ledger: ledger) }
             try output.said("Joined ledger \(ledger): \(words(outcome)).") { Status.report(store) }
+            // The default account is each device's own: answers that use it need it set here too.
+            if try store.defaultAccount() == nil {
+                output.note("This device has no default account yet (each device keeps its own): capital account edit ACCOUNT --default")
+            }
         }
     }
 

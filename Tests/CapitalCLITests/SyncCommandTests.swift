@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+/// The real `capital-server` on loopback, with its own data folder and users anna, boris and vera
+/// (scrypt made cheap for tests: N = 2^10). Stopped with SIGTERM when released.
+final class TestServer: @unchecked Sendable {
+    static let password = "Correct-horse1"
+    /// `capital-server`, built beside `capital`.
+    static let executable = URL(fileURLWithPath: CLI.executable).deletingLastPathComponent().appendingPathComponent("capital-server").path
+
+    let folder: String
+    let process = Process()
+    private(set) var url = ""
+    private let output = Pipe()
+
+    init(users: [String] = ["anna", "boris", "vera"]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
+        for user in users {
+            let result = Self.run(["user", "add", user, "--data", folder, "--password-stdin", "--scrypt-log-n", "10"], stdin: Self.password + "\n")
+            guard result.status == 0 else { throw TestServerError(message: "user add \(user): \(result.stderr)") }
+        }
+        try start()
+    }
+
+    /// Starts (or starts again) the server on a free port.
+    func start() throws {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["--data", folder, "--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        running = process
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !text.contains("\n"), Date() < deadline {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let range = text.range(of: "http://"), let end = text[range.lowerBound...].firstIndex(of: " ") else {
+            throw TestServerError(message: "the server did not say where it listens: \(text)")
+        }
+        url = String(text[range.lowerBound..<end])
+    }
+
+    private var running: Process?
+
+    /// Stops the server with SIGTERM and waits for it.
+    func stop() {
+        guard let running, running.isRunning else { return }
+        running.terminate()
+        running.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    struct TestServerError: Error { let message: String }
+
+    /// Runs `capital-server ARGS` to its end.
+    static func run(_ arguments: [String], stdin: String = "") -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        do { try process.run() } catch { return CLI.Result(status: -1, stdout: "", stderr: "\(error)") }
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// `capital sync` against the real server: sharing the sample household between two devices,
+/// conflicts and their resolution, and each bad input in one line with nothing lost locally.
+@Suite(.serialized) struct SyncCommandTests {
+    let server: TestServer
+
+    init() throws { server = try TestServer() }
+
+    func login(_ cli: CLI, _ user: String = "anna", db: String? = nil) {
+        cli.ok(
+            (db.map { ["--db", $0] } ?? []) + ["sync", "login", server.url, "--user", user, "--password-stdin"], stdin: TestServer.password + "\n")
+    }
+
+    /// The household shared from `home`, joined on `phone` (a second database in the same folder).
+    func shared() throws -> (CLI, phone: String, ledger: String) {
+        let home = try CLI.household()
+        login(home)
+        home.ok(["sync", "create", "--name", "Household"])
+        let status = try #require(try home.json(["sync", "status"]) as? [String: Any])
+        let ledger = try #require(status["ledger"] as? String)
+        let phone = home.path("phone.sqlite")
+        login(home, db: phone)
+        let joined = home.ok(["--db", phone, "sync", "join", ledger])
+        #expect(joined.contains("no default account yet"))
+        // The default account is each device's own.
+        home.ok(["--db", phone, "account", "edit", "VTB Debit", "--default"])
+        return (home, phone, ledger)
+    }
+
+    @Test func theHouseholdIsSharedBetweenTwoDevicesAndAnEditTravels() throws {
+        let (home, phone, _) = try shared()
+        let today = ["--today", "2025-03-20"]
+        #expect(home.ok(["balance"] + today) == home.ok(["--db", phone, "balance"] + today))
+        #expect(home.ok(["can-spend", "--why"] + today) == home.ok(["--db", phone, "can-spend", "--why"] + today))
+        home.ok(["--db", phone, "spend", "500", "Groceries", "--from", "Cash", "--on", "2025-03-12", "--payee", "Kiosk"])
+        #expect(home.ok(["--db", phone, "sync"]).hasPrefix("Synced: sent 1 change set, received 0 change sets"))
+        #expect(home.ok(["sync"]).hasPrefix("Synced: sent 0 change sets, received 1 change set"))
+        let rows = try home.rows(["tx", "list", "--search", "Kiosk"])
+        #expect(rows.count == 1 && rows.first?["spender"] as? String == "anna")
+        #expect(home.ok(["balance"] + today) == home.ok(["--db", phone, "balance"] + today))
+        home.ok(["check"])
+        home.ok(["--db", phone, "check"])
+        let status = try #require(try home.json(["--db", phone, "sync", "status"]) as? [String: Any])
+        #expect(status["pending"] as? Int == 0 && status["user"] as? String == "anna" && status["conflicts"] as? Int == 0)
+        // The tokens sit in a database only its owner may read.
+        let mode = try FileManager.default.attributesOfItem(atPath: phone)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func concurrentRenamesMakeAConflictThatIsResolvedOnEveryDevice() throws {
+        let (home, phone, _) = try shared()
+        home.ok(["account", "edit", "Cash", "--name", "Wallet"])
+        home.ok(["--db", phone, "account", "edit", "Cash", "--name", "Purse"])
+        home.ok(["sync"])
+        let answer = home.ok(["--db", phone, "sync"])
+        #expect(answer.contains("1 conflict (capital sync conflicts)"))
+        let conflicts = try home.rows(["--db", phone, "sync", "conflicts"]).map { $0.compactMapValues { $0 as? String } }
+        let conflict = try #require(conflicts.first)
+        #expect(conflicts.count == 1 && conflict["group"] == "name" && conflict["entity"] == "account")
+        // Keep this device's name (it lost): written again, it wins everywhere at the next sync.
+        let keptName = conflict["kept"]!.contains("Wallet") ? "Purse" : "Wallet"
+        let mineLost = conflict["lostBy"] == "this device"
+        home.ok(["--db", phone, "sync", "conflicts", "resolve", String(conflict["id"]!.prefix(8)), "--keep", mineLost ? "mine" : "theirs"])
+        #expect(home.ok(["--db", phone, "sync", "conflicts"]) == "No open conflicts.\n")
+        home.ok(["--db", phone, "sync"])
+        home.ok(["sync"])
+        let names = try home.rows(["account", "list"]).compactMap { $0["name"] as? String }
+        let phoneNames = try home.rows(["--db", phone, "account", "list"]).compactMap { $0["name"] as? String }
+        #expect(names.contains(keptName) && names == phoneNames)
+        home.fails(
+            ["--db", phone, "sync", "conflicts", "resolve", String(conflict["id"]!.prefix(8)), "--keep", "mine"], mentioning: ["no open conflict"])
+        home.fails(["sync", "conflicts", "resolve", "x", "--keep", "ours"], mentioning: ["--keep 'ours': mine or theirs"])
+    }
+
+    @Test func badInputIsOneLineAndLosesNothing() throws {
+        let (home, phone, ledger) = try shared()
+        // A wrong password: nothing saved.
+        let other = home.path("other.sqlite")
+        home.fails(
+            ["--db", other, "sync", "login", server.url, "--user", "anna", "--password-stdin"], mentioning: ["wrong user name or password"],
+            stdin: "Wrong-horse1\n", db: other, unchanged: false)
+        home.fails(["--db", other, "sync"], mentioning: ["not signed in"], db: other, unchanged: false)
+        // Joining a ledger boris is not a member of.
+        login(home, "boris", db: other)
+        home.fails(["--db", other, "sync", "join", ledger], mentioning: ["no ledger \(ledger) here for boris"], db: other)
+        // A viewer writing: refused, the change stays pending.
+        home.ok(["sync", "share", "vera", "--role", "viewer"])
+        let viewer = home.path("vera.sqlite")
+        login(home, "vera", db: viewer)
+        home.ok(["--db", viewer, "sync", "join", ledger])
+        home.ok(["--db", viewer, "spend", "100", "Groceries", "--from", "Cash", "--on", "2025-03-12"])
+        home.fails(["--db", viewer, "sync"], mentioning: ["vera may only read ledger", "1 change stays pending"], db: viewer, unchanged: false)
+        let status = try #require(try home.json(["--db", viewer, "sync", "status"]) as? [String: Any])
+        #expect(status["pending"] as? Int == 1)
+        home.fails(["sync", "share", "vera", "--role", "admin"], mentioning: ["--role 'admin': one of member, viewer, owner"])
+        // A disabled user's sign-in is revoked: one line saying to sign in again.
+        #expect(TestServer.run(["user", "disable", "anna", "--data", server.folder]).status == 0)
+        home.ok(["--db", phone, "spend", "200", "Groceries", "--from", "Cash", "--on", "2025-03-12"])
+        home.fails(["--db", phone, "sync"], mentioning: ["sign in again", "1 change stays pending"], db: phone, unchanged: false)
+        #expect(TestServer.run(["user", "enable", "anna", "--data", server.folder]).status == 0)
+        login(home, db: phone)
+        // An unreachable server: exit 3, the change pending.
+        server.stop()
+        let unreachable = home.run(["--db", phone, "sync"])
+        #expect(unreachable.status == 3)
+        #expect(unreachable.stderr == "capital: error: could not reach \(server.url) (nothing answers there); 1 change stays pending\n")
+        home.fails(
+            ["sync", "login", "ftp://example.org", "--user", "anna", "--password-stdin"], mentioning: ["URL \"ftp://example.org\""], stdin: "x\n")
+    }
+
+    @Test func theServerRefusesWeakPasswordsAndABusyPort() throws {
+        let weak = TestServer.run(["user", "add", "zoe", "--data", server.folder, "--password-stdin"], stdin: "password\n")
+        #expect(weak.status == 1)
+        #expect(
+            weak.stderr
+                == "capital serve: error: password: a password needs at least 10 characters (it has 8), a digit, an upper-case letter, a symbol; nothing changed\n"
+        )
+        let duplicate = TestServer.run(["user", "add", "anna", "--data", server.folder, "--password-stdin"], stdin: TestServer.password + "\n")
+        #expect(duplicate.stderr == "capital serve: error: user \"anna\": exists already\n")
+        let badName = TestServer.run(["user", "add", "an na", "--data", server.folder, "--password-stdin"], stdin: TestServer.password + "\n")
+        #expect(badName.stderr.hasPrefix("capital serve: error: user \"an na\": a user name is 1 to 64 letters"))
+        let listed = TestServer.run(["user", "list", "--data", server.folder])
+        #expect(listed.stdout.split(separator: "\n").map { $0.split(separator: "\t").first ?? "" } == ["anna", "boris", "vera"])
+        let port = String(server.url.split(separator: ":").last!)
+        let busy = TestServer.run(["--data", server.folder, "--port", port])
+        #expect(busy.status == 1)
+        #expect(
+            busy.stderr == "capital serve: error: --port \(port): 127.0.0.1:\(port) is in use: stop what listens there or choose another --port\n")
+        // `capital serve` runs capital-server with its arguments.
+        let cli = try CLI()
+        let forwarded = cli.runProcess(["serve", "user", "list", "--data", server.folder])
+        #expect(forwarded.status == 0 && forwarded.stdout == listed.stdout)
+    }
+}
