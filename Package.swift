@@ -66,9 +66,12 @@ let package = Package(
         ),
         // The HTML report and SVG charts: renders CapitalKit's results, decides nothing; no Foundation.
         .target(name: "CapitalWeb", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
+        // libcurl for `capital sync`, opened with dlopen on the first request: the CLI never links it.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(
             name: "capital",
             dependencies: [
+                "CCurl",
                 "CapitalCore",
                 "CapitalStore",
                 "CapitalKit",

@@ -30,6 +30,9 @@ struct CapitalServe: AsyncParsableCommand {
     )
 
     static func main() async {
+        // Past a file-size limit a write fails with EFBIG (SQLite rolls the push back, the client
+        // hears 507) rather than SIGXFSZ ending the server.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -36,6 +36,8 @@ public enum SyncClientError: Error, Equatable, CustomStringConvertible {
     case unreachable(server: String, reason: String, pending: Int)
     /// The server refused, saying why.
     case refused(SyncWire.Problem, pending: Int)
+    /// The sign-in expired or was revoked: the device's tokens are forgotten.
+    case signedOut(why: String, server: String, user: String, pending: Int)
     case notSignedIn
     case notShared
     case notLinked
@@ -44,17 +46,20 @@ public enum SyncClientError: Error, Equatable, CustomStringConvertible {
     case badServer(String)
     case unexpected(String)
 
+    /// In words without a front end's commands (each front end says how to act on it).
     public var description: String {
         switch self {
         case .unreachable(let server, let reason, let pending):
             "could not reach \(server) (\(reason)); \(Self.pending(pending))"
         case .refused(let problem, let pending):
             pending > 0 ? "\(problem.detail); \(Self.pending(pending))" : problem.detail
-        case .notSignedIn: "not signed in to a sync server: capital sync login URL --user NAME"
-        case .notShared: "this ledger is not shared: capital sync create shares it, capital sync join LEDGER starts a new database from a shared one"
-        case .notLinked: "this ledger is not linked to a server's ledger: capital sync create"
+        case .signedOut(let why, let server, _, let pending):
+            "\(why): sign in to \(server) again" + (pending > 0 ? "; \(Self.pending(pending))" : "")
+        case .notSignedIn: "not signed in to a sync server"
+        case .notShared: "this ledger is not shared"
+        case .notLinked: "this ledger is not linked to a ledger on the server"
         case .alreadyLinked(let ledger): "this ledger is shared already, as ledger \(ledger) on the server"
-        case .notEmpty(let path): "--db \(path): holds a ledger already; join into a new database (capital --db NEW.sqlite sync join LEDGER)"
+        case .notEmpty(let path): "\(path): holds a ledger already; a device joins into a new database"
         case .badServer(let url): "URL \"\(url)\": give the server as http://HOST:PORT or https://HOST"
         case .unexpected(let what): "the server answered something unexpected: \(what)"
         }
@@ -228,6 +233,7 @@ public struct SyncClient: Sendable {
         switch error {
         case .unreachable(let server, let reason, _): return .unreachable(server: server, reason: reason, pending: pending)
         case .refused(let problem, _): return .refused(problem, pending: pending)
+        case .signedOut(let why, let server, let user, _): return .signedOut(why: why, server: server, user: user, pending: pending)
         default: return error
         }
     }
@@ -260,10 +266,7 @@ public struct SyncClient: Sendable {
             return renewed
         } catch SyncClientError.refused(let problem, let pending) where problem.status == 401 {
             try store.saveSyncLogin(nil)
-            throw SyncClientError.refused(
-                SyncWire.Problem(
-                    status: 401, code: problem.code, detail: "\(problem.detail) (capital sync login \(login.server) --user \(login.user))"),
-                pending: pending)
+            throw SyncClientError.signedOut(why: problem.detail, server: login.server, user: login.user, pending: pending)
         }
     }
 

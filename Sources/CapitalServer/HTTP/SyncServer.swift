@@ -192,9 +192,9 @@ public struct SyncServer: Sendable {
                     refreshExpiresAt: now + Tokens.refreshLife), for: request)
         case .reused:
             logger.warning("a rotated refresh token was used again: that sign-in's tokens are revoked")
-            throw Problem(401, "unauthorized", "this sign-in was used from two places: it is revoked; sign in again")
+            throw Problem(401, "unauthorized", "this sign-in was used from two places: it is revoked")
         case .refused:
-            throw Problem(401, "unauthorized", "the sign-in has expired or was revoked: sign in again")
+            throw Problem(401, "unauthorized", "the sign-in has expired or was revoked")
         }
     }
 
@@ -360,9 +360,13 @@ struct ProtocolMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "too_large" : "malformed"
             response = try Problem(error.status.code, code, error.body ?? error.status.reasonPhrase).response()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-            logger.error("storage full: \(error.resultCode)")
-            response = try Problem(507, "storage_full", "the server's disk is full: nothing was written; try again later").response()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
+            // A full disk, a file-size limit or a failing one: the transaction rolled back whole.
+            logger.error("storage could not write: \(error.extendedResultCode)")
+            response = try Problem(
+                507, "storage_full", "the server could not write (its disk is full or failing): nothing was written; try again later"
+            )
+            .response()
         } catch {
             logger.error("\(request.method) \(request.uri.path): \(String(describing: type(of: error)))")
             response = try Problem(500, "internal", "the server failed: nothing was written; its log says more").response()

@@ -1,56 +1,53 @@
+import CCurl
 import CapitalKit
 import CapitalStore
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// The sync protocol over HTTP(S) with URLSession: JSON bodies, the protocol's version header,
-/// gzip answers, 30 seconds for an answer.
+/// The sync protocol over HTTP(S): libcurl, loaded only when a sync command makes a request (the
+/// CLI's other commands never load it); JSON bodies, the protocol's version header, gzip
+/// answers, 30 seconds for an answer.
 struct HTTPTransport: SyncTransport {
     func send(_ request: SyncRequest, to server: String) throws -> SyncResponse {
-        guard let url = URL(string: server + request.path) else { throw SyncClientError.badServer(server) }
-        var http = URLRequest(url: url, timeoutInterval: 30)
-        http.httpMethod = request.method
-        http.setValue("\(SyncWire.version)", forHTTPHeaderField: SyncWire.versionHeader)
-        http.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
-        if let body = request.body {
-            http.httpBody = body
-            http.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        var headers = ["\(SyncWire.versionHeader): \(SyncWire.version)", "Accept: application/json", "Expect:"]
+        if request.body != nil { headers.append("Content-Type: application/json") }
+        if let token = request.token { headers.append("Authorization: Bearer \(token)") }
+        var response = ccurl_response()
+        let url = server + request.path
+        let status = withCStrings(headers) { pointers in
+            guard let body = request.body else {
+                return ccurl_request(request.method, url, pointers, pointers.count, nil, 0, 30, &response)
+            }
+            // Never an empty buffer without an address: a body of no bytes is still a body.
+            let bytes = [UInt8](body) + [0]
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { start in
+                    ccurl_request(request.method, url, pointers, pointers.count, start, body.count, 30, &response)
+                }
+            }
         }
-        if let token = request.token { http.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        session.dataTask(with: http) { data, response, error in
-            box.result = (data, response as? HTTPURLResponse, error)
-            done.signal()
-        }.resume()
-        done.wait()
-        session.finishTasksAndInvalidate()
-        let (data, response, error) = box.result
-        guard let response else {
-            throw SyncClientError.unreachable(server: server, reason: Self.reason(error), pending: 0)
+        defer { ccurl_free(&response) }
+        guard status == 0 else {
+            let reason = Self.reason(
+                code: response.code, detail: withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            throw SyncClientError.unreachable(server: server, reason: reason, pending: 0)
         }
-        return SyncResponse(status: response.statusCode, body: data ?? Data())
-    }
-
-    private final class Box: @unchecked Sendable {
-        var result: (Data?, HTTPURLResponse?, (any Error)?) = (nil, nil, nil)
+        let body = response.body.map { Data(bytes: $0, count: response.length) } ?? Data()
+        return SyncResponse(status: response.status, body: body)
     }
 
     /// Why no answer came, in a few words.
-    static func reason(_ error: (any Error)?) -> String {
-        guard let error = error as? URLError else { return error.map { "\($0.localizedDescription)" } ?? "no answer" }
-        switch error.code {
-        case .cannotConnectToHost, .networkConnectionLost: return "nothing answers there"
-        case .timedOut: return "no answer in 30 s"
-        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
-        case .notConnectedToInternet: return "not connected"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
-            return "the secure connection failed: \(error.localizedDescription)"
-        default: return error.localizedDescription
+    static func reason(code: Int32, detail: String) -> String {
+        switch code {
+        case 7: "nothing answers there"
+        case 6: "unknown host"
+        case 28: "no answer in 30 s"
+        default: detail
         }
+    }
+
+    private func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { UnsafePointer($0) })
     }
 }

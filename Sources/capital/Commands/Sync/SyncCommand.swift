@@ -26,7 +26,22 @@ extension Capital {
 
         /// Runs `body`, turning the client's errors into the CLI's (exit 3 when the server was not reached).
         static func calling<T>(_ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as SyncClientError { throw CLIError(error.description, exitCode: error.exitCode) }
+            do { return try body() } catch let error as SyncClientError { throw CLIError(words(error), exitCode: error.exitCode) }
+        }
+
+        /// The client's error in the command line's words: what to type next.
+        static func words(_ error: SyncClientError) -> String {
+            switch error {
+            case .signedOut(let why, let server, let user, let pending):
+                "\(why): sign in again (capital sync login \(server) --user \(user))"
+                    + (pending > 0 ? "; \(pending) change\(pending == 1 ? " stays" : "s stay") pending" : "")
+            case .notSignedIn: "not signed in to a sync server: capital sync login URL --user NAME"
+            case .notShared:
+                "this ledger is not shared: capital sync create shares it, capital sync join LEDGER starts a new database from a shared one"
+            case .notLinked: "this ledger is not linked to a server's ledger: capital sync create"
+            case .notEmpty(let path): "--db \(path): holds a ledger already; join into a new database (capital --db NEW.sqlite sync join LEDGER)"
+            default: error.description
+            }
         }
 
         /// `pushed 3 changes, pulled 2 …` in words.
@@ -63,7 +78,7 @@ extension Capital.SyncCommand {
         static let configuration = CommandConfiguration(
             "login", "Sign in to a capital server (the tokens stay in this database, readable by you only).",
             example: "capital sync login http://127.0.0.1:8080 --user anna",
-            "printf '%s\\n' \"$PASSWORD\" | capital sync login https://capital.example.org --user anna --password-stdin")
+            "capital sync login https://capital.example.org --user anna --password-stdin")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The server, http://HOST:PORT or https://HOST.") var url: String

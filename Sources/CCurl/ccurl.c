@@ -1,0 +1,112 @@
+// The sync client's HTTP: libcurl, opened with dlopen the first time a request is made, so that
+// `capital` starts without loading libcurl, OpenSSL and their kin (about 9 ms a command).
+// Only libcurl's stable ABI is used: option numbers and the easy interface.
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void CURL;
+struct curl_slist;
+
+enum {
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_POSTFIELDS = 10015, OPT_HTTPHEADER = 10023,
+    OPT_CUSTOMREQUEST = 10036, OPT_ACCEPT_ENCODING = 10102, OPT_WRITEFUNCTION = 20011, OPT_TIMEOUT = 13, OPT_POST = 47,
+    OPT_CONNECTTIMEOUT = 78, OPT_NOSIGNAL = 99, OPT_POSTFIELDSIZE_LARGE = 30120, INFO_RESPONSE_CODE = 0x200002,
+};
+
+static struct {
+    void *library;
+    CURL *(*init)(void);
+    int (*setopt)(CURL *, int, ...);
+    int (*perform)(CURL *);
+    int (*getinfo)(CURL *, int, ...);
+    void (*cleanup)(CURL *);
+    struct curl_slist *(*append)(struct curl_slist *, const char *);
+    void (*free_list)(struct curl_slist *);
+    const char *(*strerror)(int);
+} curl;
+
+static int load(char *error, size_t size) {
+    if (curl.library) return 0;
+    const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib", NULL};
+    for (int i = 0; names[i] && !curl.library; i++) curl.library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!curl.library) {
+        strncpy(error, "libcurl is not installed (Debian: apt-get install libcurl4)", size - 1);
+        return -1;
+    }
+    curl.init = (CURL * (*)(void)) dlsym(curl.library, "curl_easy_init");
+    curl.setopt = (int (*)(CURL *, int, ...))dlsym(curl.library, "curl_easy_setopt");
+    curl.perform = (int (*)(CURL *))dlsym(curl.library, "curl_easy_perform");
+    curl.getinfo = (int (*)(CURL *, int, ...))dlsym(curl.library, "curl_easy_getinfo");
+    curl.cleanup = (void (*)(CURL *))dlsym(curl.library, "curl_easy_cleanup");
+    curl.append = (struct curl_slist * (*)(struct curl_slist *, const char *)) dlsym(curl.library, "curl_slist_append");
+    curl.free_list = (void (*)(struct curl_slist *))dlsym(curl.library, "curl_slist_free_all");
+    curl.strerror = (const char *(*)(int))dlsym(curl.library, "curl_easy_strerror");
+    if (!curl.init || !curl.setopt || !curl.perform || !curl.getinfo || !curl.cleanup || !curl.append || !curl.free_list ||
+        !curl.strerror) {
+        strncpy(error, "the libcurl found lacks the easy interface", size - 1);
+        dlclose(curl.library);
+        curl.library = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static size_t collect(char *data, size_t size, size_t count, void *context) {
+    ccurl_response *response = context;
+    size_t added = size * count;
+    char *grown = realloc(response->body, response->length + added + 1);
+    if (!grown) return 0;
+    memcpy(grown + response->length, data, added);
+    response->length += added;
+    grown[response->length] = 0;
+    response->body = grown;
+    return added;
+}
+
+int ccurl_request(const char *method, const char *url, const char *const *headers, size_t header_count, const char *body,
+                  size_t body_length, long timeout_seconds, ccurl_response *response) {
+    memset(response, 0, sizeof *response);
+    if (load(response->error, sizeof response->error) != 0) return -1;
+    CURL *handle = curl.init();
+    if (!handle) {
+        strncpy(response->error, "libcurl could not start a request", sizeof response->error - 1);
+        return -1;
+    }
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; i < header_count; i++) list = curl.append(list, headers[i]);
+    char buffer[256] = {0};
+    curl.setopt(handle, OPT_URL, url);
+    curl.setopt(handle, OPT_HTTPHEADER, list);
+    curl.setopt(handle, OPT_ERRORBUFFER, buffer);
+    curl.setopt(handle, OPT_NOSIGNAL, 1L);
+    curl.setopt(handle, OPT_TIMEOUT, timeout_seconds);
+    curl.setopt(handle, OPT_CONNECTTIMEOUT, timeout_seconds < 10 ? timeout_seconds : 10L);
+    curl.setopt(handle, OPT_ACCEPT_ENCODING, "");  // every encoding libcurl decodes: gzip at least
+    curl.setopt(handle, OPT_WRITEFUNCTION, collect);
+    curl.setopt(handle, OPT_WRITEDATA, response);
+    if (body) {
+        curl.setopt(handle, OPT_POST, 1L);
+        curl.setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)body_length);
+        curl.setopt(handle, OPT_POSTFIELDS, body);
+    }
+    if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0) curl.setopt(handle, OPT_CUSTOMREQUEST, method);
+    int code = curl.perform(handle);
+    if (code == 0) {
+        curl.getinfo(handle, INFO_RESPONSE_CODE, &response->status);
+    } else {
+        response->code = code;
+        strncpy(response->error, buffer[0] ? buffer : curl.strerror(code), sizeof response->error - 1);
+    }
+    curl.free_list(list);
+    curl.cleanup(handle);
+    return code == 0 ? 0 : -1;
+}
+
+void ccurl_free(ccurl_response *response) {
+    free(response->body);
+    response->body = NULL;
+    response->length = 0;
+}
