@@ -92,7 +92,7 @@ let package = Package(
             dependencies: [
                 "CapitalCore", "CapitalStore", "CapitalServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .testTarget(name: "CapitalWebTests", dependencies: ["CapitalCore", "CapitalWeb"]),

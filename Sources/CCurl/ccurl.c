@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 typedef void CURL;
 struct curl_slist;
@@ -103,6 +104,57 @@ int ccurl_request(const char *method, const char *url, const char *const *header
     curl.free_list(list);
     curl.cleanup(handle);
     return code == 0 ? 0 : -1;
+}
+
+static struct {
+    void *library;
+    int (*init)(z_streamp, int, int, int, int, int, const char *, int);
+    int (*deflate)(z_streamp, int);
+    int (*end)(z_streamp);
+    uLong (*bound)(z_streamp, uLong);
+    const char *(*version)(void);
+} z;
+
+long ccurl_gzip(const char *data, size_t length, char **out) {
+    *out = NULL;
+    if (!z.library) {
+        const char *names[] = {"libz.so.1", "libz.so", "libz.1.dylib", "/usr/lib/libz.1.dylib", NULL};
+        for (int i = 0; names[i] && !z.library; i++) z.library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!z.library) return -1;
+        z.init = (int (*)(z_streamp, int, int, int, int, int, const char *, int))dlsym(z.library, "deflateInit2_");
+        z.deflate = (int (*)(z_streamp, int))dlsym(z.library, "deflate");
+        z.end = (int (*)(z_streamp))dlsym(z.library, "deflateEnd");
+        z.bound = (uLong(*)(z_streamp, uLong))dlsym(z.library, "deflateBound");
+        z.version = (const char *(*)(void))dlsym(z.library, "zlibVersion");
+        if (!z.init || !z.deflate || !z.end || !z.bound || !z.version) {
+            dlclose(z.library);
+            z.library = NULL;
+            return -1;
+        }
+    }
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    // windowBits 15 + 16: a gzip header and trailer, as Content-Encoding: gzip wants.
+    if (z.init(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, z.version(), (int)sizeof stream) != Z_OK) return -1;
+    uLong capacity = z.bound(&stream, (uLong)length) + 32;
+    char *buffer = malloc(capacity);
+    if (!buffer) {
+        z.end(&stream);
+        return -1;
+    }
+    stream.next_in = (Bytef *)data;
+    stream.avail_in = (uInt)length;
+    stream.next_out = (Bytef *)buffer;
+    stream.avail_out = (uInt)capacity;
+    int result = z.deflate(&stream, Z_FINISH);
+    long written = (long)stream.total_out;
+    z.end(&stream);
+    if (result != Z_STREAM_END) {
+        free(buffer);
+        return -1;
+    }
+    *out = buffer;
+    return written;
 }
 
 void ccurl_free(ccurl_response *response) {

@@ -13,7 +13,13 @@ final class TestServer: @unchecked Sendable {
     private(set) var url = ""
     private let output = Pipe()
 
-    init(users: [String] = ["anna", "boris", "vera"]) throws {
+    /// Where the server's log goes (`CAPITAL_SERVE_LOG=debug`), or nil for nowhere.
+    let logPath: String?
+    /// A file-size limit for the server process in 512-byte blocks (`ulimit -f`), or nil.
+    var sizeLimit: Int?
+
+    init(users: [String] = ["anna", "boris", "vera"], log: Bool = false) throws {
+        logPath = log ? FileManager.default.temporaryDirectory.appendingPathComponent("capital-serve-\(UUID().uuidString).log").path : nil
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
         for user in users {
             let result = Self.run(["user", "add", user, "--data", folder, "--password-stdin", "--scrypt-log-n", "10"], stdin: Self.password + "\n")
@@ -26,10 +32,24 @@ final class TestServer: @unchecked Sendable {
     func start() throws {
         let process = Process()
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = ["--data", folder, "--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
+        let arguments = ["--data", folder, "--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
+        if let sizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -f \(sizeLimit) && exec \"$0\" \"$@\"", Self.executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            process.arguments = arguments
+        }
         process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        if let logPath {
+            if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
+            let handle = FileHandle(forWritingAtPath: logPath)
+            handle?.seekToEndOfFile()
+            process.standardError = handle
+            process.environment = ProcessInfo.processInfo.environment.merging(["CAPITAL_SERVE_LOG": "debug"]) { _, new in new }
+        } else {
+            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        }
         try process.run()
         running = process
         var text = ""
@@ -54,9 +74,20 @@ final class TestServer: @unchecked Sendable {
         running.waitUntilExit()
     }
 
+    /// Ends the server with SIGKILL: no shutdown, no flush.
+    func kill() {
+        guard let running, running.isRunning else { return }
+        Foundation.kill(running.processIdentifier, SIGKILL)
+        running.waitUntilExit()
+    }
+
+    /// The server's database (its log, people and tokens).
+    var database: String { folder + "/capital-server.sqlite" }
+
     deinit {
         stop()
         try? FileManager.default.removeItem(atPath: folder)
+        if let logPath { try? FileManager.default.removeItem(atPath: logPath) }
     }
 
     struct TestServerError: Error { let message: String }
@@ -89,6 +120,8 @@ final class TestServer: @unchecked Sendable {
     let server: TestServer
 
     init() throws { server = try TestServer() }
+
+    init(server: TestServer) { self.server = server }
 
     func login(_ cli: CLI, _ user: String = "anna", db: String? = nil) {
         cli.ok(

@@ -1,5 +1,6 @@
 import CapitalCore
 import CapitalStore
+import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -372,6 +373,32 @@ final class TestClock: @unchecked Sendable {
             var body = compressed.body
             let inflated = try body.decompress(with: .gzip())
             #expect(inflated == plain.body)
+        }
+    }
+
+    @Test func aPushMayBeGzipCompressedAndABombIsRefused() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        try await harness.test { client in
+            let anna = try await Self.tokens(client, "anna").access
+            let ledger = try await Self.createLedger(client, anna)
+            var plain = Self.json(SyncWire.Push(sets: try Self.deviceSets()))
+            let compressed = try plain.compress(with: .gzip())
+            var headers = Self.headers(anna)
+            headers[.contentEncoding] = "gzip"
+            let pushed = try await client.execute(uri: "/v1/ledgers/\(ledger)/changes", method: .post, headers: headers, body: compressed)
+            #expect(pushed.status == .ok)
+            #expect(try Self.decode(SyncWire.Pushed.self, pushed).head > 0)
+            // 11 MB of spaces, compressed to a few kilobytes: refused once inflated past the limit.
+            var spaces = ByteBuffer(repeating: UInt8(ascii: " "), count: SyncWire.maxBody + 1_000_000)
+            let bomb = try spaces.compress(with: .gzip())
+            #expect(bomb.readableBytes < 100_000)
+            let refused = try await client.execute(uri: "/v1/ledgers/\(ledger)/changes", method: .post, headers: headers, body: bomb)
+            #expect(refused.status == .contentTooLarge, "\(String(buffer: refused.body))")
+            let notGzip = try await client.execute(
+                uri: "/v1/ledgers/\(ledger)/changes", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            #expect(notGzip.status == .badRequest)
+            #expect(try Self.problem(notGzip).detail == "the request's body says Content-Encoding: gzip and is not gzip")
         }
     }
 

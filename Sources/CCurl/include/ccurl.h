@@ -19,6 +19,10 @@ typedef struct {
 int ccurl_request(const char *method, const char *url, const char *const *headers, size_t header_count, const char *body,
                   size_t body_length, long timeout_seconds, ccurl_response *response);
 
+/// `data` gzip-compressed into a new buffer (`*out`, to free with free()): its length, or -1 when
+/// zlib cannot be loaded or fails.
+long ccurl_gzip(const char *data, size_t length, char **out);
+
 /// Frees an answer's body.
 void ccurl_free(ccurl_response *response);
 

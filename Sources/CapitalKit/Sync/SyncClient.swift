@@ -142,9 +142,12 @@ public struct SyncClient: Sendable {
     /// Starts this (empty) database on the server's ledger `ledger`: its snapshot, then the log after it.
     public func join(ledger: String) throws -> SyncOutcome {
         guard let login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
-        guard try !store.isInitialized(), try store.syncDeviceID() == nil else { throw SyncClientError.notEmpty(path: store.location) }
+        // An empty database, or one a join left shared but empty (its snapshot refused).
+        guard try !store.isInitialized(), try store.syncLink()?.ledger == nil || store.syncCursor() == 0 else {
+            throw SyncClientError.notEmpty(path: store.location)
+        }
         let snapshot: SyncWire.Snapshot = try call("GET", "/v1/ledgers/\(Self.escaped(ledger))/snapshot")
-        try store.startSync()
+        if try store.syncDeviceID() == nil { try store.startSync() }
         try store.linkSync(server: login.server, ledger: ledger, user: login.user)
         let report = try store.applySnapshot(snapshot.entries, at: snapshot.head)
         var outcome = try sync()

@@ -294,9 +294,16 @@ func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T 
         throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB")
     }
     if request.headers[.contentEncoding] == "gzip" {
-        do { buffer = try buffer.decompress(with: .gzip(), maxSize: SyncWire.maxBody) } catch {
-            throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB once uncompressed, or not gzip")
+        let tooLarge = Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB once uncompressed")
+        do { buffer = try buffer.decompress(with: .gzip(), maxSize: SyncWire.maxBody + 1) } catch let error as CompressNIOError
+            where error == .bufferOverflow
+        {
+            throw tooLarge
+        } catch {
+            throw Problem(400, "malformed", "the request's body says Content-Encoding: gzip and is not gzip")
         }
+        // Inflating stops at the limit: a body that reached it was larger.
+        if buffer.readableBytes > SyncWire.maxBody { throw tooLarge }
     }
     do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch let error as DecodingError {
         throw Problem(400, "malformed", "the request's body is not the JSON expected: \(describe(error))")
@@ -373,9 +380,11 @@ struct ProtocolMiddleware: RouterMiddleware {
         }
         response.headers[Self.header] = "\(SyncWire.version)"
         let elapsed = ContinuousClock.now - started
-        logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code) \(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000) ms"
-        )
+        let milliseconds = elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000
+        // Bytes as they crossed the wire (compressed when they were): what the speed script sums.
+        let received = request.headers[.contentLength] ?? "0"
+        let sent = response.body.contentLength.map(String.init) ?? "?"
+        logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(milliseconds) ms, \(received) B in, \(sent) B out")
         return response
     }
 

@@ -21,7 +21,16 @@ struct HTTPTransport: SyncTransport {
             let bytes = [UInt8](body) + [0]
             return bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { start in
-                    ccurl_request(request.method, url, pointers, pointers.count, start, body.count, 30, &response)
+                    // A large body travels gzip-compressed (a change set's JSON shrinks about sixfold).
+                    var compressed: UnsafeMutablePointer<CChar>?
+                    let length = body.count > 1024 ? ccurl_gzip(start, body.count, &compressed) : -1
+                    defer { free(compressed) }
+                    guard length >= 0, let compressed else {
+                        return ccurl_request(request.method, url, pointers, pointers.count, start, body.count, 30, &response)
+                    }
+                    return withCStrings(headers + ["Content-Encoding: gzip"]) { zipped in
+                        ccurl_request(request.method, url, zipped, zipped.count, compressed, Int(length), 30, &response)
+                    }
                 }
             }
         }

@@ -1,0 +1,172 @@
+import CapitalCore
+import CapitalStore
+import Foundation
+import GRDB
+import Testing
+
+/// Real processes, real faults: the server SIGKILLed again and again during a large push, a client
+/// killed while it applies pages, the server's disk full, and no secret in the server's log or
+/// database. After each, the devices and the server agree without a reset.
+@Suite(.serialized) struct SyncFaultTests {
+    /// A shared ledger on `home` with `transactions` more transactions, each its own change set
+    /// (three changes: header, postings, deleted), pending.
+    static func device(_ server: TestServer, transactions: Int) throws -> CLI {
+        let home = try CLI.initialized()
+        SyncCommandTests(server: server).login(home)
+        home.ok(["sync", "create", "--name", "Home"])
+        let store = try Store.open(path: home.db)
+        let day = try Day(iso: "2025-03-01")
+        for index in 0..<transactions {
+            _ = try store.addTransaction(
+                TransactionInput(
+                    day: day.advanced(by: index % 300), payee: "Shop \(index)",
+                    postings: [
+                        PostingInput(account: "VTB Debit", amount: "-\(index % 900 + 1)", field: "p1"),
+                        PostingInput(account: "Groceries", amount: nil, field: "p2"),
+                    ]))
+        }
+        return home
+    }
+
+    /// Starts `capital ARGS` without waiting.
+    static func start(_ cli: CLI, _ args: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        environment["CAPITAL_DB"] = cli.db
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        return process
+    }
+
+    /// The server's log: change sets, distinct ids, distinct (device, deviceSeq), the head.
+    static func log(_ server: TestServer) throws -> (sets: Int, ids: Int, deviceSeqs: Int, head: Int) {
+        try RawDatabase.read(server.database) { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT COUNT(*), COUNT(DISTINCT id), COUNT(DISTINCT device || '/' || deviceSeq), (SELECT MAX(head) FROM ledger) FROM log")!
+            return (row[0], row[1], row[2], row[3])
+        }
+    }
+
+    @Test func theServerKilledTwentyTimesDuringAPushLosesAndDoublesNothing() throws {
+        let server = try TestServer()
+        let home = try Self.device(server, transactions: 3_400)
+        let pending = try #require(try home.json(["sync", "status"]) as? [String: Any])["pending"] as? Int
+        #expect(pending == 3_400)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let client = try Self.start(home, ["sync"])
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.6, using: &random))
+            server.kill()
+            client.waitUntilExit()
+            try server.start()
+        }
+        // Resumed without a reset: the next sync sends what is left.
+        home.ok(["sync"])
+        let status = try #require(try home.json(["sync", "status"]) as? [String: Any])
+        #expect(status["pending"] as? Int == 0)
+        let log = try Self.log(server)
+        // Every change set exactly once: the ledger's first set (create) and the 3 400.
+        #expect(log.sets == 3_401 && log.ids == 3_401 && log.deviceSeqs == 3_401 && log.head == 3_401)
+        let acknowledged = try RawDatabase.read(home.db) { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT serverSeq) FROM changeSet WHERE serverSeq IS NOT NULL")
+        }
+        #expect(acknowledged == 3_401)
+        // A new device holds the same ledger.
+        let phone = home.path("phone.sqlite")
+        SyncCommandTests(server: server).login(home, db: phone)
+        home.ok(["--db", phone, "sync", "join", try #require(status["ledger"] as? String)])
+        #expect(home.ok(["balance", "--today", "2026-01-01"]) == home.ok(["--db", phone, "balance", "--today", "2026-01-01"]))
+    }
+
+    @Test func aClientKilledWhileApplyingPagesResumesFromItsCursor() throws {
+        let server = try TestServer()
+        let home = try Self.device(server, transactions: 2_500)
+        home.ok(["sync"])
+        let ledger = try #require(try home.json(["sync", "status"]) as? [String: Any])["ledger"] as? String
+        let phone = try CLI()
+        SyncCommandTests(server: server).login(phone)
+        // The phone joins from the snapshot; then the home device writes more, and the phone pulls
+        // it page by page while being killed.
+        phone.ok(["sync", "join", try #require(ledger)])
+        phone.ok(["account", "edit", "VTB Debit", "--default"])
+        let store = try Store.open(path: home.db)
+        for index in 0..<2_500 {
+            _ = try store.addTransaction(
+                TransactionInput(
+                    day: try Day(iso: "2025-06-01"), payee: "Later \(index)",
+                    postings: [
+                        PostingInput(account: "VTB Debit", amount: "-1", field: "p1"), PostingInput(account: "Groceries", amount: nil, field: "p2"),
+                    ]))
+        }
+        home.ok(["sync"])
+        var random = SystemRandomNumberGenerator()
+        var cursors: [Int] = []
+        for _ in 0..<8 {
+            let client = try Self.start(phone, ["sync"])
+            Thread.sleep(forTimeInterval: Double.random(in: 0.1...0.8, using: &random))
+            Foundation.kill(client.processIdentifier, SIGKILL)
+            client.waitUntilExit()
+            let cursor = try RawDatabase.read(phone.db) { db in try Int.fetchOne(db, sql: "SELECT cursor FROM syncDevice") ?? 0 }
+            // Each page and its cursor are one transaction: the cursor never runs ahead of what is applied.
+            let applied = try RawDatabase.read(phone.db) { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn WHERE payee LIKE 'Later %'") ?? 0
+            }
+            #expect(applied == cursor - 2_501, "cursor \(cursor), \(applied) applied")
+            cursors.append(cursor)
+        }
+        #expect(cursors == cursors.sorted(), "the cursor went back: \(cursors)")
+        let answer = phone.ok(["sync"])
+        #expect(answer.contains("the server's log is at 5001"))
+        phone.ok(["check"])
+        #expect(home.ok(["balance", "--today", "2026-01-01"]) == phone.ok(["balance", "--today", "2026-01-01"]))
+    }
+
+    @Test func aFullDiskOnTheServerWritesNothingAndThePushResumes() throws {
+        let server = try TestServer()
+        let home = try Self.device(server, transactions: 1_000)
+        // The server's files may not grow past what they are now plus a little.
+        server.stop()
+        let largest =
+            try [server.database, server.database + "-wal"].compactMap {
+                try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int
+            }.max() ?? 0
+        server.sizeLimit = largest / 512 + 8
+        try server.start()
+        let before = try Self.log(server)
+        let full = home.run(["sync"])
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("the server could not write (its disk is full or failing): nothing was written"), "\(full.stderr)")
+        #expect(full.stderr.contains("1000 changes stay pending"))
+        #expect(try Self.log(server) == before)
+        server.stop()
+        server.sizeLimit = nil
+        try server.start()
+        home.ok(["sync"])
+        #expect(try Self.log(server).head == 1_001)
+    }
+
+    @Test func noPasswordOrTokenIsInTheServersLogOrDatabase() throws {
+        let server = try TestServer(log: true)
+        let home = try CLI.initialized()
+        SyncCommandTests(server: server).login(home)
+        home.ok(["sync", "create"])
+        home.ok(["spend", "100", "Groceries"])
+        home.ok(["sync"])
+        let tokens = try RawDatabase.read(home.db) { db in try Row.fetchOne(db, sql: "SELECT access, refresh FROM syncLogin")! }
+        let secrets: [String] = [TestServer.password, tokens[0], tokens[1]]
+        home.ok(["sync", "logout"])
+        server.stop()
+        let log = try #require(server.logPath.flatMap { FileManager.default.contents(atPath: $0) })
+        #expect(String(decoding: log, as: UTF8.self).contains("POST /v1/login 200"))
+        for file in [server.database, server.database + "-wal"] {
+            let bytes = FileManager.default.contents(atPath: file) ?? Data()
+            for secret in secrets { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds a secret") }
+        }
+        for secret in secrets { #expect(log.range(of: Data(secret.utf8)) == nil, "the log holds a secret") }
+    }
+}
