@@ -90,9 +90,9 @@ extension LedgerLog: ServerStorage {
         let rows = try Row.fetchCursor(
             db, sql: "SELECT entity, record, grp, value FROM state WHERE ledger = ? ORDER BY entity, record, grp", arguments: [ledger])
         while let row = try rows.next() {
-            hash.update("\(row[0] as String)\t\(row[1] as String)\t\(row[2] as String)\t\(row[3] as String)\n")
+            hash.update(SyncWire.canonicalLine(entity: row[0], record: row[1], group: row[2], value: row[3]))
         }
-        return Passwords.hex(hash.finalize())
+        return hash.finalizeHex()
     }
 
     public func addUser(_ name: String, hash: String, now: Int64) throws {

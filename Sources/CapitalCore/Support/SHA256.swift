@@ -37,11 +37,14 @@ public struct SHA256: Sendable {
         return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
     }
 
+    /// The hash of everything added, as 64 lower-case hexadecimal digits.
+    public func finalizeHex() -> String { finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+
     /// The hash of `text`'s UTF-8 bytes, as 64 lower-case hexadecimal digits.
     public static func hex(_ text: String) -> String {
         var hash = SHA256()
         hash.update(text)
-        return hash.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return hash.finalizeHex()
     }
 
     private static let k: [UInt32] = [

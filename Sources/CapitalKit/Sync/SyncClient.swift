@@ -17,6 +17,7 @@ public struct SyncRequest: Sendable {
 public struct SyncResponse: Sendable {
     public let status: Int
     public let body: Data
+    /// An answer of `status` with `body`.
     public init(status: Int, body: Data) {
         self.status = status
         self.body = body
@@ -96,6 +97,7 @@ public struct SyncClient: Sendable {
     public let store: Store
     public let transport: any SyncTransport
 
+    /// The client of the ledger in `store`, reaching the server through `transport`.
     public init(store: Store, transport: any SyncTransport) {
         self.store = store
         self.transport = transport
@@ -217,9 +219,7 @@ public struct SyncClient: Sendable {
 
     /// The SHA-256 of the device's canonical shared ledger, as the server computes its own.
     public static func digest(_ store: Store) throws -> String {
-        var hash = SHA256()
-        hash.update(try store.syncCanonical())
-        return hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        SHA256.hex(try store.syncCanonical())
     }
 
     // MARK: Calls

@@ -176,7 +176,7 @@ extension Store {
             var text = ""
             let rows = try Row.fetchCursor(db, sql: "SELECT entity, record, grp, value FROM syncState ORDER BY entity, record, grp")
             while let row = try rows.next() {
-                text += "\(row[0] as String)\t\(row[1] as String)\t\(row[2] as String)\t\(row[3] as String)\n"
+                text += SyncWire.canonicalLine(entity: row[0], record: row[1], group: row[2], value: row[3])
             }
             return text
         }

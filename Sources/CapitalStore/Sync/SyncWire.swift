@@ -10,6 +10,12 @@ public enum SyncWire {
     /// Change sets per push request and per page of a pull.
     public static let pageSize = 1_000
 
+    /// One line of the canonical ledger, whose SHA-256 devices and server compare: every
+    /// (entity, record, group) and its winning value, in that order, tab-separated.
+    public static func canonicalLine(entity: String, record: String, group: String, value: String) -> String {
+        "\(entity)\t\(record)\t\(group)\t\(value)\n"
+    }
+
     /// `POST /v1/login`.
     public struct Login: Codable, Sendable {
         public let user: String
