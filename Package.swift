@@ -93,6 +93,7 @@ let package = Package(
                 "CapitalCore", "CapitalStore", "CapitalServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CapitalWebTests", dependencies: ["CapitalCore", "CapitalWeb"]),

@@ -4,6 +4,7 @@
 #include "ccurl.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -29,13 +30,15 @@ static struct {
     const char *(*strerror)(int);
 } curl;
 
-static int load(char *error, size_t size) {
-    if (curl.library) return 0;
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static const char *curl_failure = NULL;
+
+static void load_curl(void) {
     const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib", NULL};
     for (int i = 0; names[i] && !curl.library; i++) curl.library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     if (!curl.library) {
-        strncpy(error, "libcurl is not installed (Debian: apt-get install libcurl4)", size - 1);
-        return -1;
+        curl_failure = "libcurl is not installed (Debian: apt-get install libcurl4)";
+        return;
     }
     curl.init = (CURL * (*)(void)) dlsym(curl.library, "curl_easy_init");
     curl.setopt = (int (*)(CURL *, int, ...))dlsym(curl.library, "curl_easy_setopt");
@@ -47,17 +50,27 @@ static int load(char *error, size_t size) {
     curl.strerror = (const char *(*)(int))dlsym(curl.library, "curl_easy_strerror");
     if (!curl.init || !curl.setopt || !curl.perform || !curl.getinfo || !curl.cleanup || !curl.append || !curl.free_list ||
         !curl.strerror) {
-        strncpy(error, "the libcurl found lacks the easy interface", size - 1);
-        dlclose(curl.library);
-        curl.library = NULL;
+        curl_failure = "the libcurl found lacks the easy interface";
+    }
+}
+
+/// Loads libcurl once (pthread_once: requests from several threads find it loaded or wait).
+static int load(char *error, size_t size) {
+    pthread_once(&curl_once, load_curl);
+    if (curl_failure) {
+        strncpy(error, curl_failure, size - 1);
         return -1;
     }
     return 0;
 }
 
+/// The most an answer may be: a larger one is cut off as an error (a hostile server cannot fill memory).
+#define ANSWER_LIMIT (64L * 1024 * 1024)
+
 static size_t collect(char *data, size_t size, size_t count, void *context) {
     ccurl_response *response = context;
     size_t added = size * count;
+    if (response->length + added > ANSWER_LIMIT) return 0;
     char *grown = realloc(response->body, response->length + added + 1);
     if (!grown) return 0;
     memcpy(grown + response->length, data, added);
@@ -88,10 +101,11 @@ int ccurl_request(const char *method, const char *url, const char *const *header
     curl.setopt(handle, OPT_ACCEPT_ENCODING, "");  // every encoding libcurl decodes: gzip at least
     curl.setopt(handle, OPT_WRITEFUNCTION, collect);
     curl.setopt(handle, OPT_WRITEDATA, response);
-    if (body) {
+    // Any method but GET sends a body, if only an empty one (a POST without a body is still a POST).
+    if (body || strcmp(method, "GET") != 0) {
         curl.setopt(handle, OPT_POST, 1L);
-        curl.setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)body_length);
-        curl.setopt(handle, OPT_POSTFIELDS, body);
+        curl.setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)(body ? body_length : 0));
+        curl.setopt(handle, OPT_POSTFIELDS, body ? body : "");
     }
     if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0) curl.setopt(handle, OPT_CUSTOMREQUEST, method);
     int code = curl.perform(handle);
@@ -115,23 +129,25 @@ static struct {
     const char *(*version)(void);
 } z;
 
+static pthread_once_t z_once = PTHREAD_ONCE_INIT;
+static int z_ready = 0;
+
+static void load_z(void) {
+    const char *names[] = {"libz.so.1", "libz.so", "libz.1.dylib", "/usr/lib/libz.1.dylib", NULL};
+    for (int i = 0; names[i] && !z.library; i++) z.library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!z.library) return;
+    z.init = (int (*)(z_streamp, int, int, int, int, int, const char *, int))dlsym(z.library, "deflateInit2_");
+    z.deflate = (int (*)(z_streamp, int))dlsym(z.library, "deflate");
+    z.end = (int (*)(z_streamp))dlsym(z.library, "deflateEnd");
+    z.bound = (uLong(*)(z_streamp, uLong))dlsym(z.library, "deflateBound");
+    z.version = (const char *(*)(void))dlsym(z.library, "zlibVersion");
+    z_ready = z.init && z.deflate && z.end && z.bound && z.version;
+}
+
 long ccurl_gzip(const char *data, size_t length, char **out) {
     *out = NULL;
-    if (!z.library) {
-        const char *names[] = {"libz.so.1", "libz.so", "libz.1.dylib", "/usr/lib/libz.1.dylib", NULL};
-        for (int i = 0; names[i] && !z.library; i++) z.library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (!z.library) return -1;
-        z.init = (int (*)(z_streamp, int, int, int, int, int, const char *, int))dlsym(z.library, "deflateInit2_");
-        z.deflate = (int (*)(z_streamp, int))dlsym(z.library, "deflate");
-        z.end = (int (*)(z_streamp))dlsym(z.library, "deflateEnd");
-        z.bound = (uLong(*)(z_streamp, uLong))dlsym(z.library, "deflateBound");
-        z.version = (const char *(*)(void))dlsym(z.library, "zlibVersion");
-        if (!z.init || !z.deflate || !z.end || !z.bound || !z.version) {
-            dlclose(z.library);
-            z.library = NULL;
-            return -1;
-        }
-    }
+    pthread_once(&z_once, load_z);
+    if (!z_ready) return -1;
     z_stream stream;
     memset(&stream, 0, sizeof stream);
     // windowBits 15 + 16: a gzip header and trailer, as Content-Encoding: gzip wants.

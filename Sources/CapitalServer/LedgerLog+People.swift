@@ -137,17 +137,19 @@ extension LedgerLog: ServerStorage {
         }
     }
 
-    public func failures(of user: String, since: Int64) throws -> [Int64] {
-        try writer.read { db in
-            try Int64.fetchAll(db, sql: "SELECT at FROM loginFailure WHERE user = ? AND at >= ? ORDER BY at", arguments: [user, since])
+    public func attempt(_ user: String, at: Int64, since: Int64, limit: Int) throws -> [Int64]? {
+        try writer.write { db in
+            let failures = try Int64.fetchAll(
+                db, sql: "SELECT at FROM loginFailure WHERE user = ? AND at >= ? ORDER BY at", arguments: [user, since])
+            if failures.count >= limit { return failures }
+            try db.execute(sql: "DELETE FROM loginFailure WHERE at < ?", arguments: [at - 86_400_000])
+            try db.execute(sql: "INSERT INTO loginFailure(user, at) VALUES (?, ?)", arguments: [user, at])
+            return nil
         }
     }
 
-    public func recordFailure(of user: String, at: Int64) throws {
-        try writer.write { db in
-            try db.execute(sql: "DELETE FROM loginFailure WHERE at < ?", arguments: [at - 86_400_000])
-            try db.execute(sql: "INSERT INTO loginFailure(user, at) VALUES (?, ?)", arguments: [user, at])
-        }
+    public func upgradePasswordHash(_ hash: String, of user: String, from old: String) throws {
+        try writer.write { db in try db.execute(sql: "UPDATE user SET hash = ? WHERE name = ? AND hash = ?", arguments: [hash, user, old]) }
     }
 
     public func clearFailures(of user: String) throws {

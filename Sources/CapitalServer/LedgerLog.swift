@@ -18,6 +18,8 @@ public enum AppendError: Error, Equatable, Sendable, CustomStringConvertible {
     case clockSkew(id: String, aheadMilliseconds: Int64)
     /// A change that fails the checks every device makes (422): unbalanced postings and the like.
     case invalid(String)
+    /// A device's change sets pushed by another user than the one who first pushed for it (403).
+    case foreignDevice(device: String, user: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum AppendError: Error, Equatable, Sendable, CustomStringConvertible {
         case .clockSkew(let id, let ahead):
             "change set \(id) is stamped \(ahead / 1000) s ahead of the server's clock (more than \(LedgerLog.allowedSkew / 60_000) minutes): check this device's clock"
         case .invalid(let why): why
+        case .foreignDevice(let device, let user): "device \(device) pushes for another user than \(user)"
         }
     }
 }
@@ -78,6 +81,9 @@ public final class LedgerLog: Sendable {
                         hash TEXT PRIMARY KEY NOT NULL, user TEXT NOT NULL REFERENCES user(name), family TEXT NOT NULL,
                         kind TEXT NOT NULL, expires INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'live') WITHOUT ROWID;
                     CREATE INDEX tokenFamily ON token(family);
+                    CREATE TABLE device (
+                        ledger TEXT NOT NULL REFERENCES ledger(id), device TEXT NOT NULL, user TEXT NOT NULL,
+                        PRIMARY KEY (ledger, device)) WITHOUT ROWID;
                     CREATE TABLE loginFailure (user TEXT NOT NULL, at INTEGER NOT NULL);
                     CREATE INDEX loginFailureUser ON loginFailure(user, at);
                     """)
@@ -101,7 +107,7 @@ public final class LedgerLog: Sendable {
 
     /// Appends `sets` in order, all or none, and answers each set's sequence number (a set the log
     /// holds already answers its first one). `now` is the server's clock in milliseconds.
-    public func append(_ sets: [ChangeSet], to ledger: String, now: Int64) throws -> [Int64] {
+    public func append(_ sets: [ChangeSet], to ledger: String, by user: String? = nil, now: Int64) throws -> [Int64] {
         try writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM ledger WHERE id = ?", arguments: [ledger]) != nil else {
                 throw AppendError.noLedger(ledger)
@@ -122,6 +128,18 @@ public final class LedgerLog: Sendable {
                     ?? 0
                 if set.deviceSeq <= last { throw AppendError.deviceSeqReused(device: set.device, deviceSeq: set.deviceSeq) }
                 if set.deviceSeq != last + 1 { throw AppendError.outOfOrder(device: set.device, expected: last + 1, got: set.deviceSeq) }
+                if let user {
+                    // A device belongs to the user who first pushed for it: nobody else writes in its name.
+                    if let owner = try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT user FROM device WHERE ledger = ? AND device = ?"), arguments: [ledger, set.device])
+                    {
+                        if owner != user { throw AppendError.foreignDevice(device: set.device, user: owner) }
+                    } else {
+                        try db.cachedStatement(sql: "INSERT INTO device(ledger, device, user) VALUES (?, ?, ?)").execute(arguments: [
+                            ledger, set.device, user,
+                        ])
+                    }
+                }
                 do { try set.check() } catch { throw AppendError.invalid("\(error)") }
                 let ahead = set.latest.milliseconds - now
                 if ahead > Self.allowedSkew { throw AppendError.clockSkew(id: set.id, aheadMilliseconds: ahead) }

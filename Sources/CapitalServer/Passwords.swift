@@ -42,10 +42,13 @@ public enum Passwords {
     }
 
     /// Whether `stored` was made with weaker parameters than a new hash's.
-    public static func needsUpgrade(_ stored: String) -> Bool {
+    public static func needsUpgrade(_ stored: String) -> Bool { strength(of: stored) < standardLogN }
+
+    /// log2 of the N `stored` was made with (0 for what is not a hash of ours).
+    public static func strength(of stored: String) -> Int {
         let parts = stored.split(separator: "$")
-        guard parts.count == 6, let logN = Int(parts[1]) else { return true }
-        return logN < standardLogN
+        guard parts.count == 6, parts[0] == "scrypt", let logN = Int(parts[1]) else { return 0 }
+        return logN
     }
 
     private static func derive(_ password: String, salt: [UInt8], logN: Int, r: Int, p: Int, count: Int = 32) throws -> [UInt8] {

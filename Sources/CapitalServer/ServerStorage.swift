@@ -36,7 +36,8 @@ public protocol ServerStorage: Sendable {
     func setRole(_ role: Role?, of user: String, in ledger: String) throws
     func members(of ledger: String) throws -> [SyncWire.Member]
     func head(_ ledger: String) throws -> Int64?
-    func append(_ sets: [ChangeSet], to ledger: String, now: Int64) throws -> [Int64]
+    /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
+    func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> [Int64]
     func page(of ledger: String, after seq: Int64, limit: Int) throws -> SyncWire.Page
     func snapshot(of ledger: String) throws -> (entries: [SnapshotEntry], head: Int64)
 
@@ -45,9 +46,14 @@ public protocol ServerStorage: Sendable {
     func users() throws -> [ServerUser]
     func passwordHash(of user: String) throws -> (hash: String, disabled: Bool)?
     func setPasswordHash(_ hash: String, of user: String) throws
+    /// Replaces `user`'s hash with `hash` only if it is still `old` (a login's upgrade never undoes a `passwd`).
+    func upgradePasswordHash(_ hash: String, of user: String, from old: String) throws
     func setDisabled(_ disabled: Bool, user: String) throws
-    func failures(of user: String, since: Int64) throws -> [Int64]
-    func recordFailure(of user: String, at: Int64) throws
+    /// Counts `user`'s failed sign-ins since `since` and, when fewer than `limit`, records this
+    /// attempt as one (removed by `clearFailures` when the password matches) — in one transaction,
+    /// so that attempts in parallel cannot all pass the count. Answers the failures counted when the
+    /// user is locked out, else nil.
+    func attempt(_ user: String, at: Int64, since: Int64, limit: Int) throws -> [Int64]?
     func clearFailures(of user: String) throws
 
     // Tokens (stored as their SHA-256).

@@ -1,5 +1,8 @@
+import ArgumentParser
 import Foundation
 import Testing
+
+@testable import capital
 
 /// The real `capital-server` on loopback, with its own data folder and users anna, boris and vera
 /// (scrypt made cheap for tests: N = 2^10). Stopped with SIGTERM when released.
@@ -247,5 +250,47 @@ final class TestServer: @unchecked Sendable {
         let cli = try CLI()
         let forwarded = cli.runProcess(["serve", "user", "list", "--data", server.folder])
         #expect(forwarded.status == 0 && forwarded.stdout == listed.stdout)
+    }
+}
+
+/// The README's lines that share the ledger between two devices run as written, against the test
+/// server (its address for 127.0.0.1:8080, the password on standard input, the ledger's id for
+/// LEDGER-ID); the server's own lines parse to `capital serve`.
+@Suite struct ReadmeShareTests {
+    static func lines() throws -> [String] {
+        let readme = try String(contentsOfFile: CLI.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "Share the ledger between two devices").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        return block.split(separator: "\n").map { String($0.split(separator: "#").first ?? "") }
+    }
+
+    @Test func theReadmesShareLinesRun() throws {
+        let lines = try Self.lines()
+        #expect(lines.count == 3)
+        let server = try TestServer()
+        let cli = try CLI.household()
+        var ledger = ""
+        for line in lines {
+            for command in line.components(separatedBy: "&&") {
+                var words = DocExamplesTests.split(command).filter { !["(", ")", "&"].contains($0) }
+                words = words.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()&")) }.filter { !$0.isEmpty }
+                #expect(words.first == "capital", "\(command)")
+                var args = Array(words.dropFirst())
+                if args.first == "serve" {
+                    #expect(try Capital.parseAsRoot(args) is Capital.Serve)
+                    continue
+                }
+                args = args.map {
+                    $0 == "http://127.0.0.1:8080" ? server.url : $0 == "LEDGER-ID" ? ledger : $0 == "phone.sqlite" ? cli.path("phone.sqlite") : $0
+                }
+                let login = args.contains("login")
+                let output = cli.ok(args + (login ? ["--password-stdin"] : []), stdin: login ? TestServer.password + "\n" : nil)
+                if args.contains("create"), let range = output.range(of: #"\(([0-9a-f-]{36})\)"#, options: .regularExpression) {
+                    ledger = String(output[range].dropFirst().dropLast())
+                }
+            }
+        }
+        #expect(!ledger.isEmpty)
+        #expect(cli.ok(["balance", "--today", "2025-04-01"]) == cli.ok(["--db", cli.path("phone.sqlite"), "balance", "--today", "2025-04-01"]))
     }
 }

@@ -159,7 +159,10 @@ import Testing
         home.ok(["sync"])
         let tokens = try RawDatabase.read(home.db) { db in try Row.fetchOne(db, sql: "SELECT access, refresh FROM syncLogin")! }
         let secrets: [String] = [TestServer.password, tokens[0], tokens[1]]
-        home.ok(["sync", "logout"])
+        #expect(home.ok(["sync", "logout"]).hasPrefix("Signed out; pending changes stay here"))
+        // Revoked on the server, not only forgotten here.
+        let live = try RawDatabase.read(server.database) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM token WHERE state = 'live'") }
+        #expect(live == 0)
         server.stop()
         let log = try #require(server.logPath.flatMap { FileManager.default.contents(atPath: $0) })
         #expect(String(decoding: log, as: UTF8.self).contains("POST /v1/login 200"))

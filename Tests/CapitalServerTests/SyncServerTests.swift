@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Testing
 
@@ -46,7 +47,9 @@ final class TestClock: @unchecked Sendable {
             log = try LedgerLog(path: file)
             let clock = TestClock(SyncServerTests.start)
             self.clock = clock
-            server = SyncServer(storage: log, now: { clock.now }, logN: logN)
+            var quiet = Logger(label: "capital-serve-test")
+            quiet.logLevel = .critical
+            server = SyncServer(storage: log, now: { clock.now }, logN: logN, logger: quiet)
             for name in ["anna", "boris", "vera"] {
                 try log.addUser(name, hash: try Passwords.hash(SyncServerTests.password, logN: 10), now: SyncServerTests.start)
             }
@@ -133,6 +136,57 @@ final class TestClock: @unchecked Sendable {
             #expect(try await Self.login(client, "boris").status == .ok)
             harness.clock.advance(15 * 60_000 + 1)
             #expect(try await Self.login(client, "anna").status == .ok)
+        }
+    }
+
+    @Test func loginsInParallelCannotOutrunTheLockout() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        try await harness.test { client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<8 { group.addTask { try await Self.login(client, "anna", "Wrong-horse1").status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 3)
+        }
+    }
+
+    @Test func aMemberCannotPushInAnotherUsersDevicesName() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        try await harness.test { client in
+            let anna = try await Self.tokens(client, "anna").access
+            let boris = try await Self.tokens(client, "boris").access
+            let ledger = try await Self.createLedger(client, anna)
+            _ = try await client.execute(
+                uri: "/v1/ledgers/\(ledger)/members/boris", method: .put, headers: Self.headers(anna), body: Self.json(SyncWire.Role(role: "member")))
+            let sets = try Self.deviceSets()
+            let path = "/v1/ledgers/\(ledger)/changes"
+            #expect(
+                try await client.execute(uri: path, method: .post, headers: Self.headers(anna), body: Self.json(SyncWire.Push(sets: [sets[0]])))
+                    .status
+                    == .ok)
+            let forged = try await client.execute(
+                uri: path, method: .post, headers: Self.headers(boris), body: Self.json(SyncWire.Push(sets: Array(sets.dropFirst()))))
+            #expect(forged.status == .forbidden)
+            #expect(try Self.problem(forged).detail == "device \(sets[0].device) pushes for another user than anna")
+            #expect(try harness.log.head(ledger) == 1)
+        }
+    }
+
+    @Test func aUserNameWithAnAtSignIsSharedThroughItsEncodedPath() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        try harness.log.addUser("vera@home", hash: try Passwords.hash(Self.password, logN: 10), now: Self.start)
+        try await harness.test { client in
+            let anna = try await Self.tokens(client, "anna").access
+            let ledger = try await Self.createLedger(client, anna)
+            let shared = try await client.execute(
+                uri: "/v1/ledgers/\(ledger)/members/vera%40home", method: .put, headers: Self.headers(anna),
+                body: Self.json(SyncWire.Role(role: "viewer")))
+            #expect(shared.status == .ok)
+            #expect(try harness.log.role(of: "vera@home", in: ledger) == .viewer)
         }
     }
 

@@ -76,6 +76,41 @@ func exportedLines(_ device: Device) throws -> [String] {
         }
     }
 
+    @Test func sharingALargeLedgerMakesSetsCutBetweenRecords() throws {
+        var store = try Store.inMemory()
+        store.clock = { 1_750_000_000_000 }
+        try store.initialize(currency: try Currency("RUB"))
+        try store.addAccount(name: "Cash", kind: .cash, currency: nil)
+        let day = try Day(iso: "2025-03-01")
+        for index in 0..<1_000 {
+            _ = try store.addTransaction(
+                TransactionInput(
+                    day: day, payee: "Shop \(index)",
+                    postings: [
+                        PostingInput(account: "Cash", amount: "-1", field: "p1"), PostingInput(account: "Groceries", amount: nil, field: "p2"),
+                    ]))
+        }
+        try store.startSync()
+        let sets = try store.pendingChangeSets(limit: .max)
+        let changes = sets.flatMap(\.changes)
+        #expect(sets.count >= 2 && sets.allSatisfy { $0.changes.count <= SyncCapture.maxChanges + 10 })
+        #expect(sets.map(\.deviceSeq) == Array(1...Int64(sets.count)))
+        // Each record's groups stay in one set, and the whole ledger is there once.
+        var home: [String: Int] = [:]
+        for (index, set) in sets.enumerated() {
+            for change in set.changes {
+                let key = change.entity + "/" + change.record
+                #expect(home[key, default: index] == index, "\(key) split across sets")
+                home[key] = index
+            }
+        }
+        #expect(changes.filter { $0.entity == "txn" }.count == 3_000)
+        let other = try Store.inMemory()
+        try other.startSync()
+        try other.applyRemote(sets, cursor: Int64(sets.count))
+        #expect(try other.sharedTables() == store.sharedTables())
+    }
+
     @Test func aWholeLedgerWrittenOnOneDeviceArrivesWholeOnAnother() throws {
         let anna = try Device()
         try anna.store.importDocument(Sample.household)

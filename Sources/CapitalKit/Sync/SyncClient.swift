@@ -120,11 +120,15 @@ public struct SyncClient: Sendable {
         return login
     }
 
-    /// Revokes the device's tokens on the server (when it answers) and forgets them here.
-    public func logout() throws {
-        guard let login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
+    /// Revokes the device's tokens on the server and forgets them here (even when the server does
+    /// not answer). Returns whether the server revoked them.
+    @discardableResult
+    public func logout() throws -> Bool {
+        guard var login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
         defer { try? store.saveSyncLogin(nil) }
-        _ = try? transport.send(SyncRequest(method: "POST", path: "/v1/logout", body: nil, token: login.tokens.access), to: login.server)
+        if login.tokens.accessExpiresAt - 30_000 <= store.clock(), let renewed = try? refresh(login) { login = renewed }
+        let response = try? transport.send(SyncRequest(method: "POST", path: "/v1/logout", body: nil, token: login.tokens.access), to: login.server)
+        return response?.status == 204
     }
 
     // MARK: Ledgers
@@ -165,8 +169,15 @@ public struct SyncClient: Sendable {
         var outcome = SyncOutcome()
         do {
             while true {
-                let pending = try store.pendingChangeSets(limit: SyncWire.pageSize)
+                var pending = try store.pendingChangeSets(limit: SyncWire.pageSize)
                 if pending.isEmpty { break }
+                // At most 8 MB of JSON a request (the server takes 10): cut between sets.
+                var size = 0
+                let fitting = try pending.prefix { set in
+                    size += try JSONEncoder().encode(set).count
+                    return size <= SyncWire.maxBody * 4 / 5
+                }.count
+                pending = Array(pending.prefix(max(fitting, 1)))
                 let pushed: SyncWire.Pushed = try call("POST", "/v1/ledgers/\(ledger)/changes", body: SyncWire.Push(sets: pending))
                 try store.acknowledge(zip(pending.map(\.id), pushed.seqs).map { ($0, $1) })
                 outcome.pushed += pending.count
@@ -184,19 +195,26 @@ public struct SyncClient: Sendable {
                     break
                 }
             }
+            var verified: (cursor: Int64, digest: String)?
             if let digest, try store.pendingChangeSets(limit: 1).isEmpty {
-                if try Self.digest(store) != digest {
+                let cursor = try store.syncCursor()
+                if outcome.pushed == 0 && outcome.pulled == 0, let last = try store.syncVerified(), last.cursor == cursor, last.digest == digest {
+                    // Nothing sent, nothing received since the ledgers were found equal: equal still.
+                    outcome.agrees = true
+                } else if try Self.digest(store) != digest {
                     let snapshot: SyncWire.Snapshot = try call("GET", "/v1/ledgers/\(ledger)/snapshot")
                     let report = try store.applySnapshot(snapshot.entries, at: snapshot.head)
                     outcome.conflicts += report.conflicts
                     outcome.refetched = true
                     let page: SyncWire.Page = try call("GET", "/v1/ledgers/\(ledger)/changes?after=\(snapshot.head)&limit=1")
                     outcome.agrees = page.digest.map { (try? Self.digest(store)) == $0 }
+                    if outcome.agrees == true, let digest = page.digest { verified = (snapshot.head, digest) }
                 } else {
                     outcome.agrees = true
                 }
+                if outcome.agrees == true && verified == nil { verified = (cursor, digest) }
             }
-            try store.markSynced()
+            try store.markSynced(verified: verified)
         } catch let error as SyncClientError {
             throw try withPending(error)
         }

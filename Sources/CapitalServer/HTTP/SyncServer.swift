@@ -95,11 +95,12 @@ public struct SyncServer: Sendable {
         }
         router.post("/v1/ledgers/:ledger/changes") { request, context in
             let (ledger, _) = try access(request, context, .member)
+            let user = try authenticated(request).user
             let push = try await decode(SyncWire.Push.self, request)
             guard push.sets.count <= SyncWire.pageSize else {
                 throw Problem(413, "too_large", "\(push.sets.count) change sets in one push; at most \(SyncWire.pageSize)")
             }
-            let seqs = try append(push.sets, to: ledger)
+            let seqs = try append(push.sets, to: ledger, by: user)
             return try json(SyncWire.Pushed(seqs: seqs, head: try storage.head(ledger) ?? 0), for: request)
         }
         router.get("/v1/ledgers/:ledger/changes") { request, context in
@@ -119,7 +120,7 @@ public struct SyncServer: Sendable {
         }
         router.put("/v1/ledgers/:ledger/members/:user") { request, context in
             let (ledger, _) = try access(request, context, .owner)
-            let user = try context.parameters.require("user")
+            let user = try parameter(context, "user")
             let body = try await decode(SyncWire.Role.self, request)
             guard let role = Role(rawValue: body.role) else {
                 throw Problem(422, "invalid", "role \(quoted(body.role)): one of owner, member, viewer")
@@ -128,7 +129,7 @@ public struct SyncServer: Sendable {
             return try json(SyncWire.Member(user: user, role: role.rawValue), for: request)
         }
         router.delete("/v1/ledgers/:ledger/members/:user") { request, context in
-            let user = try context.parameters.require("user")
+            let user = try parameter(context, "user")
             // Anyone may leave; only an owner removes someone else.
             let (ledger, _) = try access(request, context, try authenticated(request).user == user ? .viewer : .owner)
             try people { try storage.setRole(nil, of: user, in: ledger) }
@@ -146,8 +147,8 @@ public struct SyncServer: Sendable {
     private func login(_ request: Request) async throws -> Response {
         let body = try await decode(SyncWire.Login.self, request)
         let now = now()
-        let failures = try storage.failures(of: body.user, since: now - Self.lockoutWindow)
-        if failures.count >= Self.lockoutFailures {
+        // The attempt counts as a failure from now until its password matches.
+        if let failures = try storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
             let retry = (failures[failures.count - Self.lockoutFailures] + Self.lockoutWindow - now + 999) / 1000
             throw Problem(
                 429, "locked_out", "too many failed sign-ins for \(body.user): try again in \(max(retry, 1) / 60 + 1) minutes",
@@ -158,16 +159,13 @@ public struct SyncServer: Sendable {
         let password = body.password
         let hash = stored?.hash ?? decoy
         let matches = try await gate.run { Passwords.verify(password, against: hash) }
-        guard matches, let stored else {
-            try storage.recordFailure(of: body.user, at: now)
-            throw Problem(401, "unauthorized", "wrong user name or password")
-        }
-        if stored.disabled { throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator") }
+        guard matches, let stored else { throw Problem(401, "unauthorized", "wrong user name or password") }
         try storage.clearFailures(of: body.user)
-        if Passwords.needsUpgrade(stored.hash) || !stored.hash.hasPrefix("scrypt$\(logN)$") && logN == Passwords.standardLogN {
+        if stored.disabled { throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator") }
+        if Passwords.strength(of: stored.hash) < logN {
             let logN = logN
             let upgraded = try await gate.run { try Passwords.hash(password, logN: logN) }
-            try storage.setPasswordHash(upgraded, of: body.user)
+            try storage.upgradePasswordHash(upgraded, of: body.user, from: stored.hash)
         }
         let access = Tokens.make()
         let refresh = Tokens.make()
@@ -214,7 +212,7 @@ public struct SyncServer: Sendable {
     /// user is not a member of does not exist for them (404).
     private func access(_ request: Request, _ context: BasicRequestContext, _ needed: Role) throws -> (String, Role) {
         let user = try authenticated(request).user
-        let ledger = try context.parameters.require("ledger")
+        let ledger = try parameter(context, "ledger")
         guard let role = try storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
         switch (needed, role) {
         case (.member, .viewer):
@@ -227,9 +225,9 @@ public struct SyncServer: Sendable {
 
     // MARK: Log
 
-    private func append(_ sets: [ChangeSet], to ledger: String) throws -> [Int64] {
+    private func append(_ sets: [ChangeSet], to ledger: String, by user: String) throws -> [Int64] {
         do {
-            return try storage.append(sets, to: ledger, now: now())
+            return try storage.append(sets, to: ledger, by: user, now: now())
         } catch let error as AppendError {
             switch error {
             case .noLedger: throw Problem(404, "not_found", error.description)
@@ -238,6 +236,7 @@ public struct SyncServer: Sendable {
             case .outOfOrder: throw Problem(409, "out_of_order", error.description)
             case .clockSkew: throw Problem(409, "clock_skew", error.description)
             case .invalid: throw Problem(422, "invalid", error.description)
+            case .foreignDevice: throw Problem(403, "forbidden", error.description)
             }
         }
     }
@@ -250,6 +249,12 @@ public struct SyncServer: Sendable {
             case .lastOwner: throw Problem(409, "last_owner", error.description)
             }
         }
+    }
+
+    /// A path parameter, percent-decoded (a user named `anna@home` arrives as `anna%40home`).
+    private func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+        let raw = try context.parameters.require(name)
+        return raw.removingPercentEncoding ?? raw
     }
 
     private func number(_ request: Request, _ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {

@@ -359,6 +359,8 @@ enum Migrations {
                 CREATE TABLE syncLogin (
                     id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, user TEXT NOT NULL,
                     access TEXT NOT NULL, accessExpiresAt INTEGER NOT NULL, refresh TEXT NOT NULL, refreshExpiresAt INTEGER NOT NULL);
+                ALTER TABLE syncDevice ADD COLUMN verifiedCursor INTEGER;
+                ALTER TABLE syncDevice ADD COLUMN verifiedDigest TEXT;
                 """)
     }
 }

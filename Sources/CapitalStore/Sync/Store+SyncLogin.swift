@@ -78,10 +78,25 @@ extension Store {
         }
     }
 
-    /// Records a complete sync, now by the store's clock.
-    public func markSynced() throws(StoreError) {
+    /// Records a complete sync, now by the store's clock, and the server's sequence number and
+    /// digest this device's ledger was found equal to (nil when not compared or not equal).
+    public func markSynced(verified: (cursor: Int64, digest: String)?) throws(StoreError) {
         let at = Timestamp.text(millisecondsSince1970: clock())
-        try write("recording the sync") { db in try db.execute(sql: "UPDATE syncDevice SET syncedAt = ?", arguments: [at]) }
+        try write("recording the sync") { db in
+            try db.execute(
+                sql: "UPDATE syncDevice SET syncedAt = ?, verifiedCursor = ?, verifiedDigest = ?",
+                arguments: [at, verified?.cursor, verified?.digest])
+        }
+    }
+
+    /// The server's sequence number and digest this device's ledger was last found equal to: while
+    /// nothing is sent or received, it is equal still (the digest need not be computed again).
+    public func syncVerified() throws(StoreError) -> (cursor: Int64, digest: String)? {
+        try read("reading the sync state") { db in
+            try Row.fetchOne(db, sql: "SELECT verifiedCursor, verifiedDigest FROM syncDevice WHERE verifiedCursor IS NOT NULL").map {
+                ($0[0], $0[1])
+            }
+        }
     }
 }
 

@@ -12,6 +12,9 @@ enum SyncCapture {
     /// Writes the change set of the records noted in `syncDirty`, if any group changed.
     /// `now` is the physical time in milliseconds. A database that is not shared has no triggers
     /// and nothing noted: one empty-table read.
+    /// The most changes a set gets before the next record starts a new one: a few hundred kilobytes of JSON.
+    static let maxChanges = 2_000
+
     static func flush(_ db: Database, now: Int64) throws {
         let dirty = try Row.fetchAll(db.cachedStatement(sql: "SELECT entity, record FROM syncDirty"))
         guard !dirty.isEmpty else { return }
@@ -20,9 +23,16 @@ enum SyncCapture {
         let records = dirty.map { (entity: $0[0] as String, record: $0[1] as String) }
             .sorted { (SyncSchema.rank($0.entity), $0.record) < (SyncSchema.rank($1.entity), $1.record) }
         var changes: [Change] = []
+        // A write of many records (sharing a ledger, an import) becomes several sets, cut between
+        // records, so that none outgrows a request: each record's groups stay in one set.
+        var sets: [[Change]] = []
         var hlc: HybridTimestamp?
         var renamed: Set<String> = []
         for (name, record) in records {
+            if changes.count >= maxChanges {
+                sets.append(changes)
+                changes = []
+            }
             guard let entity = SyncSchema.entity(name) else { continue }
             let values = try SyncRecords.read(db, entity, record)
             let known = try SyncState.winners(db, entity: name, record: record)
@@ -46,10 +56,13 @@ enum SyncCapture {
             }
         }
         for entity in SyncSchema.entities where renamed.contains(entity.table) { try SyncNames.derive(db, entity) }
-        guard !changes.isEmpty else { return }
-        device.lastSeq += 1
-        let set = ChangeSet(id: RecordID.random(), device: device.id, deviceSeq: device.lastSeq, changes: changes)
-        try SyncLog.append(db, set, serverSeq: nil)
+        if !changes.isEmpty { sets.append(changes) }
+        guard !sets.isEmpty else { return }
+        for changes in sets {
+            device.lastSeq += 1
+            let set = ChangeSet(id: RecordID.random(), device: device.id, deviceSeq: device.lastSeq, changes: changes)
+            try SyncLog.append(db, set, serverSeq: nil)
+        }
         try device.save(db)
     }
 }

@@ -222,8 +222,12 @@ extension Capital.SyncCommand {
 
         func run() throws {
             let store = try global.store(writing: true)
-            try calling { try client(store).logout() }
-            Console.current.line("Signed out; pending changes stay here until the next sign-in and sync.")
+            if try calling({ try client(store).logout() }) {
+                Console.current.line("Signed out; pending changes stay here until the next sign-in and sync.")
+            } else {
+                Console.current.line(
+                    "Signed out here; the server did not answer, so this device's tokens stay valid there until they expire (7 days at most).")
+            }
         }
     }
 }
