@@ -55,5 +55,6 @@ read -r seconds kilobytes < "$work/time"
 read -r in out < <(wire 'GET /v1/ledgers' "$((before + 1))")
 echo "join: $total changes in $seconds s, peak $((kilobytes / 1024)) MB; $out B received, $((out / total)) B per change"
 
-# Idle: nothing to send, nothing to receive.
+# Idle: nothing to send, nothing to receive (the first sync records that the ledgers agree).
+"$C" --db "$work/phone.sqlite" sync > /dev/null
 hyperfine -N --warmup 3 --runs 30 "$C --db $work/phone.sqlite sync" 2>&1 | grep -E "Time|Range"

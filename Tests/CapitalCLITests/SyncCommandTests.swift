@@ -167,6 +167,31 @@ final class TestServer: @unchecked Sendable {
         #expect(mode == 0o600)
     }
 
+    @Test func aCopiedDatabaseBecomesADeviceOfItsOwn() throws {
+        let (home, phone, _) = try shared()
+        let tablet = home.path("tablet.sqlite")
+        try FileManager.default.copyItem(atPath: phone, toPath: tablet)
+        home.ok(["--db", phone, "spend", "300", "Groceries", "--from", "Cash", "--on", "2025-03-12", "--payee", "On the phone"])
+        home.ok(["--db", tablet, "spend", "400", "Groceries", "--from", "Cash", "--on", "2025-03-12", "--payee", "On the tablet"])
+        home.ok(["--db", tablet, "account", "edit", "Cash", "--note", "edited twice"])
+        home.ok(["--db", phone, "sync"])
+        let answer = home.ok(["--db", tablet, "sync"])
+        #expect(answer.contains("this database was a copy of another device's: it is now a device of its own"), "\(answer)")
+        home.ok(["--db", phone, "sync"])
+        home.ok(["sync"])
+        let payees = try home.rows(["tx", "list", "--search", "On the"]).compactMap { $0["payee"] as? String }.sorted()
+        #expect(payees == ["On the phone", "On the tablet"])
+        let devices = try [phone, tablet].map { db in
+            try #require(try home.json(["--db", db, "sync", "status"]) as? [String: Any])["device"] as? String
+        }
+        #expect(devices[0] != devices[1])
+        for db in [home.db, phone, tablet] {
+            home.ok(["--db", db, "sync"])
+            home.ok(["--db", db, "check"])
+        }
+        #expect(home.ok(["balance", "--today", "2025-03-20"]) == home.ok(["--db", tablet, "balance", "--today", "2025-03-20"]))
+    }
+
     @Test func concurrentRenamesMakeAConflictThatIsResolvedOnEveryDevice() throws {
         let (home, phone, _) = try shared()
         home.ok(["account", "edit", "Cash", "--name", "Wallet"])

@@ -89,6 +89,8 @@ public struct SyncOutcome: Equatable, Sendable {
     public var agrees: Bool?
     /// The log's head after the sync.
     public var head: Int64 = 0
+    /// Whether this database turned out to be a copy of another device's and took an identity of its own.
+    public var renewed = false
 }
 
 /// `capital sync`'s use cases: sign in, share, join, push and pull. Every call to the server
@@ -178,7 +180,16 @@ public struct SyncClient: Sendable {
                     return size <= SyncWire.maxBody * 4 / 5
                 }.count
                 pending = Array(pending.prefix(max(fitting, 1)))
-                let pushed: SyncWire.Pushed = try call("POST", "/v1/ledgers/\(ledger)/changes", body: SyncWire.Push(sets: pending))
+                let pushed: SyncWire.Pushed
+                do {
+                    pushed = try call("POST", "/v1/ledgers/\(ledger)/changes", body: SyncWire.Push(sets: pending))
+                } catch SyncClientError.refused(let problem, _) where problem.code == "device_seq_reused" && !outcome.renewed {
+                    // This database is a copy of another device's: it becomes a device of its own,
+                    // its pending sets relabelled, and sends them again.
+                    try store.renewDeviceIdentity()
+                    outcome.renewed = true
+                    continue
+                }
                 try store.acknowledge(zip(pending.map(\.id), pushed.seqs).map { ($0, $1) })
                 outcome.pushed += pending.count
             }

@@ -187,11 +187,41 @@ extension Store {
         try read("reading the sync state") { db in try SyncDevice.fetch(db)?.cursor ?? 0 }
     }
 
-    /// Gives this device a new identity, its clock kept: for a database copied from another
-    /// device, whose id and change-set numbers would otherwise collide with the original's.
-    func renewDeviceIdentity() throws(StoreError) {
+    /// Gives this device a new identity, its clock kept: for a database copied from another device
+    /// (the server answers `device_seq_reused`), whose id and change-set numbers collide with the
+    /// original's. Its pending change sets become the new device's, numbered from 1 under new ids;
+    /// the shared state's stamps of them, and the bases that name them, follow.
+    public func renewDeviceIdentity() throws(StoreError) {
         try write("renewing the device's identity") { db in
-            try db.execute(sql: "UPDATE syncDevice SET id = ?, lastSeq = 0", arguments: [RecordID.random()])
+            guard let old = try SyncDevice.fetch(db) else { return }
+            let new = RecordID.random()
+            let pending = try String.fetchAll(db, sql: "SELECT body FROM changeSet WHERE serverSeq IS NULL ORDER BY deviceSeq")
+                .map(SyncLog.decode)
+            try db.execute(sql: "DELETE FROM changeSet WHERE serverSeq IS NULL")
+            let renamed = Set(pending.flatMap { $0.changes.map(\.hlc) })
+            func relabelled(_ base: String?) -> String? {
+                guard let base, let at = base.firstIndex(of: "@"), String(base[base.index(after: at)...]) == old.id,
+                    renamed.contains(String(base[..<at]))
+                else { return base }
+                return String(base[..<at]) + "@" + new
+            }
+            var seq: Int64 = 0
+            for set in pending {
+                seq += 1
+                let changes = set.changes.map {
+                    Change(entity: $0.entity, record: $0.record, group: $0.group, value: $0.value, hlc: $0.hlc, base: relabelled($0.base))
+                }
+                try SyncLog.append(db, ChangeSet(id: RecordID.random(), device: new, deviceSeq: seq, changes: changes), serverSeq: nil)
+                for change in set.changes {
+                    guard let hlc = HybridTimestamp(change.hlc) else { continue }
+                    try db.execute(
+                        sql: "UPDATE syncState SET device = ? WHERE entity = ? AND record = ? AND grp = ? AND device = ? AND hlc = ?",
+                        arguments: [new, change.entity, change.record, change.group, old.id, hlc.stored])
+                    try db.execute(
+                        sql: "UPDATE syncState SET baseDevice = ? WHERE baseDevice = ? AND baseHlc = ?", arguments: [new, old.id, hlc.stored])
+                }
+            }
+            try db.execute(sql: "UPDATE syncDevice SET id = ?, lastSeq = ?", arguments: [new, seq])
         }
     }
 

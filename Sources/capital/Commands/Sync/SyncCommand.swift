@@ -50,6 +50,7 @@ extension Capital {
             var parts = ["sent \(count(outcome.pushed, "change set"))", "received \(count(outcome.pulled, "change set"))"]
             if outcome.conflicts > 0 { parts.append("\(count(outcome.conflicts, "conflict")) (capital sync conflicts)") }
             if outcome.refetched { parts.append("re-fetched the server's snapshot (this device's ledger differed from it)") }
+            if outcome.renewed { parts.append("this database was a copy of another device's: it is now a device of its own") }
             return parts.joined(separator: ", ")
         }
     }
