@@ -120,7 +120,7 @@ extension Capital.SyncCommand {
             let shown = name ?? URL(fileURLWithPath: store.location).deletingPathExtension().lastPathComponent
             let (ledger, outcome) = try calling { try client(store).create(name: shown) }
             try output.said(
-                "Shared this ledger as \"\(ledger.name)\" (\(ledger.id)); sent \(outcome.pushed) change sets. On another device: capital --db NEW.sqlite sync join \(ledger.id)"
+                "Shared this ledger as \"\(ledger.name)\" (\(ledger.id)); sent \(outcome.pushed) change set\(outcome.pushed == 1 ? "" : "s"). On another device: capital --db NEW.sqlite sync join \(ledger.id)"
             ) { Status.report(store) }
         }
     }
