@@ -86,13 +86,8 @@ extension LedgerLog: ServerStorage {
 
     /// The SHA-256 of the ledger's canonical state, as `Store.syncCanonical` writes a device's.
     static func canonicalDigest(_ db: Database, _ ledger: String) throws -> String {
-        var hash = CapitalCore.SHA256()
-        let rows = try Row.fetchCursor(
+        try SyncWire.canonicalDigest(
             db, sql: "SELECT entity, record, grp, value FROM state WHERE ledger = ? ORDER BY entity, record, grp", arguments: [ledger])
-        while let row = try rows.next() {
-            hash.update(SyncWire.canonicalLine(entity: row[0], record: row[1], group: row[2], value: row[3]))
-        }
-        return hash.finalizeHex()
     }
 
     public func addUser(_ name: String, hash: String, now: Int64) throws {

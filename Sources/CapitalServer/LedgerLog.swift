@@ -188,15 +188,20 @@ public final class LedgerLog: Sendable {
         }
     }
 
-    /// Every group's winner and the sequence number they stand at: what a new device starts from.
-    public func snapshot(of ledger: String) throws -> (entries: [SnapshotEntry], head: Int64) {
+    /// Every group's winner and the sequence number they stand at, as `SyncWire.Snapshot`'s JSON:
+    /// what a new device starts from. SQLite writes the JSON (each entry an array, in the
+    /// canonical order).
+    public func snapshot(of ledger: String) throws -> String {
         try writer.read { db in
             let head = try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) ?? 0
-            let entries = try Row.fetchAll(
-                db, sql: "SELECT entity, record, grp, value, hlc, device, base FROM state WHERE ledger = ? ORDER BY entity, record, grp",
-                arguments: [ledger]
-            ).map { SnapshotEntry(entity: $0[0], record: $0[1], group: $0[2], value: $0[3], hlc: $0[4], device: $0[5], base: $0[6]) }
-            return (entries, head)
+            let entries = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT json_group_array(json_array(entity, record, grp, value, hlc, device, base)) FROM (
+                        SELECT entity, record, grp, value, hlc, device, base FROM state WHERE ledger = ? ORDER BY entity, record, grp)
+                    """,
+                arguments: [ledger])
+            return SyncWire.Snapshot.body(entries: entries ?? "[]", head: head)
         }
     }
 }

@@ -39,7 +39,9 @@ public protocol ServerStorage: Sendable {
     /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
     func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> [Int64]
     func page(of ledger: String, after seq: Int64, limit: Int) throws -> SyncWire.Page
-    func snapshot(of ledger: String) throws -> (entries: [SnapshotEntry], head: Int64)
+    /// Every group's winner as the JSON body of `GET …/snapshot` (`SyncWire.Snapshot`), made by
+    /// the database itself: a ledger of 100 000 changes is one query, not 100 000 values.
+    func snapshot(of ledger: String) throws -> String
 
     // People.
     func addUser(_ name: String, hash: String, now: Int64) throws

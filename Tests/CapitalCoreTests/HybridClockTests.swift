@@ -103,6 +103,27 @@ import Testing
         #expect(SHA256.hex(text) == hex)
     }
 
+    /// Pieces of every size around a block's 64 bytes, from contiguous storage and from a lazy
+    /// sequence, hash as the whole does (Python: `hashlib.sha256(bytes(i % 251 for i in range(10000)))`).
+    @Test func piecesHashAsTheWhole() {
+        let bytes = (0..<10_000).map { UInt8($0 % 251) }
+        let expected = "0cd0bf930677960951dda8588edcb6b293c0c3b26ef3ba72cddff4ddfc6822c7"
+        for size in [1, 7, 63, 64, 65, 200, 10_000] {
+            var hash = SHA256()
+            var lazy = SHA256()
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                let piece = bytes[start..<min(start + size, bytes.count)]
+                hash.update(piece)
+                lazy.update(piece.lazy.map { $0 })
+            }
+            #expect(hash.finalizeHex() == expected, "pieces of \(size)")
+            #expect(lazy.finalizeHex() == expected, "lazy pieces of \(size)")
+        }
+        var text = SHA256()
+        for _ in 0..<10 { text.update(String(repeating: "a", count: 100)) }
+        #expect(text.finalizeHex() == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
     @Test func derivedIDsAreVersion8AndStable() {
         let id = DerivedID.uuid("flow/schedule/abc/20250305")
         #expect(id.count == 36)

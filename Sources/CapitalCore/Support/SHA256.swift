@@ -10,21 +10,43 @@ public struct SHA256: Sendable {
     /// A hash of nothing yet.
     public init() { buffer.reserveCapacity(64) }
 
-    /// Adds `bytes` to what is hashed.
+    /// Adds `bytes` to what is hashed: whole blocks straight from contiguous storage, the rest
+    /// byte by byte.
     /// - Complexity: O(n).
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        guard done == nil else { return }
+        for byte in bytes { update(byte) }
+    }
+
+    private mutating func update(_ byte: UInt8) {
+        buffer.append(byte)
+        length &+= 1
+        if buffer.count == 64 {
+            buffer.withUnsafeBytes { compress($0) }
+            buffer.removeAll(keepingCapacity: true)
         }
     }
 
+    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var start = 0
+        while !buffer.isEmpty && start < bytes.count {
+            update(bytes[start])
+            start += 1
+        }
+        while bytes.count - start >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[start..<start + 64]))
+            length &+= 64
+            start += 64
+        }
+        for byte in bytes[start...] { update(byte) }
+    }
+
     /// Adds the UTF-8 bytes of `text`.
-    public mutating func update(_ text: String) { update(text.utf8) }
+    public mutating func update(_ text: String) {
+        var text = text
+        text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
 
     /// The 32 bytes of the hash of everything added.
     public func finalize() -> [UInt8] {
@@ -58,17 +80,23 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private mutating func compress(_ block: [UInt8]) {
-        func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+    /// Folds one 64-byte block into the state.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            }
+            for i in 16..<64 {
+                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            rounds(w)
         }
-        for i in 16..<64 {
-            let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
+    }
+
+    /// The 64 rounds over the message schedule `w`.
+    private mutating func rounds(_ w: UnsafeMutableBufferPointer<UInt32>) {
         var (a, b, c, d, e, f, g, h) = state
         for i in 0..<64 {
             let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
@@ -100,3 +128,5 @@ public enum DerivedID {
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
     }
 }
+
+private func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }

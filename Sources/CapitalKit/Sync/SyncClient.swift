@@ -85,6 +85,8 @@ public struct SyncOutcome: Equatable, Sendable {
     public var conflicts = 0
     /// Whether the device re-fetched a snapshot because its ledger's digest differed from the server's.
     public var refetched = false
+    /// The group values a join took from the server's snapshot.
+    public var joined = 0
     /// Whether the digests agree after the sync (nil when not compared: changes were pending).
     public var agrees: Bool?
     /// The log's head after the sync.
@@ -154,12 +156,12 @@ public struct SyncClient: Sendable {
         guard try !store.isInitialized(), try store.syncLink()?.ledger == nil || store.syncCursor() == 0 else {
             throw SyncClientError.notEmpty(path: store.location)
         }
-        let snapshot: SyncWire.Snapshot = try call("GET", "/v1/ledgers/\(Self.escaped(ledger))/snapshot")
+        let snapshot = try snapshot(of: Self.escaped(ledger))
         if try store.syncDeviceID() == nil { try store.startSync() }
         try store.linkSync(server: login.server, ledger: ledger, user: login.user)
-        let report = try store.applySnapshot(snapshot.entries, at: snapshot.head)
+        let report = try store.applySnapshot(snapshot)
         var outcome = try sync()
-        outcome.pulled += report.sets
+        outcome.joined = report.taken
         return outcome
     }
 
@@ -213,13 +215,13 @@ public struct SyncClient: Sendable {
                     // Nothing sent, nothing received since the ledgers were found equal: equal still.
                     outcome.agrees = true
                 } else if try Self.digest(store) != digest {
-                    let snapshot: SyncWire.Snapshot = try call("GET", "/v1/ledgers/\(ledger)/snapshot")
-                    let report = try store.applySnapshot(snapshot.entries, at: snapshot.head)
+                    let report = try store.applySnapshot(try snapshot(of: ledger))
                     outcome.conflicts += report.conflicts
                     outcome.refetched = true
-                    let page: SyncWire.Page = try call("GET", "/v1/ledgers/\(ledger)/changes?after=\(snapshot.head)&limit=1")
+                    let head = try store.syncCursor()
+                    let page: SyncWire.Page = try call("GET", "/v1/ledgers/\(ledger)/changes?after=\(head)&limit=1")
                     outcome.agrees = page.digest.map { (try? Self.digest(store)) == $0 }
-                    if outcome.agrees == true, let digest = page.digest { verified = (snapshot.head, digest) }
+                    if outcome.agrees == true, let digest = page.digest { verified = (head, digest) }
                 } else {
                     outcome.agrees = true
                 }
@@ -247,9 +249,7 @@ public struct SyncClient: Sendable {
     public func ledgers() throws -> [SyncWire.Ledger] { try call("GET", "/v1/ledgers") }
 
     /// The SHA-256 of the device's canonical shared ledger, as the server computes its own.
-    public static func digest(_ store: Store) throws -> String {
-        SHA256.hex(try store.syncCanonical())
-    }
+    public static func digest(_ store: Store) throws -> String { try store.syncDigest() }
 
     // MARK: Calls
 
@@ -279,14 +279,24 @@ public struct SyncClient: Sendable {
     }
 
     private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?) throws -> Answer {
+        try decoded(try send(method, path, body: body))
+    }
+
+    /// A signed-in call's answer as it came (checked to be a success).
+    private func send<Body: Encodable>(_ method: String, _ path: String, body: Body?) throws -> Answered {
         guard var login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
         if login.tokens.accessExpiresAt - 30_000 <= store.clock() { login = try refresh(login) }
         do {
-            return try call(method, path, body: body, server: login.server, token: login.tokens.access)
+            return try send(method, path, body: body, server: login.server, token: login.tokens.access)
         } catch SyncClientError.refused(let problem, _) where problem.status == 401 {
             login = try refresh(login)
-            return try call(method, path, body: body, server: login.server, token: login.tokens.access)
+            return try send(method, path, body: body, server: login.server, token: login.tokens.access)
         }
+    }
+
+    /// The JSON of the server's snapshot of `ledger` (`SyncWire.Snapshot`), for `Store.applySnapshot`.
+    private func snapshot(of ledger: String) throws -> Data {
+        try send("GET", "/v1/ledgers/\(ledger)/snapshot", body: Empty?.none).response.body
     }
 
     private func refresh(_ login: SyncLogin) throws -> SyncLogin {
@@ -305,6 +315,22 @@ public struct SyncClient: Sendable {
     private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?, server: String, token: String?)
         throws -> Answer
     {
+        try decoded(try send(method, path, body: body, server: server, token: token))
+    }
+
+    /// A successful answer, and where it came from (for what an error says).
+    private struct Answered {
+        let response: SyncResponse
+        let place: String
+    }
+
+    private func decoded<Answer: Decodable>(_ answer: Answered) throws -> Answer {
+        do { return try JSONDecoder().decode(Answer.self, from: answer.response.body) } catch {
+            throw SyncClientError.unexpected("HTTP \(answer.response.status) without the JSON expected from \(answer.place)")
+        }
+    }
+
+    private func send<Body: Encodable>(_ method: String, _ path: String, body: Body?, server: String, token: String?) throws -> Answered {
         let data = try body.map { try JSONEncoder().encode($0) }
         let response = try transport.send(SyncRequest(method: method, path: path, body: data, token: token), to: server)
         guard (200..<300).contains(response.status) else {
@@ -313,9 +339,7 @@ public struct SyncClient: Sendable {
             }
             throw SyncClientError.unexpected("HTTP \(response.status) from \(server)\(path.prefix { $0 != "?" }); is this a capital server?")
         }
-        do { return try JSONDecoder().decode(Answer.self, from: response.body) } catch {
-            throw SyncClientError.unexpected("HTTP \(response.status) without the JSON expected from \(server)\(path.prefix { $0 != "?" })")
-        }
+        return Answered(response: response, place: "\(server)\(path.prefix { $0 != "?" })")
     }
 
     /// `server` as `scheme://host[:port]`, without a trailing slash.

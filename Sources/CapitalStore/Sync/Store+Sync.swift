@@ -89,48 +89,53 @@ extension Store {
         let now = clock()
         return try write("applying changes from the server") { db in
             try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
-            guard var device = try SyncDevice.fetch(db) else {
-                throw StoreError.conflict("this ledger is not shared from this device: nothing to apply changes to")
-            }
-            var report = SyncApplyReport()
-            var touched: [String: Set<String>] = [:]
-            let at = Timestamp.now()
-            for set in sets where set.device != device.id {
-                report.sets += 1
-                for change in set.changes {
-                    let incoming = try SyncValidation.winner(change, device: set.device)
-                    _ = device.clock.observe(incoming.stamp.hlc, now: now)
-                    let current = try SyncState.winner(db, entity: change.entity, record: change.record, group: change.group)
-                    switch SyncMerge.decide(current: current, incoming: incoming) {
-                    case .take(let lost):
-                        try SyncState.save(db, entity: change.entity, record: change.record, group: change.group, incoming)
-                        touched[change.entity, default: []].insert(change.record)
-                        report.taken += 1
-                        if let lost { try recordConflict(db, change, lost: lost, kept: incoming, at: at, report: &report) }
-                    case .keep(let lost):
-                        if let lost, let current { try recordConflict(db, change, lost: lost, kept: current, at: at, report: &report) }
-                    }
-                }
-            }
-            if let cursor { device.cursor = max(device.cursor, cursor) }
-            try device.save(db)
-            // Removals first (the record a budget replaced frees its category), newest kinds first;
-            // then the rest, accounts before the transactions that post to them.
-            var removals: [(SyncEntity, String)] = []
-            var others: [(SyncEntity, String)] = []
-            for entity in SyncSchema.entities {
-                for record in (touched[entity.table] ?? []).sorted() {
-                    let isRemoval = try SyncState.winner(db, entity: entity.table, record: record, group: "deleted")?.value == "true"
-                    if isRemoval { removals.append((entity, record)) } else { others.append((entity, record)) }
-                }
-            }
-            for (entity, record) in removals.reversed() + others { try SyncRecords.materialize(db, entity, record, now: at) }
-            for entity in SyncSchema.entities where entity.uniqueName && touched[entity.table] != nil {
-                try SyncNames.derive(db, entity)
-            }
-            if !touched.isEmpty { try SyncRecords.keepAccountsWithActivity(db, now: at) }
-            return report
+            return try applyRemote(db, sets, cursor: cursor, now: now)
         }
+    }
+
+    /// `applyRemote` inside a write.
+    func applyRemote(_ db: Database, _ sets: [ChangeSet], cursor: Int64?, now: Int64) throws -> SyncApplyReport {
+        guard var device = try SyncDevice.fetch(db) else {
+            throw StoreError.conflict("this ledger is not shared from this device: nothing to apply changes to")
+        }
+        var report = SyncApplyReport()
+        var touched: [String: Set<String>] = [:]
+        let at = Timestamp.now()
+        for set in sets where set.device != device.id {
+            report.sets += 1
+            for change in set.changes {
+                let incoming = try SyncValidation.winner(change, device: set.device)
+                _ = device.clock.observe(incoming.stamp.hlc, now: now)
+                let current = try SyncState.winner(db, entity: change.entity, record: change.record, group: change.group)
+                switch SyncMerge.decide(current: current, incoming: incoming) {
+                case .take(let lost):
+                    try SyncState.save(db, entity: change.entity, record: change.record, group: change.group, incoming)
+                    touched[change.entity, default: []].insert(change.record)
+                    report.taken += 1
+                    if let lost { try recordConflict(db, change, lost: lost, kept: incoming, at: at, report: &report) }
+                case .keep(let lost):
+                    if let lost, let current { try recordConflict(db, change, lost: lost, kept: current, at: at, report: &report) }
+                }
+            }
+        }
+        if let cursor { device.cursor = max(device.cursor, cursor) }
+        try device.save(db)
+        // Removals first (the record a budget replaced frees its category), newest kinds first;
+        // then the rest, accounts before the transactions that post to them.
+        var removals: [(SyncEntity, String)] = []
+        var others: [(SyncEntity, String)] = []
+        for entity in SyncSchema.entities {
+            for record in (touched[entity.table] ?? []).sorted() {
+                let isRemoval = try SyncState.winner(db, entity: entity.table, record: record, group: "deleted")?.value == "true"
+                if isRemoval { removals.append((entity, record)) } else { others.append((entity, record)) }
+            }
+        }
+        for (entity, record) in removals.reversed() + others { try SyncRecords.materialize(db, entity, record, now: at) }
+        for entity in SyncSchema.entities where entity.uniqueName && touched[entity.table] != nil {
+            try SyncNames.derive(db, entity)
+        }
+        if !touched.isEmpty { try SyncRecords.keepAccountsWithActivity(db, now: at) }
+        return report
     }
 
     private func recordConflict(
@@ -179,6 +184,13 @@ extension Store {
                 text += SyncWire.canonicalLine(entity: row[0], record: row[1], group: row[2], value: row[3])
             }
             return text
+        }
+    }
+
+    /// The SHA-256 of `syncCanonical()`, hashed line by line as the rows come.
+    public func syncDigest() throws(StoreError) -> String {
+        try read("reading the sync state") { db in
+            try SyncWire.canonicalDigest(db, sql: "SELECT entity, record, grp, value FROM syncState ORDER BY entity, record, grp")
         }
     }
 
@@ -242,5 +254,18 @@ extension Store {
             }
             return text
         }
+    }
+}
+
+extension SyncWire {
+    /// The SHA-256 of the canonical lines of the rows `sql` selects (entity, record, group and
+    /// value, in the canonical order), hashed as they come: what device and server compare.
+    public static func canonicalDigest(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> String {
+        var hash = SHA256()
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            hash.update(canonicalLine(entity: row[0], record: row[1], group: row[2], value: row[3]))
+        }
+        return hash.finalizeHex()
     }
 }

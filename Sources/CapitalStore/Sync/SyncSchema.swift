@@ -21,6 +21,9 @@ struct SyncEntity: Sendable {
     let local: [String]
     /// Values SQLite computes for local columns when a record arrives from another device.
     let localDefaults: [(column: String, sql: String)]
+    /// The same values when a join inserts every record of the kind in one statement, in the
+    /// order `SyncSnapshot` inserts them (`g0.record` is the record, `d.value` its `deleted`).
+    let bulkDefaults: [String: String]
     /// A condition on a row for rows that are shared, `%` standing for the row (`NEW`, `OLD`).
     let filter: String?
     /// True when live records' names (`name`, `nameKey`) must differ (`SyncNames`).
@@ -30,13 +33,15 @@ struct SyncEntity: Sendable {
 
     init(
         _ table: String, key: [String] = ["id"], groups: [SyncGroup], local: [String] = ["createdAt", "updatedAt", "version"],
-        localDefaults: [(column: String, sql: String)] = [], filter: String? = nil, uniqueName: Bool = false, uniques: [SyncUnique] = []
+        localDefaults: [(column: String, sql: String)] = [], bulkDefaults: [String: String] = [:], filter: String? = nil,
+        uniqueName: Bool = false, uniques: [SyncUnique] = []
     ) {
         self.table = table
         self.key = key
         self.groups = groups
         self.local = local
         self.localDefaults = localDefaults
+        self.bulkDefaults = bulkDefaults
         self.filter = filter
         self.uniqueName = uniqueName
         self.uniques = uniques
@@ -174,6 +179,7 @@ enum SyncSchema {
                         order: "position, id")),
             ], local: ["createdAt", "updatedAt", "version", "seq"],
             localDefaults: [("seq", "(SELECT COALESCE(MAX(seq), 0) + 1 FROM txn)")],
+            bulkDefaults: ["seq": "(SELECT COALESCE(MAX(seq), 0) FROM txn) + row_number() OVER (ORDER BY \(SyncSnapshot.insertOrder))"],
             uniques: [SyncUnique(group: "header", columns: ["importKey"], includesRemoved: true, resolution: .remove)]),
         SyncEntity(
             "due",

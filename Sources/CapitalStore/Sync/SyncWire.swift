@@ -103,7 +103,9 @@ public enum SyncWire {
         }
     }
 
-    /// `GET /v1/ledgers/ID/snapshot`: every group's winner at `head`.
+    /// `GET /v1/ledgers/ID/snapshot`: every group's winner at `head`, in the canonical order,
+    /// each as an array (`SnapshotEntry`). Devices hand the JSON to `Store.applySnapshot` as it
+    /// came.
     public struct Snapshot: Codable, Sendable {
         public let entries: [SnapshotEntry]
         public let head: Int64
@@ -111,6 +113,9 @@ public enum SyncWire {
             self.entries = entries
             self.head = head
         }
+
+        /// The JSON of a snapshot whose entries' JSON array is `entries`.
+        public static func body(entries: String, head: Int64) -> String { "{\"head\":\(head),\"entries\":\(entries)}" }
     }
 
     /// `PUT /v1/ledgers/ID/members/USER`.

@@ -40,8 +40,10 @@ struct HTTPTransport: SyncTransport {
                 code: response.code, detail: withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
             throw SyncClientError.unreachable(server: server, reason: reason, pending: 0)
         }
-        let body = response.body.map { Data(bytes: $0, count: response.length) } ?? Data()
-        return SyncResponse(status: response.status, body: body)
+        // The answer's bytes become the Data without a copy (a snapshot is tens of megabytes).
+        guard let bytes = response.body else { return SyncResponse(status: response.status, body: Data()) }
+        response.body = nil
+        return SyncResponse(status: response.status, body: Data(bytesNoCopy: bytes, count: response.length, deallocator: .free))
     }
 
     /// Why no answer came, in a few words.

@@ -48,6 +48,7 @@ extension Capital {
         static func words(_ outcome: SyncOutcome) -> String {
             func count(_ n: Int, _ one: String) -> String { "\(n) \(one)\(n == 1 ? "" : "s")" }
             var parts = ["sent \(count(outcome.pushed, "change set"))", "received \(count(outcome.pulled, "change set"))"]
+            if outcome.joined > 0 { parts.insert("started from the server's snapshot (\(count(outcome.joined, "value")))", at: 0) }
             if outcome.conflicts > 0 { parts.append("\(count(outcome.conflicts, "conflict")) (capital sync conflicts)") }
             if outcome.refetched { parts.append("re-fetched the server's snapshot (this device's ledger differed from it)") }
             if outcome.renewed { parts.append("this database was a copy of another device's: it is now a device of its own") }
