@@ -133,7 +133,10 @@ enum Checkpoints {
     /// `written`, when the caller has them, are the transactions `body` inserts (live ones): their
     /// month sums are then added from them, not read back by joining every new posting to its
     /// transaction by id.
-    static func bulkInsert(_ db: Database, written: [Transaction]? = nil, _ body: () throws -> Void) throws {
+    ///
+    /// `cacheKiB` nil keeps the connection's page cache (a join, whose rows come in key order,
+    /// gains nothing from a larger one and would hold tens of megabytes more).
+    static func bulkInsert(_ db: Database, written: [Transaction]? = nil, cacheKiB: Int? = bulkCacheKiB, _ body: () throws -> Void) throws {
         let setAside = try Row.fetchAll(
             db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY type")
         for row in setAside {
@@ -143,7 +146,7 @@ enum Checkpoints {
         // Random transaction ids still land on random pages of the transactions' own index: a
         // larger page cache (allocated only as it fills) keeps them from being written twice.
         let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        try db.execute(sql: "PRAGMA cache_size = -\(bulkCacheKiB)")
+        if let cacheKiB { try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)") }
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
         try body()
         if let written {

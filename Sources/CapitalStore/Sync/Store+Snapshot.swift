@@ -136,7 +136,7 @@ enum SyncSnapshot {
                 if entity.uniqueName { try SyncNames.derive(db, entity) }
             } else {
                 if entity.table == "txn" {
-                    try Checkpoints.bulkInsert(db) {
+                    try Checkpoints.bulkInsert(db, cacheKiB: nil) {
                         try insertAll(db, entity, now: at)
                     }
                 } else {
