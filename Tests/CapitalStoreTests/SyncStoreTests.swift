@@ -111,6 +111,26 @@ func exportedLines(_ device: Device) throws -> [String] {
         #expect(try other.sharedTables() == store.sharedTables())
     }
 
+    /// A push's own sets right after the cursor move it (a pull need not bring them back); a set
+    /// of another device's between them keeps it where it is, to be pulled.
+    @Test func acknowledgedSetsRightAfterTheCursorMoveIt() throws {
+        let anna = try Device()
+        try anna.store.initialize(currency: .rub)
+        try anna.store.addAccount(name: "Cash", kind: .cash, currency: nil)
+        let first = try anna.store.pendingBodies()
+        #expect(first.count == 2)
+        try anna.store.acknowledge(first.enumerated().map { ($1.id, Int64($0 + 1)) })
+        #expect(try anna.store.syncCursor() == 2)
+        #expect(try anna.store.pendingBodies().isEmpty)
+        try anna.store.addAccount(name: "Card", kind: .cash, currency: nil)
+        let second = try #require(anna.store.pendingBodies().first)
+        try anna.store.acknowledge([(second.id, 4)])  // the server holds another device's set at 3
+        #expect(try anna.store.syncCursor() == 2)
+        // What a push sends is the log's JSON as it is.
+        let push = try JSONDecoder().decode(SyncWire.Push.self, from: Data(SyncWire.Push.body(sets: first.map(\.body)).utf8))
+        #expect(try push.sets.map { try $0.body } == first.map(\.body))
+    }
+
     @Test func aWholeLedgerWrittenOnOneDeviceArrivesWholeOnAnother() throws {
         let anna = try Device()
         try anna.store.importDocument(Sample.household)

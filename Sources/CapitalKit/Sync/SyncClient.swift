@@ -173,18 +173,20 @@ public struct SyncClient: Sendable {
         var outcome = SyncOutcome()
         do {
             while true {
-                var pending = try store.pendingChangeSets(limit: SyncWire.pageSize)
+                var pending = try store.pendingBodies(limit: SyncWire.pageSize)
                 if pending.isEmpty { break }
-                // At most 8 MB of JSON a request (the server takes 10): cut between sets.
+                // At most 8 MB of JSON a request (the server takes 10): cut between sets. The sets
+                // travel as the log keeps them (`SyncWire.Push`'s JSON written around them).
                 var size = 0
-                let fitting = try pending.prefix { set in
-                    size += try JSONEncoder().encode(set).count
+                let fitting = pending.prefix { set in
+                    size += set.body.utf8.count + 1
                     return size <= SyncWire.maxBody * 4 / 5
                 }.count
                 pending = Array(pending.prefix(max(fitting, 1)))
                 let pushed: SyncWire.Pushed
                 do {
-                    pushed = try call("POST", "/v1/ledgers/\(ledger)/changes", body: SyncWire.Push(sets: pending))
+                    let json = Data(SyncWire.Push.body(sets: pending.map(\.body)).utf8)
+                    pushed = try decoded(try send("POST", "/v1/ledgers/\(ledger)/changes", json: json))
                 } catch SyncClientError.refused(let problem, _) where problem.code == "device_seq_reused" && !outcome.renewed {
                     // This database is a copy of another device's: it becomes a device of its own,
                     // its pending sets relabelled, and sends them again.
@@ -209,7 +211,7 @@ public struct SyncClient: Sendable {
                 }
             }
             var verified: (cursor: Int64, digest: String)?
-            if let digest, try store.pendingChangeSets(limit: 1).isEmpty {
+            if let digest, try store.pendingBodies(limit: 1).isEmpty {
                 let cursor = try store.syncCursor()
                 if outcome.pushed == 0 && outcome.pulled == 0, let last = try store.syncVerified(), last.cursor == cursor, last.digest == digest {
                     // Nothing sent, nothing received since the ledgers were found equal: equal still.
@@ -279,24 +281,24 @@ public struct SyncClient: Sendable {
     }
 
     private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?) throws -> Answer {
-        try decoded(try send(method, path, body: body))
+        try decoded(try send(method, path, json: body.map { try JSONEncoder().encode($0) }))
     }
 
-    /// A signed-in call's answer as it came (checked to be a success).
-    private func send<Body: Encodable>(_ method: String, _ path: String, body: Body?) throws -> Answered {
+    /// A signed-in call with a JSON body already written; its answer as it came (a success).
+    private func send(_ method: String, _ path: String, json: Data?) throws -> Answered {
         guard var login = try store.syncLogin() else { throw SyncClientError.notSignedIn }
         if login.tokens.accessExpiresAt - 30_000 <= store.clock() { login = try refresh(login) }
         do {
-            return try send(method, path, body: body, server: login.server, token: login.tokens.access)
+            return try send(method, path, json: json, server: login.server, token: login.tokens.access)
         } catch SyncClientError.refused(let problem, _) where problem.status == 401 {
             login = try refresh(login)
-            return try send(method, path, body: body, server: login.server, token: login.tokens.access)
+            return try send(method, path, json: json, server: login.server, token: login.tokens.access)
         }
     }
 
     /// The JSON of the server's snapshot of `ledger` (`SyncWire.Snapshot`), for `Store.applySnapshot`.
     private func snapshot(of ledger: String) throws -> Data {
-        try send("GET", "/v1/ledgers/\(ledger)/snapshot", body: Empty?.none).response.body
+        try send("GET", "/v1/ledgers/\(ledger)/snapshot", json: nil).response.body
     }
 
     private func refresh(_ login: SyncLogin) throws -> SyncLogin {
@@ -315,7 +317,7 @@ public struct SyncClient: Sendable {
     private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?, server: String, token: String?)
         throws -> Answer
     {
-        try decoded(try send(method, path, body: body, server: server, token: token))
+        try decoded(try send(method, path, json: body.map { try JSONEncoder().encode($0) }, server: server, token: token))
     }
 
     /// A successful answer, and where it came from (for what an error says).
@@ -330,9 +332,8 @@ public struct SyncClient: Sendable {
         }
     }
 
-    private func send<Body: Encodable>(_ method: String, _ path: String, body: Body?, server: String, token: String?) throws -> Answered {
-        let data = try body.map { try JSONEncoder().encode($0) }
-        let response = try transport.send(SyncRequest(method: method, path: path, body: data, token: token), to: server)
+    private func send(_ method: String, _ path: String, json: Data?, server: String, token: String?) throws -> Answered {
+        let response = try transport.send(SyncRequest(method: method, path: path, body: json, token: token), to: server)
         guard (200..<300).contains(response.status) else {
             if let problem = try? JSONDecoder().decode(SyncWire.Problem.self, from: response.body) {
                 throw SyncClientError.refused(problem, pending: 0)

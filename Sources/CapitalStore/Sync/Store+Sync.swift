@@ -67,6 +67,16 @@ extension Store {
         }
     }
 
+    /// This device's change sets the server has not acknowledged, oldest first, as the log keeps
+    /// them (`ChangeSet.body`): what a push sends without decoding them.
+    public func pendingBodies(limit: Int = 1_000) throws(StoreError) -> [(id: String, body: String)] {
+        try read("reading pending changes") { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT id, body FROM changeSet WHERE serverSeq IS NULL ORDER BY deviceSeq LIMIT ?"), arguments: [limit]
+            ).map { ($0[0], $0[1]) }
+        }
+    }
+
     /// Records that the server appended this device's change set `id` at `serverSeq`.
     public func acknowledge(_ id: String, serverSeq: Int64) throws(StoreError) {
         try write("acknowledging a change set") { db in

@@ -101,11 +101,16 @@ extension Store {
 }
 
 extension Store {
-    /// Records that the server appended these change sets of this device's (id, sequence number): one write.
+    /// Records that the server appended these change sets of this device's (id, sequence number):
+    /// one write. Those right after the cursor move it past them: a pull need not bring back what
+    /// this device wrote.
     public func acknowledge(_ answers: [(id: String, serverSeq: Int64)]) throws(StoreError) {
         try write("acknowledging change sets") { db in
             let statement = try db.cachedStatement(sql: "UPDATE changeSet SET serverSeq = ? WHERE id = ?")
             for answer in answers { try statement.execute(arguments: [answer.serverSeq, answer.id]) }
+            guard var device = try SyncDevice.fetch(db) else { return }
+            for seq in answers.map(\.serverSeq).sorted() where seq == device.cursor + 1 { device.cursor = seq }
+            try device.save(db)
         }
     }
 }

@@ -5,7 +5,9 @@ import GRDB
 enum SyncRecords {
     /// The record's group values (`deleted` included), or nil when it has no row.
     static func read(_ db: Database, _ entity: SyncEntity, _ record: String) throws -> [String]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: readSQL(entity)), arguments: [record]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: readSQLs[entity.table] ?? readSQL(entity)), arguments: [record]) else {
+            return nil
+        }
         return (0..<row.count).map { row[$0] as String }
     }
 
@@ -14,6 +16,9 @@ enum SyncRecords {
         guard let values else { return [("deleted", "true")] }
         return zip(entity.groups.map(\.name) + ["deleted"], values).map { ($0, $1) }
     }
+
+    /// `readSQL` of every entity, written once (a share reads every record).
+    private static let readSQLs = Dictionary(uniqueKeysWithValues: SyncSchema.entities.map { ($0.table, readSQL($0)) })
 
     /// One SELECT of every group's value of a record (bound as ?1).
     static func readSQL(_ entity: SyncEntity) -> String {

@@ -75,6 +75,9 @@ public enum SyncWire {
     public struct Push: Codable, Sendable {
         public let sets: [ChangeSet]
         public init(sets: [ChangeSet]) { self.sets = sets }
+
+        /// The JSON of a push of the sets whose JSON is `sets` (as `ChangeSet.body` writes them).
+        public static func body(sets: [String]) -> String { "{\"sets\":[" + sets.joined(separator: ",") + "]}" }
     }
 
     /// The answer to a push: each set's sequence number, in order.
