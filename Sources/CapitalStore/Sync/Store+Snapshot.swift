@@ -212,16 +212,7 @@ enum SyncSnapshot {
     /// inserts one: a row removed for good is not written, one removed softly is written removed.
     private static func insertAll(_ db: Database, _ entity: SyncEntity, now: String) throws {
         let first = entity.groups[0].name
-        var columns: [String] = []
-        var expressions: [String] = []
-        for (index, key) in entity.key.enumerated() {
-            columns.append(key)
-            expressions.append(entity.key.count == 1 ? "g0.record" : "json_extract(g0.record, '$[\(index)]')")
-        }
-        if entity.softDelete {
-            columns += ["createdAt", "updatedAt", "deleted"]
-            expressions += ["?2", "?2", "coalesce(d.value = 'true', 0)"]
-        }
+        var (columns, expressions) = entity.insertedRow(record: "g0.record", deleted: "coalesce(d.value = 'true', 0)")
         var joins = ""
         for (index, group) in entity.groups.enumerated() {
             if index > 0 {

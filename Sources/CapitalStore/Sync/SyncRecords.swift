@@ -102,16 +102,7 @@ enum SyncRecords {
     }
 
     private static func insert(_ db: Database, _ entity: SyncEntity, _ record: String, _ values: [String], deleted: Bool, now: String) throws {
-        var columns: [String] = []
-        var expressions: [String] = []
-        for (index, key) in entity.key.enumerated() {
-            columns.append(key)
-            expressions.append(entity.key.count == 1 ? "?1" : "json_extract(?1, '$[\(index)]')")
-        }
-        if entity.softDelete {
-            columns += ["createdAt", "updatedAt", "deleted"]
-            expressions += ["?2", "?2", deleted ? "1" : "0"]
-        }
+        var (columns, expressions) = entity.insertedRow(record: "?1", deleted: deleted ? "1" : "0")
         // Parameters: ?1 the record, ?2 now, then the value of each group with columns.
         var arguments: [String] = [record, now]
         for (index, group) in entity.groups.enumerated() where !group.columns.isEmpty {

@@ -55,6 +55,18 @@ struct SyncEntity: Sendable {
         key.count == 1 ? "\(row).\(key[0])" : "json_array(\(key.map { "\(row).\($0)" }.joined(separator: ", ")))"
     }
 
+    /// The key and bookkeeping columns of a row being inserted and their SQL values: the record
+    /// is the expression `record`, the time `?2`, the removal flag the expression `deleted`.
+    func insertedRow(record: String, deleted: String) -> (columns: [String], expressions: [String]) {
+        var columns = key
+        var expressions = key.indices.map { key.count == 1 ? record : "json_extract(\(record), '$[\($0)]')" }
+        if softDelete {
+            columns += ["createdAt", "updatedAt", "deleted"]
+            expressions += ["?2", "?2", deleted]
+        }
+        return (columns, expressions)
+    }
+
     /// ` WHERE …` keeping the table's shared rows (`filter` on the table's own rows), or nothing.
     var whereShared: String { filter.map { " WHERE " + $0.replacingOccurrences(of: "%", with: table) } ?? "" }
 
