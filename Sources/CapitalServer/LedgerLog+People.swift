@@ -72,6 +72,13 @@ extension LedgerLog: ServerStorage {
         }
     }
 
+    public func devices(of ledger: String) throws -> [SyncWire.Device] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT device, user FROM device WHERE ledger = ? ORDER BY device", arguments: [ledger])
+                .map { SyncWire.Device(device: $0[0], user: $0[1]) }
+        }
+    }
+
     public func page(of ledger: String, after seq: Int64, limit: Int) throws -> SyncWire.Page {
         try writer.read { db in
             let head = try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) ?? 0

@@ -35,6 +35,8 @@ public protocol ServerStorage: Sendable {
     func role(of user: String, in ledger: String) throws -> Role?
     func setRole(_ role: Role?, of user: String, in ledger: String) throws
     func members(of ledger: String) throws -> [SyncWire.Member]
+    /// The devices that pushed to `ledger` and the user each pushes for.
+    func devices(of ledger: String) throws -> [SyncWire.Device]
     func head(_ ledger: String) throws -> Int64?
     /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
     func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> [Int64]

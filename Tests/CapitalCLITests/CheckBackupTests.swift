@@ -25,7 +25,7 @@ struct CheckCommandTests {
         #expect(
             report["schema"] as? [String] == [
                 "v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows",
-                "v8-balance-checkpoints", "v9-statement-lines", "v10-rates", "v11-sync", "v12-sync-login",
+                "v8-balance-checkpoints", "v9-statement-lines", "v10-rates", "v11-sync", "v12-sync-login", "v13-sync-peers",
             ])
         let checked = try #require(report["checked"] as? [String: Int])
         #expect(checked["transactions"] == transactions)

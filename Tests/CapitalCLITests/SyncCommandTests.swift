@@ -205,6 +205,12 @@ final class TestServer: @unchecked Sendable {
         // Keep this device's name (it lost): written again, it wins everywhere at the next sync.
         let keptName = conflict["kept"]!.contains("Wallet") ? "Purse" : "Wallet"
         let mineLost = conflict["lostBy"] == "this device"
+        // In words, naming the person of the other device (the server says whom it writes for).
+        let other = keptName == "Wallet" ? "Purse" : "Wallet"
+        let what = try #require(conflict["what"])
+        #expect(what.contains("changed account") && what.contains("'s name to \(other)") && what.hasSuffix("\(keptName) lost"), "\(what)")
+        #expect(what.contains(mineLost ? "anna (device" : "anna's (device") && what.contains(mineLost ? "; your " : "you changed"), "\(what)")
+        #expect(home.ok(["--db", phone, "sync", "conflicts"]).contains(what))
         home.ok(["--db", phone, "sync", "conflicts", "resolve", String(conflict["id"]!.prefix(8)), "--keep", mineLost ? "mine" : "theirs"])
         #expect(home.ok(["--db", phone, "sync", "conflicts"]) == "No open conflicts.\n")
         home.ok(["--db", phone, "sync"])

@@ -172,6 +172,12 @@ final class TestClock: @unchecked Sendable {
             #expect(forged.status == .forbidden)
             #expect(try Self.problem(forged).detail == "device \(sets[0].device) pushes for another user than anna")
             #expect(try harness.log.head(ledger) == 1)
+            // Members learn whom each device writes for (conflicts name people); others do not.
+            let devices = try Self.decode(
+                [SyncWire.Device].self, try await client.execute(uri: "/v1/ledgers/\(ledger)/devices", method: .get, headers: Self.headers(boris)))
+            #expect(devices == [SyncWire.Device(device: sets[0].device, user: "anna")])
+            let vera = try await Self.tokens(client, "vera").access
+            #expect(try await client.execute(uri: "/v1/ledgers/\(ledger)/devices", method: .get, headers: Self.headers(vera)).status == .notFound)
         }
     }
 

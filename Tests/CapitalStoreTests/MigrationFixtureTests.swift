@@ -32,7 +32,7 @@ struct MigrationFixtureTests {
     static let all = [
         "v1", "v2-schedules", "v3-instruments", "v4-tracking", "v5-calendar-inherit", "v6-expected-flows", "v7-deposit-flows",
         "v8-balance-checkpoints",
-        "v9-statement-lines", "v10-rates", "v11-sync", "v12-sync-login",
+        "v9-statement-lines", "v10-rates", "v11-sync", "v12-sync-login", "v13-sync-peers",
     ]
 
     static let fixtures: [Fixture] = [

@@ -210,6 +210,7 @@ public struct SyncClient: Sendable {
                     break
                 }
             }
+            try learnPeers(ledger)
             var verified: (cursor: Int64, digest: String)?
             if let digest, try store.pendingBodies(limit: 1).isEmpty {
                 let cursor = try store.syncCursor()
@@ -252,6 +253,17 @@ public struct SyncClient: Sendable {
 
     /// The SHA-256 of the device's canonical shared ledger, as the server computes its own.
     public static func digest(_ store: Store) throws -> String { try store.syncDigest() }
+
+    /// Asks the server whom its devices write for when an open conflict names a device this one
+    /// does not know yet (a conflict says who changed what).
+    private func learnPeers(_ ledger: String) throws {
+        let own = try store.syncDeviceID()
+        let known = try store.syncPeers()
+        let named = try store.syncConflicts().flatMap { [$0.kept.stamp.device, $0.lost.stamp.device] }
+        guard named.contains(where: { $0 != own && known[$0] == nil }) else { return }
+        let devices: [SyncWire.Device] = try call("GET", "/v1/ledgers/\(ledger)/devices")
+        try store.saveSyncPeers(devices)
+    }
 
     // MARK: Calls
 

@@ -117,6 +117,10 @@ public struct SyncServer: Sendable {
             let (ledger, _) = try access(request, context, .viewer)
             return try json(storage.members(of: ledger), for: request)
         }
+        router.get("/v1/ledgers/:ledger/devices") { request, context in
+            let (ledger, _) = try access(request, context, .viewer)
+            return try json(storage.devices(of: ledger), for: request)
+        }
         router.put("/v1/ledgers/:ledger/members/:user") { request, context in
             let (ledger, _) = try access(request, context, .owner)
             let user = try parameter(context, "user")

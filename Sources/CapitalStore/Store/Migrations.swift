@@ -13,7 +13,7 @@ enum Migrations {
         let migrations: [(String, @Sendable (Database) throws -> Void)] = [
             ("v1", v1), ("v2-schedules", v2), ("v3-instruments", v3), ("v4-tracking", v4), ("v5-calendar-inherit", v5),
             ("v6-expected-flows", v6), ("v7-deposit-flows", v7), ("v8-balance-checkpoints", v8), ("v9-statement-lines", v9),
-            ("v10-rates", v10), ("v11-sync", v11), ("v12-sync-login", v12),
+            ("v10-rates", v10), ("v11-sync", v11), ("v12-sync-login", v12), ("v13-sync-peers", v13),
         ]
         for (identifier, migrate) in migrations {
             migrator.registerMigration(identifier, foreignKeyChecks: .immediate, migrate: migrate)
@@ -362,5 +362,10 @@ enum Migrations {
                 ALTER TABLE syncDevice ADD COLUMN verifiedCursor INTEGER;
                 ALTER TABLE syncDevice ADD COLUMN verifiedDigest TEXT;
                 """)
+    }
+
+    /// The user each device of the shared ledger writes for, as the server says (conflicts name people).
+    private static func v13(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE syncPeer (device TEXT PRIMARY KEY, user TEXT NOT NULL)")
     }
 }

@@ -57,6 +57,21 @@ extension Store {
 }
 
 extension Store {
+    /// The user each known device writes for (the server's `devices`), by device.
+    public func syncPeers() throws(StoreError) -> [String: String] {
+        try read("reading the sync state") { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT device, user FROM syncPeer").map { ($0[0], $0[1]) })
+        }
+    }
+
+    /// Keeps the user each of `peers` writes for.
+    public func saveSyncPeers(_ peers: [SyncWire.Device]) throws(StoreError) {
+        try write("saving the sync state") { db in
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncPeer(device, user) VALUES (?, ?)")
+            for peer in peers { try statement.execute(arguments: [peer.device, peer.user]) }
+        }
+    }
+
     /// What people call a shared record: its name, a transaction's date and payee, else nil.
     public func syncRecordName(entity: String, record: String) throws(StoreError) -> String? {
         try read("reading a shared record") { db in

@@ -209,7 +209,7 @@ enum SyncSchema {
     /// Tables no device shares: derived from shared ones (`balanceMonth`, the checkpoints), the
     /// schema's own, and sync's bookkeeping.
     static let localTables: Set<String> = [
-        "grdb_migrations", "balanceMonth", "syncDevice", "syncState", "syncDirty", "syncName", "changeSet", "syncConflict", "syncLogin",
+        "grdb_migrations", "balanceMonth", "syncDevice", "syncState", "syncDirty", "syncName", "changeSet", "syncConflict", "syncLogin", "syncPeer",
     ]
 
     /// The entity named `name`.

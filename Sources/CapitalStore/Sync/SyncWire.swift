@@ -137,6 +137,17 @@ public enum SyncWire {
         }
     }
 
+    /// A device that wrote to a ledger, and the user it writes for (`GET /v1/ledgers/ID/devices`):
+    /// what lets a device say who changed a value.
+    public struct Device: Codable, Sendable, Equatable {
+        public let device: String
+        public let user: String
+        public init(device: String, user: String) {
+            self.device = device
+            self.user = user
+        }
+    }
+
     /// An error, as RFC 9457 problem details (`application/problem+json`) with a machine code:
     /// `unauthorized`, `forbidden`, `not_found`, `locked_out`, `protocol`, `malformed`,
     /// `too_large`, `clock_skew`, `id_reused`, `device_seq_reused`, `out_of_order`, `invalid`,

@@ -32,17 +32,22 @@ extension Capital.SyncCommand.Conflicts {
             var section = Section(
                 name: "conflicts",
                 columns: [
-                    Column("id", "ID"), Column("at", "Seen"), Column("entity", "Kind"), Column("record", "Record", tableHidden: true),
-                    Column("name", "Name"), Column("group", "Part"), Column("kept", "Kept"), Column("keptBy", "By"), Column("lost", "Lost"),
-                    Column("lostBy", "By"),
+                    Column("id", "ID"), Column("at", "Seen"), Column("what", "What"), Column("entity", "Kind", tableHidden: true),
+                    Column("record", "Record", tableHidden: true), Column("name", "Name", tableHidden: true),
+                    Column("group", "Part", tableHidden: true), Column("kept", "Kept", tableHidden: true),
+                    Column("keptBy", "By", tableHidden: true), Column("lost", "Lost", tableHidden: true), Column("lostBy", "By", tableHidden: true),
                 ])
-            func by(_ stamp: SyncStamp) -> String { stamp.device == device ? "this device" : "device " + stamp.device.prefix(8) }
+            let peers = try store.syncPeers()
+            func by(_ stamp: SyncStamp) -> String {
+                stamp.device == device ? "this device" : (peers[stamp.device].map { "\($0), " } ?? "") + "device " + stamp.device.prefix(8)
+            }
+            let words = try ConflictWords(store: store)
             for conflict in conflicts {
                 let name = try store.syncRecordName(entity: conflict.entity, record: conflict.record)
                 section.rows.append([
-                    .text(String(conflict.id.prefix(format == .table ? 8 : 36))), .text(conflict.at), .text(conflict.entity),
-                    .text(conflict.record), name.map(Cell.text) ?? .absent(""), .text(conflict.group), .text(conflict.kept.value),
-                    .text(by(conflict.kept.stamp)), .text(conflict.lost.value), .text(by(conflict.lost.stamp)),
+                    .text(String(conflict.id.prefix(format == .table ? 8 : 36))), .text(conflict.at), .text(try words.sentence(conflict)),
+                    .text(conflict.entity), .text(conflict.record), name.map(Cell.text) ?? .absent(""), .text(conflict.group),
+                    .text(conflict.kept.value), .text(by(conflict.kept.stamp)), .text(conflict.lost.value), .text(by(conflict.lost.stamp)),
                 ])
             }
             if format == .table && conflicts.isEmpty {
