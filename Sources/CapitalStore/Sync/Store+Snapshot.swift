@@ -126,7 +126,10 @@ enum SyncSnapshot {
         // As `applyRemote` writes: removed records first, newest kinds first; then the others,
         // accounts before the transactions posting to them.
         let at = Timestamp.now()
-        let oneByOne = try SyncSchema.entities.filter { try $0.uniqueName || hasClaims(db, $0) }.map(\.table)
+        // A kind whose local column has no value for a whole-kind insert goes record by record too.
+        let oneByOne = try SyncSchema.entities.filter { entity in
+            try entity.uniqueName || entity.localDefaults.contains { entity.bulkDefaults[$0.column] == nil } || hasClaims(db, entity)
+        }.map(\.table)
         for entity in SyncSchema.entities.reversed() where oneByOne.contains(entity.table) {
             for record in try records(db, entity, removed: true) { try SyncRecords.materialize(db, entity, record, now: at) }
         }
@@ -223,9 +226,9 @@ enum SyncSnapshot {
                 expressions.append("json_extract(g\(index).value, '$.\(column)')")
             }
         }
-        for (column, sql) in entity.localDefaults {
+        for (column, _) in entity.localDefaults {
             columns.append(column)
-            expressions.append(entity.bulkDefaults[column] ?? sql)
+            expressions.append(entity.bulkDefaults[column] ?? "NULL")  // always given: kinds without one go record by record
         }
         let removedForGood = entity.softDelete ? "" : " AND coalesce(d.value, 'false') != 'true'"
         try db.execute(
