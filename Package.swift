@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "CapitalCLITests",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "capital-server", "CapitalTestSupport",
+                "CCurl", "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "capital-server", "CapitalTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: []

@@ -1,7 +1,10 @@
-// The sync client's HTTP: libcurl, opened with dlopen the first time a request is made, so that
+// The sync client's HTTP. http:// goes over a plain socket (plain.c); https:// and any request
+// through a proxy go through libcurl, opened with dlopen the first time one is made, so that
 // `capital` starts without loading libcurl, OpenSSL and their kin (about 9 ms a command).
 // Only libcurl's stable ABI is used: option numbers and the easy interface.
 #include "ccurl.h"
+
+#include "plain.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -80,8 +83,22 @@ static size_t collect(char *data, size_t size, size_t count, void *context) {
     return added;
 }
 
+/// True when the environment names a proxy libcurl would use for an http:// URL: such requests go
+/// through libcurl, which knows proxies and no_proxy.
+static int proxied(void) {
+    const char *names[] = {"http_proxy", "all_proxy", "ALL_PROXY", NULL};
+    for (int i = 0; names[i]; i++) {
+        const char *value = getenv(names[i]);
+        if (value && value[0]) return 1;
+    }
+    return 0;
+}
+
 int ccurl_request(const char *method, const char *url, const char *const *headers, size_t header_count, const char *body,
                   size_t body_length, long timeout_seconds, ccurl_response *response) {
+    if (strncmp(url, "http://", 7) == 0 && !proxied()) {
+        return plain_request(method, url, headers, header_count, body, body_length, timeout_seconds, response);
+    }
     memset(response, 0, sizeof *response);
     if (load(response->error, sizeof response->error) != 0) return -1;
     CURL *handle = curl.init();
@@ -127,6 +144,9 @@ static struct {
     int (*end)(z_streamp);
     uLong (*bound)(z_streamp, uLong);
     const char *(*version)(void);
+    int (*inflate_init)(z_streamp, int, const char *, int);
+    int (*inflate)(z_streamp, int);
+    int (*inflate_end)(z_streamp);
 } z;
 
 static pthread_once_t z_once = PTHREAD_ONCE_INIT;
@@ -141,7 +161,10 @@ static void load_z(void) {
     z.end = (int (*)(z_streamp))dlsym(z.library, "deflateEnd");
     z.bound = (uLong(*)(z_streamp, uLong))dlsym(z.library, "deflateBound");
     z.version = (const char *(*)(void))dlsym(z.library, "zlibVersion");
-    z_ready = z.init && z.deflate && z.end && z.bound && z.version;
+    z.inflate_init = (int (*)(z_streamp, int, const char *, int))dlsym(z.library, "inflateInit2_");
+    z.inflate = (int (*)(z_streamp, int))dlsym(z.library, "inflate");
+    z.inflate_end = (int (*)(z_streamp))dlsym(z.library, "inflateEnd");
+    z_ready = z.init && z.deflate && z.end && z.bound && z.version && z.inflate_init && z.inflate && z.inflate_end;
 }
 
 long ccurl_gzip(const char *data, size_t length, char **out) {
@@ -171,6 +194,43 @@ long ccurl_gzip(const char *data, size_t length, char **out) {
     }
     *out = buffer;
     return written;
+}
+
+long ccurl_gunzip(const char *data, size_t length, size_t limit, char **out) {
+    *out = NULL;
+    pthread_once(&z_once, load_z);
+    if (!z_ready) return -1;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    // windowBits 15 + 16: gzip only (a header and a trailer whose CRC and length are checked).
+    if (z.inflate_init(&stream, 15 + 16, z.version(), (int)sizeof stream) != Z_OK) return -1;
+    size_t capacity = length * 4 + 1024, written = 0;
+    char *buffer = NULL;
+    int result = Z_OK;
+    stream.next_in = (Bytef *)data;
+    stream.avail_in = (uInt)length;
+    while (result == Z_OK) {
+        if (capacity > limit + 1) capacity = limit + 1;
+        char *grown = realloc(buffer, capacity + 1);
+        if (!grown) break;
+        buffer = grown;
+        stream.next_out = (Bytef *)buffer + written;
+        stream.avail_out = (uInt)(capacity - written);
+        result = z.inflate(&stream, Z_NO_FLUSH);
+        written = (size_t)stream.total_out;
+        if (result == Z_BUF_ERROR && stream.avail_out > 0) break;  // the input ended before the stream did
+        if (result == Z_BUF_ERROR) result = Z_OK;
+        if (written > limit) break;
+        if (result == Z_OK && written == capacity) capacity *= 2;
+    }
+    z.inflate_end(&stream);
+    if (result != Z_STREAM_END || written > limit || stream.avail_in != 0) {
+        free(buffer);
+        return -1;
+    }
+    buffer[written] = 0;
+    *out = buffer;
+    return (long)written;
 }
 
 void ccurl_free(ccurl_response *response) {

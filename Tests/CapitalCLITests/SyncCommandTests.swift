@@ -259,6 +259,27 @@ final class TestServer: @unchecked Sendable {
             ["sync", "login", "ftp://example.org", "--user", "anna", "--password-stdin"], mentioning: ["URL \"ftp://example.org\""], stdin: "x\n")
     }
 
+    /// With a proxy in the environment, requests to an http:// server go through libcurl (which
+    /// knows proxies and no_proxy) rather than the client's own HTTP: a proxy that does not answer
+    /// makes the server unreachable; told not to use it for 127.0.0.1, libcurl signs in, shares
+    /// and syncs (a compressed push, paged pulls) as the plain client does.
+    @Test func aProxyInTheEnvironmentSendsRequestsThroughLibcurl() throws {
+        let home = try CLI.household()
+        let proxy = ["http_proxy": "http://127.0.0.1:\(ScriptedServer.closedPort())"]
+        let login = ["sync", "login", server.url, "--user", "anna", "--password-stdin"]
+        let refused = home.runProcess(login, env: proxy, stdin: TestServer.password + "\n")
+        #expect(refused.status == 3)
+        #expect(refused.stderr.hasPrefix("capital: error: could not reach \(server.url)"))
+        let direct = proxy.merging(["no_proxy": "127.0.0.1"]) { _, new in new }
+        for arguments in [login, ["sync", "create"], ["sync"]] {
+            let result = home.runProcess(arguments, env: direct, stdin: TestServer.password + "\n")
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let status = try #require(try home.json(["sync", "status"]) as? [String: Any])
+        #expect(status["pending"] as? Int == 0)
+        #expect((status["ledger"] as? String)?.isEmpty == false)
+    }
+
     @Test func theServerRefusesWeakPasswordsAndABusyPort() throws {
         let weak = TestServer.run(["user", "add", "zoe", "--data", server.folder, "--password-stdin"], stdin: "password\n")
         #expect(weak.status == 1)

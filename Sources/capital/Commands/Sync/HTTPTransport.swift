@@ -3,9 +3,9 @@ import CapitalKit
 import CapitalStore
 import Foundation
 
-/// The sync protocol over HTTP(S): libcurl, loaded only when a sync command makes a request (the
-/// CLI's other commands never load it); JSON bodies, the protocol's version header, gzip
-/// answers, 30 seconds for an answer.
+/// The sync protocol over HTTP(S): http:// over a plain socket, https:// (and any proxy) through
+/// libcurl, loaded only when such a request is made (see CCurl); JSON bodies, the protocol's
+/// version header, gzip answers, 30 seconds for an answer.
 struct HTTPTransport: SyncTransport {
     func send(_ request: SyncRequest, to server: String) throws -> SyncResponse {
         var headers = ["\(SyncWire.versionHeader): \(SyncWire.version)", "Accept: application/json", "Expect:"]
