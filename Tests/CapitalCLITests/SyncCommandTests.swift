@@ -1,5 +1,9 @@
 import ArgumentParser
+import CapitalKit
+import CapitalStore
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 
 @testable import capital
@@ -259,6 +263,41 @@ final class TestServer: @unchecked Sendable {
             ["sync", "login", "ftp://example.org", "--user", "anna", "--password-stdin"], mentioning: ["URL \"ftp://example.org\""], stdin: "x\n")
     }
 
+    /// Two syncs of one device at once, its access token expired, the second renewing the sign-in
+    /// while the first is about to: the first holds the database's write lock for its request, the
+    /// second waits and takes the first's tokens. (Both spending the one refresh token would have
+    /// the server take the second use for a stolen token and revoke the device.)
+    @Test func twoSyncsOfOneDeviceAtOnceRenewItsSignInOnce() throws {
+        let home = try CLI.household()
+        login(home)
+        home.ok(["sync", "create"])
+        try RawDatabase.write(home.db) { db in try db.execute(sql: "UPDATE syncLogin SET accessExpiresAt = 0") }
+        let second = Mutex<Result<SyncOutcome, any Error>?>(nil)
+        let finished = DispatchGroup()
+        // Just before the first sync asks for new tokens, the second starts on another thread; the
+        // first goes on when the second has finished, or after 1.5 s.
+        let transport = HookedTransport {
+            let store = try! Store.open(path: home.db)
+            finished.enter()
+            Thread.detachNewThread {
+                let outcome = Result { try SyncClient(store: store, transport: HTTPTransport()).sync() }
+                second.withLock { $0 = outcome }
+                finished.leave()
+            }
+            _ = finished.wait(timeout: .now() + 1.5)
+        }
+        let first = Result { try SyncClient(store: try Store.open(path: home.db), transport: transport).sync() }
+        finished.wait()
+        #expect(throws: Never.self) { try first.get() }
+        #expect(throws: Never.self) { try second.withLock { $0 }?.get() }
+        home.ok(["sync"])
+        // Renewed once: one live refresh token for the device's sign-in, its first one spent.
+        let states = try RawDatabase.read(server.database) { db in
+            try String.fetchAll(db, sql: "SELECT state FROM token WHERE kind = 'refresh' ORDER BY state")
+        }
+        #expect(states == ["live", "rotated"])
+    }
+
     /// With a proxy in the environment, requests to an http:// server go through libcurl (which
     /// knows proxies and no_proxy) rather than the client's own HTTP: a proxy that does not answer
     /// makes the server unreachable; told not to use it for 127.0.0.1, libcurl signs in, shares
@@ -344,5 +383,23 @@ final class TestServer: @unchecked Sendable {
         }
         #expect(!ledger.isEmpty)
         #expect(cli.ok(["balance", "--today", "2025-04-01"]) == cli.ok(["--db", cli.path("phone.sqlite"), "balance", "--today", "2025-04-01"]))
+    }
+}
+
+/// HTTP that runs `hook` once, just before the first request for new tokens.
+final class HookedTransport: SyncTransport, @unchecked Sendable {
+    private let hook: Mutex<(() -> Void)?>
+
+    init(_ hook: @escaping () -> Void) { self.hook = Mutex(hook) }
+
+    func send(_ request: SyncRequest, to server: String) throws -> SyncResponse {
+        if request.path == "/v1/refresh",
+            let hook = hook.withLock({ hook in
+                defer { hook = nil }; return hook
+            })
+        {
+            hook()
+        }
+        return try HTTPTransport().send(request, to: server)
     }
 }

@@ -313,17 +313,30 @@ public struct SyncClient: Sendable {
         try send("GET", "/v1/ledgers/\(ledger)/snapshot", json: nil).response.body
     }
 
+    /// New tokens for `login`, asked for under the database's write lock (`Store.renewSyncLogin`):
+    /// two `capital sync` of one device at once renew once, the second taking the first's tokens.
     private func refresh(_ login: SyncLogin) throws -> SyncLogin {
-        do {
-            let tokens: SyncWire.Tokens = try call(
-                "POST", "/v1/refresh", body: SyncWire.Refresh(refresh: login.tokens.refresh), server: login.server, token: nil)
-            let renewed = SyncLogin(server: login.server, tokens: tokens)
-            try store.saveSyncLogin(renewed)
-            return renewed
-        } catch SyncClientError.refused(let problem, let pending) where problem.status == 401 {
-            try store.saveSyncLogin(nil)
-            throw SyncClientError.signedOut(why: problem.detail, server: login.server, user: login.user, pending: pending)
+        var failure: (any Error)?
+        var refused: (problem: SyncWire.Problem, pending: Int)?
+        let renewed = try store.renewSyncLogin(login) { current in
+            do {
+                let tokens: SyncWire.Tokens = try call(
+                    "POST", "/v1/refresh", body: SyncWire.Refresh(refresh: current.tokens.refresh), server: current.server, token: nil)
+                return (SyncLogin(server: current.server, tokens: tokens), true)
+            } catch SyncClientError.refused(let problem, let pending) where problem.status == 401 {
+                refused = (problem, pending)
+                return (nil, true)
+            } catch {
+                failure = error
+                return (current, false)
+            }
         }
+        if let failure { throw failure }
+        if let refused {
+            throw SyncClientError.signedOut(why: refused.problem.detail, server: login.server, user: login.user, pending: refused.pending)
+        }
+        guard let renewed else { throw SyncClientError.notSignedIn }
+        return renewed
     }
 
     private func call<Answer: Decodable, Body: Encodable>(_ method: String, _ path: String, body: Body?, server: String, token: String?)

@@ -33,29 +33,53 @@ public struct SyncLink: Equatable, Sendable {
 extension Store {
     /// The device's sign-in, nil when signed out.
     public func syncLogin() throws(StoreError) -> SyncLogin? {
-        try read("reading the sign-in") { db in
-            try Row.fetchOne(db, sql: "SELECT server, user, access, accessExpiresAt, refresh, refreshExpiresAt FROM syncLogin").map {
-                SyncLogin(
-                    server: $0[0],
-                    tokens: SyncWire.Tokens(user: $0[1], access: $0[2], accessExpiresAt: $0[3], refresh: $0[4], refreshExpiresAt: $0[5]))
-            }
-        }
+        try read("reading the sign-in") { db in try Self.login(db) }
     }
 
     /// Keeps (or, for nil, forgets) the device's sign-in. The database holds tokens from now on:
     /// its file is made readable by its owner only.
     public func saveSyncLogin(_ login: SyncLogin?) throws(StoreError) {
-        try write("saving the sign-in") { db in
-            try db.execute(sql: "DELETE FROM syncLogin")
-            if let login {
-                try db.execute(
-                    sql: "INSERT INTO syncLogin(id, server, user, access, accessExpiresAt, refresh, refreshExpiresAt) VALUES (1, ?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        login.server, login.user, login.tokens.access, login.tokens.accessExpiresAt, login.tokens.refresh,
-                        login.tokens.refreshExpiresAt,
-                    ])
-            }
+        try write("saving the sign-in") { db in try Self.replaceLogin(db, with: login) }
+        protectFile()
+    }
+
+    /// Renews the sign-in `stale` (its access token expired or refused) while holding the
+    /// database's write lock, so that two processes of one device never both spend one refresh
+    /// token (the server takes a refresh token used twice for a stolen one and revokes the device):
+    /// a process that finds the sign-in already renewed, or forgotten, by another takes that
+    /// without asking the server. Otherwise `renew` asks it, and what it returns is kept when
+    /// `save` is true (nil: forgotten); the sign-in returned is the one to use, nil when signed out.
+    /// The lock is held for one request: other writers of this database wait for it.
+    public func renewSyncLogin(_ stale: SyncLogin, _ renew: (SyncLogin) -> (login: SyncLogin?, save: Bool)) throws(StoreError) -> SyncLogin? {
+        let login = try write("renewing the sign-in") { db -> SyncLogin? in
+            guard let current = try Self.login(db), current.tokens.refresh == stale.tokens.refresh else { return try Self.login(db) }
+            let (renewed, save) = renew(current)
+            if save { try Self.replaceLogin(db, with: renewed) }
+            return save ? renewed : current
         }
+        protectFile()
+        return login
+    }
+
+    private static func login(_ db: Database) throws -> SyncLogin? {
+        try Row.fetchOne(db, sql: "SELECT server, user, access, accessExpiresAt, refresh, refreshExpiresAt FROM syncLogin").map {
+            SyncLogin(
+                server: $0[0], tokens: SyncWire.Tokens(user: $0[1], access: $0[2], accessExpiresAt: $0[3], refresh: $0[4], refreshExpiresAt: $0[5]))
+        }
+    }
+
+    private static func replaceLogin(_ db: Database, with login: SyncLogin?) throws {
+        try db.execute(sql: "DELETE FROM syncLogin")
+        guard let login else { return }
+        try db.execute(
+            sql: "INSERT INTO syncLogin(id, server, user, access, accessExpiresAt, refresh, refreshExpiresAt) VALUES (1, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                login.server, login.user, login.tokens.access, login.tokens.accessExpiresAt, login.tokens.refresh, login.tokens.refreshExpiresAt,
+            ])
+    }
+
+    /// The database holds tokens: its files are made readable by their owner only.
+    private func protectFile() {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: location + suffix) {
             chmod(location + suffix, 0o600)
         }
