@@ -261,6 +261,15 @@ final class TestServer: @unchecked Sendable {
         #expect(unreachable.stderr == "capital: error: could not reach \(server.url) (nothing answers there); 1 change stays pending\n")
         home.fails(
             ["sync", "login", "ftp://example.org", "--user", "anna", "--password-stdin"], mentioning: ["URL \"ftp://example.org\""], stdin: "x\n")
+        let ftp = home.run(["sync", "login", "ftp://example.org", "--user", "anna", "--password-stdin"], stdin: "x\n")
+        #expect(ftp.status == 64)
+        #expect(ftp.stderr == "capital: error: URL \"ftp://example.org\": give the server as http://HOST:PORT or https://HOST\n")
+        // Nothing pending, nothing said about it: signing in to a server that does not answer.
+        let nowhere = home.run(
+            ["--db", home.path("nowhere.sqlite"), "sync", "login", server.url, "--user", "anna", "--password-stdin"],
+            stdin: TestServer.password + "\n")
+        #expect(nowhere.status == 3)
+        #expect(nowhere.stderr == "capital: error: could not reach \(server.url) (nothing answers there)\n")
     }
 
     /// Two syncs of one device at once, its access token expired, the second renewing the sign-in

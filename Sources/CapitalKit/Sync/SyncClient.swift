@@ -51,7 +51,7 @@ public enum SyncClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreachable(let server, let reason, let pending):
-            "could not reach \(server) (\(reason)); \(Self.pending(pending))"
+            "could not reach \(server) (\(reason))" + (pending > 0 ? "; \(Self.pending(pending))" : "")
         case .refused(let problem, let pending):
             pending > 0 ? "\(problem.detail); \(Self.pending(pending))" : problem.detail
         case .signedOut(let why, let server, _, let pending):
@@ -66,10 +66,14 @@ public enum SyncClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The exit status: 3 when the server could not be reached, else 1.
+    /// The exit status: 3 when the server could not be reached, 64 for a URL that is not a
+    /// server's (a usage error, as for any malformed argument), else 1.
     public var exitCode: Int32 {
-        if case .unreachable = self { return 3 }
-        return 1
+        switch self {
+        case .unreachable: 3
+        case .badServer: 64
+        default: 1
+        }
     }
 
     static func pending(_ count: Int) -> String { "\(count) change\(count == 1 ? "" : "s") stay\(count == 1 ? "s" : "") pending" }
