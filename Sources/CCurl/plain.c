@@ -22,9 +22,14 @@ static long long now_ms(void) {
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static int fail(ccurl_response *response, int code, const char *format, const char *detail) {
+/// Records why no answer came: libcurl's code for it, and `message` (with `detail` after a colon).
+static int fail(ccurl_response *response, int code, const char *message, const char *detail) {
     response->code = code;
-    snprintf(response->error, sizeof response->error, format, detail);
+    if (detail) {
+        snprintf(response->error, sizeof response->error, "%s: %s", message, detail);
+    } else {
+        snprintf(response->error, sizeof response->error, "%s", message);
+    }
     return -1;
 }
 
@@ -46,7 +51,7 @@ static int wait_for(int fd, short events, long long deadline) {
 static int connect_to(const char *host, const char *port, long long deadline, ccurl_response *response) {
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *found = NULL;
     int status = getaddrinfo(host, port, &hints, &found);
-    if (status != 0) return fail(response, 6, "could not resolve %s", status == EAI_SYSTEM ? strerror(errno) : gai_strerror(status));
+    if (status != 0) return fail(response, 6, "could not resolve the host", status == EAI_SYSTEM ? strerror(errno) : gai_strerror(status));
     int last = ECONNREFUSED, timedOut = 0;
     for (struct addrinfo *a = found; a; a = a->ai_next) {
         int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
@@ -74,8 +79,8 @@ static int connect_to(const char *host, const char *port, long long deadline, cc
         close(fd);
     }
     freeaddrinfo(found);
-    if (timedOut) return fail(response, 28, "connecting timed out%s", "");
-    return fail(response, 7, "could not connect: %s", strerror(last));
+    if (timedOut) return fail(response, 28, "connecting timed out", NULL);
+    return fail(response, 7, "could not connect", strerror(last));
 }
 
 /// Sends all of `data`, waiting for the socket within the deadline.
@@ -87,10 +92,10 @@ static int send_all(int fd, const char *data, size_t length, long long deadline,
             length -= (size_t)sent;
         } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
             int ready = wait_for(fd, POLLOUT, deadline);
-            if (ready == 0) return fail(response, 28, "no answer in time (sending)%s", "");
-            if (ready < 0) return fail(response, 55, "sending failed: %s", strerror(errno));
+            if (ready == 0) return fail(response, 28, "no answer in time (sending)", NULL);
+            if (ready < 0) return fail(response, 55, "sending failed", strerror(errno));
         } else {
-            return fail(response, 55, "sending failed: %s", strerror(errno));
+            return fail(response, 55, "sending failed", strerror(errno));
         }
     }
     return 0;
@@ -169,12 +174,12 @@ int plain_request(const char *method, const char *url, const char *const *header
     size_t authority_length = slash ? (size_t)(slash - authority) : strlen(authority);
     const char *path = slash ? slash : "/";
     char host[256], port[8] = "80";
-    if (authority_length == 0 || authority_length >= sizeof host) return fail(response, 3, "malformed URL: %s", url);
+    if (authority_length == 0 || authority_length >= sizeof host) return fail(response, 3, "malformed URL", url);
     memcpy(host, authority, authority_length);
     host[authority_length] = 0;
     if (host[0] == '[') {
         char *closing = strchr(host, ']');
-        if (!closing || (closing[1] != 0 && closing[1] != ':')) return fail(response, 3, "malformed URL: %s", url);
+        if (!closing || (closing[1] != 0 && closing[1] != ':')) return fail(response, 3, "malformed URL", url);
         if (closing[1] == ':') snprintf(port, sizeof port, "%s", closing + 2);
         *closing = 0;
         memmove(host, host + 1, strlen(host + 1) + 1);
@@ -206,7 +211,7 @@ int plain_request(const char *method, const char *url, const char *const *header
     if (failed) {
         free(request.bytes);
         close(fd);
-        return fail(response, 27, "out of memory%s", "");
+        return fail(response, 27, "out of memory", NULL);
     }
     int sent = send_all(fd, request.bytes, request.length, deadline, response);
     free(request.bytes);
@@ -228,32 +233,32 @@ int plain_request(const char *method, const char *url, const char *const *header
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
             int ready = wait_for(fd, POLLIN, deadline);
             if (ready == 0) {
-                fail(response, 28, "no answer in %s s", timeout_seconds >= 30 ? "30" : "time");
+                fail(response, 28, "no answer in time", NULL);
                 goto done;
             }
             if (ready < 0) {
-                fail(response, 56, "receiving failed: %s", strerror(errno));
+                fail(response, 56, "receiving failed", strerror(errno));
                 goto done;
             }
             continue;
         }
         if (got < 0) {
-            fail(response, 56, "receiving failed: %s", strerror(errno));
+            fail(response, 56, "receiving failed", strerror(errno));
             goto done;
         }
         if (got > 0 && append(&raw, reading, (size_t)got) != 0) {
-            fail(response, 27, "out of memory%s", "");
+            fail(response, 27, "out of memory", NULL);
             goto done;
         }
         if (raw.length > LIMIT + 65536) {
-            fail(response, 23, "the answer is larger than %s", "64 MB");
+            fail(response, 23, "the answer is larger than 64 MB", NULL);
             goto done;
         }
         if (head_end == 0) {
             char *blank = strstr(raw.bytes ? raw.bytes : "", "\r\n\r\n");
             if (!blank) {
                 if (got == 0 || raw.length > 65536) {
-                    fail(response, got == 0 ? 52 : 8, "%s", got == 0 ? "the server closed the connection without an answer" : "malformed answer");
+                    fail(response, got == 0 ? 52 : 8, got == 0 ? "the server closed the connection without an answer" : "malformed answer", NULL);
                     goto done;
                 }
                 continue;
@@ -262,7 +267,7 @@ int plain_request(const char *method, const char *url, const char *const *header
             int major, minor;
             long status;
             if (sscanf(raw.bytes, "HTTP/%d.%d %ld", &major, &minor, &status) != 3) {
-                fail(response, 8, "%s", "malformed answer");
+                fail(response, 8, "malformed answer", NULL);
                 goto done;
             }
             response->status = status;
@@ -272,7 +277,7 @@ int plain_request(const char *method, const char *url, const char *const *header
             if (!chunked && header(raw.bytes, "Content-Length", value, sizeof value)) expected = strtoll(value, NULL, 10);
             blank[2] = '\r';
             if (expected > LIMIT) {
-                fail(response, 23, "the answer is larger than %s", "64 MB");
+                fail(response, 23, "the answer is larger than 64 MB", NULL);
                 goto done;
             }
             if (status == 204 || status == 304 || strcmp(method, "HEAD") == 0) expected = 0;
@@ -281,7 +286,7 @@ int plain_request(const char *method, const char *url, const char *const *header
         if (chunked) {
             int state = dechunk(&raw, &chunk_at, &decoded, LIMIT);
             if (state < 0) {
-                fail(response, 56, "%s", "malformed chunked answer");
+                fail(response, 56, "malformed chunked answer", NULL);
                 goto done;
             }
             complete = state == 1;
@@ -292,14 +297,14 @@ int plain_request(const char *method, const char *url, const char *const *header
         }
         if (complete) break;
         if (got == 0) {
-            fail(response, 18, "%s", "the server closed the connection before the whole answer");
+            fail(response, 18, "the server closed the connection before the whole answer", NULL);
             goto done;
         }
     }
     if (!chunked) {
         size_t length = expected >= 0 ? (size_t)expected : raw.length - head_end;
         if (append(&decoded, raw.bytes + head_end, length) != 0) {
-            fail(response, 27, "out of memory%s", "");
+            fail(response, 27, "out of memory", NULL);
             goto done;
         }
     }
@@ -307,7 +312,7 @@ int plain_request(const char *method, const char *url, const char *const *header
         char *inflated = NULL;
         long length = ccurl_gunzip(decoded.bytes, decoded.length, LIMIT, &inflated);
         if (length < 0) {
-            fail(response, 61, "%s", "the answer's gzip is broken or larger than 64 MB");
+            fail(response, 61, "the answer's gzip is broken or larger than 64 MB", NULL);
             goto done;
         }
         free(decoded.bytes);

@@ -52,7 +52,8 @@ extension Store {
     /// The lock is held for one request: other writers of this database wait for it.
     public func renewSyncLogin(_ stale: SyncLogin, _ renew: (SyncLogin) -> (login: SyncLogin?, save: Bool)) throws(StoreError) -> SyncLogin? {
         let login = try write("renewing the sign-in") { db -> SyncLogin? in
-            guard let current = try Self.login(db), current.tokens.refresh == stale.tokens.refresh else { return try Self.login(db) }
+            let stored = try Self.login(db)
+            guard let current = stored, current.tokens.refresh == stale.tokens.refresh else { return stored }
             let (renewed, save) = renew(current)
             if save { try Self.replaceLogin(db, with: renewed) }
             return save ? renewed : current
