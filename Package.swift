@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // `capital serve --database postgres://…`: the server's storage in PostgreSQL.
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.25.0"),
     ],
     targets: [
         // The engine: no dependencies, no Foundation.
@@ -57,6 +60,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The server's own executable, so that the CLI starts without loading the server's libraries.
@@ -90,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "CapitalServerTests",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "CapitalCore", "CapitalStore", "CapitalServer", "CapitalTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -226,8 +226,17 @@ final class DigestCache: Sendable {
     private let entries = Mutex<[String: (head: Int64, digest: String)]>([:])
 
     func digest(of ledger: String, at head: Int64, compute: () throws -> String) rethrows -> String {
-        if let entry = entries.withLock({ $0[ledger] }), entry.head == head { return entry.digest }
-        let digest = try compute()
+        if let digest = cached(ledger, at: head) { return digest }
+        return store(ledger, at: head, try compute())
+    }
+
+    /// The digest computed at `head`, if it is the last one computed.
+    func cached(_ ledger: String, at head: Int64) -> String? {
+        entries.withLock { $0[ledger] }.flatMap { $0.head == head ? $0.digest : nil }
+    }
+
+    /// Keeps `digest` as the ledger's at `head`, and answers it.
+    func store(_ ledger: String, at head: Int64, _ digest: String) -> String {
         entries.withLock { $0[ledger] = (head, digest) }
         return digest
     }

@@ -126,23 +126,18 @@ public final class LedgerLog: Sendable {
                     try Int64.fetchOne(
                         db.cachedStatement(sql: "SELECT MAX(deviceSeq) FROM log WHERE ledger = ? AND device = ?"), arguments: [ledger, set.device])
                     ?? 0
-                if set.deviceSeq <= last { throw AppendError.deviceSeqReused(device: set.device, deviceSeq: set.deviceSeq) }
-                if set.deviceSeq != last + 1 { throw AppendError.outOfOrder(device: set.device, expected: last + 1, got: set.deviceSeq) }
-                if let user {
-                    // A device belongs to the user who first pushed for it: nobody else writes in its name.
-                    if let owner = try String.fetchOne(
+                let owner =
+                    user == nil
+                    ? nil
+                    : try String.fetchOne(
                         db.cachedStatement(sql: "SELECT user FROM device WHERE ledger = ? AND device = ?"), arguments: [ledger, set.device])
-                    {
-                        if owner != user { throw AppendError.foreignDevice(device: set.device, user: owner) }
-                    } else {
-                        try db.cachedStatement(sql: "INSERT INTO device(ledger, device, user) VALUES (?, ?, ?)").execute(arguments: [
-                            ledger, set.device, user,
-                        ])
-                    }
+                try Self.admit(set, after: last, owner: owner, user: user, now: now)
+                if let user, owner == nil {
+                    // A device belongs to the user who first pushed for it: nobody else writes in its name.
+                    try db.cachedStatement(sql: "INSERT INTO device(ledger, device, user) VALUES (?, ?, ?)").execute(arguments: [
+                        ledger, set.device, user,
+                    ])
                 }
-                do { try set.check() } catch { throw AppendError.invalid("\(error)") }
-                let ahead = set.latest.milliseconds - now
-                if ahead > Self.allowedSkew { throw AppendError.clockSkew(id: set.id, aheadMilliseconds: ahead) }
                 let seq = try Int64.fetchOne(
                     db.cachedStatement(sql: "UPDATE ledger SET head = head + 1 WHERE id = ? RETURNING head"), arguments: [ledger])!
                 try db.cachedStatement(
@@ -155,19 +150,27 @@ public final class LedgerLog: Sendable {
         }
     }
 
+    /// The checks a change set new to the log passes, whatever the storage: the device's next number
+    /// after `last`, pushed by the user who owns the device (`owner`, nil for a device new to the
+    /// ledger; not checked without a `user`), the checks every device makes, and a clock not too
+    /// far ahead of the server's `now`.
+    public static func admit(_ set: ChangeSet, after last: Int64, owner: String?, user: String?, now: Int64) throws {
+        if set.deviceSeq <= last { throw AppendError.deviceSeqReused(device: set.device, deviceSeq: set.deviceSeq) }
+        if set.deviceSeq != last + 1 { throw AppendError.outOfOrder(device: set.device, expected: last + 1, got: set.deviceSeq) }
+        if user != nil, let owner, owner != user { throw AppendError.foreignDevice(device: set.device, user: owner) }
+        do { try set.check() } catch { throw AppendError.invalid("\(error)") }
+        let ahead = set.latest.milliseconds - now
+        if ahead > allowedSkew { throw AppendError.clockSkew(id: set.id, aheadMilliseconds: ahead) }
+    }
+
     /// Folds `set` into the ledger's merged state by the devices' rule (`SyncMerge`).
     private func merge(_ db: Database, _ set: ChangeSet, into ledger: String) throws {
         for change in set.changes {
-            guard let hlc = HybridTimestamp(change.hlc) else { continue }
-            let incoming = SyncWinner(value: change.value, stamp: SyncStamp(hlc: hlc, device: set.device), base: change.base.flatMap(SyncStamp.init))
             let current = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT value, hlc, device FROM state WHERE ledger = ? AND entity = ? AND record = ? AND grp = ?"),
                 arguments: [ledger, change.entity, change.record, change.group]
-            ).flatMap { row -> SyncWinner? in
-                guard let hlc = HybridTimestamp(row[1] as String) else { return nil }
-                return SyncWinner(value: row[0], stamp: SyncStamp(hlc: hlc, device: row[2]), base: nil)
-            }
-            guard case .take = SyncMerge.decide(current: current, incoming: incoming) else { continue }
+            ).map { (value: $0[0] as String, hlc: $0[1] as String, device: $0[2] as String) }
+            guard Self.replaces(change, of: set.device, current: current) else { continue }
             try db.cachedStatement(
                 sql: """
                     INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -176,6 +179,18 @@ public final class LedgerLog: Sendable {
                     """
             ).execute(arguments: [ledger, change.entity, change.record, change.group, change.value, change.hlc, set.device, change.base])
         }
+    }
+
+    /// Whether `change`, written by `device`, replaces its group's stored winner (`current`, nil
+    /// when the group has none) by the devices' rule (`SyncMerge`).
+    public static func replaces(_ change: Change, of device: String, current: (value: String, hlc: String, device: String)?) -> Bool {
+        guard let hlc = HybridTimestamp(change.hlc) else { return false }
+        let incoming = SyncWinner(value: change.value, stamp: SyncStamp(hlc: hlc, device: device), base: change.base.flatMap(SyncStamp.init))
+        let winner = current.flatMap { current in
+            HybridTimestamp(current.hlc).map { SyncWinner(value: current.value, stamp: SyncStamp(hlc: $0, device: current.device), base: nil) }
+        }
+        guard case .take = SyncMerge.decide(current: winner, incoming: incoming) else { return false }
+        return true
     }
 
     /// The change sets after `seq`, at most `limit`, in order, and the sequence number of the last.

@@ -27,42 +27,45 @@ public enum Rotation: Equatable, Sendable {
 }
 
 /// `capital serve`'s storage: the shared ledgers' logs and the people who may read and write
-/// them. `LedgerLog` keeps it in SQLite; the HTTP layer sees only this protocol.
+/// them. `LedgerLog` keeps it in SQLite, `PostgresStorage` in PostgreSQL; the HTTP layer sees only
+/// this protocol, and `StorageConformanceTests` hold both to the same behaviour.
 public protocol ServerStorage: Sendable {
     // Ledgers and their logs.
-    func createLedger(name: String, owner: String) throws -> String
-    func ledgers(of user: String) throws -> [SyncWire.Ledger]
-    func role(of user: String, in ledger: String) throws -> Role?
-    func setRole(_ role: Role?, of user: String, in ledger: String) throws
-    func members(of ledger: String) throws -> [SyncWire.Member]
+    func createLedger(name: String, owner: String) async throws -> String
+    func ledgers(of user: String) async throws -> [SyncWire.Ledger]
+    func role(of user: String, in ledger: String) async throws -> Role?
+    func setRole(_ role: Role?, of user: String, in ledger: String) async throws
+    func members(of ledger: String) async throws -> [SyncWire.Member]
     /// The devices that pushed to `ledger` and the user each pushes for.
-    func devices(of ledger: String) throws -> [SyncWire.Device]
-    func head(_ ledger: String) throws -> Int64?
+    func devices(of ledger: String) async throws -> [SyncWire.Device]
+    func head(_ ledger: String) async throws -> Int64?
     /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
-    func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> [Int64]
-    func page(of ledger: String, after seq: Int64, limit: Int) throws -> SyncWire.Page
+    func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64]
+    func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page
     /// Every group's winner as the JSON body of `GET …/snapshot` (`SyncWire.Snapshot`), made by
     /// the database itself: a ledger of 100 000 changes is one query, not 100 000 values.
-    func snapshot(of ledger: String) throws -> String
+    func snapshot(of ledger: String) async throws -> String
 
     // People.
-    func addUser(_ name: String, hash: String, now: Int64) throws
-    func users() throws -> [ServerUser]
-    func passwordHash(of user: String) throws -> (hash: String, disabled: Bool)?
-    func setPasswordHash(_ hash: String, of user: String) throws
+    func addUser(_ name: String, hash: String, now: Int64) async throws
+    func users() async throws -> [ServerUser]
+    func passwordHash(of user: String) async throws -> (hash: String, disabled: Bool)?
+    func setPasswordHash(_ hash: String, of user: String) async throws
+    /// Revokes every token of `user`: each of their devices signs in again.
+    func revokeAll(of user: String) async throws
     /// Replaces `user`'s hash with `hash` only if it is still `old` (a login's upgrade never undoes a `passwd`).
-    func upgradePasswordHash(_ hash: String, of user: String, from old: String) throws
-    func setDisabled(_ disabled: Bool, user: String) throws
+    func upgradePasswordHash(_ hash: String, of user: String, from old: String) async throws
+    func setDisabled(_ disabled: Bool, user: String) async throws
     /// Counts `user`'s failed sign-ins since `since` and, when fewer than `limit`, records this
     /// attempt as one (removed by `clearFailures` when the password matches) — in one transaction,
     /// so that attempts in parallel cannot all pass the count. Answers the failures counted when the
     /// user is locked out, else nil.
-    func attempt(_ user: String, at: Int64, since: Int64, limit: Int) throws -> [Int64]?
-    func clearFailures(of user: String) throws
+    func attempt(_ user: String, at: Int64, since: Int64, limit: Int) async throws -> [Int64]?
+    func clearFailures(of user: String) async throws
 
     // Tokens (stored as their SHA-256).
-    func issue(user: String, family: String, access: String, refresh: String, now: Int64) throws
-    func user(ofAccess digest: String, now: Int64) throws -> String?
-    func rotate(refresh digest: String, access: String, refresh newRefresh: String, now: Int64) throws -> Rotation
-    func revokeFamily(ofAccess digest: String) throws
+    func issue(user: String, family: String, access: String, refresh: String, now: Int64) async throws
+    func user(ofAccess digest: String, now: Int64) async throws -> String?
+    func rotate(refresh digest: String, access: String, refresh newRefresh: String, now: Int64) async throws -> Rotation
+    func revokeFamily(ofAccess digest: String) async throws
 }

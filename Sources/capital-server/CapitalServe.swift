@@ -23,9 +23,11 @@ struct CapitalServe: AsyncParsableCommand {
               capital serve --data /srv/capital --host 0.0.0.0 --port 8443
               capital serve user add anna --data /srv/capital        asks for a password
               capital serve user list --data /srv/capital
+              capital serve migrate --database postgres://capital@127.0.0.1/capital
+              capital serve --database postgres://capital@127.0.0.1/capital
             """,
         version: "0.1.0",
-        subcommands: [Run.self, UserCommand.self],
+        subcommands: [Run.self, Migrate.self, UserCommand.self],
         defaultSubcommand: Run.self
     )
 
@@ -49,22 +51,84 @@ struct CapitalServe: AsyncParsableCommand {
     }
 }
 
+extension Logger {
+    /// A logger that passes only errors on (to standard error).
+    static var quiet: Logger {
+        var logger = Logger(label: "capital-serve.postgres") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .critical
+        return logger
+    }
+}
+
 /// A one-line error and its exit status.
 struct ServeError: Error {
     let message: String
     var code: Int32 = 1
 }
 
-/// Where a server keeps its data: `DIR/capital-server.sqlite`.
+/// Where a server keeps its data: `--data DIR` (SQLite, `DIR/capital-server.sqlite`) or
+/// `--database postgres://USER@HOST/DB` (PostgreSQL), one of the two.
 struct DataOption: ParsableArguments {
-    @Option(name: .long, help: "The server's data folder (made when missing).")
-    var data: String
+    @Option(name: .long, help: "The server's data folder, for SQLite storage (made when missing).")
+    var data: String?
+
+    @Option(name: .long, help: "A PostgreSQL database instead: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&pool=N].")
+    var database: String?
 
     /// Hidden: scrypt's log2 N for new hashes (tests use a small one; the default is 17).
     @Option(name: .customLong("scrypt-log-n"), help: .hidden)
     var scryptLogN = Passwords.standardLogN
 
-    func open() throws -> LedgerLog {
+    func validate() throws {
+        switch (data, database) {
+        case (nil, nil): throw ValidationError("where is the server's data? --data DIR (SQLite) or --database postgres://USER@HOST/DB")
+        case (.some, .some): throw ValidationError("--data and --database: one or the other, not both")
+        default: break
+        }
+    }
+
+    /// Where the data is, for messages.
+    var place: String { database.map(PostgresStorage.redacted) ?? data ?? "" }
+
+    /// Runs `body` with the storage open: SQLite's file, or PostgreSQL's pool running for as long
+    /// as `body` does, its schema checked first (`migrating`: not checked, `body` migrates it).
+    /// The pool's own messages (a connection lost, made again) go to `logger`: the server's log;
+    /// a one-off command keeps quiet but for errors.
+    func withStorage<T: Sendable>(
+        migrating: Bool = false, logger: Logger = Logger.quiet, _ body: @Sendable (any ServerStorage) async throws -> T
+    ) async throws -> T {
+        guard let database else { return try await body(try openSQLite()) }
+        let storage: PostgresStorage
+        do { storage = try PostgresStorage(url: database, logger: logger) } catch {
+            throw ServeError(message: "--database \(error)", code: 64)
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await storage.client.run() }
+            defer { group.cancelAll() }
+            if !migrating {
+                let state: PostgresStorage.SchemaState
+                do { state = try await storage.checkSchema(within: .seconds(15)) } catch {
+                    throw ServeError(message: "--database \(place): \(PostgresStorage.describe(error))")
+                }
+                switch state {
+                case .current: break
+                case .behind(let pending):
+                    throw ServeError(
+                        message:
+                            "--database \(place): the schema lacks \(pending.joined(separator: ", ")): run capital serve migrate --database URL first"
+                    )
+                case .ahead(let unknown):
+                    throw ServeError(
+                        message:
+                            "--database \(place): the schema has \(unknown.joined(separator: ", ")), made by a newer capital: upgrade capital-server")
+                }
+            }
+            return try await body(storage)
+        }
+    }
+
+    private func openSQLite() throws -> LedgerLog {
+        let data = data ?? ""
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: data, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw ServeError(message: "--data \(data): a file, not a folder") }
@@ -100,24 +164,50 @@ extension CapitalServe {
         }
 
         func run() async throws {
-            let storage = try data.open()
             LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-            var logger = Logger(label: "capital-serve")
-            logger.logLevel = ProcessInfo.processInfo.environment["CAPITAL_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .info
-            let server = SyncServer(storage: storage, logN: data.scryptLogN, logger: logger)
-            let host = host
-            let folder = data.data
-            do {
-                try await server.run(host: host, port: port) { port in
-                    FileHandle.standardOutput.write(Data("capital serve: listening on http://\(host):\(port) (data in \(folder))\n".utf8))
+            let logger = {
+                var logger = Logger(label: "capital-serve")
+                logger.logLevel = ProcessInfo.processInfo.environment["CAPITAL_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+                return logger
+            }()
+            let (host, port, logN, place) = (host, port, data.scryptLogN, data.place)
+            try await data.withStorage(logger: logger) { storage in
+                let server = SyncServer(storage: storage, logN: logN, logger: logger)
+                do {
+                    try await server.run(host: host, port: port) { port in
+                        FileHandle.standardOutput.write(Data("capital serve: listening on http://\(host):\(port) (data in \(place))\n".utf8))
+                    }
+                } catch let error as SyncServer.ListenError {
+                    throw ServeError(message: "--port \(port): \(error.message)")
                 }
-            } catch let error as SyncServer.ListenError {
-                throw ServeError(message: "--port \(port): \(error.message)")
             }
         }
     }
 
-    struct UserCommand: ParsableCommand {
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring a PostgreSQL database's schema up to date (SQLite storage migrates itself).",
+            discussion: "Example: capital serve migrate --database postgres://capital@127.0.0.1/capital")
+
+        @OptionGroup var data: DataOption
+
+        func run() async throws {
+            guard data.database != nil else {
+                throw ServeError(
+                    message: "--data \(data.data ?? ""): SQLite storage brings its schema up to date when opened; migrate is for --database", code: 64
+                )
+            }
+            let place = data.place
+            let applied = try await data.withStorage(migrating: true) { storage in
+                do { return try await (storage as! PostgresStorage).migrate(within: .seconds(15)) } catch {
+                    throw ServeError(message: "--database \(place): \(PostgresStorage.describe(error))")
+                }
+            }
+            print(applied.isEmpty ? "The schema is up to date." : "Applied \(applied.joined(separator: ", ")).")
+        }
+    }
+
+    struct UserCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "user", abstract: "The people who may sign in (run on the server's machine).",
             subcommands: [Add.self, List.self, Disable.self, Enable.self, Passwd.self])
@@ -169,70 +259,84 @@ func hashedPassword(stdin: Bool, logN: Int) throws -> String {
 }
 
 extension CapitalServe.UserCommand {
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a user: capital serve user add anna --data DIR [--password-stdin].")
         @Argument(help: "The user's name.") var name: String
         @OptionGroup var data: DataOption
         @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
 
-        func run() throws {
+        func run() async throws {
             let name = try checkedName(name)
-            let storage = try data.open()
-            if try storage.passwordHash(of: name) != nil { throw ServeError(message: "user \"\(name)\": exists already") }
-            let hash = try hashedPassword(stdin: passwordStdin, logN: data.scryptLogN)
-            do { try storage.addUser(name, hash: hash, now: SyncServer.wallClock()) } catch let error as PeopleError {
-                throw ServeError(message: "user \"\(name)\": \(error)")
+            let (stdin, logN) = (passwordStdin, data.scryptLogN)
+            try await data.withStorage { storage in
+                if try await storage.passwordHash(of: name) != nil { throw ServeError(message: "user \"\(name)\": exists already") }
+                let hash = try hashedPassword(stdin: stdin, logN: logN)
+                do { try await storage.addUser(name, hash: hash, now: SyncServer.wallClock()) } catch let error as PeopleError {
+                    throw ServeError(message: "user \"\(name)\": \(error)")
+                }
             }
             print("Added user \(name).")
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the users.")
         @OptionGroup var data: DataOption
 
-        func run() throws {
-            let users = try data.open().users()
-            if users.isEmpty { print("No users yet: capital serve user add NAME --data \(data.data)") }
+        func run() async throws {
+            let users = try await data.withStorage { try await $0.users() }
+            if users.isEmpty {
+                print("No users yet: capital serve user add NAME \(data.database == nil ? "--data" : "--database") \(data.place)")
+            }
             for user in users { print("\(user.name)\t\(user.disabled ? "disabled" : "active")\tsince \(user.createdAt)") }
         }
     }
 
-    struct Disable: ParsableCommand {
+    struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop a user signing in; signs every device of theirs out.")
         @Argument(help: "The user's name.") var name: String
         @OptionGroup var data: DataOption
 
-        func run() throws {
-            do { try data.open().setDisabled(true, user: name) } catch let error as PeopleError { throw ServeError(message: "\(error)") }
+        func run() async throws {
+            let name = name
+            do { try await data.withStorage { try await $0.setDisabled(true, user: name) } } catch let error as PeopleError {
+                throw ServeError(message: "\(error)")
+            }
             print("Disabled \(name): every device of theirs is signed out.")
         }
     }
 
-    struct Enable: ParsableCommand {
+    struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let a disabled user sign in again.")
         @Argument(help: "The user's name.") var name: String
         @OptionGroup var data: DataOption
 
-        func run() throws {
-            do { try data.open().setDisabled(false, user: name) } catch let error as PeopleError { throw ServeError(message: "\(error)") }
+        func run() async throws {
+            let name = name
+            do { try await data.withStorage { try await $0.setDisabled(false, user: name) } } catch let error as PeopleError {
+                throw ServeError(message: "\(error)")
+            }
             print("Enabled \(name).")
         }
     }
 
-    struct Passwd: ParsableCommand {
+    struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a user's password; signs every device of theirs out.")
         @Argument(help: "The user's name.") var name: String
         @OptionGroup var data: DataOption
         @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
 
-        func run() throws {
-            let storage = try data.open()
-            guard try storage.passwordHash(of: name) != nil else { throw ServeError(message: "user \"\(name)\": no such user on this server") }
-            let hash = try hashedPassword(stdin: passwordStdin, logN: data.scryptLogN)
-            try storage.setPasswordHash(hash, of: name)
-            try storage.revokeAll(of: name)
+        func run() async throws {
+            let (name, stdin, logN) = (name, passwordStdin, data.scryptLogN)
+            try await data.withStorage { storage in
+                guard try await storage.passwordHash(of: name) != nil else {
+                    throw ServeError(message: "user \"\(name)\": no such user on this server")
+                }
+                let hash = try hashedPassword(stdin: stdin, logN: logN)
+                try await storage.setPasswordHash(hash, of: name)
+                try await storage.revokeAll(of: name)
+            }
             print("Changed \(name)'s password: every device of theirs is signed out.")
         }
     }

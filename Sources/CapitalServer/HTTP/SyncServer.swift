@@ -73,69 +73,69 @@ public struct SyncServer: Sendable {
         router.post("/v1/login") { request, _ in try await login(request) }
         router.post("/v1/refresh") { request, _ in try await refresh(request) }
         router.post("/v1/logout") { request, _ in
-            let (_, digest) = try authenticated(request)
-            try storage.revokeFamily(ofAccess: digest)
+            let (_, digest) = try await authenticated(request)
+            try await storage.revokeFamily(ofAccess: digest)
             return Response(status: .noContent)
         }
-        router.get("/v1/ledgers") { request, _ in try json(storage.ledgers(of: authenticated(request).user), for: request) }
+        router.get("/v1/ledgers") { request, _ in try await json(storage.ledgers(of: authenticated(request).user), for: request) }
         router.post("/v1/ledgers") { request, _ in
-            let user = try authenticated(request).user
+            let user = try await authenticated(request).user
             let body = try await decode(SyncWire.NewLedger.self, request)
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty, name.count <= 200 else {
                 throw Problem(422, "invalid", "name \(quoted(body.name)): a ledger's name needs 1 to 200 characters")
             }
-            let id = try storage.createLedger(name: name, owner: user)
+            let id = try await storage.createLedger(name: name, owner: user)
             return try json(SyncWire.Ledger(id: id, name: name, role: Role.owner.rawValue, head: 0), status: .created, for: request)
         }
         router.get("/v1/ledgers/:ledger") { request, context in
-            let (ledger, role) = try access(request, context, .viewer)
-            let found = try storage.ledgers(of: authenticated(request).user).first { $0.id == ledger }
+            let (ledger, role) = try await access(request, context, .viewer)
+            let found = try await storage.ledgers(of: authenticated(request).user).first { $0.id == ledger }
             return try json(found ?? SyncWire.Ledger(id: ledger, name: "", role: role.rawValue, head: 0), for: request)
         }
         router.post("/v1/ledgers/:ledger/changes") { request, context in
-            let (ledger, _) = try access(request, context, .member)
-            let user = try authenticated(request).user
+            let (ledger, _) = try await access(request, context, .member)
+            let user = try await authenticated(request).user
             let push = try await decode(SyncWire.Push.self, request)
             guard push.sets.count <= SyncWire.pageSize else {
                 throw Problem(413, "too_large", "\(push.sets.count) change sets in one push; at most \(SyncWire.pageSize)")
             }
-            let seqs = try append(push.sets, to: ledger, by: user)
-            return try json(SyncWire.Pushed(seqs: seqs, head: try storage.head(ledger) ?? 0), for: request)
+            let seqs = try await append(push.sets, to: ledger, by: user)
+            return try json(SyncWire.Pushed(seqs: seqs, head: await storage.head(ledger) ?? 0), for: request)
         }
         router.get("/v1/ledgers/:ledger/changes") { request, context in
-            let (ledger, _) = try access(request, context, .viewer)
+            let (ledger, _) = try await access(request, context, .viewer)
             let after = try number(request, "after", default: 0, in: 0...Int64.max)
             let limit = try number(request, "limit", default: Int64(SyncWire.pageSize), in: 1...Int64(SyncWire.pageSize))
-            return try json(storage.page(of: ledger, after: after, limit: Int(limit)), for: request)
+            return try await json(storage.page(of: ledger, after: after, limit: Int(limit)), for: request)
         }
         router.get("/v1/ledgers/:ledger/snapshot") { request, context in
-            let (ledger, _) = try access(request, context, .viewer)
-            return try json(text: storage.snapshot(of: ledger), for: request)
+            let (ledger, _) = try await access(request, context, .viewer)
+            return try await json(text: storage.snapshot(of: ledger), for: request)
         }
         router.get("/v1/ledgers/:ledger/members") { request, context in
-            let (ledger, _) = try access(request, context, .viewer)
-            return try json(storage.members(of: ledger), for: request)
+            let (ledger, _) = try await access(request, context, .viewer)
+            return try await json(storage.members(of: ledger), for: request)
         }
         router.get("/v1/ledgers/:ledger/devices") { request, context in
-            let (ledger, _) = try access(request, context, .viewer)
-            return try json(storage.devices(of: ledger), for: request)
+            let (ledger, _) = try await access(request, context, .viewer)
+            return try await json(storage.devices(of: ledger), for: request)
         }
         router.put("/v1/ledgers/:ledger/members/:user") { request, context in
-            let (ledger, _) = try access(request, context, .owner)
+            let (ledger, _) = try await access(request, context, .owner)
             let user = try parameter(context, "user")
             let body = try await decode(SyncWire.Role.self, request)
             guard let role = Role(rawValue: body.role) else {
                 throw Problem(422, "invalid", "role \(quoted(body.role)): one of owner, member, viewer")
             }
-            try people { try storage.setRole(role, of: user, in: ledger) }
+            try await people { try await storage.setRole(role, of: user, in: ledger) }
             return try json(SyncWire.Member(user: user, role: role.rawValue), for: request)
         }
         router.delete("/v1/ledgers/:ledger/members/:user") { request, context in
             let user = try parameter(context, "user")
             // Anyone may leave; only an owner removes someone else.
-            let (ledger, _) = try access(request, context, try authenticated(request).user == user ? .viewer : .owner)
-            try people { try storage.setRole(nil, of: user, in: ledger) }
+            let (ledger, _) = try await access(request, context, try await authenticated(request).user == user ? .viewer : .owner)
+            try await people { try await storage.setRole(nil, of: user, in: ledger) }
             return Response(status: .noContent)
         }
         return router
@@ -151,28 +151,28 @@ public struct SyncServer: Sendable {
         let body = try await decode(SyncWire.Login.self, request)
         let now = now()
         // The attempt counts as a failure from now until its password matches.
-        if let failures = try storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
+        if let failures = try await storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
             let retry = (failures[failures.count - Self.lockoutFailures] + Self.lockoutWindow - now + 999) / 1000
             throw Problem(
                 429, "locked_out", "too many failed sign-ins for \(body.user): try again in \(max(retry, 1) / 60 + 1) minutes",
                 headers: ["Retry-After": "\(max(retry, 1))"])
         }
-        let stored = try storage.passwordHash(of: body.user)
+        let stored = try await storage.passwordHash(of: body.user)
         // An unknown user costs the same hash as a known one, and gets the same answer.
         let password = body.password
         let hash = stored?.hash ?? decoy
         let matches = try await gate.run { Passwords.verify(password, against: hash) }
         guard matches, let stored else { throw Problem(401, "unauthorized", "wrong user name or password") }
-        try storage.clearFailures(of: body.user)
+        try await storage.clearFailures(of: body.user)
         if stored.disabled { throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator") }
         if Passwords.strength(of: stored.hash) < logN {
             let logN = logN
             let upgraded = try await gate.run { try Passwords.hash(password, logN: logN) }
-            try storage.upgradePasswordHash(upgraded, of: body.user, from: stored.hash)
+            try await storage.upgradePasswordHash(upgraded, of: body.user, from: stored.hash)
         }
         let access = Tokens.make()
         let refresh = Tokens.make()
-        try storage.issue(
+        try await storage.issue(
             user: body.user, family: UUID().uuidString, access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now)
         return try json(
             SyncWire.Tokens(
@@ -185,7 +185,9 @@ public struct SyncServer: Sendable {
         let now = now()
         let access = Tokens.make()
         let refresh = Tokens.make()
-        switch try storage.rotate(refresh: Tokens.digest(body.refresh), access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now) {
+        switch try await storage.rotate(
+            refresh: Tokens.digest(body.refresh), access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now)
+        {
         case .rotated(let user):
             return try json(
                 SyncWire.Tokens(
@@ -200,12 +202,12 @@ public struct SyncServer: Sendable {
     }
 
     /// The signed-in user of a request's bearer token, and the token's digest.
-    private func authenticated(_ request: Request) throws -> (user: String, digest: String) {
+    private func authenticated(_ request: Request) async throws -> (user: String, digest: String) {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw Problem(401, "unauthorized", "not signed in: run capital sync login")
         }
         let digest = Tokens.digest(String(header.dropFirst(7)))
-        guard let user = try storage.user(ofAccess: digest, now: now()) else {
+        guard let user = try await storage.user(ofAccess: digest, now: now()) else {
             throw Problem(401, "unauthorized", "the access token has expired or was revoked")
         }
         return (user, digest)
@@ -213,10 +215,10 @@ public struct SyncServer: Sendable {
 
     /// The ledger a request names, when its user's role there is at least `needed`: a ledger the
     /// user is not a member of does not exist for them (404).
-    private func access(_ request: Request, _ context: BasicRequestContext, _ needed: Role) throws -> (String, Role) {
-        let user = try authenticated(request).user
+    private func access(_ request: Request, _ context: BasicRequestContext, _ needed: Role) async throws -> (String, Role) {
+        let user = try await authenticated(request).user
         let ledger = try parameter(context, "ledger")
-        guard let role = try storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
+        guard let role = try await storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
         switch (needed, role) {
         case (.member, .viewer):
             throw Problem(403, "forbidden", "\(user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
@@ -228,9 +230,9 @@ public struct SyncServer: Sendable {
 
     // MARK: Log
 
-    private func append(_ sets: [ChangeSet], to ledger: String, by user: String) throws -> [Int64] {
+    private func append(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> [Int64] {
         do {
-            return try storage.append(sets, to: ledger, by: user, now: now())
+            return try await storage.append(sets, to: ledger, by: user, now: now())
         } catch let error as AppendError {
             switch error {
             case .noLedger: throw Problem(404, "not_found", error.description)
@@ -244,8 +246,8 @@ public struct SyncServer: Sendable {
         }
     }
 
-    private func people(_ body: () throws -> Void) throws {
-        do { try body() } catch let error as PeopleError {
+    private func people(_ body: () async throws -> Void) async throws {
+        do { try await body() } catch let error as PeopleError {
             switch error {
             case .noUser: throw Problem(404, "not_found", error.description)
             case .userExists: throw Problem(409, "exists", error.description)

@@ -1,0 +1,647 @@
+import CapitalCore
+import CapitalStore
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// `capital serve --database postgres://…`: the same storage as `LedgerLog`, in PostgreSQL, for a
+/// server that carries many households. Behaviour is the SQLite storage's, held to it by the same
+/// tests (`StorageConformanceTests`); what differs is how the guarantees are kept:
+///
+/// - **Gapless sequences.** An append first locks its ledger's row (`SELECT … FOR UPDATE`), so
+///   pushes to one ledger take turns and each commits before the next numbers anything: numbers
+///   are never skipped and commit in order (a sequence object's values would commit out of order).
+///   Pushes to different ledgers do not wait for each other.
+/// - **Counts that must not be outrun** (sign-in failures, a ledger's last owner, a refresh token
+///   spent twice) are read under a row or advisory lock in the transaction that writes them.
+/// - **Canonical order** is byte order: text columns use the "C" collation, as SQLite compares.
+///
+/// Connections come from postgres-nio's pool (`PostgresClient`), which must run (`run()`, or as a
+/// service of the server's service group) while the storage is used. The schema is versioned in
+/// `capital_schema`; `migrate()` brings it up to date (`capital serve migrate`), and a server refuses
+/// to start on a schema behind or ahead of its own (`checkSchema()`).
+public final class PostgresStorage: ServerStorage {
+    /// The connection pool: run it (`await client.run()`) for as long as the storage is used.
+    public let client: PostgresClient
+    let logger: Logger
+    /// One connection's settings, for the schema's check and migrations (`connect()`).
+    let connection: PostgresConnection.Configuration
+    let digestCache = DigestCache()
+
+    /// A storage for the database `url` names: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
+    /// with `?sslmode=disable|prefer|require` (prefer: TLS when the server offers it) and
+    /// `?pool=N` connections at most (default 8).
+    public init(url: String, logger: Logger = Logger(label: "capital-serve.postgres")) throws(PostgresURLError) {
+        let parsed = try PostgresURL(url)
+        var configuration = PostgresClient.Configuration(
+            host: parsed.host, port: parsed.port, username: parsed.user, password: parsed.password, database: parsed.database,
+            tls: parsed.tls)
+        configuration.options.maximumConnections = parsed.pool
+        configuration.options.minimumConnections = 0
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        let context = { () throws(PostgresURLError) -> NIOSSLContext in
+            do { return try NIOSSLContext(configuration: .makeClientConfiguration()) } catch {
+                throw PostgresURLError(description: "\(Self.redacted(url)): TLS could not be set up (\(error))")
+            }
+        }
+        self.connection = PostgresConnection.Configuration(
+            host: parsed.host, port: parsed.port, username: parsed.user, password: parsed.password, database: parsed.database,
+            tls: parsed.sslmode == "disable" ? .disable : parsed.sslmode == "require" ? .require(try context()) : .prefer(try context()))
+    }
+
+    /// Runs `body` on a connection of its own, outside the pool: a database that is down, missing
+    /// or refuses the user fails at once with the server's reason (the pool would keep retrying).
+    func connected<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await PostgresConnection.connect(configuration: self.connection, id: 0, logger: logger)
+        do {
+            let result = try await body(connection)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    // MARK: Schema
+
+    /// The schema's versions in order, each applied once.
+    static let migrations: [(version: String, sql: [String])] = [
+        (
+            "v1",
+            [
+                """
+                CREATE TABLE ledger (
+                    id TEXT COLLATE "C" PRIMARY KEY, name TEXT NOT NULL, createdAt TEXT NOT NULL, head BIGINT NOT NULL DEFAULT 0)
+                """,
+                """
+                CREATE TABLE log (
+                    ledger TEXT COLLATE "C" NOT NULL REFERENCES ledger(id), seq BIGINT NOT NULL, id TEXT COLLATE "C" NOT NULL,
+                    device TEXT COLLATE "C" NOT NULL, deviceSeq BIGINT NOT NULL, body TEXT NOT NULL, receivedAt TEXT NOT NULL,
+                    PRIMARY KEY (ledger, seq), UNIQUE (ledger, id), UNIQUE (ledger, device, deviceSeq))
+                """,
+                """
+                CREATE TABLE state (
+                    ledger TEXT COLLATE "C" NOT NULL, entity TEXT COLLATE "C" NOT NULL, record TEXT COLLATE "C" NOT NULL,
+                    grp TEXT COLLATE "C" NOT NULL, value TEXT COLLATE "C" NOT NULL, hlc TEXT COLLATE "C" NOT NULL,
+                    device TEXT COLLATE "C" NOT NULL, base TEXT COLLATE "C",
+                    PRIMARY KEY (ledger, entity, record, grp))
+                """,
+            ]
+        ),
+        (
+            "v2-people",
+            [
+                """
+                CREATE TABLE server_user (
+                    name TEXT COLLATE "C" PRIMARY KEY, hash TEXT NOT NULL, disabled BOOLEAN NOT NULL DEFAULT false, createdAt TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE member (
+                    ledger TEXT COLLATE "C" NOT NULL REFERENCES ledger(id), "user" TEXT COLLATE "C" NOT NULL REFERENCES server_user(name),
+                    role TEXT NOT NULL, PRIMARY KEY (ledger, "user"))
+                """,
+                """
+                CREATE TABLE token (
+                    hash TEXT COLLATE "C" PRIMARY KEY, "user" TEXT COLLATE "C" NOT NULL REFERENCES server_user(name),
+                    family TEXT COLLATE "C" NOT NULL, kind TEXT NOT NULL, expires BIGINT NOT NULL, state TEXT NOT NULL DEFAULT 'live')
+                """,
+                "CREATE INDEX token_family ON token(family)",
+                """
+                CREATE TABLE device (
+                    ledger TEXT COLLATE "C" NOT NULL REFERENCES ledger(id), device TEXT COLLATE "C" NOT NULL,
+                    "user" TEXT COLLATE "C" NOT NULL, PRIMARY KEY (ledger, device))
+                """,
+                "CREATE TABLE login_failure (\"user\" TEXT COLLATE \"C\" NOT NULL, at BIGINT NOT NULL)",
+                "CREATE INDEX login_failure_user ON login_failure(\"user\", at)",
+            ]
+        ),
+    ]
+
+    /// Where the database's schema stands against this program's.
+    public enum SchemaState: Equatable, Sendable {
+        case current
+        /// Versions this program would apply (`capital serve migrate`).
+        case behind(pending: [String])
+        /// Versions the database has that this program does not know: a newer capital made them.
+        case ahead(unknown: [String])
+    }
+
+    /// The versions the database has applied, in order (none for a database never migrated).
+    static func appliedVersions(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let exists = try await connection.query("SELECT to_regclass('capital_schema') IS NOT NULL", logger: logger)
+        for try await found in exists.decode(Bool.self) where !found { return [] }
+        var versions: [String] = []
+        for try await version in try await connection.query("SELECT version FROM capital_schema ORDER BY position", logger: logger)
+            .decode(String.self)
+        {
+            versions.append(version)
+        }
+        return versions
+    }
+
+    /// Compares the database's schema with this program's.
+    public func checkSchema() async throws -> SchemaState {
+        let applied = try await connected { try await Self.appliedVersions($0, logger: self.logger) }
+        let known = Self.migrations.map(\.version)
+        let unknown = applied.filter { !known.contains($0) }
+        if !unknown.isEmpty { return .ahead(unknown: unknown) }
+        let pending = known.filter { !applied.contains($0) }
+        return pending.isEmpty ? .current : .behind(pending: pending)
+    }
+
+    /// Applies the versions the database lacks, all in one transaction (PostgreSQL's DDL is
+    /// transactional: a failed migration leaves nothing behind) under an advisory lock (two servers
+    /// migrating at once take turns); answers the versions applied.
+    @discardableResult
+    public func migrate() async throws -> [String] {
+        try await connected { try await Self.inTransaction($0, logger: self.logger) { try await self.migrate($0) } }
+    }
+
+    private func migrate(_ connection: PostgresConnection) async throws -> [String] {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS capital_schema (
+                position INTEGER PRIMARY KEY, version TEXT NOT NULL UNIQUE, appliedAt TIMESTAMPTZ NOT NULL DEFAULT now())
+            """, logger: self.logger)
+        var applied: [String] = []
+        for try await version in try await connection.query("SELECT version FROM capital_schema", logger: self.logger).decode(String.self) {
+            applied.append(version)
+        }
+        var done: [String] = []
+        for (position, migration) in Self.migrations.enumerated() where !applied.contains(migration.version) {
+            for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
+            try await connection.query(
+                "INSERT INTO capital_schema(position, version) VALUES (\(position + 1), \(migration.version))", logger: self.logger)
+            done.append(migration.version)
+        }
+        return done
+    }
+
+    /// `checkSchema()`, or an error when the database has not answered within `limit` (the pool
+    /// keeps trying to connect to a server that is down; an operator wants to hear of it).
+    public func checkSchema(within limit: Duration) async throws -> SchemaState {
+        try await Self.within(limit) { try await self.checkSchema() }
+    }
+
+    /// `migrate()`, or an error when the database has not answered within `limit`.
+    public func migrate(within limit: Duration) async throws -> [String] {
+        try await Self.within(limit) { try await self.migrate() }
+    }
+
+    /// No answer from the database in time.
+    public struct Timeout: Error, CustomStringConvertible {
+        public let limit: Duration
+        public var description: String { "no answer within \(limit.components.seconds) s: is PostgreSQL running there, and reachable?" }
+    }
+
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw Timeout(limit: limit) }
+            return value
+        }
+    }
+
+    /// A database error in one line: the server's own message (a database that does not exist, a
+    /// password refused, a role without rights) or what stopped the connection. postgres-nio keeps
+    /// its errors' text generic on purpose (queries may hold secrets); these parts hold none.
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError, let inner = error.closureError ?? error.beginError ?? error.commitError {
+            return describe(inner)
+        }
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+
+    /// `url` with its password, if any, replaced by `***`: for messages and logs.
+    public static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+
+    /// The advisory lock's key for migrations ("capi" as a number).
+    static let migrationLock: Int64 = 0x6361_7069
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction on one pooled connection: committed when it returns, rolled
+    /// back when it throws, its error passed on as it was thrown.
+    /// `readOnly`: one snapshot for every query of `body` (REPEATABLE READ), writing nothing.
+    func transaction<Result: Sendable>(readOnly: Bool = false, _ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { try await Self.inTransaction($0, readOnly: readOnly, logger: self.logger, body) }
+    }
+
+    /// `body` in a transaction on `connection` (postgres-nio's `withTransaction` wraps the error
+    /// thrown; the HTTP layer needs it as thrown: an `AppendError` is a 409, not a 500).
+    static func inTransaction<Result: Sendable>(
+        _ connection: PostgresConnection, readOnly: Bool = false, logger: Logger, _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// The first row of `query` decoded as `T`, nil when there is none.
+    static func first<T: PostgresDecodable & Sendable>(
+        _ type: T.Type, _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger
+    ) async throws -> T? {
+        for try await value in try await connection.query(query, logger: logger).decode(T.self) { return value }
+        return nil
+    }
+
+    /// The first row of `query` on any pooled connection.
+    func first<T: PostgresDecodable & Sendable>(_ type: T.Type, _ query: PostgresQuery) async throws -> T? {
+        try await client.withConnection { connection in try await Self.first(type, query, on: connection, logger: self.logger) }
+    }
+
+    // MARK: Ledgers and their logs
+
+    public func createLedger(name: String, owner: String) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        let now = ISO8601DateFormatter().string(from: Date())
+        try await transaction { connection in
+            try await connection.query("INSERT INTO ledger(id, name, createdAt) VALUES (\(id), \(name), \(now))", logger: self.logger)
+            try await connection.query("INSERT INTO member(ledger, \"user\", role) VALUES (\(id), \(owner), 'owner')", logger: self.logger)
+        }
+        return id
+    }
+
+    public func ledgers(of user: String) async throws -> [SyncWire.Ledger] {
+        var ledgers: [SyncWire.Ledger] = []
+        let rows = try await client.query(
+            """
+            SELECT l.id, l.name, m.role, l.head FROM member m JOIN ledger l ON l.id = m.ledger
+            WHERE m."user" = \(user) ORDER BY l.name COLLATE "C", l.id
+            """, logger: logger)
+        for try await (id, name, role, head) in rows.decode((String, String, String, Int64).self) {
+            ledgers.append(SyncWire.Ledger(id: id, name: name, role: role, head: head))
+        }
+        return ledgers
+    }
+
+    public func role(of user: String, in ledger: String) async throws -> Role? {
+        try await first(String.self, "SELECT role FROM member WHERE ledger = \(ledger) AND \"user\" = \(user)").flatMap(Role.init)
+    }
+
+    public func setRole(_ role: Role?, of user: String, in ledger: String) async throws {
+        try await transaction { connection in
+            // The ledger's row, locked: two owners demoting each other at once take turns.
+            _ = try await Self.first(String.self, "SELECT id FROM ledger WHERE id = \(ledger) FOR UPDATE", on: connection, logger: self.logger)
+            guard try await Self.first(String.self, "SELECT name FROM server_user WHERE name = \(user)", on: connection, logger: self.logger) != nil
+            else { throw PeopleError.noUser(user) }
+            var owners: [String] = []
+            for try await owner in try await connection.query(
+                "SELECT \"user\" FROM member WHERE ledger = \(ledger) AND role = 'owner'", logger: self.logger
+            ).decode(String.self) {
+                owners.append(owner)
+            }
+            if owners == [user], role != .owner { throw PeopleError.lastOwner(user) }
+            if let role {
+                try await connection.query(
+                    """
+                    INSERT INTO member(ledger, "user", role) VALUES (\(ledger), \(user), \(role.rawValue))
+                    ON CONFLICT (ledger, "user") DO UPDATE SET role = excluded.role
+                    """, logger: self.logger)
+            } else {
+                try await connection.query("DELETE FROM member WHERE ledger = \(ledger) AND \"user\" = \(user)", logger: self.logger)
+            }
+        }
+    }
+
+    public func members(of ledger: String) async throws -> [SyncWire.Member] {
+        var members: [SyncWire.Member] = []
+        let rows = try await client.query("SELECT \"user\", role FROM member WHERE ledger = \(ledger) ORDER BY \"user\"", logger: logger)
+        for try await (user, role) in rows.decode((String, String).self) { members.append(SyncWire.Member(user: user, role: role)) }
+        return members
+    }
+
+    public func devices(of ledger: String) async throws -> [SyncWire.Device] {
+        var devices: [SyncWire.Device] = []
+        let rows = try await client.query("SELECT device, \"user\" FROM device WHERE ledger = \(ledger) ORDER BY device", logger: logger)
+        for try await (device, user) in rows.decode((String, String).self) { devices.append(SyncWire.Device(device: device, user: user)) }
+        return devices
+    }
+
+    public func head(_ ledger: String) async throws -> Int64? {
+        try await first(Int64.self, "SELECT head FROM ledger WHERE id = \(ledger)")
+    }
+
+    /// Appends `sets` in order, all or none, as `LedgerLog.append` does; the ledger's row is locked
+    /// first, so the checks below read what every earlier push committed.
+    public func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64] {
+        let bodies = try sets.map { try $0.body }
+        return try await transaction { connection in
+            guard
+                try await Self.first(Int64.self, "SELECT head FROM ledger WHERE id = \(ledger) FOR UPDATE", on: connection, logger: self.logger)
+                    != nil
+            else { throw AppendError.noLedger(ledger) }
+            var answers: [Int64] = []
+            for (set, body) in zip(sets, bodies) {
+                let logged = try await connection.query("SELECT seq, body FROM log WHERE ledger = \(ledger) AND id = \(set.id)", logger: self.logger)
+                var known: (seq: Int64, body: String)?
+                for try await (seq, text) in logged.decode((Int64, String).self) { known = (seq, text) }
+                if let known {
+                    guard known.body == body else { throw AppendError.idReused(id: set.id) }
+                    answers.append(known.seq)
+                    continue
+                }
+                let last =
+                    try await Self.first(
+                        Int64?.self, "SELECT MAX(deviceSeq) FROM log WHERE ledger = \(ledger) AND device = \(set.device)", on: connection,
+                        logger: self.logger) ?? nil
+                let owner =
+                    user == nil
+                    ? nil
+                    : try await Self.first(
+                        String.self, "SELECT \"user\" FROM device WHERE ledger = \(ledger) AND device = \(set.device)", on: connection,
+                        logger: self.logger)
+                try LedgerLog.admit(set, after: last ?? 0, owner: owner, user: user, now: now)
+                if let user, owner == nil {
+                    try await connection.query(
+                        "INSERT INTO device(ledger, device, \"user\") VALUES (\(ledger), \(set.device), \(user))", logger: self.logger)
+                }
+                let seq = try await Self.first(
+                    Int64.self, "UPDATE ledger SET head = head + 1 WHERE id = \(ledger) RETURNING head", on: connection, logger: self.logger)!
+                try await connection.query(
+                    """
+                    INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt)
+                    VALUES (\(ledger), \(seq), \(set.id), \(set.device), \(set.deviceSeq), \(body), \(String(now)))
+                    """, logger: self.logger)
+                try await self.merge(connection, set, into: ledger)
+                answers.append(seq)
+            }
+            return answers
+        }
+    }
+
+    /// Folds `set` into the ledger's merged state by the devices' rule, as `LedgerLog` does.
+    private func merge(_ connection: PostgresConnection, _ set: ChangeSet, into ledger: String) async throws {
+        for change in set.changes {
+            let rows = try await connection.query(
+                """
+                SELECT value, hlc, device FROM state
+                WHERE ledger = \(ledger) AND entity = \(change.entity) AND record = \(change.record) AND grp = \(change.group)
+                """, logger: logger)
+            var current: (value: String, hlc: String, device: String)?
+            for try await (value, hlc, device) in rows.decode((String, String, String).self) { current = (value, hlc, device) }
+            guard LedgerLog.replaces(change, of: set.device, current: current) else { continue }
+            try await connection.query(
+                """
+                INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base)
+                VALUES (\(ledger), \(change.entity), \(change.record), \(change.group), \(change.value), \(change.hlc), \(set.device), \(change.base))
+                ON CONFLICT (ledger, entity, record, grp) DO UPDATE SET
+                    value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
+                """, logger: logger)
+        }
+    }
+
+    public func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page {
+        // One snapshot for the head, the rows and the digest: a push committing between them
+        // cannot make the page claim a head its rows do not reach.
+        try await transaction(readOnly: true) { connection in
+            let head = try await Self.first(Int64.self, "SELECT head FROM ledger WHERE id = \(ledger)", on: connection, logger: self.logger) ?? 0
+            var sets: [ChangeSet] = []
+            var last = seq
+            let rows = try await connection.query(
+                "SELECT seq, body FROM log WHERE ledger = \(ledger) AND seq > \(seq) ORDER BY seq LIMIT \(limit)", logger: self.logger)
+            for try await (number, body) in rows.decode((Int64, String).self) {
+                sets.append(try ChangeSet(body: body))
+                last = number
+            }
+            var digest: String?
+            if last >= head {
+                if let cached = self.digestCache.cached(ledger, at: head) {
+                    digest = cached
+                } else {
+                    var hash = SHA256()
+                    let state = try await connection.query(
+                        "SELECT entity, record, grp, value FROM state WHERE ledger = \(ledger) ORDER BY entity, record, grp", logger: self.logger)
+                    for try await (entity, record, group, value) in state.decode((String, String, String, String).self) {
+                        hash.update(SyncWire.canonicalLine(entity: entity, record: record, group: group, value: value))
+                    }
+                    digest = self.digestCache.store(ledger, at: head, hash.finalizeHex())
+                }
+            }
+            return SyncWire.Page(sets: sets, last: last, head: head, digest: digest)
+        }
+    }
+
+    public func snapshot(of ledger: String) async throws -> String {
+        try await transaction(readOnly: true) { connection in
+            let head = try await Self.first(Int64.self, "SELECT head FROM ledger WHERE id = \(ledger)", on: connection, logger: self.logger) ?? 0
+            let entries = try await Self.first(
+                String.self,
+                """
+                SELECT coalesce(json_agg(json_build_array(entity, record, grp, value, hlc, device, base) ORDER BY entity, record, grp), '[]')::text
+                FROM state WHERE ledger = \(ledger)
+                """, on: connection, logger: self.logger)
+            return SyncWire.Snapshot.body(entries: entries ?? "[]", head: head)
+        }
+    }
+
+    // MARK: People
+
+    public func addUser(_ name: String, hash: String, now: Int64) async throws {
+        let added = try await first(
+            String.self,
+            "INSERT INTO server_user(name, hash, createdAt) VALUES (\(name), \(hash), \(LedgerLog.iso(now))) ON CONFLICT DO NOTHING RETURNING name")
+        if added == nil { throw PeopleError.userExists(name) }
+    }
+
+    public func users() async throws -> [ServerUser] {
+        var users: [ServerUser] = []
+        let rows = try await client.query("SELECT name, disabled, createdAt FROM server_user ORDER BY name", logger: logger)
+        for try await (name, disabled, created) in rows.decode((String, Bool, String).self) {
+            users.append(ServerUser(name: name, disabled: disabled, createdAt: created))
+        }
+        return users
+    }
+
+    public func passwordHash(of user: String) async throws -> (hash: String, disabled: Bool)? {
+        let rows = try await client.query("SELECT hash, disabled FROM server_user WHERE name = \(user)", logger: logger)
+        for try await (hash, disabled) in rows.decode((String, Bool).self) { return (hash, disabled) }
+        return nil
+    }
+
+    public func setPasswordHash(_ hash: String, of user: String) async throws {
+        guard try await first(String.self, "UPDATE server_user SET hash = \(hash) WHERE name = \(user) RETURNING name") != nil else {
+            throw PeopleError.noUser(user)
+        }
+    }
+
+    public func revokeAll(of user: String) async throws {
+        try await client.query("UPDATE token SET state = 'revoked' WHERE \"user\" = \(user)", logger: logger)
+    }
+
+    public func upgradePasswordHash(_ hash: String, of user: String, from old: String) async throws {
+        try await client.query("UPDATE server_user SET hash = \(hash) WHERE name = \(user) AND hash = \(old)", logger: logger)
+    }
+
+    public func setDisabled(_ disabled: Bool, user: String) async throws {
+        try await transaction { connection in
+            guard
+                try await Self.first(
+                    String.self, "UPDATE server_user SET disabled = \(disabled) WHERE name = \(user) RETURNING name", on: connection,
+                    logger: self.logger) != nil
+            else { throw PeopleError.noUser(user) }
+            if disabled { try await connection.query("UPDATE token SET state = 'revoked' WHERE \"user\" = \(user)", logger: self.logger) }
+        }
+    }
+
+    public func attempt(_ user: String, at: Int64, since: Int64, limit: Int) async throws -> [Int64]? {
+        try await transaction { connection in
+            // One user's attempts take turns (an unknown user has no row to lock).
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("login:" + user)))", logger: self.logger)
+            var failures: [Int64] = []
+            for try await failure in try await connection.query(
+                "SELECT at FROM login_failure WHERE \"user\" = \(user) AND at >= \(since) ORDER BY at", logger: self.logger
+            ).decode(Int64.self) {
+                failures.append(failure)
+            }
+            if failures.count >= limit { return failures }
+            try await connection.query("DELETE FROM login_failure WHERE at < \(at - 86_400_000)", logger: self.logger)
+            try await connection.query("INSERT INTO login_failure(\"user\", at) VALUES (\(user), \(at))", logger: self.logger)
+            return nil
+        }
+    }
+
+    public func clearFailures(of user: String) async throws {
+        try await client.query("DELETE FROM login_failure WHERE \"user\" = \(user)", logger: logger)
+    }
+
+    // MARK: Tokens
+
+    public func issue(user: String, family: String, access: String, refresh: String, now: Int64) async throws {
+        try await transaction { connection in
+            try await Self.insertPair(connection, user: user, family: family, access: access, refresh: refresh, now: now, logger: self.logger)
+        }
+    }
+
+    private static func insertPair(
+        _ connection: PostgresConnection, user: String, family: String, access: String, refresh: String, now: Int64, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO token(hash, "user", family, kind, expires)
+            VALUES (\(access), \(user), \(family), 'access', \(now + Tokens.accessLife)), (\(refresh), \(user), \(family), 'refresh', \(now + Tokens.refreshLife))
+            """, logger: logger)
+        try await connection.query("DELETE FROM token WHERE expires < \(now - Tokens.refreshLife)", logger: logger)
+    }
+
+    public func user(ofAccess digest: String, now: Int64) async throws -> String? {
+        try await first(
+            String.self,
+            """
+            SELECT t."user" FROM token t JOIN server_user u ON u.name = t."user"
+            WHERE t.hash = \(digest) AND t.kind = 'access' AND t.state = 'live' AND t.expires > \(now) AND NOT u.disabled
+            """)
+    }
+
+    public func rotate(refresh digest: String, access: String, refresh newRefresh: String, now: Int64) async throws -> Rotation {
+        try await transaction { connection in
+            // The token's row, locked: the same refresh token presented twice at once is spent once.
+            let rows = try await connection.query(
+                """
+                SELECT t."user", t.family, t.state, t.expires, u.disabled FROM token t JOIN server_user u ON u.name = t."user"
+                WHERE t.hash = \(digest) AND t.kind = 'refresh' FOR UPDATE OF t
+                """, logger: self.logger)
+            var found: (user: String, family: String, state: String, expires: Int64, disabled: Bool)?
+            for try await row in rows.decode((String, String, String, Int64, Bool).self) { found = row }
+            guard let found else { return .refused }
+            switch found.state {
+            case "rotated":
+                try await connection.query("UPDATE token SET state = 'revoked' WHERE family = \(found.family)", logger: self.logger)
+                return .reused
+            case "live" where found.expires > now && !found.disabled:
+                try await connection.query("UPDATE token SET state = 'rotated' WHERE hash = \(digest)", logger: self.logger)
+                try await connection.query(
+                    "UPDATE token SET state = 'revoked' WHERE family = \(found.family) AND kind = 'access'", logger: self.logger)
+                try await Self.insertPair(
+                    connection, user: found.user, family: found.family, access: access, refresh: newRefresh, now: now, logger: self.logger)
+                return .rotated(user: found.user)
+            default:
+                return .refused
+            }
+        }
+    }
+
+    public func revokeFamily(ofAccess digest: String) async throws {
+        try await client.query(
+            "UPDATE token SET state = 'revoked' WHERE family = (SELECT family FROM token WHERE hash = \(digest))", logger: logger)
+    }
+}
+
+/// Why a `postgres://` URL cannot be used, in one line naming the part.
+public struct PostgresURLError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// The parts of `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&pool=N]`.
+struct PostgresURL: Equatable {
+    var user: String
+    var password: String?
+    var host: String
+    var port: Int
+    var database: String
+    var sslmode: String
+    var pool: Int
+
+    init(_ text: String) throws(PostgresURLError) {
+        guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
+            throw PostgresURLError(description: "\(text): not a postgres://USER@HOST/DATABASE URL")
+        }
+        guard let user = url.user, !user.isEmpty else { throw PostgresURLError(description: "\(text): no user (postgres://USER@HOST/DATABASE)") }
+        guard let host = url.host, !host.isEmpty else { throw PostgresURLError(description: "\(text): no host (postgres://USER@HOST/DATABASE)") }
+        let database = String(url.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else {
+            throw PostgresURLError(description: "\(text): no database name (postgres://USER@HOST/DATABASE)")
+        }
+        self.user = user.removingPercentEncoding ?? user
+        self.password = url.password.map { $0.removingPercentEncoding ?? $0 }
+        self.host = host
+        self.port = url.port ?? 5432
+        self.database = database.removingPercentEncoding ?? database
+        self.sslmode = "prefer"
+        self.pool = 8
+        for item in url.queryItems ?? [] {
+            switch (item.name, item.value ?? "") {
+            case ("sslmode", let mode) where ["disable", "prefer", "require"].contains(mode): sslmode = mode
+            case ("sslmode", let mode):
+                throw PostgresURLError(description: "\(text): sslmode \(mode) is not one of disable, prefer, require")
+            case ("pool", let count):
+                guard let count = Int(count), (1...100).contains(count) else {
+                    throw PostgresURLError(description: "\(text): pool \(count) is not a number of connections from 1 to 100")
+                }
+                pool = count
+            case (let name, _):
+                throw PostgresURLError(description: "\(text): unknown parameter \(name) (sslmode and pool are known)")
+            }
+        }
+    }
+
+    var tls: PostgresClient.Configuration.TLS {
+        switch sslmode {
+        case "disable": .disable
+        case "require": .require(.makeClientConfiguration())
+        default: .prefer(.makeClientConfiguration())
+        }
+    }
+}

@@ -1,0 +1,379 @@
+import CapitalCore
+import CapitalServer
+import CapitalStore
+import CapitalTestSupport
+import Foundation
+import Testing
+
+/// The server's storage — `LedgerLog` (SQLite) and `PostgresStorage` — with real devices' change
+/// sets: every test runs against both, so the two keep one behaviour. The PostgreSQL runs use a
+/// database of their own on the tests' cluster (`TestPostgres`).
+@Suite struct StorageTests {
+    static let now: Int64 = 1_750_000_000_000
+
+    /// The storages under test: SQLite always, PostgreSQL where it is installed (else
+    /// `postgreSQLIsTestedWhereInstalled` says it is skipped).
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case sqlite, postgres
+        static let tested: [Kind] = TestPostgres.available ? allCases : [.sqlite]
+        var testDescription: String { rawValue }
+    }
+
+    /// Runs `body` on a new, empty storage of `kind` (SQLite in a file when `file`, else in memory)
+    /// with the user anna; removes it afterwards.
+    static func withStorage(_ kind: Kind, file: Bool = false, _ body: (any ServerStorage) async throws -> Void) async throws {
+        switch kind {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-log-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let log = try LedgerLog(path: file ? folder.appendingPathComponent("server.sqlite").path : ":memory:")
+            try await log.addUser("anna", hash: "-", now: now)
+            try await body(log)
+        case .postgres:
+            let url = try TestPostgres.newDatabase()
+            defer { TestPostgres.drop(url) }
+            let storage = try PostgresStorage(url: url + "?sslmode=disable")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await storage.client.run() }
+                defer { group.cancelAll() }
+                #expect(try await storage.checkSchema() == .behind(pending: ["v1", "v2-people"]))
+                #expect(try await storage.migrate() == ["v1", "v2-people"])
+                #expect(try await storage.migrate() == [])
+                #expect(try await storage.checkSchema() == .current)
+                try await storage.addUser("anna", hash: "-", now: now)
+                try await body(storage)
+            }
+        }
+    }
+
+    /// A device that shares a new ledger: categories, Cash and Card.
+    private static func device(at milliseconds: Int64 = now) throws -> Store {
+        var store = try Store.inMemory()
+        store.clock = { milliseconds }
+        try store.startSync()
+        return store
+    }
+
+    private static func origin() throws -> Store {
+        let store = try device()
+        try store.initialize(currency: try Currency("RUB"))
+        try store.addAccount(name: "Cash", kind: .cash, currency: nil)
+        return store
+    }
+
+    /// Pushes `store`'s pending sets and records the answers, as `capital sync` does.
+    private static func push(_ store: Store, to storage: any ServerStorage, _ ledger: String) async throws {
+        let pending = try store.pendingChangeSets()
+        let answers = try await storage.append(pending, to: ledger, by: nil, now: now)
+        for (set, seq) in zip(pending, answers) { try store.acknowledge(set.id, serverSeq: seq) }
+    }
+
+    /// Pulls every page after the device's cursor; answers the last page's digest.
+    @discardableResult
+    private static func pull(_ store: Store, from storage: any ServerStorage, _ ledger: String) async throws -> String? {
+        while true {
+            let page = try await storage.page(of: ledger, after: store.syncCursor(), limit: 3)
+            if !page.sets.isEmpty { try store.applyRemote(page.sets, cursor: page.last) }
+            if page.last >= page.head { return page.digest }
+        }
+    }
+
+    @Test(.enabled(if: TestPostgres.available, Comment(rawValue: TestPostgres.skipped)))
+    func postgreSQLIsTestedWhereInstalled() throws {
+        #expect(Kind.tested == [.sqlite, .postgres])
+        _ = try TestPostgres.server()
+    }
+
+    @Test(arguments: Kind.tested)
+    func theSameChangeSetTwiceAnswersItsFirstNumber(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let sets = try Self.origin().pendingChangeSets()
+            let first = try await storage.append(sets, to: ledger, by: nil, now: Self.now)
+            #expect(first == Array(1...Int64(sets.count)))
+            #expect(try await storage.append(sets, to: ledger, by: nil, now: Self.now) == first)
+            #expect(try await storage.head(ledger) == Int64(sets.count))
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func aNewDeviceJoinsFromASnapshotAndFollowsTheLog(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let anna = try Self.origin()
+            try anna.add(on: "2025-03-02", payee: "Bäckerei «Ost»", [("Groceries", "350"), ("Cash", nil)])
+            try await Self.push(anna, to: storage, ledger)
+            let phone = try Self.device(at: Self.now + 1_000)
+            try phone.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
+            #expect(try phone.syncCanonical() == anna.syncCanonical())
+            // An edit on the phone reaches Anna at her next sync.
+            var floor = AccountChanges()
+            floor.floor = .some(2_000_00)
+            try phone.editAccount("Cash", floor)
+            try await Self.push(phone, to: storage, ledger)
+            let digest = try await Self.pull(anna, from: storage, ledger)
+            #expect(try anna.account("Cash").floor == 2_000_00)
+            // The last page's digest is the one every device computes of the same state.
+            #expect(digest == (try anna.syncDigest()))
+            try await Self.pull(phone, from: storage, ledger)
+            #expect(try phone.syncCanonical() == anna.syncCanonical())
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func anIDSentAgainWithOtherContentIsRefused(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let set = try #require(try Self.origin().pendingChangeSets().first)
+            _ = try await storage.append([set], to: ledger, by: nil, now: Self.now)
+            let forged = ChangeSet(id: set.id, device: set.device, deviceSeq: set.deviceSeq, changes: Array(set.changes.dropLast()))
+            await #expect(throws: AppendError.idReused(id: set.id)) { try await storage.append([forged], to: ledger, by: nil, now: Self.now) }
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func aCopiedDatabaseReusingADevicesNumbersIsRefused(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let set = try #require(try Self.origin().pendingChangeSets().first)
+            _ = try await storage.append([set], to: ledger, by: nil, now: Self.now)
+            let copy = ChangeSet(id: "another-id", device: set.device, deviceSeq: set.deviceSeq, changes: set.changes)
+            await #expect(throws: AppendError.deviceSeqReused(device: set.device, deviceSeq: set.deviceSeq)) {
+                try await storage.append([copy], to: ledger, by: nil, now: Self.now)
+            }
+            let gap = ChangeSet(id: "later-id", device: set.device, deviceSeq: set.deviceSeq + 2, changes: set.changes)
+            await #expect(throws: AppendError.outOfOrder(device: set.device, expected: set.deviceSeq + 1, got: set.deviceSeq + 2)) {
+                try await storage.append([gap], to: ledger, by: nil, now: Self.now)
+            }
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func aDeviceClockADayAheadIsRefusedAndNothingOfThePushIsAppended(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let anna = try Self.origin()
+            try await Self.push(anna, to: storage, ledger)
+            let phone = try Self.device(at: Self.now + 86_400_000)
+            try phone.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
+            try phone.add(on: "2025-03-02", payee: "Bakery", [("Groceries", "350"), ("Cash", nil)])
+            let pending = try phone.pendingChangeSets()
+            let head = try await storage.head(ledger)
+            await #expect {
+                try await storage.append(pending, to: ledger, by: nil, now: Self.now)
+            } throws: { error in
+                guard case AppendError.clockSkew(_, let ahead) = error else { return false }
+                return ahead >= 86_000_000 && "\(error)".contains("check this device's clock")
+            }
+            #expect(try await storage.head(ledger) == head)
+            #expect(try await storage.page(of: ledger, after: 0, limit: 1_000).sets.count == Int(head ?? -1))
+            #expect(try phone.pendingChangeSets().count == pending.count)
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func anUnbalancedTransactionFromAModifiedClientIsRefused(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let anna = try Self.origin()
+            try await Self.push(anna, to: storage, ledger)
+            try anna.add(on: "2025-03-02", payee: "Bakery", [("Groceries", "350"), ("Cash", nil)])
+            let set = try #require(try anna.pendingChangeSets().first)
+            let forged = ChangeSet(
+                id: set.id, device: set.device, deviceSeq: set.deviceSeq,
+                changes: set.changes.map {
+                    Change(
+                        entity: $0.entity, record: $0.record, group: $0.group, value: $0.value.replacingOccurrences(of: "-35000", with: "-1"),
+                        hlc: $0.hlc, base: $0.base)
+                })
+            await #expect {
+                try await storage.append([forged], to: ledger, by: nil, now: Self.now)
+            } throws: { "\($0)".contains("do not balance") }
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func aLedgerThatDoesNotExistIsNamed(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            await #expect(throws: AppendError.noLedger("nope")) { try await storage.append([], to: "nope", by: nil, now: Self.now) }
+            let head = try await storage.head("nope")
+            #expect(head == nil)
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func aDeviceBelongsToTheUserWhoFirstPushedForIt(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            try await storage.addUser("boris", hash: "-", now: Self.now)
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            try await storage.setRole(.member, of: "boris", in: ledger)
+            let anna = try Self.origin()
+            let sets = try anna.pendingChangeSets()
+            _ = try await storage.append([sets[0]], to: ledger, by: "anna", now: Self.now)
+            await #expect(throws: AppendError.foreignDevice(device: sets[1].device, user: "anna")) {
+                try await storage.append([sets[1]], to: ledger, by: "boris", now: Self.now)
+            }
+            #expect(try await storage.devices(of: ledger).map(\.user) == ["anna"])
+        }
+    }
+
+    /// Eight devices push at once (one change set a request, as many requests race) while a reader
+    /// tails the log from its cursor: every sequence number is handed out once, and the reader sees
+    /// each exactly once, in order, never a later number before an earlier one has committed.
+    @Test(arguments: Kind.tested)
+    func concurrentPushersAndATailingReaderSeeEveryNumberOnce(_ kind: Kind) async throws {
+        try await Self.withStorage(kind, file: true) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let pushers = try (0..<8).map { _ -> [ChangeSet] in
+                let store = try Self.origin()
+                for day in 1...24 { try store.add(on: "2025-03-\(day < 10 ? "0" : "")\(day)", [("Groceries", "\(day)"), ("Cash", nil)]) }
+                return try store.pendingChangeSets(limit: .max)
+            }
+            let total = pushers.map(\.count).reduce(0, +)
+            let (answers, seen) = try await withThrowingTaskGroup(of: ([Int64], [Int64]).self) { group in
+                for sets in pushers {
+                    group.addTask {
+                        var numbers: [Int64] = []
+                        for set in sets { numbers += try await storage.append([set], to: ledger, by: nil, now: Self.now) }
+                        return (numbers, [])
+                    }
+                }
+                group.addTask {
+                    var seen: [Int64] = []
+                    var cursor: Int64 = 0
+                    let deadline = ContinuousClock.now + .seconds(120)
+                    while seen.count < total, ContinuousClock.now < deadline {
+                        let page = try await storage.page(of: ledger, after: cursor, limit: 7)
+                        var expected = cursor
+                        for set in page.sets {
+                            expected += 1
+                            seen.append(expected)
+                            _ = set
+                        }
+                        #expect(page.last == expected, "a page after \(cursor) skipped a number: last \(page.last), \(page.sets.count) sets")
+                        #expect(page.head >= page.last)
+                        cursor = page.last
+                        if page.sets.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+                    }
+                    return ([], seen)
+                }
+                var answers: [Int64] = []
+                var seen: [Int64] = []
+                for try await (numbers, read) in group {
+                    answers += numbers
+                    seen += read
+                }
+                return (answers, seen)
+            }
+            #expect(answers.sorted() == Array(1...Int64(total)))
+            #expect(seen == Array(1...Int64(total)))
+            let read = try await storage.page(of: ledger, after: 0, limit: total)
+            #expect(read.sets.count == total)
+            #expect(Set(read.sets.map(\.id)).count == total)
+            #expect(read.last == Int64(total))
+            // Each device's sets were logged in its own order.
+            for sets in pushers {
+                let logged = read.sets.filter { $0.device == sets[0].device }.map(\.deviceSeq)
+                #expect(logged == sets.map(\.deviceSeq))
+            }
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func peopleRolesAndTheLastOwner(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            await #expect(throws: PeopleError.userExists("anna")) { try await storage.addUser("anna", hash: "-", now: Self.now) }
+            try await storage.addUser("boris", hash: "h1", now: Self.now)
+            #expect(try await storage.users().map(\.name) == ["anna", "boris"])
+            let home = try await storage.createLedger(name: "home", owner: "anna")
+            let cottage = try await storage.createLedger(name: "Cottage", owner: "anna")
+            // Names in byte order, as SQLite compares: upper case first.
+            #expect(try await storage.ledgers(of: "anna").map(\.name) == ["Cottage", "home"])
+            #expect(try await storage.role(of: "anna", in: home) == .owner)
+            #expect(try await storage.role(of: "boris", in: home) == nil)
+            await #expect(throws: PeopleError.noUser("carl")) { try await storage.setRole(.member, of: "carl", in: home) }
+            await #expect(throws: PeopleError.lastOwner("anna")) { try await storage.setRole(.viewer, of: "anna", in: home) }
+            await #expect(throws: PeopleError.lastOwner("anna")) { try await storage.setRole(nil, of: "anna", in: home) }
+            try await storage.setRole(.viewer, of: "boris", in: home)
+            #expect(try await storage.members(of: home).map { "\($0.user) \($0.role)" } == ["anna owner", "boris viewer"])
+            try await storage.setRole(.owner, of: "boris", in: home)
+            try await storage.setRole(.member, of: "anna", in: home)
+            #expect(try await storage.role(of: "anna", in: home) == .member)
+            try await storage.setRole(nil, of: "anna", in: home)
+            #expect(try await storage.ledgers(of: "anna").map(\.id) == [cottage])
+            // Passwords: set, upgraded only from the hash it replaces.
+            try await storage.setPasswordHash("h2", of: "boris")
+            try await storage.upgradePasswordHash("h3", of: "boris", from: "h1")
+            #expect(try await storage.passwordHash(of: "boris")?.hash == "h2")
+            try await storage.upgradePasswordHash("h3", of: "boris", from: "h2")
+            #expect(try await storage.passwordHash(of: "boris")?.hash == "h3")
+            await #expect(throws: PeopleError.noUser("carl")) { try await storage.setPasswordHash("x", of: "carl") }
+            await #expect(throws: PeopleError.noUser("carl")) { try await storage.setDisabled(true, user: "carl") }
+            #expect(try await storage.passwordHash(of: "carl") == nil)
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func tokensRotateOnceAndASpentRefreshTokenRevokesItsFamily(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let now = Self.now
+            try await storage.issue(user: "anna", family: "f1", access: "a1", refresh: "r1", now: now)
+            #expect(try await storage.user(ofAccess: "a1", now: now) == "anna")
+            #expect(try await storage.user(ofAccess: "a1", now: now + Tokens.accessLife) == nil)
+            #expect(try await storage.rotate(refresh: "r1", access: "a2", refresh: "r2", now: now + 1) == .rotated(user: "anna"))
+            #expect(try await storage.user(ofAccess: "a1", now: now + 1) == nil)
+            #expect(try await storage.user(ofAccess: "a2", now: now + 1) == "anna")
+            // r1 again: someone holds a copy; the family (a2, r2) is revoked.
+            #expect(try await storage.rotate(refresh: "r1", access: "a3", refresh: "r3", now: now + 2) == .reused)
+            #expect(try await storage.user(ofAccess: "a2", now: now + 2) == nil)
+            #expect(try await storage.rotate(refresh: "r2", access: "a4", refresh: "r4", now: now + 3) == .refused)
+            #expect(try await storage.rotate(refresh: "unknown", access: "a5", refresh: "r5", now: now + 3) == .refused)
+            // Two presentations of one refresh token at once: one rotates, one finds it spent.
+            try await storage.issue(user: "anna", family: "f2", access: "b1", refresh: "s1", now: now)
+            async let first = storage.rotate(refresh: "s1", access: "b2", refresh: "s2", now: now + 4)
+            async let second = storage.rotate(refresh: "s1", access: "b3", refresh: "s3", now: now + 4)
+            let outcomes = [try await first, try await second]
+            #expect(outcomes.filter { $0 == .rotated(user: "anna") }.count == 1)
+            #expect(outcomes.contains(.reused))
+            // Logout revokes the family; disabling a user revokes everything of theirs.
+            try await storage.issue(user: "anna", family: "f3", access: "c1", refresh: "t1", now: now)
+            try await storage.revokeFamily(ofAccess: "c1")
+            #expect(try await storage.user(ofAccess: "c1", now: now) == nil)
+            try await storage.issue(user: "anna", family: "f4", access: "d1", refresh: "u1", now: now)
+            try await storage.setDisabled(true, user: "anna")
+            #expect(try await storage.user(ofAccess: "d1", now: now) == nil)
+            #expect(try await storage.rotate(refresh: "u1", access: "d2", refresh: "u2", now: now + 1) == .refused)
+            try await storage.setDisabled(false, user: "anna")
+            #expect(try await storage.users().first { $0.name == "anna" }?.disabled == false)
+        }
+    }
+
+    @Test(arguments: Kind.tested)
+    func failedSignInsInParallelCannotOutrunTheLimit(_ kind: Kind) async throws {
+        try await Self.withStorage(kind, file: true) { storage in
+            let since = Self.now - 60_000
+            let locked = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for attempt in 0..<12 {
+                    group.addTask { try await storage.attempt("anna", at: Self.now + Int64(attempt), since: since, limit: 5) != nil }
+                }
+                var locked = 0
+                for try await refused in group where refused { locked += 1 }
+                return locked
+            }
+            #expect(locked == 7)
+            #expect(try await storage.attempt("anna", at: Self.now + 20, since: since, limit: 5)?.count == 5)
+            try await storage.clearFailures(of: "anna")
+            #expect(try await storage.attempt("anna", at: Self.now + 21, since: since, limit: 5) == nil)
+        }
+    }
+}
+
+extension Store {
+    /// Records a transaction from `(account, amount)` pairs; `nil` balances the others.
+    fileprivate func add(on day: String, payee: String = "", _ postings: [(String, String?)]) throws {
+        try addTransaction(
+            TransactionInput(
+                day: try Day(iso: day), payee: payee, postings: postings.map { PostingInput(account: $0.0, amount: $0.1, field: "posting \($0.0)") }))
+    }
+}
