@@ -220,6 +220,14 @@ public final class PostgresStorage: ServerStorage {
         }
         guard let error = error as? PSQLError else { return "\(error)" }
         if let message = error.serverInfo?[.message] { return message }
+        if error.code == .connectionError, let underlying = error.underlying {
+            // "Connection errors: SingleConnectionFailure(target: [IPv4]127.0.0.1/127.0.0.1:5432, error: … Connection refused) …"
+            let text = "\(underlying)"
+            let reason =
+                ["Connection refused", "Connection timed out", "No route to host", "Network is unreachable", "Name or service not known"]
+                .first { text.contains($0) }?.lowercased() ?? text
+            return "could not connect: \(reason)"
+        }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"
     }

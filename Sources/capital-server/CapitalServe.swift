@@ -79,10 +79,11 @@ struct DataOption: ParsableArguments {
     @Option(name: .customLong("scrypt-log-n"), help: .hidden)
     var scryptLogN = Passwords.standardLogN
 
-    func validate() throws {
+    /// Exactly one of the two (checked when the storage opens: a one-line error, exit 64).
+    func checkOne() throws {
         switch (data, database) {
-        case (nil, nil): throw ValidationError("where is the server's data? --data DIR (SQLite) or --database postgres://USER@HOST/DB")
-        case (.some, .some): throw ValidationError("--data and --database: one or the other, not both")
+        case (nil, nil): throw ServeError(message: "where is the server's data? --data DIR (SQLite) or --database postgres://USER@HOST/DB", code: 64)
+        case (.some, .some): throw ServeError(message: "--data and --database: one or the other, not both", code: 64)
         default: break
         }
     }
@@ -97,6 +98,7 @@ struct DataOption: ParsableArguments {
     func withStorage<T: Sendable>(
         migrating: Bool = false, logger: Logger = Logger.quiet, _ body: @Sendable (any ServerStorage) async throws -> T
     ) async throws -> T {
+        try checkOne()
         guard let database else { return try await body(try openSQLite()) }
         let storage: PostgresStorage
         do { storage = try PostgresStorage(url: database, logger: logger) } catch {
@@ -192,6 +194,7 @@ extension CapitalServe {
         @OptionGroup var data: DataOption
 
         func run() async throws {
+            try data.checkOne()
             guard data.database != nil else {
                 throw ServeError(
                     message: "--data \(data.data ?? ""): SQLite storage brings its schema up to date when opened; migrate is for --database", code: 64

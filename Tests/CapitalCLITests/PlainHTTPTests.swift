@@ -1,5 +1,6 @@
 import CCurl
 import CapitalStore
+import CapitalTestSupport
 import Foundation
 import Testing
 
@@ -50,18 +51,7 @@ final class ScriptedServer: @unchecked Sendable {
     deinit { close(socket) }
 
     /// A port on 127.0.0.1 that nothing listens on: bound, then closed.
-    static func closedPort() -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
+    static func closedPort() -> UInt16 { UInt16((try? Loopback.freePort()) ?? 9) }
 
     var url: String { "http://127.0.0.1:\(port)" }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalKit
 import CapitalStore
+import CapitalTestSupport
 import Foundation
 import GRDB
 import Synchronization
@@ -25,11 +26,23 @@ final class TestServer: @unchecked Sendable {
     /// A file-size limit for the server process in 512-byte blocks (`ulimit -f`), or nil.
     var sizeLimit: Int?
 
-    init(users: [String] = ["anna", "boris", "vera"], log: Bool = false) throws {
+    /// A PostgreSQL database the server keeps its data in (`--database`), else SQLite in `folder`.
+    let postgres: String?
+    /// `--data FOLDER` or `--database URL`.
+    var storage: [String] { postgres.map { ["--database", $0] } ?? ["--data", folder] }
+
+    /// A server with `users`; `postgres`: on a new database of the tests' PostgreSQL, migrated by
+    /// `capital serve migrate`, instead of SQLite.
+    init(users: [String] = ["anna", "boris", "vera"], log: Bool = false, postgres: Bool = false) throws {
         logPath = log ? FileManager.default.temporaryDirectory.appendingPathComponent("capital-serve-\(UUID().uuidString).log").path : nil
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
+        self.postgres = postgres ? try TestPostgres.newDatabase() : nil
+        if postgres {
+            let migrated = Self.run(["migrate"] + storage)
+            guard migrated.status == 0 else { throw TestServerError(message: "migrate: \(migrated.stderr)") }
+        }
         for user in users {
-            let result = Self.run(["user", "add", user, "--data", folder, "--password-stdin", "--scrypt-log-n", "10"], stdin: Self.password + "\n")
+            let result = Self.run(["user", "add", user, "--password-stdin", "--scrypt-log-n", "10"] + storage, stdin: Self.password + "\n")
             guard result.status == 0 else { throw TestServerError(message: "user add \(user): \(result.stderr)") }
         }
         try start()
@@ -39,7 +52,7 @@ final class TestServer: @unchecked Sendable {
     func start() throws {
         let process = Process()
         let output = Pipe()
-        let arguments = ["--data", folder, "--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
+        let arguments = storage + ["--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
         if let sizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -f \(sizeLimit) && exec \"$0\" \"$@\"", Self.executable] + arguments
@@ -91,8 +104,15 @@ final class TestServer: @unchecked Sendable {
     /// The server's database (its log, people and tokens).
     var database: String { folder + "/capital-server.sqlite" }
 
+    /// The first column of `sql`'s rows in the server's database, SQLite's or PostgreSQL's.
+    func rows(_ sql: String) throws -> [String] {
+        if let postgres { return try TestPostgres.psql(postgres, sql).map { String($0.split(separator: "|").first ?? "") } }
+        return try RawDatabase.read(database) { db in try String.fetchAll(db, sql: sql) }
+    }
+
     deinit {
         stop()
+        if let postgres { TestPostgres.drop(postgres) }
         try? FileManager.default.removeItem(atPath: folder)
         if let logPath { try? FileManager.default.removeItem(atPath: logPath) }
     }
@@ -249,10 +269,10 @@ final class TestServer: @unchecked Sendable {
         #expect(status["pending"] as? Int == 1)
         home.fails(["sync", "share", "vera", "--role", "admin"], mentioning: ["--role 'admin': one of member, viewer, owner"])
         // A disabled user's sign-in is revoked: one line saying to sign in again.
-        #expect(TestServer.run(["user", "disable", "anna", "--data", server.folder]).status == 0)
+        #expect(TestServer.run(["user", "disable", "anna"] + server.storage).status == 0)
         home.ok(["--db", phone, "spend", "200", "Groceries", "--from", "Cash", "--on", "2025-03-12"])
         home.fails(["--db", phone, "sync"], mentioning: ["sign in again", "1 change stays pending"], db: phone, unchanged: false)
-        #expect(TestServer.run(["user", "enable", "anna", "--data", server.folder]).status == 0)
+        #expect(TestServer.run(["user", "enable", "anna"] + server.storage).status == 0)
         login(home, db: phone)
         // An unreachable server: exit 3, the change pending.
         server.stop()
@@ -301,9 +321,7 @@ final class TestServer: @unchecked Sendable {
         #expect(throws: Never.self) { try second.withLock { $0 }?.get() }
         home.ok(["sync"])
         // Renewed once: one live refresh token for the device's sign-in, its first one spent.
-        let states = try RawDatabase.read(server.database) { db in
-            try String.fetchAll(db, sql: "SELECT state FROM token WHERE kind = 'refresh' ORDER BY state")
-        }
+        let states = try server.rows("SELECT state FROM token WHERE kind = 'refresh' ORDER BY state")
         #expect(states == ["live", "rotated"])
     }
 
@@ -329,26 +347,26 @@ final class TestServer: @unchecked Sendable {
     }
 
     @Test func theServerRefusesWeakPasswordsAndABusyPort() throws {
-        let weak = TestServer.run(["user", "add", "zoe", "--data", server.folder, "--password-stdin"], stdin: "password\n")
+        let weak = TestServer.run(["user", "add", "zoe", "--password-stdin"] + server.storage, stdin: "password\n")
         #expect(weak.status == 1)
         #expect(
             weak.stderr
                 == "capital serve: error: password: a password needs at least 10 characters (it has 8), a digit, an upper-case letter, a symbol; nothing changed\n"
         )
-        let duplicate = TestServer.run(["user", "add", "anna", "--data", server.folder, "--password-stdin"], stdin: TestServer.password + "\n")
+        let duplicate = TestServer.run(["user", "add", "anna", "--password-stdin"] + server.storage, stdin: TestServer.password + "\n")
         #expect(duplicate.stderr == "capital serve: error: user \"anna\": exists already\n")
-        let badName = TestServer.run(["user", "add", "an na", "--data", server.folder, "--password-stdin"], stdin: TestServer.password + "\n")
+        let badName = TestServer.run(["user", "add", "an na", "--password-stdin"] + server.storage, stdin: TestServer.password + "\n")
         #expect(badName.stderr.hasPrefix("capital serve: error: user \"an na\": a user name is 1 to 64 letters"))
-        let listed = TestServer.run(["user", "list", "--data", server.folder])
+        let listed = TestServer.run(["user", "list"] + server.storage)
         #expect(listed.stdout.split(separator: "\n").map { $0.split(separator: "\t").first ?? "" } == ["anna", "boris", "vera"])
         let port = String(server.url.split(separator: ":").last!)
-        let busy = TestServer.run(["--data", server.folder, "--port", port])
+        let busy = TestServer.run(server.storage + ["--port", port])
         #expect(busy.status == 1)
         #expect(
             busy.stderr == "capital serve: error: --port \(port): 127.0.0.1:\(port) is in use: stop what listens there or choose another --port\n")
         // `capital serve` runs capital-server with its arguments.
         let cli = try CLI()
-        let forwarded = cli.runProcess(["serve", "user", "list", "--data", server.folder])
+        let forwarded = cli.runProcess(["serve", "user", "list"] + server.storage)
         #expect(forwarded.status == 0 && forwarded.stdout == listed.stdout)
     }
 }

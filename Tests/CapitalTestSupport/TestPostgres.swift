@@ -58,10 +58,12 @@ public enum TestPostgres {
         try? psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
-    /// Runs `sql` with psql against `url`.
-    public static func psql(_ url: String, _ sql: String) throws {
+    /// Runs `sql` with psql against `url`; answers the rows, one line each, columns split by `|`.
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> [String] {
         let psql = binaries.map { $0 + "/psql" } ?? "psql"
-        try run([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], as: nil)
+        return try run([psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], as: nil)
+            .split(separator: "\n").map(String.init)
     }
 
     // MARK: The tests' own cluster
@@ -82,7 +84,7 @@ public enum TestPostgres {
             }
             chown(folder, entry.pointee.pw_uid, entry.pointee.pw_gid)
         }
-        let port = try freePort()
+        let port = try Loopback.freePort()
         let data = folder + "/data"
         try run([binaries + "/initdb", "-D", data, "-A", "trust", "-U", "capital", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"], as: user)
         let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -98,25 +100,11 @@ public enum TestPostgres {
         return "postgres://capital@127.0.0.1:\(port)/postgres"
     }
 
-    /// A port nothing listens on now (the system's pick for port 0).
-    private static func freePort() throws -> Int {
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw TestPostgresError(message: "could not find a free port for PostgreSQL") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Runs `arguments` (as `user` through runuser when given) and waits; its output is kept for
-    /// the error. posix_spawn and waitpid, not Foundation's Process: `pg_ctl start` leaves a server
-    /// running behind it, and Process's wait for its exit never returned then.
-    static func run(_ arguments: [String], as user: String?) throws {
+    /// Runs `arguments` (as `user` through runuser when given), waits, and answers its output.
+    /// posix_spawn and waitpid, not Foundation's Process: `pg_ctl start` leaves a server running
+    /// behind it, which would hold Process's descriptors open, and Process's wait never returned.
+    @discardableResult
+    static func run(_ arguments: [String], as user: String?) throws -> String {
         let command = user.map { ["/usr/sbin/runuser", "-u", $0, "--"] + arguments } ?? arguments
         let log = NSTemporaryDirectory() + "capital-pg-\(UUID().uuidString).log"
         defer { unlink(log) }
@@ -126,19 +114,35 @@ public enum TestPostgres {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process is inherited: the server pg_ctl leaves running would
+        // otherwise hold the pipes and sockets of other tests' processes open for as long as it
+        // runs, and Foundation's Process waits for those to close to see its child exit.
+        #if canImport(Glibc)
+            // glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc does not show.
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+                throw TestPostgresError(message: "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
+            }
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        #endif
         var argv = command.map { strdup($0) }
         defer { argv.forEach { free($0) } }
         argv.append(nil)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        #if canImport(Darwin)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #endif
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw TestPostgresError(message: "\(command[0]): could not start (\(String(cString: strerror(spawned))))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        guard exited == 0 else {
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw TestPostgresError(message: "\(command.joined(separator: " ")) exited \(exited): \(output)")
-        }
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        guard exited == 0 else { throw TestPostgresError(message: "\(command.joined(separator: " ")) exited \(exited): \(output)") }
+        return output
     }
 }
 
@@ -146,4 +150,22 @@ public enum TestPostgres {
 public struct TestPostgresError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+}
+
+/// Ports on 127.0.0.1 for servers the tests start.
+public enum Loopback {
+    /// A port on 127.0.0.1 that nothing listens on now: bound, then closed (the system's pick).
+    public static func freePort() throws -> Int {
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw TestPostgresError(message: "could not find a free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 }
