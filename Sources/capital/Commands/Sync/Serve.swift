@@ -19,9 +19,13 @@ extension Capital {
                 [
                     "capital serve --data ~/capital-server", "capital serve user add anna --data ~/capital-server",
                     "capital serve user list --data ~/capital-server",
+                    "capital serve migrate --database postgres://capital@127.0.0.1/capital",
+                    "capital serve --database postgres://capital@127.0.0.1/capital",
                 ]))
 
-        @Argument(parsing: .captureForPassthrough, help: "What capital-server takes: --data DIR [--host H] [--port P], or user …")
+        @Argument(
+            parsing: .captureForPassthrough,
+            help: "What capital-server takes: --data DIR or --database postgres://USER@HOST/DB [--host H] [--port P], or user …, or migrate …")
         var arguments: [String] = []
 
         func run() throws {
