@@ -232,11 +232,14 @@ public final class PostgresStorage: ServerStorage {
         return "\(error.code)"
     }
 
-    /// `url` with its password, if any, replaced by `***`: for messages and logs.
+    /// `url` with its password, if any, replaced by `***`: for messages and logs. Works on the
+    /// text itself, so that a URL too malformed to parse does not show its password either.
     public static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? url
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex)]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
     }
 
     /// The advisory lock's key for migrations ("capi" as a number).
@@ -612,8 +615,9 @@ struct PostgresURL: Equatable {
     var sslmode: String
     var pool: Int
 
-    init(_ text: String) throws(PostgresURLError) {
-        guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
+    init(_ url: String) throws(PostgresURLError) {
+        let text = PostgresStorage.redacted(url)
+        guard let url = URLComponents(string: url), url.scheme == "postgres" || url.scheme == "postgresql" else {
             throw PostgresURLError(description: "\(text): not a postgres://USER@HOST/DATABASE URL")
         }
         guard let user = url.user, !user.isEmpty else { throw PostgresURLError(description: "\(text): no user (postgres://USER@HOST/DATABASE)") }

@@ -173,7 +173,10 @@ extension CapitalServe {
                 return logger
             }()
             let (host, port, logN, place) = (host, port, data.scryptLogN, data.place)
-            try await data.withStorage(logger: logger) { storage in
+            // postgres-nio's trace lines carry the sign-in it sends: its pool logs at info or above.
+            var poolLogger = logger
+            poolLogger.logLevel = max(logger.logLevel, .info)
+            try await data.withStorage(logger: poolLogger) { storage in
                 let server = SyncServer(storage: storage, logN: logN, logger: logger)
                 do {
                     try await server.run(host: host, port: port) { port in

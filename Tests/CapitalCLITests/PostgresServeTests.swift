@@ -37,6 +37,9 @@ struct PostgresServeTests {
         refused(["user", "list", "--database", "http://example.org/x"], status: 64, ["not a postgres://USER@HOST/DATABASE URL"])
         refused(["user", "list", "--database", "postgres://127.0.0.1/x"], status: 64, ["no user"])
         refused(["user", "list", "--database", base], status: 64, ["no database name"])
+        let secret = base.replacingOccurrences(of: "//capital@", with: "//capital:hunter2@")
+        let shown = TestServer.run(["user", "list", "--database", secret])
+        #expect(shown.status == 64 && shown.stderr.contains("capital:***@") && !shown.stderr.contains("hunter2"), "\(shown)")
         refused(
             ["user", "list", "--database", base + "x?sslmode=sometimes"], status: 64, ["sslmode sometimes is not one of disable, prefer, require"])
         refused(["user", "list", "--database", base + "x?pool=0"], status: 64, ["pool 0 is not a number of connections from 1 to 100"])
