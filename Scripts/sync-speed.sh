@@ -5,7 +5,8 @@
 #   idle    — `capital sync` with nothing to do (hyperfine, whole process);
 #   wire    — bytes on the wire per change, from the server's request log (bodies as sent: compressed).
 # Bounded: one server, two ledgers, a few dozen commands. Needs release builds of capital and
-# capital-server (BIN, default .build/release) and hyperfine.
+# capital-server (BIN, default .build/release) and hyperfine. The server keeps its data in SQLite,
+# or with DATABASE=postgres://USER@HOST/DB in that PostgreSQL database (empty; migrated here).
 set -euo pipefail
 BIN=${BIN:-.build/release}
 C="$PWD/$BIN/capital"
@@ -15,8 +16,13 @@ server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 password='Speed-test1!'
 
-printf '%s\n' "$password" | "$S" user add bench --data "$work/srv" --password-stdin > /dev/null
-"$S" --data "$work/srv" --port 0 > "$work/out" 2> "$work/log" &
+storage=(--data "$work/srv")
+if [ -n "${DATABASE:-}" ]; then
+    storage=(--database "$DATABASE")
+    "$S" migrate "${storage[@]}" > /dev/null
+fi
+printf '%s\n' "$password" | "$S" user add bench "${storage[@]}" --password-stdin > /dev/null
+"$S" "${storage[@]}" --port 0 > "$work/out" 2> "$work/log" &
 server=$!
 for _ in $(seq 100); do grep -q listening "$work/out" 2> /dev/null && break; sleep 0.1; done
 url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/out")

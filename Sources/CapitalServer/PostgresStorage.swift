@@ -355,73 +355,120 @@ public final class PostgresStorage: ServerStorage {
         try await first(Int64.self, "SELECT head FROM ledger WHERE id = \(ledger)")
     }
 
-    /// Appends `sets` in order, all or none, as `LedgerLog.append` does; the ledger's row is locked
-    /// first, so the checks below read what every earlier push committed.
+    /// Appends `sets` in order, all or none, as `LedgerLog.append` does. The ledger's row is locked
+    /// first, so what follows reads what every earlier push committed; then a push of any size is
+    /// a handful of statements (what the log holds of its sets and devices, one insert of the new
+    /// sets, one of the merged winners): each statement is a round trip to the database, where
+    /// SQLite's are calls within the process.
     public func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64] {
         let bodies = try sets.map { try $0.body }
         return try await transaction { connection in
             guard
-                try await Self.first(Int64.self, "SELECT head FROM ledger WHERE id = \(ledger) FOR UPDATE", on: connection, logger: self.logger)
-                    != nil
+                var head = try await Self.first(
+                    Int64.self, "SELECT head FROM ledger WHERE id = \(ledger) FOR UPDATE", on: connection, logger: self.logger)
             else { throw AppendError.noLedger(ledger) }
+            let devices = Array(Set(sets.map(\.device)))
+            var logged: [String: (seq: Int64, body: String)] = [:]
+            for try await (id, seq, body) in try await connection.query(
+                "SELECT id, seq, body FROM log WHERE ledger = \(ledger) AND id = ANY(\(sets.map(\.id)))", logger: self.logger
+            ).decode((String, Int64, String).self) {
+                logged[id] = (seq, body)
+            }
+            var last: [String: Int64] = [:]
+            for try await (device, seq) in try await connection.query(
+                "SELECT device, MAX(deviceSeq) FROM log WHERE ledger = \(ledger) AND device = ANY(\(devices)) GROUP BY device", logger: self.logger
+            ).decode((String, Int64).self) {
+                last[device] = seq
+            }
+            var owners: [String: String] = [:]
+            if user != nil {
+                for try await (device, owner) in try await connection.query(
+                    "SELECT device, \"user\" FROM device WHERE ledger = \(ledger) AND device = ANY(\(devices))", logger: self.logger
+                ).decode((String, String).self) {
+                    owners[device] = owner
+                }
+            }
             var answers: [Int64] = []
+            var accepted: [(seq: Int64, set: ChangeSet, body: String)] = []
+            var newDevices: [String] = []
             for (set, body) in zip(sets, bodies) {
-                let logged = try await connection.query("SELECT seq, body FROM log WHERE ledger = \(ledger) AND id = \(set.id)", logger: self.logger)
-                var known: (seq: Int64, body: String)?
-                for try await (seq, text) in logged.decode((Int64, String).self) { known = (seq, text) }
-                if let known {
+                if let known = logged[set.id] {
                     guard known.body == body else { throw AppendError.idReused(id: set.id) }
                     answers.append(known.seq)
                     continue
                 }
-                let last =
-                    try await Self.first(
-                        Int64?.self, "SELECT MAX(deviceSeq) FROM log WHERE ledger = \(ledger) AND device = \(set.device)", on: connection,
-                        logger: self.logger) ?? nil
-                let owner =
-                    user == nil
-                    ? nil
-                    : try await Self.first(
-                        String.self, "SELECT \"user\" FROM device WHERE ledger = \(ledger) AND device = \(set.device)", on: connection,
-                        logger: self.logger)
-                try LedgerLog.admit(set, after: last ?? 0, owner: owner, user: user, now: now)
-                if let user, owner == nil {
-                    try await connection.query(
-                        "INSERT INTO device(ledger, device, \"user\") VALUES (\(ledger), \(set.device), \(user))", logger: self.logger)
+                try LedgerLog.admit(set, after: last[set.device] ?? 0, owner: owners[set.device], user: user, now: now)
+                if let user, owners[set.device] == nil {
+                    // A device belongs to the user who first pushed for it: nobody else writes in its name.
+                    owners[set.device] = user
+                    newDevices.append(set.device)
                 }
-                let seq = try await Self.first(
-                    Int64.self, "UPDATE ledger SET head = head + 1 WHERE id = \(ledger) RETURNING head", on: connection, logger: self.logger)!
-                try await connection.query(
-                    """
-                    INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt)
-                    VALUES (\(ledger), \(seq), \(set.id), \(set.device), \(set.deviceSeq), \(body), \(String(now)))
-                    """, logger: self.logger)
-                try await self.merge(connection, set, into: ledger)
-                answers.append(seq)
+                head += 1
+                last[set.device] = set.deviceSeq
+                logged[set.id] = (head, body)
+                accepted.append((head, set, body))
+                answers.append(head)
             }
+            if let user, !newDevices.isEmpty {
+                try await connection.query(
+                    "INSERT INTO device(ledger, device, \"user\") SELECT \(ledger), d, \(user) FROM unnest(\(newDevices)) AS d", logger: self.logger)
+            }
+            guard !accepted.isEmpty else { return answers }
+            try await connection.query("UPDATE ledger SET head = \(head) WHERE id = \(ledger)", logger: self.logger)
+            try await connection.query(
+                """
+                INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt)
+                SELECT \(ledger), s, i, d, q, b, \(String(now))
+                FROM unnest(\(accepted.map(\.seq)), \(accepted.map(\.set.id)), \(accepted.map(\.set.device)), \(accepted.map(\.set.deviceSeq)),
+                            \(accepted.map(\.body))) AS t(s, i, d, q, b)
+                """, logger: self.logger)
+            try await self.merge(connection, accepted.map(\.set), into: ledger)
             return answers
         }
     }
 
-    /// Folds `set` into the ledger's merged state by the devices' rule, as `LedgerLog` does.
-    private func merge(_ connection: PostgresConnection, _ set: ChangeSet, into ledger: String) async throws {
-        for change in set.changes {
-            let rows = try await connection.query(
-                """
-                SELECT value, hlc, device FROM state
-                WHERE ledger = \(ledger) AND entity = \(change.entity) AND record = \(change.record) AND grp = \(change.group)
-                """, logger: logger)
-            var current: (value: String, hlc: String, device: String)?
-            for try await (value, hlc, device) in rows.decode((String, String, String).self) { current = (value, hlc, device) }
-            guard LedgerLog.replaces(change, of: set.device, current: current) else { continue }
-            try await connection.query(
-                """
-                INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base)
-                VALUES (\(ledger), \(change.entity), \(change.record), \(change.group), \(change.value), \(change.hlc), \(set.device), \(change.base))
-                ON CONFLICT (ledger, entity, record, grp) DO UPDATE SET
-                    value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
-                """, logger: logger)
+    /// A group of a record: where a winner is kept.
+    private struct GroupKey: Hashable {
+        let entity: String, record: String, group: String
+    }
+
+    /// Folds `sets` into the ledger's merged state by the devices' rule, as `LedgerLog` does: the
+    /// stored winners of the groups they touch read at once, decided in order here, the new winners
+    /// written at once.
+    private func merge(_ connection: PostgresConnection, _ sets: [ChangeSet], into ledger: String) async throws {
+        let keys = Array(Set(sets.flatMap { set in set.changes.map { GroupKey(entity: $0.entity, record: $0.record, group: $0.group) } }))
+        var current: [GroupKey: (value: String, hlc: String, device: String)] = [:]
+        let stored = try await connection.query(
+            """
+            SELECT s.entity, s.record, s.grp, s.value, s.hlc, s.device FROM state s
+            JOIN unnest(\(keys.map(\.entity)), \(keys.map(\.record)), \(keys.map(\.group))) AS k(e, r, g)
+                ON s.entity = k.e AND s.record = k.r AND s.grp = k.g
+            WHERE s.ledger = \(ledger)
+            """, logger: logger)
+        for try await (entity, record, group, value, hlc, device) in stored.decode((String, String, String, String, String, String).self) {
+            current[GroupKey(entity: entity, record: record, group: group)] = (value, hlc, device)
         }
+        var winners: [GroupKey: (change: Change, device: String)] = [:]
+        for set in sets {
+            for change in set.changes {
+                let key = GroupKey(entity: change.entity, record: change.record, group: change.group)
+                guard LedgerLog.replaces(change, of: set.device, current: current[key]) else { continue }
+                current[key] = (change.value, change.hlc, set.device)
+                winners[key] = (change, set.device)
+            }
+        }
+        guard !winners.isEmpty else { return }
+        let rows = Array(winners.values)
+        // A base is a stamp or none; none travels as "" (arrays of optionals do not bind).
+        try await connection.query(
+            """
+            INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base)
+            SELECT \(ledger), e, r, g, v, h, d, NULLIF(b, '')
+            FROM unnest(\(rows.map(\.change.entity)), \(rows.map(\.change.record)), \(rows.map(\.change.group)), \(rows.map(\.change.value)),
+                        \(rows.map(\.change.hlc)), \(rows.map(\.device)), \(rows.map { $0.change.base ?? "" })) AS t(e, r, g, v, h, d, b)
+            ON CONFLICT (ledger, entity, record, grp) DO UPDATE SET
+                value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
+            """, logger: logger)
     }
 
     public func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page {

@@ -89,11 +89,28 @@ import Testing
     func theSameChangeSetTwiceAnswersItsFirstNumber(_ kind: Kind) async throws {
         try await Self.withStorage(kind) { storage in
             let ledger = try await storage.createLedger(name: "home", owner: "anna")
-            let sets = try Self.origin().pendingChangeSets()
+            let anna = try Self.origin()
+            let sets = try anna.pendingChangeSets()
             let first = try await storage.append(sets, to: ledger, by: nil, now: Self.now)
             #expect(first == Array(1...Int64(sets.count)))
             #expect(try await storage.append(sets, to: ledger, by: nil, now: Self.now) == first)
             #expect(try await storage.head(ledger) == Int64(sets.count))
+            // One push repeating what it sent, with two new sets that edit the same group, the
+            // last of them twice: the repeats answer their numbers, the new ones the next, and the
+            // later edit is the group's winner.
+            for floor in [100_00, 200_00] {
+                var changes = AccountChanges()
+                changes.floor = .some(Int64(floor))
+                try anna.editAccount("Cash", changes)
+            }
+            let all = try anna.pendingChangeSets()
+            #expect(all.count == sets.count + 2)
+            let n = Int64(sets.count)
+            #expect(try await storage.append(all + [all[all.count - 1]], to: ledger, by: nil, now: Self.now) == first + [n + 1, n + 2, n + 2])
+            let phone = try Self.device(at: Self.now + 1_000)
+            try phone.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
+            #expect(try phone.account("Cash").floor == 200_00)
+            #expect(try phone.syncCanonical() == anna.syncCanonical())
         }
     }
 
