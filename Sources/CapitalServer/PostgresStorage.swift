@@ -7,7 +7,7 @@ import PostgresNIO
 
 /// `capital serve --database postgres://…`: the same storage as `LedgerLog`, in PostgreSQL, for a
 /// server that carries many households. Behaviour is the SQLite storage's, held to it by the same
-/// tests (`StorageConformanceTests`); what differs is how the guarantees are kept:
+/// tests (`StorageTests`); what differs is how the guarantees are kept:
 ///
 /// - **Gapless sequences.** An append first locks its ledger's row (`SELECT … FOR UPDATE`), so
 ///   pushes to one ledger take turns and each commits before the next numbers anything: numbers
@@ -17,15 +17,15 @@ import PostgresNIO
 ///   spent twice) are read under a row or advisory lock in the transaction that writes them.
 /// - **Canonical order** is byte order: text columns use the "C" collation, as SQLite compares.
 ///
-/// Connections come from postgres-nio's pool (`PostgresClient`), which must run (`run()`, or as a
-/// service of the server's service group) while the storage is used. The schema is versioned in
-/// `capital_schema`; `migrate()` brings it up to date (`capital serve migrate`), and a server refuses
-/// to start on a schema behind or ahead of its own (`checkSchema()`).
+/// Connections come from postgres-nio's pool (`PostgresClient`), which must run (`client.run()`)
+/// while the storage is used. The schema is versioned in `capital_schema`; `migrate()` brings it up
+/// to date (`capital serve migrate`), and a server refuses to start on a schema behind or ahead of
+/// its own (`checkSchema()`).
 public final class PostgresStorage: ServerStorage {
     /// The connection pool: run it (`await client.run()`) for as long as the storage is used.
     public let client: PostgresClient
     let logger: Logger
-    /// One connection's settings, for the schema's check and migrations (`connect()`).
+    /// One connection's settings, for the schema's check and migrations (`connected(_:)`).
     let connection: PostgresConnection.Configuration
     let digestCache = DigestCache()
 

@@ -28,7 +28,7 @@ public enum Rotation: Equatable, Sendable {
 
 /// `capital serve`'s storage: the shared ledgers' logs and the people who may read and write
 /// them. `LedgerLog` keeps it in SQLite, `PostgresStorage` in PostgreSQL; the HTTP layer sees only
-/// this protocol, and `StorageConformanceTests` hold both to the same behaviour.
+/// this protocol, and `StorageTests` hold both to the same behaviour.
 public protocol ServerStorage: Sendable {
     // Ledgers and their logs.
     func createLedger(name: String, owner: String) async throws -> String
