@@ -20,6 +20,10 @@ public enum PeopleError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension LedgerLog: ServerStorage {
+    public func checkReachable() throws {
+        _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ledger") }
+    }
+
     public func createLedger(name: String, owner: String) throws -> String {
         try writer.write { db in
             let id = UUID().uuidString.lowercased()

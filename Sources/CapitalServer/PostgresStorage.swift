@@ -283,6 +283,11 @@ public final class PostgresStorage: ServerStorage {
         try await client.withConnection { connection in try await Self.first(type, query, on: connection, logger: self.logger) }
     }
 
+    /// A query through the pool within 3 s (the pool waits for a connection as long as it takes).
+    public func checkReachable() async throws {
+        _ = try await Self.within(.seconds(3)) { try await self.first(Int64.self, "SELECT COUNT(*) FROM ledger") }
+    }
+
     // MARK: Ledgers and their logs
 
     public func createLedger(name: String, owner: String) async throws -> String {

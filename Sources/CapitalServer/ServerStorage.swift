@@ -30,6 +30,9 @@ public enum Rotation: Equatable, Sendable {
 /// them. `LedgerLog` keeps it in SQLite, `PostgresStorage` in PostgreSQL; the HTTP layer sees only
 /// this protocol, and `StorageTests` hold both to the same behaviour.
 public protocol ServerStorage: Sendable {
+    /// Throws when the storage cannot answer a query now (`GET /health`).
+    func checkReachable() async throws
+
     // Ledgers and their logs.
     func createLedger(name: String, owner: String) async throws -> String
     func ledgers(of user: String) async throws -> [SyncWire.Ledger]

@@ -3,6 +3,9 @@ import CapitalServer
 import CapitalStore
 import CapitalTestSupport
 import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
 import Testing
 
 /// The server's storage — `LedgerLog` (SQLite) and `PostgresStorage` — with real devices' change
@@ -382,6 +385,40 @@ import Testing
             #expect(try await storage.attempt("anna", at: Self.now + 20, since: since, limit: 5)?.count == 5)
             try await storage.clearFailures(of: "anna")
             #expect(try await storage.attempt("anna", at: Self.now + 21, since: since, limit: 5) == nil)
+        }
+    }
+}
+
+extension StorageTests {
+    /// `GET /health` asks the storage itself: 200 while it answers, with no sign-in and no protocol
+    /// header (a load balancer sends neither); 503 in one problem when PostgreSQL does not answer.
+    @Test(arguments: Kind.tested)
+    func healthAnswersForTheStorage(_ kind: Kind) async throws {
+        var quiet = Logger(label: "capital-serve-test")
+        quiet.logLevel = .critical
+        try await Self.withStorage(kind) { storage in
+            let server = SyncServer(storage: storage, logN: 10, logger: quiet)
+            try await server.application().test(.router) { client in
+                let health = try await client.execute(uri: "/health", method: .get)
+                #expect(health.status == .ok)
+                #expect(String(buffer: health.body) == #"{"status":"ok","storage":"ok"}"#)
+            }
+        }
+        guard kind == .postgres else { return }
+        // Nothing listens where the storage points: the pool cannot connect.
+        let port = try Loopback.freePort()
+        let unreachable = try PostgresStorage(url: "postgres://capital@127.0.0.1:\(port)/none?sslmode=disable", logger: quiet)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await unreachable.client.run() }
+            defer { group.cancelAll() }
+            let server = SyncServer(storage: unreachable, logN: 10, logger: quiet)
+            try await server.application().test(.router) { client in
+                let started = ContinuousClock.now
+                let health = try await client.execute(uri: "/health", method: .get)
+                #expect(health.status == .serviceUnavailable)
+                #expect(String(buffer: health.body).contains(#""code":"storage_unreachable""#))
+                #expect(ContinuousClock.now - started < .seconds(10))
+            }
         }
     }
 }

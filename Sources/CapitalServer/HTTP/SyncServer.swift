@@ -70,6 +70,15 @@ public struct SyncServer: Sendable {
         let router = Router()
         router.add(middleware: ProtocolMiddleware(logger: logger))
         router.get("/v1/health") { _, _ in try json(["protocol": SyncWire.version]) }
+        // For a load balancer or a monitor: no sign-in, no protocol header; 503 when the storage
+        // does not answer.
+        router.get("/health") { _, _ in
+            do { try await storage.checkReachable() } catch {
+                logger.error("health: the storage does not answer: \(String(describing: type(of: error)))")
+                throw Problem(503, "storage_unreachable", "the server's storage does not answer")
+            }
+            return try json(["status": "ok", "storage": "ok"])
+        }
         router.post("/v1/login") { request, _ in try await login(request) }
         router.post("/v1/refresh") { request, _ in try await refresh(request) }
         router.post("/v1/logout") { request, _ in
@@ -410,7 +419,7 @@ struct ProtocolMiddleware: RouterMiddleware {
     }
 
     private func check(_ request: Request) throws {
-        guard request.uri.path != "/v1/health" else { return }
+        guard request.uri.path != "/v1/health", request.uri.path != "/health" else { return }
         guard let text = request.headers[Self.header] else {
             throw Problem(400, "protocol", "no \(SyncWire.versionHeader) header: this server speaks capital's sync protocol \(SyncWire.version)")
         }
