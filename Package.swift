@@ -28,6 +28,9 @@ let package = Package(
         // `capital serve --database postgres://…`: the server's storage in PostgreSQL.
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.25.0"),
+        // `GET /metrics`: swift-metrics' counters and timers, exposed in Prometheus' text format.
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
     ],
     targets: [
         // The engine: no dependencies, no Foundation.
@@ -62,6 +65,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The server's own executable, so that the CLI starts without loading the server's libraries.

@@ -28,7 +28,7 @@ for _ in $(seq 100); do grep -q listening "$work/out" 2> /dev/null && break; sle
 url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/out")
 
 wire() { # bytes in and out of the server's log lines matching $1 since line $2
-    tail -n +"$2" "$work/log" | grep -E "$1" | sed -n 's/.* \([0-9]*\) B in, \([0-9?]*\) B out/\1 \2/p' |
+    tail -n +"$2" "$work/log" | grep -E "$1" | sed -n 's/.*bytes_in=\([0-9]*\) bytes_out=\([0-9?]*\) .*/\1 \2/p' |
         awk '{ i += $1; o += $2 } END { printf "%d %d\n", i, o }'
 }
 
@@ -46,7 +46,7 @@ start=$(date +%s.%N)
 "$C" --db "$work/push.sqlite" sync create > /dev/null
 end=$(date +%s.%N)
 pushed=$(sqlite3 "$work/push.sqlite" "SELECT SUM(json_array_length(body, '\$.changes')) FROM changeSet")
-read -r in out < <(wire 'POST /v1/ledgers/[^/]*/changes' "$((before + 1))")
+read -r in out < <(wire 'method=POST ms=[0-9]* path=/v1/ledgers/[^/ ]*/changes ' "$((before + 1))")
 echo "push: $pushed changes in $(echo "$end - $start" | bc) s (sync create: share, upload, pull, digest); $in B sent, $((in / pushed)) B per change"
 
 # Join: about 100 000 changes.
@@ -58,7 +58,7 @@ printf '%s\n' "$password" | "$C" --db "$work/phone.sqlite" sync login "$url" --u
 before=$(wc -l < "$work/log")
 /usr/bin/time -f "%e %M" -o "$work/time" "$C" --db "$work/phone.sqlite" sync join "$id" > /dev/null
 read -r seconds kilobytes < "$work/time"
-read -r in out < <(wire 'GET /v1/ledgers' "$((before + 1))")
+read -r in out < <(wire 'method=GET ms=[0-9]* path=/v1/ledgers' "$((before + 1))")
 echo "join: $total changes in $seconds s, peak $((kilobytes / 1024)) MB; $out B received, $((out / total)) B per change"
 
 # Idle: nothing to send, nothing to receive (the first sync records that the ledgers agree).

@@ -108,11 +108,17 @@ public final class LedgerLog: Sendable {
     /// Appends `sets` in order, all or none, and answers each set's sequence number (a set the log
     /// holds already answers its first one). `now` is the server's clock in milliseconds.
     public func append(_ sets: [ChangeSet], to ledger: String, by user: String? = nil, now: Int64) throws -> [Int64] {
+        try appended(sets, to: ledger, by: user, now: now).seqs
+    }
+
+    /// `append`, and how many of the changes met a concurrent edit of their group.
+    public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> Appended {
         try writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM ledger WHERE id = ?", arguments: [ledger]) != nil else {
                 throw AppendError.noLedger(ledger)
             }
             var answers: [Int64] = []
+            var (added, conflicts) = (0, 0)
             for set in sets {
                 let body = try set.body
                 if let row = try Row.fetchOne(
@@ -143,10 +149,11 @@ public final class LedgerLog: Sendable {
                 try db.cachedStatement(
                     sql: "INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 ).execute(arguments: [ledger, seq, set.id, set.device, set.deviceSeq, body, "\(now)"])
-                try merge(db, set, into: ledger)
+                conflicts += try merge(db, set, into: ledger)
+                added += 1
                 answers.append(seq)
             }
-            return answers
+            return Appended(seqs: answers, added: added, conflicts: conflicts)
         }
     }
 
@@ -163,14 +170,18 @@ public final class LedgerLog: Sendable {
         if ahead > allowedSkew { throw AppendError.clockSkew(id: set.id, aheadMilliseconds: ahead) }
     }
 
-    /// Folds `set` into the ledger's merged state by the devices' rule (`SyncMerge`).
-    private func merge(_ db: Database, _ set: ChangeSet, into ledger: String) throws {
+    /// Folds `set` into the ledger's merged state by the devices' rule (`SyncMerge`); answers how
+    /// many of its changes met a concurrent edit.
+    private func merge(_ db: Database, _ set: ChangeSet, into ledger: String) throws -> Int {
+        var conflicts = 0
         for change in set.changes {
             let current = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT value, hlc, device FROM state WHERE ledger = ? AND entity = ? AND record = ? AND grp = ?"),
+                db.cachedStatement(sql: "SELECT value, hlc, device, base FROM state WHERE ledger = ? AND entity = ? AND record = ? AND grp = ?"),
                 arguments: [ledger, change.entity, change.record, change.group]
-            ).map { (value: $0[0] as String, hlc: $0[1] as String, device: $0[2] as String) }
-            guard Self.replaces(change, of: set.device, current: current) else { continue }
+            ).map { StoredWinner(value: $0[0], hlc: $0[1], device: $0[2], base: $0[3]) }
+            let decision = Self.decide(change, of: set.device, current: current)
+            if decision.conflict { conflicts += 1 }
+            guard decision.replaces else { continue }
             try db.cachedStatement(
                 sql: """
                     INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -179,18 +190,33 @@ public final class LedgerLog: Sendable {
                     """
             ).execute(arguments: [ledger, change.entity, change.record, change.group, change.value, change.hlc, set.device, change.base])
         }
+        return conflicts
+    }
+
+    /// A group's winner as a storage keeps it.
+    public struct StoredWinner: Sendable {
+        public let value: String, hlc: String, device: String, base: String?
+
+        public init(value: String, hlc: String, device: String, base: String?) {
+            (self.value, self.hlc, self.device, self.base) = (value, hlc, device, base)
+        }
     }
 
     /// Whether `change`, written by `device`, replaces its group's stored winner (`current`, nil
-    /// when the group has none) by the devices' rule (`SyncMerge`).
-    public static func replaces(_ change: Change, of device: String, current: (value: String, hlc: String, device: String)?) -> Bool {
-        guard let hlc = HybridTimestamp(change.hlc) else { return false }
+    /// when the group has none) by the devices' rule (`SyncMerge`), and whether the two were
+    /// concurrent edits of different values (one of them lost: a conflict, as a device counts it).
+    public static func decide(_ change: Change, of device: String, current: StoredWinner?) -> (replaces: Bool, conflict: Bool) {
+        guard let hlc = HybridTimestamp(change.hlc) else { return (false, false) }
         let incoming = SyncWinner(value: change.value, stamp: SyncStamp(hlc: hlc, device: device), base: change.base.flatMap(SyncStamp.init))
         let winner = current.flatMap { current in
-            HybridTimestamp(current.hlc).map { SyncWinner(value: current.value, stamp: SyncStamp(hlc: $0, device: current.device), base: nil) }
+            HybridTimestamp(current.hlc).map {
+                SyncWinner(value: current.value, stamp: SyncStamp(hlc: $0, device: current.device), base: current.base.flatMap(SyncStamp.init))
+            }
         }
-        guard case .take = SyncMerge.decide(current: winner, incoming: incoming) else { return false }
-        return true
+        switch SyncMerge.decide(current: winner, incoming: incoming) {
+        case .take(let lost): return (true, lost != nil)
+        case .keep(let lost): return (false, lost != nil)
+        }
     }
 
     /// The change sets after `seq`, at most `limit`, in order, and the sequence number of the last.

@@ -365,7 +365,7 @@ public final class PostgresStorage: ServerStorage {
     /// a handful of statements (what the log holds of its sets and devices, one insert of the new
     /// sets, one of the merged winners): each statement is a round trip to the database, where
     /// SQLite's are calls within the process.
-    public func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64] {
+    public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended {
         let bodies = try sets.map { try $0.body }
         return try await transaction { connection in
             guard
@@ -418,7 +418,7 @@ public final class PostgresStorage: ServerStorage {
                 try await connection.query(
                     "INSERT INTO device(ledger, device, \"user\") SELECT \(ledger), d, \(user) FROM unnest(\(newDevices)) AS d", logger: self.logger)
             }
-            guard !accepted.isEmpty else { return answers }
+            guard !accepted.isEmpty else { return Appended(seqs: answers, added: 0, conflicts: 0) }
             try await connection.query("UPDATE ledger SET head = \(head) WHERE id = \(ledger)", logger: self.logger)
             try await connection.query(
                 """
@@ -427,8 +427,8 @@ public final class PostgresStorage: ServerStorage {
                 FROM unnest(\(accepted.map(\.seq)), \(accepted.map(\.set.id)), \(accepted.map(\.set.device)), \(accepted.map(\.set.deviceSeq)),
                             \(accepted.map(\.body))) AS t(s, i, d, q, b)
                 """, logger: self.logger)
-            try await self.merge(connection, accepted.map(\.set), into: ledger)
-            return answers
+            let conflicts = try await self.merge(connection, accepted.map(\.set), into: ledger)
+            return Appended(seqs: answers, added: accepted.count, conflicts: conflicts)
         }
     }
 
@@ -439,30 +439,35 @@ public final class PostgresStorage: ServerStorage {
 
     /// Folds `sets` into the ledger's merged state by the devices' rule, as `LedgerLog` does: the
     /// stored winners of the groups they touch read at once, decided in order here, the new winners
-    /// written at once.
-    private func merge(_ connection: PostgresConnection, _ sets: [ChangeSet], into ledger: String) async throws {
+    /// written at once. Answers how many changes met a concurrent edit.
+    private func merge(_ connection: PostgresConnection, _ sets: [ChangeSet], into ledger: String) async throws -> Int {
         let keys = Array(Set(sets.flatMap { set in set.changes.map { GroupKey(entity: $0.entity, record: $0.record, group: $0.group) } }))
-        var current: [GroupKey: (value: String, hlc: String, device: String)] = [:]
+        var current: [GroupKey: LedgerLog.StoredWinner] = [:]
         let stored = try await connection.query(
             """
-            SELECT s.entity, s.record, s.grp, s.value, s.hlc, s.device FROM state s
+            SELECT s.entity, s.record, s.grp, s.value, s.hlc, s.device, s.base FROM state s
             JOIN unnest(\(keys.map(\.entity)), \(keys.map(\.record)), \(keys.map(\.group))) AS k(e, r, g)
                 ON s.entity = k.e AND s.record = k.r AND s.grp = k.g
             WHERE s.ledger = \(ledger)
             """, logger: logger)
-        for try await (entity, record, group, value, hlc, device) in stored.decode((String, String, String, String, String, String).self) {
-            current[GroupKey(entity: entity, record: record, group: group)] = (value, hlc, device)
+        for try await (entity, record, group, value, hlc, device, base) in stored.decode(
+            (String, String, String, String, String, String, String?).self)
+        {
+            current[GroupKey(entity: entity, record: record, group: group)] = .init(value: value, hlc: hlc, device: device, base: base)
         }
         var winners: [GroupKey: (change: Change, device: String)] = [:]
+        var conflicts = 0
         for set in sets {
             for change in set.changes {
                 let key = GroupKey(entity: change.entity, record: change.record, group: change.group)
-                guard LedgerLog.replaces(change, of: set.device, current: current[key]) else { continue }
-                current[key] = (change.value, change.hlc, set.device)
+                let decision = LedgerLog.decide(change, of: set.device, current: current[key])
+                if decision.conflict { conflicts += 1 }
+                guard decision.replaces else { continue }
+                current[key] = .init(value: change.value, hlc: change.hlc, device: set.device, base: change.base)
                 winners[key] = (change, set.device)
             }
         }
-        guard !winners.isEmpty else { return }
+        guard !winners.isEmpty else { return conflicts }
         let rows = Array(winners.values)
         // A base is a stamp or none; none travels as "" (arrays of optionals do not bind).
         try await connection.query(
@@ -474,6 +479,7 @@ public final class PostgresStorage: ServerStorage {
             ON CONFLICT (ledger, entity, record, grp) DO UPDATE SET
                 value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
             """, logger: logger)
+        return conflicts
     }
 
     public func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page {

@@ -26,6 +26,18 @@ public enum Rotation: Equatable, Sendable {
     case refused
 }
 
+/// What an append did: each set's sequence number, how many sets were new to the log, and how
+/// many of their changes met a concurrent edit of their group (`GET /metrics` counts both).
+public struct Appended: Equatable, Sendable {
+    public let seqs: [Int64]
+    public let added: Int
+    public let conflicts: Int
+
+    public init(seqs: [Int64], added: Int, conflicts: Int) {
+        (self.seqs, self.added, self.conflicts) = (seqs, added, conflicts)
+    }
+}
+
 /// `capital serve`'s storage: the shared ledgers' logs and the people who may read and write
 /// them. `LedgerLog` keeps it in SQLite, `PostgresStorage` in PostgreSQL; the HTTP layer sees only
 /// this protocol, and `StorageTests` hold both to the same behaviour.
@@ -43,7 +55,7 @@ public protocol ServerStorage: Sendable {
     func devices(of ledger: String) async throws -> [SyncWire.Device]
     func head(_ ledger: String) async throws -> Int64?
     /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
-    func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64]
+    func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended
     func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page
     /// Every group's winner as the JSON body of `GET …/snapshot` (`SyncWire.Snapshot`), made by
     /// the database itself: a ledger of 100 000 changes is one query, not 100 000 values.
@@ -71,4 +83,11 @@ public protocol ServerStorage: Sendable {
     func user(ofAccess digest: String, now: Int64) async throws -> String?
     func rotate(refresh digest: String, access: String, refresh newRefresh: String, now: Int64) async throws -> Rotation
     func revokeFamily(ofAccess digest: String) async throws
+}
+
+extension ServerStorage {
+    /// Appends `sets` and answers each set's sequence number (`appended`'s `seqs`).
+    public func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64] {
+        try await appended(sets, to: ledger, by: user, now: now).seqs
+    }
 }

@@ -21,8 +21,9 @@ final class TestServer: @unchecked Sendable {
     private(set) var url = ""
     private let output = Pipe()
 
-    /// Where the server's log goes (`CAPITAL_SERVE_LOG=debug`), or nil for nowhere.
+    /// Where the server's log goes (at `logLevel`: `CAPITAL_SERVE_LOG`), or nil for nowhere.
     let logPath: String?
+    let logLevel: String
     /// A file-size limit for the server process in 512-byte blocks (`ulimit -f`), or nil.
     var sizeLimit: Int?
 
@@ -33,7 +34,8 @@ final class TestServer: @unchecked Sendable {
 
     /// A server with `users`; `postgres`: on a new database of the tests' PostgreSQL, migrated by
     /// `capital serve migrate`, instead of SQLite.
-    init(users: [String] = ["anna", "boris", "vera"], log: Bool = false, postgres: Bool = false) throws {
+    init(users: [String] = ["anna", "boris", "vera"], log: Bool = false, logLevel: String = "debug", postgres: Bool = false) throws {
+        self.logLevel = logLevel
         logPath = log ? FileManager.default.temporaryDirectory.appendingPathComponent("capital-serve-\(UUID().uuidString).log").path : nil
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
         self.postgres = postgres ? try TestPostgres.newDatabase() : nil
@@ -66,7 +68,7 @@ final class TestServer: @unchecked Sendable {
             let handle = FileHandle(forWritingAtPath: logPath)
             handle?.seekToEndOfFile()
             process.standardError = handle
-            process.environment = ProcessInfo.processInfo.environment.merging(["CAPITAL_SERVE_LOG": "debug"]) { _, new in new }
+            process.environment = ProcessInfo.processInfo.environment.merging(["CAPITAL_SERVE_LOG": logLevel]) { _, new in new }
         } else {
             process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         }

@@ -1,5 +1,6 @@
 import CapitalCore
 import CapitalStore
+import CapitalTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -150,26 +151,52 @@ import Testing
         #expect(try Self.log(server).head == 1_001)
     }
 
-    @Test func noPasswordOrTokenIsInTheServersLogOrDatabase() throws {
-        let server = try TestServer(log: true)
-        let home = try CLI.initialized()
-        SyncCommandTests(server: server).login(home)
-        home.ok(["sync", "create"])
-        home.ok(["spend", "100", "Groceries"])
+    /// The storages the server is tested on: SQLite, and PostgreSQL where it is installed.
+    static let storages: [Bool] = TestPostgres.available ? [false, true] : [false]
+
+    /// The server's log at its most talkative (trace), over a whole session of two devices:
+    /// sign-in, a wrong password, sharing, entries with amounts and notes, a refused push, sync
+    /// both ways, sign-out. No password, token, amount or note appears in it, nor (SQLite) in the
+    /// database's files.
+    @Test(arguments: storages)
+    func noPasswordTokenOrAmountIsInTheServersLog(postgres: Bool) throws {
+        let server = try TestServer(log: true, logLevel: "trace", postgres: postgres)
+        let sync = SyncCommandTests(server: server)
+        let (home, phone, _) = try sync.shared()
+        let wrong = home.run(["sync", "login", server.url, "--user", "anna", "--password-stdin"], stdin: "Wrong-horse9\n")
+        #expect(wrong.status != 0)
+        home.ok(["spend", "98765.43", "Groceries", "--note", "zq7-private-note"])
+        home.ok(["--db", phone, "spend", "4321.09", "Groceries", "--payee", "Qx-payee-name"])
         home.ok(["sync"])
-        let tokens = try RawDatabase.read(home.db) { db in try Row.fetchOne(db, sql: "SELECT access, refresh FROM syncLogin")! }
-        let secrets: [String] = [TestServer.password, tokens[0], tokens[1]]
-        #expect(home.ok(["sync", "logout"]).hasPrefix("Signed out; pending changes stay here"))
-        // Revoked on the server, not only forgotten here.
-        let live = try RawDatabase.read(server.database) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM token WHERE state = 'live'") }
-        #expect(live == 0)
-        server.stop()
-        let log = try #require(server.logPath.flatMap { FileManager.default.contents(atPath: $0) })
-        #expect(String(decoding: log, as: UTF8.self).contains("POST /v1/login 200"))
-        for file in [server.database, server.database + "-wal"] {
-            let bytes = FileManager.default.contents(atPath: file) ?? Data()
-            for secret in secrets { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds a secret") }
+        home.ok(["--db", phone, "sync"])
+        home.ok(["sync"])
+        var secrets = [
+            TestServer.password, "Wrong-horse9", "98765.43", "9876543", "98 765", "4321.09", "432109", "zq7-private-note", "Qx-payee-name",
+        ]
+        for db in [home.db, phone] {
+            let tokens = try RawDatabase.read(db) { db in try Row.fetchOne(db, sql: "SELECT access, refresh FROM syncLogin")! }
+            secrets += [tokens[0], tokens[1]]
         }
-        for secret in secrets { #expect(log.range(of: Data(secret.utf8)) == nil, "the log holds a secret") }
+        #expect(home.ok(["sync", "logout"]).hasPrefix("Signed out; pending changes stay here"))
+        if !postgres {
+            // Revoked on the server, not only forgotten here.
+            let live = try RawDatabase.read(server.database) { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM token WHERE state = 'live'")
+            }
+            #expect(live == 2, "the phone's access and refresh tokens stay; the home's are revoked")
+        }
+        server.stop()
+        let log = String(decoding: try #require(server.logPath.flatMap { FileManager.default.contents(atPath: $0) }), as: UTF8.self)
+        // The log is there and says what happened, one line per request with its metadata.
+        #expect(log.contains("method=POST") && log.contains("path=/v1/login status=200"), "\(log.prefix(2000))")
+        #expect(log.contains("path=/v1/login status=401"))
+        #expect(log.split(separator: "\n").filter { $0.contains("path=/v1/ledgers/") && $0.hasSuffix("request") }.count >= 6)
+        for secret in secrets { #expect(!log.contains(secret), "the log holds \(secret)") }
+        if !postgres {
+            for file in [server.database, server.database + "-wal"] {
+                let bytes = String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self)
+                for secret in secrets.prefix(2) + secrets.suffix(4) { #expect(!bytes.contains(secret), "\(file) holds a secret") }
+            }
+        }
     }
 }

@@ -393,6 +393,61 @@ extension StorageTests {
     /// `GET /health` asks the storage itself: 200 while it answers, with no sign-in and no protocol
     /// header (a load balancer sends neither); 503 in one problem when PostgreSQL does not answer.
     @Test(arguments: Kind.tested)
+    func concurrentEditsOfOneGroupCountAsConflictsAndEditsInTurnDoNot(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let anna = try Self.origin()
+            var pushed: [ChangeSet] = []
+            /// Pushes `store`'s pending sets; answers the conflicts the storage counted.
+            func conflicts(_ store: Store) async throws -> Int {
+                let pending = try store.pendingChangeSets()
+                pushed = pending
+                let appended = try await storage.appended(pending, to: ledger, by: nil, now: Self.now)
+                #expect(appended.added == pending.count)
+                for (set, seq) in zip(pending, appended.seqs) { try store.acknowledge(set.id, serverSeq: seq) }
+                return appended.conflicts
+            }
+            func floor(_ store: Store, _ value: Int64) throws {
+                var changes = AccountChanges()
+                changes.floor = .some(value)
+                try store.editAccount("Cash", changes)
+            }
+            #expect(try await conflicts(anna) == 0)
+            let phone = try Self.device(at: Self.now + 1_000)
+            try phone.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
+            // In turn: each edits after seeing the other's edit.
+            try floor(phone, 100_00)
+            #expect(try await conflicts(phone) == 0)
+            try await Self.pull(anna, from: storage, ledger)
+            try floor(anna, 200_00)
+            #expect(try await conflicts(anna) == 0)
+            try await Self.pull(phone, from: storage, ledger)
+            // At once, to different values: one is kept, the other lost, counted once.
+            try floor(anna, 300_00)
+            try floor(phone, 400_00)
+            #expect(try await conflicts(anna) == 0)
+            #expect(try await conflicts(phone) == 1)
+            // A set the log holds already is not appended again, nor counted again.
+            let again = try await storage.appended(pushed, to: ledger, by: nil, now: Self.now)
+            #expect(again.added == 0 && again.conflicts == 0)
+            // Each device, merging the other's edit, records the same one conflict.
+            try await Self.pull(anna, from: storage, ledger)
+            try await Self.pull(phone, from: storage, ledger)
+            #expect(try anna.syncConflicts().count == 1 && phone.syncConflicts().count == 1)
+            // At once, to the same value: nothing is lost, so no conflict.
+            try floor(anna, 500_00)
+            try floor(phone, 500_00)
+            #expect(try await conflicts(phone) == 0)
+            #expect(try await conflicts(anna) == 0)
+            // The devices agree.
+            try await Self.pull(anna, from: storage, ledger)
+            try await Self.pull(phone, from: storage, ledger)
+            #expect(try anna.syncCanonical() == phone.syncCanonical())
+            #expect(try anna.account("Cash").floor == 500_00)
+        }
+    }
+
+    @Test(arguments: Kind.tested)
     func healthAnswersForTheStorage(_ kind: Kind) async throws {
         var quiet = Logger(label: "capital-serve-test")
         quiet.logLevel = .critical

@@ -462,6 +462,60 @@ final class TestClock: @unchecked Sendable {
         }
     }
 
+    @Test func metricsCountRequestsPushesRefusalsAndSignInFailuresAndNameNobody() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        try await harness.test { client in
+            // Sign-in failures: a wrong password, an unknown user, a lockout, a disabled user.
+            for _ in 0..<5 { #expect(try await Self.login(client, "vera", "Wrong-horse9").status == .unauthorized) }
+            #expect(try await Self.login(client, "vera").status == .tooManyRequests)
+            #expect(try await Self.login(client, "nobody", "Wrong-horse9").status == .unauthorized)
+            try harness.log.setDisabled(true, user: "boris")
+            #expect(try await Self.login(client, "boris").status == .forbidden)
+            // A push, the same push again (appended once), and one refused.
+            let anna = try await Self.tokens(client, "anna").access
+            let ledger = try await Self.createLedger(client, anna)
+            let path = "/v1/ledgers/\(ledger)/changes"
+            let sets = try Self.deviceSets()
+            for _ in 0..<2 {
+                let pushed = try await client.execute(
+                    uri: path, method: .post, headers: Self.headers(anna), body: Self.json(SyncWire.Push(sets: sets)))
+                #expect(pushed.status == .ok)
+            }
+            let ahead = try Self.deviceSets(at: Self.start + 86_400_000)
+            let skewed = try await client.execute(uri: path, method: .post, headers: Self.headers(anna), body: Self.json(SyncWire.Push(sets: ahead)))
+            #expect(skewed.status == .conflict)
+            // No sign-in and no protocol header needed.
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            #expect(metrics.status == .ok)
+            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = String(buffer: metrics.body)
+            /// The value of the series written exactly `series`.
+            func value(_ series: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.dropFirst(series.count + 1)) }
+            }
+            #expect(value(#"capital_sign_in_failures_total{reason="password"}"#) == 6, "\(text)")
+            #expect(value(#"capital_sign_in_failures_total{reason="locked_out"}"#) == 1)
+            #expect(value(#"capital_sign_in_failures_total{reason="disabled"}"#) == 1)
+            #expect(value("capital_pushes_total") == 2)
+            #expect(value("capital_change_sets_appended_total") == Double(sets.count))
+            #expect(value("capital_merge_conflicts_total") == 0)
+            #expect(value(#"capital_push_refusals_total{code="clock_skew"}"#) == 1)
+            let route = "/v1/ledgers/{ledger}/changes"
+            #expect(value(#"capital_http_requests_total{route="\#(route)",method="POST",status="200"}"#) == 2)
+            #expect(value(#"capital_http_requests_total{route="\#(route)",method="POST",status="409"}"#) == 1)
+            #expect(value(#"capital_http_requests_total{route="/v1/login",method="POST",status="401"}"#) == 6)
+            #expect(value(#"capital_http_request_duration_seconds_count{route="\#(route)",method="POST"}"#) == 3)
+            #expect(value(#"capital_http_request_duration_seconds_bucket{route="\#(route)",method="POST",le="+Inf"}"#) == 3)
+            // Routes, not paths: no ledger, no user name.
+            for name in [ledger, "anna", "boris", "vera", "nobody"] { #expect(!text.contains(name), "\(name) in /metrics") }
+            // A method no route has counts as "other", whatever the client calls it.
+            _ = try await client.execute(uri: "/health", method: HTTPRequest.Method("BREW")!)
+            #expect(String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains(#"method="other""#))
+            #expect(!String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains("BREW"))
+        }
+    }
+
     @Test func aWeakHashIsUpgradedAtSignInAndNoSecretIsStoredInClear() async throws {
         let harness = try Harness(logN: 11)
         defer { harness.remove() }

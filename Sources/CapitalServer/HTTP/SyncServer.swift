@@ -16,6 +16,8 @@ public struct SyncServer: Sendable {
     let now: @Sendable () -> Int64
     let gate: HashGate
     let logger: Logger
+    /// What `GET /metrics` counts.
+    public let metrics: ServerMetrics
     /// log2 of scrypt's N for hashes made at login (upgrades); tests make it smaller.
     let logN: Int
     /// A hash of a password nobody has, checked for an unknown user: the same time and answer as a wrong password.
@@ -24,9 +26,10 @@ public struct SyncServer: Sendable {
     /// A server over `storage`; `now` is its clock in milliseconds.
     public init(
         storage: any ServerStorage, now: @escaping @Sendable () -> Int64 = SyncServer.wallClock, logN: Int = Passwords.standardLogN,
-        logger: Logger = Logger(label: "capital-serve")
+        logger: Logger = Logger(label: "capital-serve"), metrics: ServerMetrics = ServerMetrics()
     ) {
         self.storage = storage
+        self.metrics = metrics
         self.now = now
         self.gate = HashGate(width: 2)
         self.logN = logN
@@ -68,7 +71,7 @@ public struct SyncServer: Sendable {
     /// Every route, behind the protocol check.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: ProtocolMiddleware(logger: logger))
+        router.add(middleware: ProtocolMiddleware(logger: logger, metrics: metrics))
         router.get("/v1/health") { _, _ in try json(["protocol": SyncWire.version]) }
         // For a load balancer or a monitor: no sign-in, no protocol header; 503 when the storage
         // does not answer.
@@ -78,6 +81,13 @@ public struct SyncServer: Sendable {
                 throw Problem(503, "storage_unreachable", "the server's storage does not answer")
             }
             return try json(["status": "ok", "storage": "ok"])
+        }
+        // For Prometheus: counts only (see ServerMetrics), no sign-in; docs/server.md shows how a
+        // reverse proxy keeps it to the monitoring host.
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         router.post("/v1/login") { request, _ in try await login(request) }
         router.post("/v1/refresh") { request, _ in try await refresh(request) }
@@ -161,6 +171,7 @@ public struct SyncServer: Sendable {
         let now = now()
         // The attempt counts as a failure from now until its password matches.
         if let failures = try await storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
+            metrics.signInFailed("locked_out")
             let retry = (failures[failures.count - Self.lockoutFailures] + Self.lockoutWindow - now + 999) / 1000
             throw Problem(
                 429, "locked_out", "too many failed sign-ins for \(body.user): try again in \(max(retry, 1) / 60 + 1) minutes",
@@ -171,9 +182,15 @@ public struct SyncServer: Sendable {
         let password = body.password
         let hash = stored?.hash ?? decoy
         let matches = try await gate.run { Passwords.verify(password, against: hash) }
-        guard matches, let stored else { throw Problem(401, "unauthorized", "wrong user name or password") }
+        guard matches, let stored else {
+            metrics.signInFailed("password")
+            throw Problem(401, "unauthorized", "wrong user name or password")
+        }
         try await storage.clearFailures(of: body.user)
-        if stored.disabled { throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator") }
+        if stored.disabled {
+            metrics.signInFailed("disabled")
+            throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator")
+        }
         if Passwords.strength(of: stored.hash) < logN {
             let logN = logN
             let upgraded = try await gate.run { try Passwords.hash(password, logN: logN) }
@@ -241,17 +258,12 @@ public struct SyncServer: Sendable {
 
     private func append(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> [Int64] {
         do {
-            return try await storage.append(sets, to: ledger, by: user, now: now())
+            let appended = try await storage.appended(sets, to: ledger, by: user, now: now())
+            metrics.pushed(changeSets: appended.added, conflicts: appended.conflicts)
+            return appended.seqs
         } catch let error as AppendError {
-            switch error {
-            case .noLedger: throw Problem(404, "not_found", error.description)
-            case .idReused: throw Problem(409, "id_reused", error.description)
-            case .deviceSeqReused: throw Problem(409, "device_seq_reused", error.description)
-            case .outOfOrder: throw Problem(409, "out_of_order", error.description)
-            case .clockSkew: throw Problem(409, "clock_skew", error.description)
-            case .invalid: throw Problem(422, "invalid", error.description)
-            case .foreignDevice: throw Problem(403, "forbidden", error.description)
-            }
+            metrics.pushRefused(code: error.problem.code)
+            throw Problem(error.problem.status, error.problem.code, error.description)
         }
     }
 
@@ -277,6 +289,21 @@ public struct SyncServer: Sendable {
             throw Problem(400, "malformed", "\(name) \(quoted(text)): a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+}
+
+extension AppendError {
+    /// The status and code of the problem answered for this refusal.
+    var problem: (status: Int, code: String) {
+        switch self {
+        case .noLedger: (404, "not_found")
+        case .idReused: (409, "id_reused")
+        case .deviceSeqReused: (409, "device_seq_reused")
+        case .outOfOrder: (409, "out_of_order")
+        case .clockSkew: (409, "clock_skew")
+        case .invalid: (422, "invalid")
+        case .foreignDevice: (403, "forbidden")
+        }
     }
 }
 
@@ -379,11 +406,13 @@ struct Problem: Error, HTTPResponseError {
 }
 
 /// Checks every request's `Capital-Protocol`, stamps every answer with the server's, turns every
-/// error into problem JSON, and logs one line per request (method, path, status, milliseconds:
-/// never a header or a body, so never a password or a token).
+/// error into problem JSON, counts it for `/metrics`, and logs one line per request with its
+/// method, path, status, milliseconds and bytes as metadata (never a header, a query or a body, so
+/// never a password, a token or an amount).
 struct ProtocolMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let logger: Logger
+    let metrics: ServerMetrics
     static let header = HTTPField.Name(SyncWire.versionHeader)!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -410,16 +439,20 @@ struct ProtocolMiddleware: RouterMiddleware {
         }
         response.headers[Self.header] = "\(SyncWire.version)"
         let elapsed = ContinuousClock.now - started
+        metrics.request(route: context.endpointPath, method: request.method.rawValue, status: response.status.code, duration: elapsed)
         let milliseconds = elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000
         // Bytes as they crossed the wire (compressed when they were): what the speed script sums.
-        let received = request.headers[.contentLength] ?? "0"
-        let sent = response.body.contentLength.map(String.init) ?? "?"
-        logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(milliseconds) ms, \(received) B in, \(sent) B out")
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)", "ms": "\(milliseconds)",
+                "bytes_in": "\(request.headers[.contentLength] ?? "0")", "bytes_out": "\(response.body.contentLength.map(String.init) ?? "?")",
+            ])
         return response
     }
 
     private func check(_ request: Request) throws {
-        guard request.uri.path != "/v1/health", request.uri.path != "/health" else { return }
+        guard !["/v1/health", "/health", "/metrics"].contains(request.uri.path) else { return }
         guard let text = request.headers[Self.header] else {
             throw Problem(400, "protocol", "no \(SyncWire.versionHeader) header: this server speaks capital's sync protocol \(SyncWire.version)")
         }
