@@ -25,6 +25,9 @@ struct CapitalServe: AsyncParsableCommand {
               capital serve user list --data /srv/capital
               capital serve migrate --database postgres://capital@127.0.0.1/capital
               capital serve --database postgres://capital@127.0.0.1/capital
+              CAPITAL_DATABASE=postgres://capital:PASSWORD@127.0.0.1/capital capital serve
+
+            GET /health and GET /metrics (Prometheus) serve monitoring; docs/server.md shows TLS with nginx, a systemd unit, backups and the restore drill.
             """,
         version: "0.1.0",
         subcommands: [Run.self, Migrate.self, UserCommand.self],
@@ -72,8 +75,17 @@ struct DataOption: ParsableArguments {
     @Option(name: .long, help: "The server's data folder, for SQLite storage (made when missing).")
     var data: String?
 
-    @Option(name: .long, help: "A PostgreSQL database instead: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&pool=N].")
-    var database: String?
+    @Option(
+        name: .customLong("database"),
+        help: "A PostgreSQL database instead: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&pool=N] (or $CAPITAL_DATABASE).")
+    var databaseOption: String?
+
+    /// `--database`, else `CAPITAL_DATABASE` when `--data` is not given either: a URL with a
+    /// password stays out of the command line (which every local user can read in /proc).
+    var database: String? { databaseOption ?? (data == nil ? ProcessInfo.processInfo.environment["CAPITAL_DATABASE"] : nil) }
+
+    /// What named the database, for messages.
+    var databaseSource: String { databaseOption == nil ? "CAPITAL_DATABASE" : "--database" }
 
     /// Hidden: scrypt's log2 N for new hashes (tests use a small one; the default is 17).
     @Option(name: .customLong("scrypt-log-n"), help: .hidden)
@@ -83,7 +95,7 @@ struct DataOption: ParsableArguments {
     func checkOne() throws {
         switch (data, database) {
         case (nil, nil): throw ServeError(message: "where is the server's data? --data DIR (SQLite) or --database postgres://USER@HOST/DB", code: 64)
-        case (.some, .some): throw ServeError(message: "--data and --database: one or the other, not both", code: 64)
+        case (.some, .some): throw ServeError(message: "--data and \(databaseSource): one or the other, not both", code: 64)
         default: break
         }
     }
@@ -102,7 +114,7 @@ struct DataOption: ParsableArguments {
         guard let database else { return try await body(try openSQLite()) }
         let storage: PostgresStorage
         do { storage = try PostgresStorage(url: database, logger: logger) } catch {
-            throw ServeError(message: "--database \(error)", code: 64)
+            throw ServeError(message: "\(databaseSource) \(error)", code: 64)
         }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await storage.client.run() }
@@ -110,19 +122,20 @@ struct DataOption: ParsableArguments {
             if !migrating {
                 let state: PostgresStorage.SchemaState
                 do { state = try await storage.checkSchema(within: .seconds(15)) } catch {
-                    throw ServeError(message: "--database \(place): \(PostgresStorage.describe(error))")
+                    throw ServeError(message: "\(databaseSource) \(place): \(PostgresStorage.describe(error))")
                 }
                 switch state {
                 case .current: break
                 case .behind(let pending):
                     throw ServeError(
                         message:
-                            "--database \(place): the schema lacks \(pending.joined(separator: ", ")): run capital serve migrate --database URL first"
+                            "\(databaseSource) \(place): the schema lacks \(pending.joined(separator: ", ")): run capital serve migrate --database URL first"
                     )
                 case .ahead(let unknown):
                     throw ServeError(
                         message:
-                            "--database \(place): the schema has \(unknown.joined(separator: ", ")), made by a newer capital: upgrade capital-server")
+                            "\(databaseSource) \(place): the schema has \(unknown.joined(separator: ", ")), made by a newer capital: upgrade capital-server"
+                    )
                 }
             }
             return try await body(storage)
@@ -206,7 +219,7 @@ extension CapitalServe {
             let place = data.place
             let applied = try await data.withStorage(migrating: true) { storage in
                 do { return try await (storage as! PostgresStorage).migrate(within: .seconds(15)) } catch {
-                    throw ServeError(message: "--database \(place): \(PostgresStorage.describe(error))")
+                    throw ServeError(message: "\(data.databaseSource) \(place): \(PostgresStorage.describe(error))")
                 }
             }
             print(applied.isEmpty ? "The schema is up to date." : "Applied \(applied.joined(separator: ", ")).")

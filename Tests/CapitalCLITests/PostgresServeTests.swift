@@ -21,8 +21,11 @@ struct PostgresServeTests {
     @Test func theServerRefusesWeakPasswordsAndABusyPort() throws { try sync.theServerRefusesWeakPasswordsAndABusyPort() }
 
     /// Runs capital-server and expects one line on stderr with `mentions`, nothing on stdout, `status`.
-    private func refused(_ arguments: [String], status: Int32, _ mentions: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        let result = TestServer.run(arguments)
+    private func refused(
+        _ arguments: [String], status: Int32, _ mentions: [String], environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let result = TestServer.run(arguments, environment: environment)
         #expect(result.status == status, "\(arguments): \(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix("capital serve: error: "), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -65,6 +68,11 @@ struct PostgresServeTests {
         #expect(TestServer.run(["migrate", "--database", fresh]).stdout == "Applied v1, v2-people.\n")
         #expect(TestServer.run(["migrate", "--database", fresh]).stdout == "The schema is up to date.\n")
         #expect(TestServer.run(["user", "list", "--database", fresh]).status == 0)
+        // The URL from the environment (a password kept out of the command line); --data wins over it.
+        #expect(TestServer.run(["user", "list"], environment: ["CAPITAL_DATABASE": fresh]).status == 0)
+        refused(["user", "list"], status: 64, ["CAPITAL_DATABASE http://x: not a postgres://"], environment: ["CAPITAL_DATABASE": "http://x"])
+        refused(
+            ["migrate", "--data", "/tmp/capital-never"], status: 64, ["migrate is for --database"], environment: ["CAPITAL_DATABASE": fresh])
         // A schema a newer capital made: refused, not touched.
         try TestPostgres.psql(fresh, "INSERT INTO capital_schema(position, version) VALUES (99, 'v99-future')")
         refused(["user", "list", "--database", fresh], status: 1, ["the schema has v99-future, made by a newer capital"])

@@ -122,10 +122,11 @@ final class TestServer: @unchecked Sendable {
     struct TestServerError: Error { let message: String }
 
     /// Runs `capital-server ARGS` to its end.
-    static func run(_ arguments: [String], stdin: String = "") -> CLI.Result {
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) -> CLI.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let input = Pipe()
         let out = Pipe()
         let err = Pipe()
