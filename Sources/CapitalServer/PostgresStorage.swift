@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// `capital serve --database postgres://…`: the same storage as `LedgerLog`, in PostgreSQL, for a
 /// server that carries many households. Behaviour is the SQLite storage's, held to it by the same
@@ -28,10 +29,13 @@ public final class PostgresStorage: ServerStorage {
     /// One connection's settings, for the schema's check and migrations (`connected(_:)`).
     let connection: PostgresConnection.Configuration
     let digestCache = DigestCache()
+    /// How long a request waits for a pooled connection (`connect_timeout`).
+    let connectTimeout: Duration
 
     /// A storage for the database `url` names: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
-    /// with `?sslmode=disable|prefer|require` (prefer: TLS when the server offers it) and
-    /// `?pool=N` connections at most (default 8).
+    /// with `?sslmode=disable|prefer|require` (prefer: TLS when the server offers it),
+    /// `?pool=N` connections at most (default 8) and `?connect_timeout=S`, the seconds a request
+    /// waits for a connection before the storage reports itself unavailable (default 5).
     public init(url: String, logger: Logger = Logger(label: "capital-serve.postgres")) throws(PostgresURLError) {
         let parsed = try PostgresURL(url)
         var configuration = PostgresClient.Configuration(
@@ -39,6 +43,8 @@ public final class PostgresStorage: ServerStorage {
             tls: parsed.tls)
         configuration.options.maximumConnections = parsed.pool
         configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(parsed.connectTimeout)
+        self.connectTimeout = .seconds(parsed.connectTimeout)
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         let context = { () throws(PostgresURLError) -> NIOSSLContext in
@@ -250,8 +256,64 @@ public final class PostgresStorage: ServerStorage {
     /// Runs `body` in a transaction on one pooled connection: committed when it returns, rolled
     /// back when it throws, its error passed on as it was thrown.
     /// `readOnly`: one snapshot for every query of `body` (REPEATABLE READ), writing nothing.
-    func transaction<Result: Sendable>(readOnly: Bool = false, _ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withConnection { try await Self.inTransaction($0, readOnly: readOnly, logger: self.logger, body) }
+    func transaction<Result: Sendable>(
+        readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await pooled { try await Self.inTransaction($0, readOnly: readOnly, logger: self.logger, body) }
+    }
+
+    /// `body` on a pooled connection, waiting at most `connectTimeout` for one (the pool itself
+    /// waits as long as it takes, retrying a server that is down). A database that is down, went
+    /// away mid-request or is shutting down throws `StorageFault.unavailable` (503), a full disk
+    /// `StorageFault.full` (507); what `body` threw otherwise passes as it was.
+    func pooled<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        let leased = Flag()
+        let limit = connectTimeout
+        do {
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    try await self.client.withConnection { connection in
+                        leased.set()
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    // Once leased, the work takes as long as it takes.
+                    while leased.isSet { try await Task.sleep(for: .seconds(3600)) }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let result = first else {
+                    throw StorageFault.unavailable("no connection to PostgreSQL within \(limit.components.seconds) s")
+                }
+                return result
+            }
+        } catch let error as PSQLError {
+            throw Self.fault(error) ?? error
+        }
+    }
+
+    /// A flag tasks share.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
+    /// The fault a database error stands for, if it is one: the connection lost or refused, the
+    /// server shutting down or not accepting connections yet (SQLSTATE 08…, 57P…), the disk full (53100).
+    static func fault(_ error: PSQLError) -> StorageFault? {
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .clientClosedConnection:
+            return .unavailable("PostgreSQL \(error.code)")
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            if state == "53100" { return .full("PostgreSQL: \(state)") }
+            if state.hasPrefix("08") || state.hasPrefix("57P") { return .unavailable("PostgreSQL: \(state)") }
+            return nil
+        default: return nil
+        }
     }
 
     /// `body` in a transaction on `connection` (postgres-nio's `withTransaction` wraps the error
@@ -280,7 +342,7 @@ public final class PostgresStorage: ServerStorage {
 
     /// The first row of `query` on any pooled connection.
     func first<T: PostgresDecodable & Sendable>(_ type: T.Type, _ query: PostgresQuery) async throws -> T? {
-        try await client.withConnection { connection in try await Self.first(type, query, on: connection, logger: self.logger) }
+        try await pooled { connection in try await Self.first(type, query, on: connection, logger: self.logger) }
     }
 
     /// A query through the pool within 3 s (the pool waits for a connection as long as it takes).
@@ -663,7 +725,7 @@ public struct PostgresURLError: Error, Equatable, Sendable, CustomStringConverti
     public let description: String
 }
 
-/// The parts of `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&pool=N]`.
+/// The parts of `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&pool=N&connect_timeout=S]`.
 struct PostgresURL: Equatable {
     var user: String
     var password: String?
@@ -672,6 +734,8 @@ struct PostgresURL: Equatable {
     var database: String
     var sslmode: String
     var pool: Int
+    /// Seconds a request waits for a connection (libpq's `connect_timeout`): then 503.
+    var connectTimeout: Int
 
     init(_ url: String) throws(PostgresURLError) {
         let text = PostgresStorage.redacted(url)
@@ -691,6 +755,7 @@ struct PostgresURL: Equatable {
         self.database = database.removingPercentEncoding ?? database
         self.sslmode = "prefer"
         self.pool = 8
+        self.connectTimeout = 5
         for item in url.queryItems ?? [] {
             switch (item.name, item.value ?? "") {
             case ("sslmode", let mode) where ["disable", "prefer", "require"].contains(mode): sslmode = mode
@@ -701,8 +766,13 @@ struct PostgresURL: Equatable {
                     throw PostgresURLError(description: "\(text): pool \(count) is not a number of connections from 1 to 100")
                 }
                 pool = count
+            case ("connect_timeout", let seconds):
+                guard let seconds = Int(seconds), (1...600).contains(seconds) else {
+                    throw PostgresURLError(description: "\(text): connect_timeout \(seconds) is not a number of seconds from 1 to 600")
+                }
+                connectTimeout = seconds
             case (let name, _):
-                throw PostgresURLError(description: "\(text): unknown parameter \(name) (sslmode and pool are known)")
+                throw PostgresURLError(description: "\(text): unknown parameter \(name) (sslmode, pool and connect_timeout are known)")
             }
         }
     }

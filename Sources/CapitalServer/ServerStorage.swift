@@ -26,6 +26,15 @@ public enum Rotation: Equatable, Sendable {
     case refused
 }
 
+/// A storage that cannot serve this request now; nothing of it was committed unless the
+/// connection was lost after the commit (a push sent again is then answered, not appended twice).
+public enum StorageFault: Error, Equatable, Sendable {
+    /// The database is down, went away or does not take connections now: HTTP 503, try again.
+    case unavailable(String)
+    /// The database cannot write (its disk is full): HTTP 507.
+    case full(String)
+}
+
 /// What an append did: each set's sequence number, how many sets were new to the log, and how
 /// many of their changes met a concurrent edit of their group (`GET /metrics` counts both).
 public struct Appended: Equatable, Sendable {

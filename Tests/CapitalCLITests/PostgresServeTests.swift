@@ -1,5 +1,6 @@
 import CapitalTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `capital serve --database postgres://…`: the sync commands' end-to-end tests again, with the
@@ -19,6 +20,61 @@ struct PostgresServeTests {
     @Test func badInputIsOneLineAndLosesNothing() throws { try sync.badInputIsOneLineAndLosesNothing() }
     @Test func twoSyncsOfOneDeviceAtOnceRenewItsSignInOnce() throws { try sync.twoSyncsOfOneDeviceAtOnceRenewItsSignInOnce() }
     @Test func theServerRefusesWeakPasswordsAndABusyPort() throws { try sync.theServerRefusesWeakPasswordsAndABusyPort() }
+
+    /// PostgreSQL going away under a running server: `capital sync` hears 503, tries again after
+    /// 1, 2 and 4 s, and gets through when PostgreSQL is back within them, its change taken once;
+    /// when it stays away, the sync stops in one line with the change pending, and the next sync
+    /// after PostgreSQL's return sends it.
+    @Test func postgreSQLGoingAwayIsRetriedByTheClientAndNothingIsLost() throws {
+        let proxy = Mutex<TCPProxy?>(nil)
+        let server = try TestServer(postgres: true) { port in
+            let made = try TCPProxy(to: port)
+            proxy.withLock { $0 = made }
+            return made
+        }
+        let cut = try #require(proxy.withLock { $0 })
+        defer { cut.stop() }
+        let home = try CLI.initialized()
+        SyncCommandTests(server: server).login(home)
+        home.ok(["sync", "create"])
+        func head() throws -> Int {
+            try #require(try home.json(["sync", "status"]) as? [String: Any])["cursor"] as? Int ?? -1
+        }
+        // Away for about 1.5 s: the sync's second or third try gets through.
+        home.ok(["spend", "100", "Groceries"])
+        cut.cut()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { cut.mend() }
+        let started = Date()
+        let retried = home.run(["sync"])
+        #expect(retried.status == 0, "\(retried)")
+        #expect(Date().timeIntervalSince(started) > 1)
+        let status = try #require(try home.json(["sync", "status"]) as? [String: Any])
+        #expect(status["pending"] as? Int == 0)
+        let cursor = try head()
+        // Away for longer than the tries: one line, the change pending, nothing lost.
+        home.ok(["spend", "200", "Groceries"])
+        cut.cut()
+        let refused = home.run(["sync"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(refused.stderr.contains("the server's storage does not answer just now: try again shortly"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("1 change stays pending") || refused.stderr.contains("changes stay pending"), "\(refused.stderr)")
+        cut.mend()
+        var again = home.run(["sync"])
+        for _ in 0..<10 where again.status != 0 {
+            Thread.sleep(forTimeInterval: 0.5)
+            again = home.run(["sync"])
+        }
+        #expect(again.status == 0, "\(again)")
+        #expect(try head() > cursor)
+        #expect((try home.json(["sync", "status"]) as? [String: Any])?["pending"] as? Int == 0)
+        // A second device joining now holds both entries, each once.
+        let phone = home.path("phone.sqlite")
+        SyncCommandTests(server: server).login(home, db: phone)
+        home.ok(["--db", phone, "sync", "join", try #require(status["ledger"] as? String)])
+        let list = home.ok(["--db", phone, "tx", "list", "--format", "csv"])
+        #expect(list.split(separator: "\n").filter { $0.contains("Groceries") }.count == 2, "\(list)")
+    }
 
     /// Runs capital-server and expects one line on stderr with `mentions`, nothing on stdout, `status`.
     private func refused(

@@ -34,11 +34,14 @@ final class TestServer: @unchecked Sendable {
 
     /// A server with `users`; `postgres`: on a new database of the tests' PostgreSQL, migrated by
     /// `capital serve migrate`, instead of SQLite.
-    init(users: [String] = ["anna", "boris", "vera"], log: Bool = false, logLevel: String = "debug", postgres: Bool = false) throws {
+    init(
+        users: [String] = ["anna", "boris", "vera"], log: Bool = false, logLevel: String = "debug", postgres: Bool = false,
+        through proxy: ((Int) throws -> TCPProxy)? = nil
+    ) throws {
         self.logLevel = logLevel
         logPath = log ? FileManager.default.temporaryDirectory.appendingPathComponent("capital-serve-\(UUID().uuidString).log").path : nil
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
-        self.postgres = postgres ? try TestPostgres.newDatabase() : nil
+        self.postgres = try postgres ? Self.database(through: proxy) : nil
         if postgres {
             let migrated = Self.run(["migrate"] + storage)
             guard migrated.status == 0 else { throw TestServerError(message: "migrate: \(migrated.stderr)") }
@@ -48,6 +51,14 @@ final class TestServer: @unchecked Sendable {
             guard result.status == 0 else { throw TestServerError(message: "user add \(user): \(result.stderr)") }
         }
         try start()
+    }
+
+    /// A new database of the tests' PostgreSQL; with `proxy`, reached through the proxy it makes to
+    /// PostgreSQL's port, waiting 1 s for a connection.
+    static func database(through proxy: ((Int) throws -> TCPProxy)?) throws -> String {
+        let url = try TestPostgres.newDatabase()
+        guard let proxy, let port = URLComponents(string: url)?.port else { return url }
+        return url.replacingOccurrences(of: ":\(port)/", with: ":\(try proxy(port).port)/") + "?connect_timeout=1"
     }
 
     /// Starts (or starts again) the server on a free port.

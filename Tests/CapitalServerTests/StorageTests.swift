@@ -3,6 +3,7 @@ import CapitalServer
 import CapitalStore
 import CapitalTestSupport
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -444,6 +445,58 @@ extension StorageTests {
             try await Self.pull(phone, from: storage, ledger)
             #expect(try anna.syncCanonical() == phone.syncCanonical())
             #expect(try anna.account("Cash").floor == 500_00)
+        }
+    }
+
+    /// PostgreSQL going away: between requests (the pool's idle connection dies) and for a while
+    /// (no connection to be had). Each request is answered 503 `storage_unavailable` within
+    /// `connect_timeout`, nothing half-written stays, and once PostgreSQL is back the same push is
+    /// taken whole, once.
+    @Test(.enabled(if: TestPostgres.available, Comment(rawValue: TestPostgres.skipped)))
+    func postgreSQLGoingAwayIsA503AndThePushIsTakenOnceWhenItIsBack() async throws {
+        var quiet = Logger(label: "capital-serve-test")
+        quiet.logLevel = .critical
+        let url = try TestPostgres.newDatabase()
+        defer { TestPostgres.drop(url) }
+        let port = try #require(URLComponents(string: url)?.port)
+        let proxy = try TCPProxy(to: port)
+        defer { proxy.stop() }
+        let proxied = url.replacingOccurrences(of: ":\(port)/", with: ":\(proxy.port)/") + "?sslmode=disable&connect_timeout=1"
+        let storage = try PostgresStorage(url: proxied, logger: quiet)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await storage.client.run() }
+            defer { group.cancelAll() }
+            #expect(try await storage.migrate() == ["v1", "v2-people"])
+            try await storage.addUser("anna", hash: try Passwords.hash(SyncServerTests.password, logN: 10), now: Self.now)
+            let server = SyncServer(storage: storage, now: { Self.now }, logN: 10, logger: quiet)
+            try await server.application().test(.router) { client in
+                let anna = try await SyncServerTests.tokens(client, "anna").access
+                let ledger = try await SyncServerTests.createLedger(client, anna)
+                let path = "/v1/ledgers/\(ledger)/changes"
+                let sets = try Self.origin().pendingChangeSets()
+                let body = SyncServerTests.json(SyncWire.Push(sets: sets))
+                proxy.cut()
+                for _ in 0..<2 {
+                    let started = ContinuousClock.now
+                    let refused = try await client.execute(uri: path, method: .post, headers: SyncServerTests.headers(anna), body: body)
+                    #expect(refused.status == .serviceUnavailable)
+                    #expect(try SyncServerTests.problem(refused).code == "storage_unavailable")
+                    #expect(refused.headers[HTTPField.Name("Retry-After")!] == "2")
+                    #expect(ContinuousClock.now - started < .seconds(5))
+                }
+                let health = try await client.execute(uri: "/health", method: .get)
+                #expect(health.status == .serviceUnavailable)
+                proxy.mend()
+                var pushed: TestResponse?
+                // The pool connects again after its back-off.
+                for _ in 0..<20 where pushed?.status != .ok {
+                    pushed = try await client.execute(uri: path, method: .post, headers: SyncServerTests.headers(anna), body: body)
+                    if pushed?.status != .ok { try await Task.sleep(for: .milliseconds(250)) }
+                }
+                let answer = try SyncServerTests.decode(SyncWire.Pushed.self, try #require(pushed))
+                #expect(answer.seqs == Array(1...Int64(sets.count)) && answer.head == Int64(sets.count))
+                #expect(try await storage.head(ledger) == Int64(sets.count))
+            }
         }
     }
 

@@ -54,7 +54,7 @@ public enum TestPostgres {
 
     /// Drops the database `url` names, closing its connections first.
     public static func drop(_ url: String) {
-        guard let server = try? server(), let name = url.split(separator: "/").last else { return }
+        guard let server = try? server(), let name = url.split(separator: "?").first?.split(separator: "/").last else { return }
         try? psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 

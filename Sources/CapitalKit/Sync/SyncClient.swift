@@ -104,6 +104,10 @@ public struct SyncOutcome: Equatable, Sendable {
 public struct SyncClient: Sendable {
     public let store: Store
     public let transport: any SyncTransport
+    /// The pauses before each new try of a request the server answered 503 (its storage did not
+    /// answer): 1, 2 and 4 s, then the 503 is the answer. Sending again is safe: a push the server
+    /// took already is answered with its numbers, never appended twice.
+    public var retryPauses: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
 
     /// The client of the ledger in `store`, reaching the server through `transport`.
     public init(store: Store, transport: any SyncTransport) {
@@ -362,7 +366,11 @@ public struct SyncClient: Sendable {
     }
 
     private func send(_ method: String, _ path: String, json: Data?, server: String, token: String?) throws -> Answered {
-        let response = try transport.send(SyncRequest(method: method, path: path, body: json, token: token), to: server)
+        var response = try transport.send(SyncRequest(method: method, path: path, body: json, token: token), to: server)
+        for pause in retryPauses where response.status == 503 {
+            Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+            response = try transport.send(SyncRequest(method: method, path: path, body: json, token: token), to: server)
+        }
         guard (200..<300).contains(response.status) else {
             if let problem = try? JSONDecoder().decode(SyncWire.Problem.self, from: response.body) {
                 throw SyncClientError.refused(problem, pending: 0)

@@ -414,6 +414,11 @@ struct ProtocolMiddleware: RouterMiddleware {
     let logger: Logger
     let metrics: ServerMetrics
     static let header = HTTPField.Name(SyncWire.versionHeader)!
+    static let storageFull = Problem(
+        507, "storage_full", "the server could not write (its disk is full or failing): nothing was written; try again later")
+    /// A client tries again after `Retry-After` seconds: a push sent again is answered, never appended twice.
+    static let storageUnavailable = Problem(
+        503, "storage_unavailable", "the server's storage does not answer just now: try again shortly", headers: ["Retry-After": "2"])
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -429,10 +434,16 @@ struct ProtocolMiddleware: RouterMiddleware {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
             // A full disk, a file-size limit or a failing one: the transaction rolled back whole.
             logger.error("storage could not write: \(error.extendedResultCode)")
-            response = try Problem(
-                507, "storage_full", "the server could not write (its disk is full or failing): nothing was written; try again later"
-            )
-            .response()
+            response = try Self.storageFull.response()
+        } catch StorageFault.full(let why) {
+            logger.error("storage could not write: \(why)")
+            response = try Self.storageFull.response()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            logger.error("storage busy: \(error.extendedResultCode)")
+            response = try Self.storageUnavailable.response()
+        } catch StorageFault.unavailable(let why) {
+            logger.error("storage unavailable: \(why)")
+            response = try Self.storageUnavailable.response()
         } catch {
             logger.error("\(request.method) \(request.uri.path): \(String(describing: type(of: error)))")
             response = try Problem(500, "internal", "the server failed: nothing was written; its log says more").response()
