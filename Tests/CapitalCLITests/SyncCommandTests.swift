@@ -100,11 +100,13 @@ final class TestServer: @unchecked Sendable {
 
     private var running: Process?
 
-    /// Stops the server with SIGTERM and waits for it.
-    func stop() {
-        guard let running, running.isRunning else { return }
+    /// Stops the server with SIGTERM and waits for it; answers its exit status (nil when it was not running).
+    @discardableResult
+    func stop() -> Int32? {
+        guard let running, running.isRunning else { return nil }
         running.terminate()
         running.waitUntilExit()
+        return running.terminationStatus
     }
 
     /// Ends the server with SIGKILL: no shutdown, no flush.

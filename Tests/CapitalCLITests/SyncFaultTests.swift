@@ -3,6 +3,7 @@ import CapitalStore
 import CapitalTestSupport
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 /// Real processes, real faults: the server SIGKILLed again and again during a large push, a client
@@ -149,6 +150,63 @@ import Testing
         try server.start()
         home.ok(["sync"])
         #expect(try Self.log(server).head == 1_001)
+    }
+
+    /// SIGTERM while a request is in flight (a sign-in hashing a password with scrypt's N = 2^14,
+    /// half a second in a debug build): the server stops accepting, answers that request in full, and
+    /// exits 0.
+    @Test(arguments: storages)
+    func sigtermFinishesTheRequestInFlightAndExitsZero(postgres: Bool) throws {
+        let server = try TestServer(users: [], postgres: postgres)
+        let added = TestServer.run(
+            ["user", "add", "slow", "--password-stdin", "--scrypt-log-n", "14"] + server.storage, stdin: TestServer.password + "\n")
+        #expect(added.status == 0, "\(added)")
+        let port = try #require(Int(server.url.split(separator: ":").last ?? ""))
+        let body = #"{"user":"slow","password":"\#(TestServer.password)"}"#
+        let answer = Mutex<(text: String, at: Date)?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let text = Self.exchange(
+                port: port,
+                "POST /v1/login HTTP/1.1\r\nHost: 127.0.0.1\r\nCapital-Protocol: 1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            answer.withLock { $0 = (text, Date()) }
+            answered.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        let terminated = Date()
+        let status = server.stop()
+        #expect(answered.wait(timeout: .now() + 30) == .success)
+        let (text, at) = try #require(answer.withLock { $0 })
+        #expect(text.hasPrefix("HTTP/1.1 200"), "\(text)")
+        #expect(text.contains(#""access":"#))
+        #expect(at > terminated, "the sign-in was answered before SIGTERM: it was not in flight")
+        #expect(status == 0)
+        #expect(Self.exchange(port: port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n").isEmpty, "nothing listens after the stop")
+    }
+
+    /// Sends `request` to 127.0.0.1:`port` and reads until the server closes; "" when nothing listens.
+    static func exchange(port: Int, _ request: String) -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { return "" }
+        let bytes = Array(request.utf8)
+        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(socket, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// The storages the server is tested on: SQLite, and PostgreSQL where it is installed.
