@@ -340,6 +340,20 @@ public final class PostgresStorage: ServerStorage {
         return nil
     }
 
+    /// Runs `query` on a pooled connection.
+    func execute(_ query: PostgresQuery) async throws {
+        try await pooled { connection in _ = try await connection.query(query, logger: self.logger) }
+    }
+
+    /// Every row of `query` on a pooled connection, each made into a `T` by `each`.
+    func rows<T: Sendable>(_ query: PostgresQuery, _ each: @escaping @Sendable (PostgresRow) throws -> T) async throws -> [T] {
+        try await pooled { connection in
+            var result: [T] = []
+            for try await row in try await connection.query(query, logger: self.logger) { result.append(try each(row)) }
+            return result
+        }
+    }
+
     /// The first row of `query` on any pooled connection.
     func first<T: PostgresDecodable & Sendable>(_ type: T.Type, _ query: PostgresQuery) async throws -> T? {
         try await pooled { connection in try await Self.first(type, query, on: connection, logger: self.logger) }
@@ -363,16 +377,15 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func ledgers(of user: String) async throws -> [SyncWire.Ledger] {
-        var ledgers: [SyncWire.Ledger] = []
-        let rows = try await client.query(
+        try await rows(
             """
             SELECT l.id, l.name, m.role, l.head FROM member m JOIN ledger l ON l.id = m.ledger
             WHERE m."user" = \(user) ORDER BY l.name COLLATE "C", l.id
-            """, logger: logger)
-        for try await (id, name, role, head) in rows.decode((String, String, String, Int64).self) {
-            ledgers.append(SyncWire.Ledger(id: id, name: name, role: role, head: head))
+            """
+        ) { row in
+            let (id, name, role, head) = try row.decode((String, String, String, Int64).self)
+            return SyncWire.Ledger(id: id, name: name, role: role, head: head)
         }
-        return ledgers
     }
 
     public func role(of user: String, in ledger: String) async throws -> Role? {
@@ -405,17 +418,17 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func members(of ledger: String) async throws -> [SyncWire.Member] {
-        var members: [SyncWire.Member] = []
-        let rows = try await client.query("SELECT \"user\", role FROM member WHERE ledger = \(ledger) ORDER BY \"user\"", logger: logger)
-        for try await (user, role) in rows.decode((String, String).self) { members.append(SyncWire.Member(user: user, role: role)) }
-        return members
+        try await rows("SELECT \"user\", role FROM member WHERE ledger = \(ledger) ORDER BY \"user\"") { row in
+            let (user, role) = try row.decode((String, String).self)
+            return SyncWire.Member(user: user, role: role)
+        }
     }
 
     public func devices(of ledger: String) async throws -> [SyncWire.Device] {
-        var devices: [SyncWire.Device] = []
-        let rows = try await client.query("SELECT device, \"user\" FROM device WHERE ledger = \(ledger) ORDER BY device", logger: logger)
-        for try await (device, user) in rows.decode((String, String).self) { devices.append(SyncWire.Device(device: device, user: user)) }
-        return devices
+        try await rows("SELECT device, \"user\" FROM device WHERE ledger = \(ledger) ORDER BY device") { row in
+            let (device, user) = try row.decode((String, String).self)
+            return SyncWire.Device(device: device, user: user)
+        }
     }
 
     public func head(_ ledger: String) async throws -> Int64? {
@@ -590,6 +603,11 @@ public final class PostgresStorage: ServerStorage {
 
     // MARK: People
 
+    /// A stored hash and whether its user is disabled (a tuple is not Sendable across the pool).
+    private struct Found: Sendable {
+        let hash: String, disabled: Bool
+    }
+
     public func addUser(_ name: String, hash: String, now: Int64) async throws {
         let added = try await first(
             String.self,
@@ -598,18 +616,17 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func users() async throws -> [ServerUser] {
-        var users: [ServerUser] = []
-        let rows = try await client.query("SELECT name, disabled, createdAt FROM server_user ORDER BY name", logger: logger)
-        for try await (name, disabled, created) in rows.decode((String, Bool, String).self) {
-            users.append(ServerUser(name: name, disabled: disabled, createdAt: created))
+        try await rows("SELECT name, disabled, createdAt FROM server_user ORDER BY name") { row in
+            let (name, disabled, created) = try row.decode((String, Bool, String).self)
+            return ServerUser(name: name, disabled: disabled, createdAt: created)
         }
-        return users
     }
 
     public func passwordHash(of user: String) async throws -> (hash: String, disabled: Bool)? {
-        let rows = try await client.query("SELECT hash, disabled FROM server_user WHERE name = \(user)", logger: logger)
-        for try await (hash, disabled) in rows.decode((String, Bool).self) { return (hash, disabled) }
-        return nil
+        try await rows("SELECT hash, disabled FROM server_user WHERE name = \(user)") { row in
+            let (hash, disabled) = try row.decode((String, Bool).self)
+            return Found(hash: hash, disabled: disabled)
+        }.first.map { ($0.hash, $0.disabled) }
     }
 
     public func setPasswordHash(_ hash: String, of user: String) async throws {
@@ -619,11 +636,11 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func revokeAll(of user: String) async throws {
-        try await client.query("UPDATE token SET state = 'revoked' WHERE \"user\" = \(user)", logger: logger)
+        try await execute("UPDATE token SET state = 'revoked' WHERE \"user\" = \(user)")
     }
 
     public func upgradePasswordHash(_ hash: String, of user: String, from old: String) async throws {
-        try await client.query("UPDATE server_user SET hash = \(hash) WHERE name = \(user) AND hash = \(old)", logger: logger)
+        try await execute("UPDATE server_user SET hash = \(hash) WHERE name = \(user) AND hash = \(old)")
     }
 
     public func setDisabled(_ disabled: Bool, user: String) async throws {
@@ -655,7 +672,7 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func clearFailures(of user: String) async throws {
-        try await client.query("DELETE FROM login_failure WHERE \"user\" = \(user)", logger: logger)
+        try await execute("DELETE FROM login_failure WHERE \"user\" = \(user)")
     }
 
     // MARK: Tokens
@@ -715,8 +732,7 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func revokeFamily(ofAccess digest: String) async throws {
-        try await client.query(
-            "UPDATE token SET state = 'revoked' WHERE family = (SELECT family FROM token WHERE hash = \(digest))", logger: logger)
+        try await execute("UPDATE token SET state = 'revoked' WHERE family = (SELECT family FROM token WHERE hash = \(digest))")
     }
 }
 
