@@ -110,8 +110,8 @@ extension LedgerLog: ServerStorage {
 
     public func users() throws -> [ServerUser] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, disabled, createdAt FROM user ORDER BY name").map {
-                ServerUser(name: $0[0], disabled: $0[1], createdAt: $0[2])
+            try Row.fetchAll(db, sql: "SELECT name, disabled, createdAt, admin FROM user ORDER BY name").map {
+                ServerUser(name: $0[0], disabled: $0[1], createdAt: $0[2], admin: $0[3])
             }
         }
     }
@@ -140,6 +140,69 @@ extension LedgerLog: ServerStorage {
             try db.execute(sql: "UPDATE user SET disabled = ? WHERE name = ?", arguments: [disabled, user])
             if db.changesCount == 0 { throw PeopleError.noUser(user) }
             if disabled { try db.execute(sql: "UPDATE token SET state = 'revoked' WHERE user = ?", arguments: [user]) }
+        }
+    }
+
+    public func setAdmin(_ admin: Bool, user: String) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE user SET admin = ? WHERE name = ?", arguments: [admin, user])
+            if db.changesCount == 0 { throw PeopleError.noUser(user) }
+        }
+    }
+
+    public func isAdmin(_ user: String) throws -> Bool {
+        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT admin FROM user WHERE name = ?", arguments: [user]) ?? false }
+    }
+
+    public func issueReset(_ digest: String, user: String, expires: Int64) throws {
+        try writer.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [user]) != nil else { throw PeopleError.noUser(user) }
+            try db.execute(
+                sql:
+                    "INSERT INTO resetToken(user, hash, expires) VALUES (?, ?, ?) ON CONFLICT(user) DO UPDATE SET hash = excluded.hash, expires = excluded.expires",
+                arguments: [user, digest, expires])
+        }
+    }
+
+    public func redeemReset(_ digest: String, user: String, hash: String, now: Int64) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM resetToken WHERE user = ? AND hash = ? AND expires > ?", arguments: [user, digest, now])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(sql: "UPDATE user SET hash = ? WHERE name = ?", arguments: [hash, user])
+            try db.execute(sql: "UPDATE token SET state = 'revoked' WHERE user = ?", arguments: [user])
+            try db.execute(sql: "DELETE FROM loginFailure WHERE user = ?", arguments: [user])
+            return true
+        }
+    }
+
+    public func record(_ event: AuditEvent) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO audit(at, actor, action, subject, ledger, address, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [event.at, event.actor, event.action, event.subject, event.ledger, event.address, event.detail])
+        }
+    }
+
+    public func audit(after id: Int64, user: String?, limit: Int) throws -> [AuditEvent] {
+        try writer.read { db in
+            let rows =
+                if let user {
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT id, at, actor, action, subject, ledger, address, detail FROM audit
+                            WHERE id > ? AND (actor = ? OR subject = ?) ORDER BY id LIMIT ?
+                            """, arguments: [id, user, user, limit])
+                } else {
+                    try Row.fetchAll(
+                        db, sql: "SELECT id, at, actor, action, subject, ledger, address, detail FROM audit WHERE id > ? ORDER BY id LIMIT ?",
+                        arguments: [id, limit])
+                }
+            return rows.map { row in
+                AuditEvent(
+                    id: row[0], at: row[1], actor: row[2], action: row[3], subject: row[4],
+                    ledger: row[5], address: row[6], detail: row[7])
+            }
         }
     }
 
@@ -200,7 +263,7 @@ extension LedgerLog: ServerStorage {
             switch row[2] as String {
             case "rotated":
                 try db.execute(sql: "UPDATE token SET state = 'revoked' WHERE family = ?", arguments: [family])
-                return .reused
+                return .reused(user: user)
             case "live" where (row[3] as Int64) > now && !(row[4] as Bool):
                 try db.execute(sql: "UPDATE token SET state = 'rotated' WHERE hash = ?", arguments: [digest])
                 try db.execute(sql: "UPDATE token SET state = 'revoked' WHERE family = ? AND kind = 'access'", arguments: [family])

@@ -48,8 +48,9 @@ public final class LedgerLog: Sendable {
     /// How far ahead of the server's clock a change may be stamped: 5 minutes.
     public static let allowedSkew: Int64 = 5 * 60_000
 
-    /// Opens (creating) the log database at `path`; `":memory:"` for one in memory.
-    public init(path: String) throws {
+    /// Opens (creating) the log database at `path`; `":memory:"` for one in memory. `through`:
+    /// migrates only up to that version (a database as an older capital left it, for the upgrade's tests).
+    public init(path: String, through last: String? = nil) throws {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
@@ -88,7 +89,20 @@ public final class LedgerLog: Sendable {
                     CREATE INDEX loginFailureUser ON loginFailure(user, at);
                     """)
         }
-        try migrator.migrate(writer)
+        migrator.registerMigration("v3-admin") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE user ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE audit (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
+                        subject TEXT NOT NULL, ledger TEXT NOT NULL, address TEXT NOT NULL, detail TEXT NOT NULL);
+                    CREATE INDEX auditActor ON audit(actor, id);
+                    CREATE INDEX auditSubject ON audit(subject, id);
+                    CREATE TABLE resetToken (
+                        user TEXT PRIMARY KEY NOT NULL REFERENCES user(name), hash TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID;
+                    """)
+        }
+        if let last { try migrator.migrate(writer, upTo: last) } else { try migrator.migrate(writer) }
     }
 
     /// Makes an empty ledger named `name`; returns its id.

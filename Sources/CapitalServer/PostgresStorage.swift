@@ -124,6 +124,23 @@ public final class PostgresStorage: ServerStorage {
                 "CREATE INDEX login_failure_user ON login_failure(\"user\", at)",
             ]
         ),
+        (
+            "v3-admin",
+            [
+                "ALTER TABLE server_user ADD COLUMN admin BOOLEAN NOT NULL DEFAULT false",
+                """
+                CREATE TABLE audit (
+                    id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, actor TEXT COLLATE "C" NOT NULL, action TEXT NOT NULL,
+                    subject TEXT COLLATE "C" NOT NULL, ledger TEXT COLLATE "C" NOT NULL, address TEXT NOT NULL, detail TEXT NOT NULL)
+                """,
+                "CREATE INDEX audit_actor ON audit(actor, id)",
+                "CREATE INDEX audit_subject ON audit(subject, id)",
+                """
+                CREATE TABLE reset_token (
+                    "user" TEXT COLLATE "C" PRIMARY KEY REFERENCES server_user(name), hash TEXT COLLATE "C" NOT NULL, expires BIGINT NOT NULL)
+                """,
+            ]
+        ),
     ]
 
     /// Where the database's schema stands against this program's.
@@ -160,13 +177,14 @@ public final class PostgresStorage: ServerStorage {
 
     /// Applies the versions the database lacks, all in one transaction (PostgreSQL's DDL is
     /// transactional: a failed migration leaves nothing behind) under an advisory lock (two servers
-    /// migrating at once take turns); answers the versions applied.
+    /// migrating at once take turns); answers the versions applied. `through`: only up to that
+    /// version (a database as an older capital left it, for the upgrade's tests).
     @discardableResult
-    public func migrate() async throws -> [String] {
-        try await connected { try await Self.inTransaction($0, logger: self.logger) { try await self.migrate($0) } }
+    public func migrate(through last: String? = nil) async throws -> [String] {
+        try await connected { try await Self.inTransaction($0, logger: self.logger) { try await self.migrate($0, through: last) } }
     }
 
-    private func migrate(_ connection: PostgresConnection) async throws -> [String] {
+    private func migrate(_ connection: PostgresConnection, through last: String?) async throws -> [String] {
         try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
         try await connection.query(
             """
@@ -178,7 +196,8 @@ public final class PostgresStorage: ServerStorage {
             applied.append(version)
         }
         var done: [String] = []
-        for (position, migration) in Self.migrations.enumerated() where !applied.contains(migration.version) {
+        let known = last.flatMap { last in Self.migrations.firstIndex { $0.version == last } }.map { $0 + 1 } ?? Self.migrations.count
+        for (position, migration) in Self.migrations.prefix(known).enumerated() where !applied.contains(migration.version) {
             for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
             try await connection.query(
                 "INSERT INTO capital_schema(position, version) VALUES (\(position + 1), \(migration.version))", logger: self.logger)
@@ -616,9 +635,9 @@ public final class PostgresStorage: ServerStorage {
     }
 
     public func users() async throws -> [ServerUser] {
-        try await rows("SELECT name, disabled, createdAt FROM server_user ORDER BY name") { row in
-            let (name, disabled, created) = try row.decode((String, Bool, String).self)
-            return ServerUser(name: name, disabled: disabled, createdAt: created)
+        try await rows("SELECT name, disabled, createdAt, admin FROM server_user ORDER BY name") { row in
+            let (name, disabled, created, admin) = try row.decode((String, Bool, String, Bool).self)
+            return ServerUser(name: name, disabled: disabled, createdAt: created, admin: admin)
         }
     }
 
@@ -651,6 +670,69 @@ public final class PostgresStorage: ServerStorage {
                     logger: self.logger) != nil
             else { throw PeopleError.noUser(user) }
             if disabled { try await connection.query("UPDATE token SET state = 'revoked' WHERE \"user\" = \(user)", logger: self.logger) }
+        }
+    }
+
+    public func setAdmin(_ admin: Bool, user: String) async throws {
+        guard try await first(String.self, "UPDATE server_user SET admin = \(admin) WHERE name = \(user) RETURNING name") != nil else {
+            throw PeopleError.noUser(user)
+        }
+    }
+
+    public func isAdmin(_ user: String) async throws -> Bool {
+        try await first(Bool.self, "SELECT admin FROM server_user WHERE name = \(user)") ?? false
+    }
+
+    public func issueReset(_ digest: String, user: String, expires: Int64) async throws {
+        try await transaction { connection in
+            guard
+                try await Self.first(String.self, "SELECT name FROM server_user WHERE name = \(user)", on: connection, logger: self.logger)
+                    != nil
+            else { throw PeopleError.noUser(user) }
+            try await connection.query(
+                """
+                INSERT INTO reset_token("user", hash, expires) VALUES (\(user), \(digest), \(expires))
+                ON CONFLICT ("user") DO UPDATE SET hash = excluded.hash, expires = excluded.expires
+                """, logger: self.logger)
+        }
+    }
+
+    public func redeemReset(_ digest: String, user: String, hash: String, now: Int64) async throws -> Bool {
+        try await transaction { connection in
+            guard
+                try await Self.first(
+                    String.self, "DELETE FROM reset_token WHERE \"user\" = \(user) AND hash = \(digest) AND expires > \(now) RETURNING \"user\"",
+                    on: connection, logger: self.logger) != nil
+            else { return false }
+            try await connection.query("UPDATE server_user SET hash = \(hash) WHERE name = \(user)", logger: self.logger)
+            try await connection.query("UPDATE token SET state = 'revoked' WHERE \"user\" = \(user)", logger: self.logger)
+            try await connection.query("DELETE FROM login_failure WHERE \"user\" = \(user)", logger: self.logger)
+            return true
+        }
+    }
+
+    public func record(_ event: AuditEvent) async throws {
+        try await execute(
+            """
+            INSERT INTO audit(at, actor, action, subject, ledger, address, detail)
+            VALUES (\(event.at), \(event.actor), \(event.action), \(event.subject), \(event.ledger), \(event.address), \(event.detail))
+            """)
+    }
+
+    public func audit(after id: Int64, user: String?, limit: Int) async throws -> [AuditEvent] {
+        let query: PostgresQuery =
+            if let user {
+                """
+                SELECT id, at, actor, action, subject, ledger, address, detail FROM audit
+                WHERE id > \(id) AND (actor = \(user) OR subject = \(user)) ORDER BY id LIMIT \(limit)
+                """
+            } else {
+                "SELECT id, at, actor, action, subject, ledger, address, detail FROM audit WHERE id > \(id) ORDER BY id LIMIT \(limit)"
+            }
+        return try await rows(query) { row in
+            let (id, at, actor, action, subject, ledger, address, detail) = try row.decode(
+                (Int64, Int64, String, String, String, String, String, String).self)
+            return AuditEvent(id: id, at: at, actor: actor, action: action, subject: subject, ledger: ledger, address: address, detail: detail)
         }
     }
 
@@ -717,7 +799,7 @@ public final class PostgresStorage: ServerStorage {
             switch found.state {
             case "rotated":
                 try await connection.query("UPDATE token SET state = 'revoked' WHERE family = \(found.family)", logger: self.logger)
-                return .reused
+                return .reused(user: found.user)
             case "live" where found.expires > now && !found.disabled:
                 try await connection.query("UPDATE token SET state = 'rotated' WHERE hash = \(digest)", logger: self.logger)
                 try await connection.query(

@@ -9,11 +9,12 @@ public enum Role: String, Sendable, CaseIterable {
     public var writes: Bool { self != .viewer }
 }
 
-/// A person who may sign in to the server.
+/// A person who may sign in to the server; an admin administers the server's users.
 public struct ServerUser: Equatable, Sendable {
     public let name: String
     public let disabled: Bool
     public let createdAt: String
+    public let admin: Bool
 }
 
 /// What becomes of a refresh token presented for rotation.
@@ -21,7 +22,7 @@ public enum Rotation: Equatable, Sendable {
     /// Replaced by the new pair: signed in as `user`.
     case rotated(user: String)
     /// A token rotated before: someone holds a copy, so the device's tokens are all revoked now.
-    case reused
+    case reused(user: String)
     /// Unknown, expired, revoked, or its user disabled.
     case refused
 }
@@ -86,6 +87,21 @@ public protocol ServerStorage: Sendable {
     /// user is locked out, else nil.
     func attempt(_ user: String, at: Int64, since: Int64, limit: Int) async throws -> [Int64]?
     func clearFailures(of user: String) async throws
+
+    // Administration.
+    /// Makes `user` a server administrator or not.
+    func setAdmin(_ admin: Bool, user: String) async throws
+    func isAdmin(_ user: String) async throws -> Bool
+    /// Keeps `digest` (a reset token's SHA-256) as `user`'s only reset token until `expires`.
+    func issueReset(_ digest: String, user: String, expires: Int64) async throws
+    /// When `digest` is `user`'s reset token and has not expired: spends it, sets `hash` as the
+    /// password's, revokes every sign-in and clears the failed sign-ins — at once. Answers whether it did.
+    func redeemReset(_ digest: String, user: String, hash: String, now: Int64) async throws -> Bool
+    /// Appends `event` to the audit log.
+    func record(_ event: AuditEvent) async throws
+    /// The audit log's events after `id`, in order, at most `limit`; only those where `user` is
+    /// the actor or the subject, when given.
+    func audit(after id: Int64, user: String?, limit: Int) async throws -> [AuditEvent]
 
     // Tokens (stored as their SHA-256).
     func issue(user: String, family: String, access: String, refresh: String, now: Int64) async throws

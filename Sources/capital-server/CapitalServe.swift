@@ -30,7 +30,7 @@ struct CapitalServe: AsyncParsableCommand {
             GET /health and GET /metrics (Prometheus) serve monitoring; docs/server.md shows TLS with nginx, a systemd unit, backups and the restore drill.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Migrate.self, UserCommand.self],
+        subcommands: [Run.self, Migrate.self, UserCommand.self, Audit.self],
         defaultSubcommand: Run.self
     )
 
@@ -173,6 +173,7 @@ extension CapitalServe {
         @OptionGroup var data: DataOption
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(help: "The port to listen on (0: any free one, printed).") var port = 8080
+        @Flag(help: "Behind a reverse proxy: a client's address (audit log) is the last of X-Forwarded-For.") var behindProxy = false
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
@@ -185,12 +186,12 @@ extension CapitalServe {
                 logger.logLevel = ProcessInfo.processInfo.environment["CAPITAL_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .info
                 return logger
             }()
-            let (host, port, logN, place) = (host, port, data.scryptLogN, data.place)
+            let (host, port, logN, place, behindProxy) = (host, port, data.scryptLogN, data.place, behindProxy)
             // postgres-nio's trace lines carry the sign-in it sends: its pool logs at info or above.
             var poolLogger = logger
             poolLogger.logLevel = max(logger.logLevel, .info)
             try await data.withStorage(logger: poolLogger) { storage in
-                let server = SyncServer(storage: storage, logN: logN, logger: logger)
+                let server = SyncServer(storage: storage, logN: logN, logger: logger, behindProxy: behindProxy)
                 do {
                     try await server.run(host: host, port: port) { port in
                         FileHandle.standardOutput.write(Data("capital serve: listening on http://\(host):\(port) (data in \(place))\n".utf8))
@@ -226,10 +227,68 @@ extension CapitalServe {
         }
     }
 
+    struct Audit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The audit log: sign-ins and failures, sign-outs, ledgers, roles, and changes to users.",
+            discussion: """
+                Examples:
+                  capital serve audit --data /srv/capital
+                  capital serve audit --data /srv/capital --user anna --since 2026-11-01 --limit 200
+                  capital serve audit --data /srv/capital --format json
+                """)
+
+        @OptionGroup var data: DataOption
+        @Option(help: "Only events where this user acted or was acted on.") var user: String?
+        @Option(help: ArgumentHelp("Only events on or after this day (UTC).", valueName: "YYYY-MM-DD")) var since: String?
+        @Option(help: "At most this many events, the latest (default 50).") var limit = 50
+        @Option(help: "table or json.") var format = "table"
+
+        func run() async throws {
+            guard limit >= 1 else { throw ServeError(message: "--limit \(limit): a number of events, at least 1", code: 64) }
+            guard ["table", "json"].contains(format) else { throw ServeError(message: "--format \(format): table or json", code: 64) }
+            var from: Int64 = 0
+            if let since {
+                let parser = ISO8601DateFormatter()
+                parser.formatOptions = [.withFullDate]
+                guard since.count == 10, let day = parser.date(from: since), parser.string(from: day) == since else {
+                    throw ServeError(message: "--since \(since): a day as YYYY-MM-DD", code: 64)
+                }
+                from = Int64(day.timeIntervalSince1970 * 1000)
+            }
+            let (user, limit, start) = (user, limit, from)
+            // Paged from the start, the last `limit` kept: the log is read once, in order.
+            let events = try await data.withStorage { storage in
+                var kept: [AuditEvent] = []
+                var after: Int64 = 0
+                while true {
+                    let page = try await storage.audit(after: after, user: user, limit: 1000)
+                    kept += page.filter { $0.at >= start }
+                    if kept.count > limit { kept.removeFirst(kept.count - limit) }
+                    guard let last = page.last, page.count == 1000 else { break }
+                    after = last.id
+                }
+                return kept
+            }
+            if format == "json" {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(events), as: UTF8.self))
+                return
+            }
+            if events.isEmpty { print("No events\(user.map { " for \($0)" } ?? "")\(since.map { " since \($0)" } ?? "").") }
+            let time = ISO8601DateFormatter()
+            for event in events {
+                let when = time.string(from: Date(timeIntervalSince1970: Double(event.at) / 1000))
+                let fields = [when, event.actor, event.action, event.subject, event.ledger, event.address, event.detail].map { $0.isEmpty ? "-" : $0 }
+                print(fields.joined(separator: "\t"))
+            }
+        }
+    }
+
     struct UserCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "user", abstract: "The people who may sign in (run on the server's machine).",
-            subcommands: [Add.self, List.self, Disable.self, Enable.self, Passwd.self])
+            subcommands: [Add.self, List.self, Disable.self, Enable.self, Passwd.self, Admin.self])
     }
 }
 
@@ -284,18 +343,24 @@ extension CapitalServe.UserCommand {
         @Argument(help: "The user's name.") var name: String
         @OptionGroup var data: DataOption
         @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
+        @Flag(help: "Make the user a server administrator (the /v1/admin routes).") var admin = false
 
         func run() async throws {
             let name = try checkedName(name)
-            let (stdin, logN) = (passwordStdin, data.scryptLogN)
+            let (stdin, logN, admin) = (passwordStdin, data.scryptLogN, admin)
             try await data.withStorage { storage in
                 if try await storage.passwordHash(of: name) != nil { throw ServeError(message: "user \"\(name)\": exists already") }
                 let hash = try hashedPassword(stdin: stdin, logN: logN)
                 do { try await storage.addUser(name, hash: hash, now: SyncServer.wallClock()) } catch let error as PeopleError {
                     throw ServeError(message: "user \"\(name)\": \(error)")
                 }
+                try await operatorDid(.userAdded, to: name, in: storage)
+                if admin {
+                    try await storage.setAdmin(true, user: name)
+                    try await operatorDid(.adminGranted, to: name, in: storage)
+                }
             }
-            print("Added user \(name).")
+            print("Added user \(name)\(admin ? ", a server administrator" : "").")
         }
     }
 
@@ -308,7 +373,9 @@ extension CapitalServe.UserCommand {
             if users.isEmpty {
                 print("No users yet: capital serve user add NAME \(data.database == nil ? "--data" : "--database") \(data.place)")
             }
-            for user in users { print("\(user.name)\t\(user.disabled ? "disabled" : "active")\tsince \(user.createdAt)") }
+            for user in users {
+                print("\(user.name)\t\(user.disabled ? "disabled" : "active")\tsince \(user.createdAt)\(user.admin ? "\tadmin" : "")")
+            }
         }
     }
 
@@ -319,7 +386,12 @@ extension CapitalServe.UserCommand {
 
         func run() async throws {
             let name = name
-            do { try await data.withStorage { try await $0.setDisabled(true, user: name) } } catch let error as PeopleError {
+            do {
+                try await data.withStorage { storage in
+                    try await storage.setDisabled(true, user: name)
+                    try await operatorDid(.userDisabled, to: name, in: storage)
+                }
+            } catch let error as PeopleError {
                 throw ServeError(message: "\(error)")
             }
             print("Disabled \(name): every device of theirs is signed out.")
@@ -333,7 +405,12 @@ extension CapitalServe.UserCommand {
 
         func run() async throws {
             let name = name
-            do { try await data.withStorage { try await $0.setDisabled(false, user: name) } } catch let error as PeopleError {
+            do {
+                try await data.withStorage { storage in
+                    try await storage.setDisabled(false, user: name)
+                    try await operatorDid(.userEnabled, to: name, in: storage)
+                }
+            } catch let error as PeopleError {
                 throw ServeError(message: "\(error)")
             }
             print("Enabled \(name).")
@@ -355,8 +432,36 @@ extension CapitalServe.UserCommand {
                 let hash = try hashedPassword(stdin: stdin, logN: logN)
                 try await storage.setPasswordHash(hash, of: name)
                 try await storage.revokeAll(of: name)
+                try await operatorDid(.passwordSet, to: name, in: storage)
             }
             print("Changed \(name)'s password: every device of theirs is signed out.")
         }
     }
+
+    struct Admin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a user a server administrator, or no longer one (--revoke).",
+            discussion: "Administrators list, disable and enable users, issue password-reset tokens and read the audit log over HTTP (/v1/admin).")
+        @Argument(help: "The user's name.") var name: String
+        @OptionGroup var data: DataOption
+        @Flag(help: "Take the role away instead.") var revoke = false
+
+        func run() async throws {
+            let (name, revoke) = (name, revoke)
+            do {
+                try await data.withStorage { storage in
+                    try await storage.setAdmin(!revoke, user: name)
+                    try await operatorDid(revoke ? .adminRevoked : .adminGranted, to: name, in: storage)
+                }
+            } catch let error as PeopleError {
+                throw ServeError(message: "\(error)")
+            }
+            print(revoke ? "\(name) is no longer a server administrator." : "\(name) is a server administrator.")
+        }
+    }
+}
+
+/// Records in the audit log what the operator did on the server's machine.
+func operatorDid(_ action: AuditEvent.Action, to user: String, in storage: any ServerStorage) async throws {
+    try await storage.record(AuditEvent(at: SyncServer.wallClock(), actor: "operator", action: action, subject: user, address: "local"))
 }

@@ -41,8 +41,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await storage.client.run() }
                 defer { group.cancelAll() }
-                #expect(try await storage.checkSchema() == .behind(pending: ["v1", "v2-people"]))
-                #expect(try await storage.migrate() == ["v1", "v2-people"])
+                #expect(try await storage.checkSchema() == .behind(pending: ["v1", "v2-people", "v3-admin"]))
+                #expect(try await storage.migrate() == ["v1", "v2-people", "v3-admin"])
                 #expect(try await storage.migrate() == [])
                 #expect(try await storage.checkSchema() == .current)
                 try await storage.addUser("anna", hash: "-", now: now)
@@ -346,7 +346,7 @@ import Testing
             #expect(try await storage.user(ofAccess: "a1", now: now + 1) == nil)
             #expect(try await storage.user(ofAccess: "a2", now: now + 1) == "anna")
             // r1 again: someone holds a copy; the family (a2, r2) is revoked.
-            #expect(try await storage.rotate(refresh: "r1", access: "a3", refresh: "r3", now: now + 2) == .reused)
+            #expect(try await storage.rotate(refresh: "r1", access: "a3", refresh: "r3", now: now + 2) == .reused(user: "anna"))
             #expect(try await storage.user(ofAccess: "a2", now: now + 2) == nil)
             #expect(try await storage.rotate(refresh: "r2", access: "a4", refresh: "r4", now: now + 3) == .refused)
             #expect(try await storage.rotate(refresh: "unknown", access: "a5", refresh: "r5", now: now + 3) == .refused)
@@ -356,7 +356,7 @@ import Testing
             async let second = storage.rotate(refresh: "s1", access: "b3", refresh: "s3", now: now + 4)
             let outcomes = [try await first, try await second]
             #expect(outcomes.filter { $0 == .rotated(user: "anna") }.count == 1)
-            #expect(outcomes.contains(.reused))
+            #expect(outcomes.contains(.reused(user: "anna")))
             // Logout revokes the family; disabling a user revokes everything of theirs.
             try await storage.issue(user: "anna", family: "f3", access: "c1", refresh: "t1", now: now)
             try await storage.revokeFamily(ofAccess: "c1")
@@ -448,6 +448,95 @@ extension StorageTests {
         }
     }
 
+    @Test(arguments: Kind.tested)
+    func administratorsResetTokensAndTheAuditLog(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            try await storage.addUser("boris", hash: "old", now: Self.now)
+            #expect(try await storage.isAdmin("anna") == false)
+            try await storage.setAdmin(true, user: "anna")
+            let admins = [try await storage.isAdmin("anna"), try await storage.isAdmin("boris"), try await storage.isAdmin("nobody")]
+            #expect(admins == [true, false, false])
+            #expect(try await storage.users().map(\.admin) == [true, false])
+            await #expect(throws: PeopleError.noUser("nobody")) { try await storage.setAdmin(true, user: "nobody") }
+            await #expect(throws: PeopleError.noUser("nobody")) { try await storage.issueReset("x", user: "nobody", expires: Self.now) }
+            // A reset token: for its user only, until it expires, once; a new one replaces it.
+            try await storage.issue(user: "boris", family: "f", access: "a", refresh: "r", now: Self.now)
+            _ = try await storage.attempt("boris", at: Self.now, since: Self.now - 1, limit: 5)
+            try await storage.issueReset("first", user: "boris", expires: Self.now + 1_000)
+            try await storage.issueReset("second", user: "boris", expires: Self.now + 1_000)
+            #expect(try await storage.redeemReset("first", user: "boris", hash: "new", now: Self.now) == false)
+            #expect(try await storage.redeemReset("second", user: "anna", hash: "new", now: Self.now) == false)
+            #expect(try await storage.redeemReset("second", user: "boris", hash: "new", now: Self.now + 1_000) == false)
+            #expect(try await storage.passwordHash(of: "boris")?.hash == "old")
+            #expect(try await storage.user(ofAccess: "a", now: Self.now) == "boris")
+            #expect(try await storage.redeemReset("second", user: "boris", hash: "new", now: Self.now + 999))
+            #expect(try await storage.passwordHash(of: "boris")?.hash == "new")
+            #expect(try await storage.user(ofAccess: "a", now: Self.now) == nil, "every sign-in ends")
+            #expect(try await storage.attempt("boris", at: Self.now, since: Self.now - 1, limit: 1) == nil, "the failed sign-ins are cleared")
+            #expect(try await storage.redeemReset("second", user: "boris", hash: "again", now: Self.now) == false, "once")
+            // The audit log: in order, paged after an id, filtered by actor or subject.
+            let events = [
+                AuditEvent(at: 1, actor: "anna", action: .signIn, address: "10.0.0.1"),
+                AuditEvent(at: 2, actor: "boris", action: .signInFailed, address: "10.0.0.2", detail: "password"),
+                AuditEvent(at: 3, actor: "anna", action: .userDisabled, subject: "boris", address: "10.0.0.1"),
+                AuditEvent(at: 4, actor: "anna", action: .roleSet, subject: "vera", ledger: "L", address: "10.0.0.1", detail: "viewer"),
+                AuditEvent(at: 5, actor: "'; DROP TABLE audit; --", action: .signInFailed, address: "::1", detail: "password"),
+            ]
+            for event in events { try await storage.record(event) }
+            let all = try await storage.audit(after: 0, user: nil, limit: 100)
+            #expect(all.map(\.at) == [1, 2, 3, 4, 5])
+            #expect(
+                zip(all, events).allSatisfy { stored, event in
+                    var event = event
+                    event.id = stored.id
+                    return stored == event
+                })
+            #expect(Set(all.map(\.id)).count == 5 && all.map(\.id) == all.map(\.id).sorted())
+            #expect(try await storage.audit(after: all[1].id, user: nil, limit: 2).map(\.at) == [3, 4])
+            #expect(try await storage.audit(after: 0, user: "boris", limit: 100).map(\.at) == [2, 3])
+            #expect(try await storage.audit(after: 0, user: "vera", limit: 100).map(\.ledger) == ["L"])
+        }
+    }
+
+    /// A database an older capital left (schema v2, before administrators and the audit log) is
+    /// brought up to date with what it holds: SQLite when opened, PostgreSQL by `migrate`.
+    @Test(arguments: Kind.tested)
+    func aVersionTwoDatabaseUpgradesWithItsDataKept(_ kind: Kind) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("server.sqlite").path
+        let url = kind == .postgres ? try TestPostgres.newDatabase() : ""
+        defer { if kind == .postgres { TestPostgres.drop(url) } }
+        /// Runs `body` on the storage: at version 2 (`old`), else brought up to date.
+        func open(old: Bool, _ body: (any ServerStorage) async throws -> Void) async throws {
+            guard kind == .postgres else { return try await body(try LedgerLog(path: file, through: old ? "v2-people" : nil)) }
+            let storage = try PostgresStorage(url: url + "?sslmode=disable")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await storage.client.run() }
+                defer { group.cancelAll() }
+                #expect(try await storage.migrate(through: old ? "v2-people" : nil) == (old ? ["v1", "v2-people"] : ["v3-admin"]))
+                try await body(storage)
+            }
+        }
+        let sets = try Self.origin().pendingChangeSets()
+        var ledger = ""
+        try await open(old: true) { storage in
+            try await storage.addUser("anna", hash: "h", now: Self.now)
+            ledger = try await storage.createLedger(name: "home", owner: "anna")
+            _ = try await storage.append(sets, to: ledger, by: "anna", now: Self.now)
+        }
+        try await open(old: false) { storage in
+            #expect(try await storage.users().map(\.name) == ["anna"])
+            #expect(try await storage.users().first?.admin == false)
+            #expect(try await storage.head(ledger) == Int64(sets.count))
+            #expect(try await storage.role(of: "anna", in: ledger) == .owner)
+            try await storage.setAdmin(true, user: "anna")
+            #expect(try await storage.isAdmin("anna"))
+            #expect(try await storage.audit(after: 0, user: nil, limit: 10) == [])
+        }
+    }
+
     /// PostgreSQL going away: between requests (the pool's idle connection dies) and for a while
     /// (no connection to be had). Each request is answered 503 `storage_unavailable` within
     /// `connect_timeout`, nothing half-written stays, and once PostgreSQL is back the same push is
@@ -466,7 +555,7 @@ extension StorageTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await storage.client.run() }
             defer { group.cancelAll() }
-            #expect(try await storage.migrate() == ["v1", "v2-people"])
+            #expect(try await storage.migrate() == ["v1", "v2-people", "v3-admin"])
             try await storage.addUser("anna", hash: try Passwords.hash(SyncServerTests.password, logN: 10), now: Self.now)
             let server = SyncServer(storage: storage, now: { Self.now }, logN: 10, logger: quiet)
             try await server.application().test(.router) { client in

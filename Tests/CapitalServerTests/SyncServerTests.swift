@@ -516,6 +516,103 @@ final class TestClock: @unchecked Sendable {
         }
     }
 
+    @Test func administratorsManageUsersAndReadTheAuditLogAndOthersCannot() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        try harness.log.setAdmin(true, user: "anna")
+        try await harness.test { client in
+            let anna = try await Self.tokens(client, "anna").access
+            let boris = try await Self.tokens(client, "boris").access
+            func call(_ path: String, _ method: HTTPRequest.Method = .post, _ token: String? = anna) async throws -> TestResponse {
+                try await client.execute(uri: path, method: method, headers: Self.headers(token))
+            }
+            // Administrators only: not signed in 401, a member of the server 403.
+            #expect(try await call("/v1/admin/users", .get, nil).status == .unauthorized)
+            let refused = try await call("/v1/admin/users", .get, boris)
+            #expect(refused.status == .forbidden)
+            #expect(try Self.problem(refused).detail == "only a server administrator may do that; boris is not one")
+            for path in ["/v1/admin/users/vera/disable", "/v1/admin/users/vera/enable", "/v1/admin/users/vera/reset"] {
+                #expect(try await call(path, .post, boris).status == .forbidden)
+            }
+            #expect(try await call("/v1/admin/audit", .get, boris).status == .forbidden)
+            let users = try Self.decode([AdminWire.User].self, try await call("/v1/admin/users", .get))
+            #expect(users.map(\.name) == ["anna", "boris", "vera"] && users.map(\.admin) == [true, false, false])
+            // Disable and enable: a disabled user is signed out and cannot sign in.
+            let vera = try await Self.tokens(client, "vera").access
+            let disabled = try Self.decode(AdminWire.User.self, try await call("/v1/admin/users/vera/disable"))
+            #expect(disabled.disabled)
+            #expect(try await client.execute(uri: "/v1/ledgers", method: .get, headers: Self.headers(vera)).status == .unauthorized)
+            #expect(try await Self.login(client, "vera").status == .forbidden)
+            #expect(try Self.decode(AdminWire.User.self, try await call("/v1/admin/users/vera/enable")).disabled == false)
+            #expect(try await Self.login(client, "vera").status == .ok)
+            let unknown = try await call("/v1/admin/users/nobody/disable")
+            #expect(try unknown.status == .notFound && Self.problem(unknown).detail == "no user named nobody on this server")
+            let own = try await call("/v1/admin/users/anna/disable")
+            #expect(try own.status == .conflict && Self.problem(own).code == "self")
+            #expect(try await call("/v1/admin/users/nobody/reset").status == .notFound)
+            // A reset token: once, for its user, with a password that follows the rule.
+            let reset = try Self.decode(AdminWire.Reset.self, try await call("/v1/admin/users/boris/reset"))
+            #expect(reset.user == "boris" && reset.expiresAt == Self.start + 86_400_000 && reset.token.count >= 40)
+            func redeem(_ user: String, _ token: String, _ password: String) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/v1/password-reset", method: .post, headers: Self.version,
+                    body: Self.json(AdminWire.Redeem(user: user, token: token, password: password)))
+            }
+            let weak = try await redeem("boris", reset.token, "short")
+            #expect(try weak.status == .unprocessableContent && Self.problem(weak).code == "weak_password")
+            #expect(try await redeem("boris", reset.token + "x", "New-horse42").status == .unauthorized)
+            #expect(try await redeem("vera", reset.token, "New-horse42").status == .unauthorized)
+            #expect(try await redeem("boris", reset.token, "New-horse42").status == .noContent)
+            #expect(try await redeem("boris", reset.token, "Other-horse42").status == .unauthorized, "a token serves once")
+            #expect(try await client.execute(uri: "/v1/ledgers", method: .get, headers: Self.headers(boris)).status == .unauthorized)
+            #expect(try await Self.login(client, "boris").status == .unauthorized)
+            #expect(try await Self.login(client, "boris", "New-horse42").status == .ok)
+            // An expired token.
+            let late = try Self.decode(AdminWire.Reset.self, try await call("/v1/admin/users/vera/reset"))
+            harness.clock.advance(86_400_000)
+            #expect(try await redeem("vera", late.token, "New-horse42").status == .unauthorized)
+            // The audit log: each of those, in order, with who, whom and from where.
+            let fresh = try await Self.tokens(client, "anna").access
+            let page = try Self.decode(AdminWire.Audit.self, try await call("/v1/admin/audit?limit=1000", .get, fresh))
+            let lines = page.events.map { "\($0.actor) \($0.action) \($0.subject) \($0.detail)".trimmingCharacters(in: .whitespaces) }
+            #expect(
+                lines == [
+                    "anna sign_in", "boris sign_in", "vera sign_in", "anna user_disabled vera", "vera sign_in_failed  disabled",
+                    "anna user_enabled vera", "vera sign_in", "anna reset_issued boris", "boris password_reset",
+                    "boris sign_in_failed  password", "boris sign_in", "anna reset_issued vera", "anna sign_in",
+                ], "\(lines)")
+            #expect(page.events.allSatisfy { $0.address == "-" }, "in-process requests have no address")
+            #expect(page.last == page.events.last?.id)
+            let next = try Self.decode(AdminWire.Audit.self, try await call("/v1/admin/audit?after=\(page.last)", .get, fresh))
+            #expect(next.events.isEmpty && next.last == page.last)
+            let forVera = try Self.decode(AdminWire.Audit.self, try await call("/v1/admin/audit?user=vera", .get, fresh))
+            #expect(forVera.events.count == 6)
+            for bad in ["limit=0", "limit=1001", "after=-1", "after=x"] {
+                let answer = try await call("/v1/admin/audit?\(bad)", .get, fresh)
+                #expect(try answer.status == .badRequest && Self.problem(answer).code == "malformed", "\(bad)")
+            }
+        }
+    }
+
+    @Test func behindAProxyTheAuditLogTakesTheAddressTheProxyAdded() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        var quiet = Logger(label: "capital-serve-test")
+        quiet.logLevel = .critical
+        let clock = harness.clock
+        for behindProxy in [true, false] {
+            let server = SyncServer(storage: harness.log, now: { clock.now }, logN: 10, logger: quiet, behindProxy: behindProxy)
+            try await server.application().test(.router) { client in
+                var headers = Self.version
+                headers[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.9, 198.51.100.7"
+                _ = try await client.execute(
+                    uri: "/v1/login", method: .post, headers: headers, body: Self.json(SyncWire.Login(user: "anna", password: "wrong")))
+            }
+        }
+        let events = try harness.log.audit(after: 0, user: "anna", limit: 10)
+        #expect(events.map(\.address) == ["198.51.100.7", "-"])
+    }
+
     @Test func aWeakHashIsUpgradedAtSignInAndNoSecretIsStoredInClear() async throws {
         let harness = try Harness(logN: 11)
         defer { harness.remove() }

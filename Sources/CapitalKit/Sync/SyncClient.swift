@@ -132,6 +132,16 @@ public struct SyncClient: Sendable {
         return login
     }
 
+    /// Sets `user`'s password on `server` with a one-time `token` a server administrator issued
+    /// (no sign-in needed); the server ends every sign-in of theirs. The store is not used.
+    public func resetPassword(server: String, user: String, token: String, password: String) throws {
+        struct Redeem: Encodable { let user: String, token: String, password: String }
+        let server = try Self.normalized(server)
+        _ = try send(
+            "POST", "/v1/password-reset", json: try JSONEncoder().encode(Redeem(user: user, token: token, password: password)), server: server,
+            token: nil)
+    }
+
     /// Revokes the device's tokens on the server and forgets them here (even when the server does
     /// not answer). Returns whether the server revoked them.
     @discardableResult
@@ -381,7 +391,7 @@ public struct SyncClient: Sendable {
     }
 
     /// `server` as `scheme://host[:port]`, without a trailing slash.
-    static func normalized(_ server: String) throws -> String {
+    public static func normalized(_ server: String) throws -> String {
         var text = server.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,

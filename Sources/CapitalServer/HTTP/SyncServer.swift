@@ -22,14 +22,18 @@ public struct SyncServer: Sendable {
     let logN: Int
     /// A hash of a password nobody has, checked for an unknown user: the same time and answer as a wrong password.
     let decoy: String
+    /// Whether a client's address is the last of `X-Forwarded-For` (behind a reverse proxy that
+    /// sets it) rather than the connection's (the proxy's).
+    let behindProxy: Bool
 
     /// A server over `storage`; `now` is its clock in milliseconds.
     public init(
         storage: any ServerStorage, now: @escaping @Sendable () -> Int64 = SyncServer.wallClock, logN: Int = Passwords.standardLogN,
-        logger: Logger = Logger(label: "capital-serve"), metrics: ServerMetrics = ServerMetrics()
+        logger: Logger = Logger(label: "capital-serve"), metrics: ServerMetrics = ServerMetrics(), behindProxy: Bool = false
     ) {
         self.storage = storage
         self.metrics = metrics
+        self.behindProxy = behindProxy
         self.now = now
         self.gate = HashGate(width: 2)
         self.logN = logN
@@ -69,8 +73,8 @@ public struct SyncServer: Sendable {
     }
 
     /// Every route, behind the protocol check.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
         router.add(middleware: ProtocolMiddleware(logger: logger, metrics: metrics))
         router.get("/v1/health") { _, _ in try json(["protocol": SyncWire.version]) }
         // For a load balancer or a monitor: no sign-in, no protocol header; 503 when the storage
@@ -89,15 +93,16 @@ public struct SyncServer: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        router.post("/v1/login") { request, _ in try await login(request) }
-        router.post("/v1/refresh") { request, _ in try await refresh(request) }
-        router.post("/v1/logout") { request, _ in
-            let (_, digest) = try await authenticated(request)
+        router.post("/v1/login") { request, context in try await login(request, context) }
+        router.post("/v1/refresh") { request, context in try await refresh(request, context) }
+        router.post("/v1/logout") { request, context in
+            let (user, digest) = try await authenticated(request)
             try await storage.revokeFamily(ofAccess: digest)
+            await audit(.signOut, by: user, request, context)
             return Response(status: .noContent)
         }
         router.get("/v1/ledgers") { request, _ in try await json(storage.ledgers(of: authenticated(request).user), for: request) }
-        router.post("/v1/ledgers") { request, _ in
+        router.post("/v1/ledgers") { request, context in
             let user = try await authenticated(request).user
             let body = try await decode(SyncWire.NewLedger.self, request)
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -105,6 +110,7 @@ public struct SyncServer: Sendable {
                 throw Problem(422, "invalid", "name \(quoted(body.name)): a ledger's name needs 1 to 200 characters")
             }
             let id = try await storage.createLedger(name: name, owner: user)
+            await audit(.ledgerCreated, by: user, ledger: id, request, context)
             return try json(SyncWire.Ledger(id: id, name: name, role: Role.owner.rawValue, head: 0), status: .created, for: request)
         }
         router.get("/v1/ledgers/:ledger") { request, context in
@@ -148,6 +154,7 @@ public struct SyncServer: Sendable {
                 throw Problem(422, "invalid", "role \(quoted(body.role)): one of owner, member, viewer")
             }
             try await people { try await storage.setRole(role, of: user, in: ledger) }
+            await audit(.roleSet, by: try await authenticated(request).user, subject: user, ledger: ledger, detail: role.rawValue, request, context)
             return try json(SyncWire.Member(user: user, role: role.rawValue), for: request)
         }
         router.delete("/v1/ledgers/:ledger/members/:user") { request, context in
@@ -155,8 +162,10 @@ public struct SyncServer: Sendable {
             // Anyone may leave; only an owner removes someone else.
             let (ledger, _) = try await access(request, context, try await authenticated(request).user == user ? .viewer : .owner)
             try await people { try await storage.setRole(nil, of: user, in: ledger) }
+            await audit(.memberRemoved, by: try await authenticated(request).user, subject: user, ledger: ledger, request, context)
             return Response(status: .noContent)
         }
+        administration(router)
         return router
     }
 
@@ -166,12 +175,13 @@ public struct SyncServer: Sendable {
     static let lockoutFailures = 5
     static let lockoutWindow: Int64 = 15 * 60_000
 
-    private func login(_ request: Request) async throws -> Response {
+    private func login(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await decode(SyncWire.Login.self, request)
         let now = now()
         // The attempt counts as a failure from now until its password matches.
         if let failures = try await storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
             metrics.signInFailed("locked_out")
+            await audit(.signInFailed, by: body.user, detail: "locked_out", request, context)
             let retry = (failures[failures.count - Self.lockoutFailures] + Self.lockoutWindow - now + 999) / 1000
             throw Problem(
                 429, "locked_out", "too many failed sign-ins for \(body.user): try again in \(max(retry, 1) / 60 + 1) minutes",
@@ -184,11 +194,13 @@ public struct SyncServer: Sendable {
         let matches = try await gate.run { Passwords.verify(password, against: hash) }
         guard matches, let stored else {
             metrics.signInFailed("password")
+            await audit(.signInFailed, by: body.user, detail: "password", request, context)
             throw Problem(401, "unauthorized", "wrong user name or password")
         }
         try await storage.clearFailures(of: body.user)
         if stored.disabled {
             metrics.signInFailed("disabled")
+            await audit(.signInFailed, by: body.user, detail: "disabled", request, context)
             throw Problem(403, "forbidden", "user \(body.user) is disabled on this server: ask its operator")
         }
         if Passwords.strength(of: stored.hash) < logN {
@@ -200,13 +212,14 @@ public struct SyncServer: Sendable {
         let refresh = Tokens.make()
         try await storage.issue(
             user: body.user, family: UUID().uuidString, access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now)
+        await audit(.signIn, by: body.user, request, context)
         return try json(
             SyncWire.Tokens(
                 user: body.user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: refresh,
                 refreshExpiresAt: now + Tokens.refreshLife), for: request)
     }
 
-    private func refresh(_ request: Request) async throws -> Response {
+    private func refresh(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await decode(SyncWire.Refresh.self, request)
         let now = now()
         let access = Tokens.make()
@@ -219,8 +232,9 @@ public struct SyncServer: Sendable {
                 SyncWire.Tokens(
                     user: user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: refresh,
                     refreshExpiresAt: now + Tokens.refreshLife), for: request)
-        case .reused:
+        case .reused(let user):
             logger.warning("a rotated refresh token was used again: that sign-in's tokens are revoked")
+            await audit(.tokenReused, by: user, request, context)
             throw Problem(401, "unauthorized", "this sign-in was used from two places: it is revoked")
         case .refused:
             throw Problem(401, "unauthorized", "the sign-in has expired or was revoked")
@@ -228,7 +242,7 @@ public struct SyncServer: Sendable {
     }
 
     /// The signed-in user of a request's bearer token, and the token's digest.
-    private func authenticated(_ request: Request) async throws -> (user: String, digest: String) {
+    func authenticated(_ request: Request) async throws -> (user: String, digest: String) {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw Problem(401, "unauthorized", "not signed in: run capital sync login")
         }
@@ -241,7 +255,7 @@ public struct SyncServer: Sendable {
 
     /// The ledger a request names, when its user's role there is at least `needed`: a ledger the
     /// user is not a member of does not exist for them (404).
-    private func access(_ request: Request, _ context: BasicRequestContext, _ needed: Role) async throws -> (String, Role) {
+    private func access(_ request: Request, _ context: ServerContext, _ needed: Role) async throws -> (String, Role) {
         let user = try await authenticated(request).user
         let ledger = try parameter(context, "ledger")
         guard let role = try await storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
@@ -267,7 +281,7 @@ public struct SyncServer: Sendable {
         }
     }
 
-    private func people(_ body: () async throws -> Void) async throws {
+    func people(_ body: () async throws -> Void) async throws {
         do { try await body() } catch let error as PeopleError {
             switch error {
             case .noUser: throw Problem(404, "not_found", error.description)
@@ -278,12 +292,12 @@ public struct SyncServer: Sendable {
     }
 
     /// A path parameter, percent-decoded (a user named `anna@home` arrives as `anna%40home`).
-    private func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+    func parameter(_ context: ServerContext, _ name: String) throws -> String {
         let raw = try context.parameters.require(name)
         return raw.removingPercentEncoding ?? raw
     }
 
-    private func number(_ request: Request, _ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
+    func number(_ request: Request, _ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
         guard let text = request.uri.queryParameters.get(name) else { return value }
         guard let number = Int64(text), range.contains(number) else {
             throw Problem(400, "malformed", "\(name) \(quoted(text)): a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -410,7 +424,7 @@ struct Problem: Error, HTTPResponseError {
 /// method, path, status, milliseconds and bytes as metadata (never a header, a query or a body, so
 /// never a password, a token or an amount).
 struct ProtocolMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerContext
     let logger: Logger
     let metrics: ServerMetrics
     static let header = HTTPField.Name(SyncWire.versionHeader)!

@@ -18,7 +18,7 @@ extension Capital {
                     "capital sync login http://127.0.0.1:8080 --user anna", "capital sync create", "capital sync",
                     "capital --db phone.sqlite sync join LEDGER",
                 ]),
-            subcommands: [Now.self, Login.self, Create.self, Join.self, Status.self, Share.self, Conflicts.self, Logout.self],
+            subcommands: [Now.self, Login.self, Create.self, Join.self, Status.self, Share.self, Conflicts.self, Logout.self, ResetPassword.self],
             defaultSubcommand: Now.self)
 
         /// The client over HTTP on the command's database.
@@ -213,6 +213,39 @@ extension Capital.SyncCommand {
             try output.said("\(member.user) is now \(member.role) of this ledger.") {
                 Report.record("member", [(Column("user", "User"), .text(member.user)), (Column("role", "Role"), .text(member.role))])
             }
+        }
+    }
+
+    struct ResetPassword: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            "reset-password", "Choose a new password with a one-time token from a server administrator (no sign-in needed).",
+            example: "capital sync reset-password https://capital.example.org --user anna --token TOKEN",
+            "capital sync reset-password http://127.0.0.1:8080 --user anna --token TOKEN --password-stdin")
+
+        @Argument(help: "The server, http://HOST:PORT or https://HOST.") var url: String
+        @Option(help: "Your user name on the server.") var user: String
+        @Option(help: "The reset token the administrator gave you (valid 24 hours, once).") var token: String
+        @Flag(help: "Read the new password from standard input (one line) instead of asking twice.") var passwordStdin = false
+
+        func run() throws {
+            let password: String
+            if passwordStdin {
+                guard let line = Console.current.readLine() else { throw CLIError.invalid("--password-stdin", "", "standard input is empty") }
+                password = line
+            } else {
+                guard isatty(STDIN_FILENO) == 1, let first = getpass("New password for \(user): ").map({ String(cString: $0) }),
+                    let again = getpass("Again: ").map({ String(cString: $0) })
+                else {
+                    throw CLIError("password: no terminal to ask on; pass --password-stdin with the password on standard input", exitCode: 64)
+                }
+                guard first == again else { throw CLIError("password: the two entries differ; nothing changed", exitCode: 64) }
+                password = first
+            }
+            let client = SyncClient(store: try Store.inMemory(), transport: HTTPTransport())
+            try calling { try client.resetPassword(server: url, user: user, token: token, password: password) }
+            Console.current.line(
+                "Changed \(user)'s password; every device of theirs is signed out: capital sync login \(try SyncClient.normalized(url)) --user \(user)"
+            )
         }
     }
 
