@@ -37,7 +37,8 @@ public struct AuditEvent: Codable, Equatable, Sendable {
     /// What happened.
     public enum Action: String, CaseIterable, Sendable {
         case signIn = "sign_in"
-        /// `detail`: `password` (a wrong user name or password), `locked_out` or `disabled`.
+        /// `detail`: `password` (a wrong user name or password) or `disabled`. (Attempts refused
+        /// while locked out are counted by `/metrics`, not recorded one by one.)
         case signInFailed = "sign_in_failed"
         case signOut = "sign_out"
         /// A rotated refresh token presented again: that sign-in's tokens were revoked.

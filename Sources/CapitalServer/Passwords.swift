@@ -91,6 +91,13 @@ public enum Tokens {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// A token a person copies into a command (a password reset's): 64 hex digits, so that it
+    /// never begins with "-" and reads the same everywhere.
+    public static func makeTyped() -> String {
+        var random = SystemRandomNumberGenerator()
+        return Passwords.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
+    }
+
     /// What the server stores of `token`: its SHA-256, hex.
     public static func digest(_ token: String) -> String { Passwords.hex(SHA256.hash(data: Array(token.utf8))) }
 }

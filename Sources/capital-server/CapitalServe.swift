@@ -174,9 +174,11 @@ extension CapitalServe {
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(help: "The port to listen on (0: any free one, printed).") var port = 8080
         @Flag(help: "Behind a reverse proxy: a client's address (audit log) is the last of X-Forwarded-For.") var behindProxy = false
+        @Option(help: "Seconds a connection may stay idle before the server closes it.") var idleTimeout = 30
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
+            guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout \(idleTimeout): seconds from 1 to 3600") }
         }
 
         func run() async throws {
@@ -186,12 +188,12 @@ extension CapitalServe {
                 logger.logLevel = ProcessInfo.processInfo.environment["CAPITAL_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .info
                 return logger
             }()
-            let (host, port, logN, place, behindProxy) = (host, port, data.scryptLogN, data.place, behindProxy)
+            let (host, port, logN, place, behindProxy, idle) = (host, port, data.scryptLogN, data.place, behindProxy, idleTimeout)
             // postgres-nio's trace lines carry the sign-in it sends: its pool logs at info or above.
             var poolLogger = logger
             poolLogger.logLevel = max(logger.logLevel, .info)
             try await data.withStorage(logger: poolLogger) { storage in
-                let server = SyncServer(storage: storage, logN: logN, logger: logger, behindProxy: behindProxy)
+                let server = SyncServer(storage: storage, logN: logN, logger: logger, behindProxy: behindProxy, idleTimeout: .seconds(idle))
                 do {
                     try await server.run(host: host, port: port) { port in
                         FileHandle.standardOutput.write(Data("capital serve: listening on http://\(host):\(port) (data in \(place))\n".utf8))

@@ -81,6 +81,8 @@ import Testing
                 ["sync", "reset-password", server.url, "--user", "boris", "--token", token, "--password-stdin"], mentioning: ["--password-stdin"],
                 stdin: ""
             ).status == 64)
+        // 64 hex digits: typed or pasted as an option's value, never taken for an option.
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
         #expect(Self.accessToken(server, "boris") != nil, "the old password still works")
         let changed = home.ok(
             ["sync", "reset-password", server.url, "--user", "boris", "--token", token, "--password-stdin"], stdin: "New-horse42\n")

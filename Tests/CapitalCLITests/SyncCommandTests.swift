@@ -24,6 +24,8 @@ final class TestServer: @unchecked Sendable {
     /// Where the server's log goes (at `logLevel`: `CAPITAL_SERVE_LOG`), or nil for nowhere.
     let logPath: String?
     let logLevel: String
+    /// `--idle-timeout` in seconds, or the server's default.
+    let idleTimeout: Int?
     /// A file-size limit for the server process in 512-byte blocks (`ulimit -f`), or nil.
     var sizeLimit: Int?
 
@@ -36,8 +38,9 @@ final class TestServer: @unchecked Sendable {
     /// `capital serve migrate`, instead of SQLite.
     init(
         users: [String] = ["anna", "boris", "vera"], log: Bool = false, logLevel: String = "debug", postgres: Bool = false,
-        through proxy: ((Int) throws -> TCPProxy)? = nil
+        idleTimeout: Int? = nil, through proxy: ((Int) throws -> TCPProxy)? = nil
     ) throws {
+        self.idleTimeout = idleTimeout
         self.logLevel = logLevel
         logPath = log ? FileManager.default.temporaryDirectory.appendingPathComponent("capital-serve-\(UUID().uuidString).log").path : nil
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
@@ -65,7 +68,9 @@ final class TestServer: @unchecked Sendable {
     func start() throws {
         let process = Process()
         let output = Pipe()
-        let arguments = storage + ["--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
+        let arguments =
+            storage + ["--port", url.isEmpty ? "0" : String(url.split(separator: ":").last!), "--scrypt-log-n", "10"]
+            + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
         if let sizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -f \(sizeLimit) && exec \"$0\" \"$@\"", Self.executable] + arguments

@@ -74,7 +74,7 @@ extension SyncServer {
         router.post("/v1/admin/users/:user/reset") { request, context in
             let admin = try await administrator(request)
             let user = try parameter(context, "user")
-            let token = Tokens.make()
+            let token = Tokens.makeTyped()
             let expires = now() + Self.resetLife
             try await people { try await storage.issueReset(Tokens.digest(token), user: user, expires: expires) }
             await audit(.resetIssued, by: admin, subject: user, request, context)

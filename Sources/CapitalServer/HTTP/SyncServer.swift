@@ -25,12 +25,16 @@ public struct SyncServer: Sendable {
     /// Whether a client's address is the last of `X-Forwarded-For` (behind a reverse proxy that
     /// sets it) rather than the connection's (the proxy's).
     let behindProxy: Bool
+    /// How long a connection may stay idle before the server closes it (30 s).
+    let idleTimeout: Duration
 
     /// A server over `storage`; `now` is its clock in milliseconds.
     public init(
         storage: any ServerStorage, now: @escaping @Sendable () -> Int64 = SyncServer.wallClock, logN: Int = Passwords.standardLogN,
-        logger: Logger = Logger(label: "capital-serve"), metrics: ServerMetrics = ServerMetrics(), behindProxy: Bool = false
+        logger: Logger = Logger(label: "capital-serve"), metrics: ServerMetrics = ServerMetrics(), behindProxy: Bool = false,
+        idleTimeout: Duration = .seconds(30)
     ) {
+        self.idleTimeout = idleTimeout
         self.storage = storage
         self.metrics = metrics
         self.behindProxy = behindProxy
@@ -67,6 +71,9 @@ public struct SyncServer: Sendable {
     {
         Application(
             router: router(),
+            // A connection idle for `idleTimeout` (none sent, or nothing more after an answer) is
+            // closed: idle connections cannot pile up until the server runs out of descriptors.
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in running(channel.localAddress?.port ?? port) },
             logger: logger)
@@ -180,8 +187,9 @@ public struct SyncServer: Sendable {
         let now = now()
         // The attempt counts as a failure from now until its password matches.
         if let failures = try await storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
+            // Counted, not recorded one by one: a flood of refused attempts must not flood the
+            // audit log (the failures that led to the lockout are in it).
             metrics.signInFailed("locked_out")
-            await audit(.signInFailed, by: body.user, detail: "locked_out", request, context)
             let retry = (failures[failures.count - Self.lockoutFailures] + Self.lockoutWindow - now + 999) / 1000
             throw Problem(
                 429, "locked_out", "too many failed sign-ins for \(body.user): try again in \(max(retry, 1) / 60 + 1) minutes",
@@ -358,6 +366,10 @@ private func json(buffer: ByteBuffer, status: HTTPResponse.Status, for request: 
 /// for what is not that JSON.
 func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
     var request = request
+    // Refused on its header alone: a client announcing 50 MB is not read, nor waited for.
+    if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > SyncWire.maxBody {
+        throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB", headers: ["Connection": "close"])
+    }
     var buffer: ByteBuffer
     do { buffer = try await request.collectBody(upTo: SyncWire.maxBody) } catch is NIOTooManyBytesError {
         throw Problem(413, "too_large", "the request's body is over \(SyncWire.maxBody / 1_048_576) MB")
