@@ -37,7 +37,8 @@ import Testing
         case .postgres:
             let url = try TestPostgres.newDatabase()
             defer { TestPostgres.drop(url) }
-            let storage = try PostgresStorage(url: url + "?sslmode=disable")
+            // A generous connect_timeout: the machine is busy with the other tests.
+            let storage = try PostgresStorage(url: url + "?sslmode=disable&connect_timeout=30")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await storage.client.run() }
                 defer { group.cancelAll() }
@@ -511,7 +512,8 @@ extension StorageTests {
         /// Runs `body` on the storage: at version 2 (`old`), else brought up to date.
         func open(old: Bool, _ body: (any ServerStorage) async throws -> Void) async throws {
             guard kind == .postgres else { return try await body(try LedgerLog(path: file, through: old ? "v2-people" : nil)) }
-            let storage = try PostgresStorage(url: url + "?sslmode=disable")
+            // A generous connect_timeout: the machine is busy with the other tests.
+            let storage = try PostgresStorage(url: url + "?sslmode=disable&connect_timeout=30")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await storage.client.run() }
                 defer { group.cancelAll() }
@@ -550,7 +552,7 @@ extension StorageTests {
         let port = try #require(URLComponents(string: url)?.port)
         let proxy = try TCPProxy(to: port)
         defer { proxy.stop() }
-        let proxied = url.replacingOccurrences(of: ":\(port)/", with: ":\(proxy.port)/") + "?sslmode=disable&connect_timeout=1"
+        let proxied = url.replacingOccurrences(of: ":\(port)/", with: ":\(proxy.port)/") + "?sslmode=disable&connect_timeout=2"
         let storage = try PostgresStorage(url: proxied, logger: quiet)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await storage.client.run() }
@@ -571,7 +573,7 @@ extension StorageTests {
                     #expect(refused.status == .serviceUnavailable)
                     #expect(try SyncServerTests.problem(refused).code == "storage_unavailable")
                     #expect(refused.headers[HTTPField.Name("Retry-After")!] == "2")
-                    #expect(ContinuousClock.now - started < .seconds(5))
+                    #expect(ContinuousClock.now - started < .seconds(10), "answered within connect_timeout (2 s), with room for a busy machine")
                 }
                 let health = try await client.execute(uri: "/health", method: .get)
                 #expect(health.status == .serviceUnavailable)

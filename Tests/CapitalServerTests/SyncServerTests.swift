@@ -611,6 +611,15 @@ final class TestClock: @unchecked Sendable {
         }
         let events = try harness.log.audit(after: 0, user: "anna", limit: 10)
         #expect(events.map(\.address) == ["198.51.100.7", "-"])
+        // A failed sign-in's name is the client's text: kept to 64 characters in the log.
+        let server = SyncServer(storage: harness.log, now: { clock.now }, logN: 10, logger: quiet)
+        try await server.application().test(.router) { client in
+            let long = String(repeating: "x", count: 5_000)
+            let answer = try await Self.login(client, long, "wrong")
+            #expect(answer.status == .unauthorized)
+        }
+        let last = try #require(try harness.log.audit(after: 0, user: nil, limit: 10).last)
+        #expect(last.actor == String(repeating: "x", count: 64) && last.action == "sign_in_failed")
     }
 
     @Test func aWeakHashIsUpgradedAtSignInAndNoSecretIsStoredInClear() async throws {

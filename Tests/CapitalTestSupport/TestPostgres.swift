@@ -87,7 +87,11 @@ public enum TestPostgres {
         let port = try Loopback.freePort()
         let data = folder + "/data"
         try run([binaries + "/initdb", "-D", data, "-A", "trust", "-U", "capital", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"], as: user)
-        let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        // Connections: the tests run in parallel, each server and storage with a pool of its own
+        // (up to 8); PostgreSQL's default of 100 runs out, and a pool waiting for a slot then
+        // outlasts a request's connect_timeout.
+        let options =
+            "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400"
         try run([binaries + "/pg_ctl", "-D", data, "-o", options, "-l", folder + "/server.log", "-w", "-t", "60", "start"], as: user)
         Self.folder = folder
         Self.pgctl = binaries + "/pg_ctl"

@@ -34,8 +34,10 @@ extension SyncServer {
         _ action: AuditEvent.Action, by actor: String, subject: String = "", ledger: String = "", detail: String = "", _ request: Request,
         _ context: ServerContext
     ) async {
+        // A failed sign-in's name is whatever the client sent: kept to a user name's longest.
         let event = AuditEvent(
-            at: now(), actor: actor, action: action, subject: subject, ledger: ledger, address: address(request, context), detail: detail)
+            at: now(), actor: String(actor.prefix(64)), action: action, subject: String(subject.prefix(64)), ledger: ledger,
+            address: address(request, context), detail: detail)
         do { try await storage.record(event) } catch {
             logger.error("audit: could not record \(action.rawValue): \(String(describing: type(of: error)))")
         }
