@@ -57,11 +57,11 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// A new database of the tests' PostgreSQL; with `proxy`, reached through the proxy it makes to
-    /// PostgreSQL's port, waiting 1 s for a connection.
+    /// PostgreSQL's port, waiting 2 s for a connection.
     static func database(through proxy: ((Int) throws -> TCPProxy)?) throws -> String {
         let url = try TestPostgres.newDatabase()
         guard let proxy, let port = URLComponents(string: url)?.port else { return url }
-        return url.replacingOccurrences(of: ":\(port)/", with: ":\(try proxy(port).port)/") + "?connect_timeout=1"
+        return url.replacingOccurrences(of: ":\(port)/", with: ":\(try proxy(port).port)/") + "?connect_timeout=2"
     }
 
     /// Starts (or starts again) the server on a free port.
