@@ -22,18 +22,12 @@ server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 password='Load-test1!'
 
-storage=(--data "$work/srv")
-if [ -n "${DATABASE:-}" ]; then
-    storage=(--database "$DATABASE")
-    "$S" migrate "${storage[@]}" > /dev/null
-fi
+source "$(dirname "$0")/lib/server.sh"
+server_storage
 for user in u1 u2 u3 u4 u5; do
     printf '%s\n' "$password" | "$S" user add "$user" "${storage[@]}" --password-stdin --scrypt-log-n 12 > /dev/null
 done
-"$S" "${storage[@]}" --port 0 > "$work/out" 2> "$work/log" &
-server=$!
-for _ in $(seq 100); do grep -q listening "$work/out" 2> /dev/null && break; sleep 0.1; done
-url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/out")
+server_start
 
 # The shared ledger: made by u1 on the first device, every other user a member.
 origin="$work/d0.sqlite"

@@ -16,16 +16,10 @@ server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 password='Speed-test1!'
 
-storage=(--data "$work/srv")
-if [ -n "${DATABASE:-}" ]; then
-    storage=(--database "$DATABASE")
-    "$S" migrate "${storage[@]}" > /dev/null
-fi
+source "$(dirname "$0")/lib/server.sh"
+server_storage
 printf '%s\n' "$password" | "$S" user add bench "${storage[@]}" --password-stdin > /dev/null
-"$S" "${storage[@]}" --port 0 > "$work/out" 2> "$work/log" &
-server=$!
-for _ in $(seq 100); do grep -q listening "$work/out" 2> /dev/null && break; sleep 0.1; done
-url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/out")
+server_start
 
 wire() { # bytes in and out of the server's log lines matching $1 since line $2
     tail -n +"$2" "$work/log" | grep -E "$1" | sed -n 's/.*bytes_in=\([0-9]*\) bytes_out=\([0-9?]*\) .*/\1 \2/p' |
