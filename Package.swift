@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "CapitalServer",
             dependencies: [
-                "CapitalCore", "CapitalStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalOutput", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -76,6 +76,8 @@ let package = Package(
         ),
         // The HTML report and SVG charts: renders CapitalKit's results, decides nothing; no Foundation.
         .target(name: "CapitalWeb", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
+        // Answers as reports (tables, CSV, JSON): what the CLI prints and the server answers, alike.
+        .target(name: "CapitalOutput", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit"]),
         // libcurl for `capital sync`, opened with dlopen on the first request: the CLI never links it.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(
@@ -86,6 +88,7 @@ let package = Package(
                 "CapitalStore",
                 "CapitalKit",
                 "CapitalWeb",
+                "CapitalOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "CapitalCLITests",
             dependencies: [
-                "CCurl", "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "capital", "capital-server", "CapitalTestSupport",
+                "CCurl", "CapitalCore", "CapitalStore", "CapitalKit", "CapitalWeb", "CapitalOutput", "capital", "capital-server",
+                "CapitalTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: []

@@ -1,3 +1,4 @@
+import CapitalOutput
 import Foundation
 import Testing
 

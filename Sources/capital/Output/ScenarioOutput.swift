@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import Foundation
 
 /// The basis scenarios are evaluated against (CapitalKit's `ScenarioBasis`), with what the

@@ -1,4 +1,5 @@
 import CapitalCore
+import CapitalOutput
 
 extension StatsReport {
     /// The JSON object of the view: common fields (`by`, `currency`, `from`, `to`, `today`,

@@ -1,4 +1,5 @@
 import CapitalCore
+import CapitalOutput
 
 /// How `stats` groups its figures.
 enum StatsView: String, CaseIterable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 
 extension CardGrace: ExpressibleByArgument {}
@@ -10,20 +11,6 @@ extension Capital {
         static let configuration = CommandConfiguration(
             commandName: "card", abstract: "Credit cards: statement cycles, paybacks and interest in the forecast.",
             subcommands: [Add.self, List.self, Show.self])
-    }
-}
-
-extension CardStatus {
-    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
-
-    /// The payback policy in words.
-    var policy: String {
-        switch card.terms.payback {
-        case .full: return "full statement balance"
-        case .minimum(let percent, let floor):
-            return "minimum \(percent) (at least \(Money(minor: floor, currency: account.currency).formatted()))"
-        case .fixed(let amount): return "fixed \(Money(minor: amount, currency: account.currency).formatted())"
-        }
     }
 }
 

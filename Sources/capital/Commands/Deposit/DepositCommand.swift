@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 
 extension Capitalisation: ExpressibleByArgument {}
@@ -11,10 +12,6 @@ extension Capital {
             commandName: "deposit", abstract: "Deposits: interest, capitalisation and payout at maturity in the forecast.",
             subcommands: [Add.self, List.self, Show.self])
     }
-}
-
-extension DepositStatus {
-    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
 }
 
 extension Capital.DepositCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 
 extension Capital {
@@ -31,7 +32,8 @@ extension Capital {
             let day = try on.map { try parseDay($0, field: "--on") } ?? projection.today
             let levels = allLevels ? Array(Ladder.levels) : [chosen]
             let answers = try kit { try projection.canSpend(on: day, levels: levels, why: why, horizon.forecastCase) }
-            try global.print(Report.canSpend(answers, on: day, projection, allLevels: allLevels, horizon.forecastCase, global), from: projection)
+            try global.print(
+                Report.canSpend(answers, on: day, projection, allLevels: allLevels, horizon.forecastCase, global.renderOptions), from: projection)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 
 /// `--until`/`--days`/`--expected`: the horizon and the case of a forecast or an availability answer.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 
 extension Capital {
@@ -22,7 +23,7 @@ extension Capital {
             let chosen = try checkedLevel(level)
             let projection = try global.projection(horizon)
             let answer = try kit { try projection.when(text, level: chosen, horizon.forecastCase) }
-            try global.print(Report.when(answer, level: chosen, projection, global), from: projection)
+            try global.print(Report.when(answer, level: chosen, projection, global.renderOptions), from: projection)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 
 /// The tables `capital export --format csv --what …` writes. Another table is a case here, a

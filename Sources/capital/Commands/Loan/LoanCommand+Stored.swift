@@ -1,11 +1,8 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
-
-extension LoanStanding {
-    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
-}
 
 extension Capital.LoanCommand {
     struct Add: ParsableCommand, SpellsFields {
@@ -140,7 +137,7 @@ extension Capital.LoanCommand {
                 outcome.scheduleAfter, currency: outcome.after.account.currency,
                 extra: [("interestSaved", Report.jsonValue(outcome.after.money(outcome.interestSaved))), ("saved", .bool(!dryRun))])
             if try global.outputFormat() == .table {
-                Console.current.line(Report.prepaymentHeadline(outcome, dryRun: dryRun, global))
+                Console.current.line(Report.prepaymentHeadline(outcome, dryRun: dryRun, global.renderOptions))
                 if !dryRun { return }
             } else if !dryRun {
                 report.sections = []

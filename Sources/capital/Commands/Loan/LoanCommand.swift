@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 import Foundation
 
@@ -119,7 +120,7 @@ extension Capital.LoanCommand {
             let calendar = try shippedCalendar(terms.calendar)
             let plan: LoanPlan
             do { plan = try LoanPlan(loan, calendar: calendar) } catch { throw loanError(error, currency: currency) }
-            if try global.outputFormat() == .table { Console.current.line(Report.loanHeadline(loan, plan, currency: currency, global)) }
+            if try global.outputFormat() == .table { Console.current.line(Report.loanHeadline(loan, plan, currency: currency, global.renderOptions)) }
             try global.print(
                 Report.loanSchedule(
                     plan.schedule, currency: currency,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalOutput
 import CapitalStore
 
 extension Capital {

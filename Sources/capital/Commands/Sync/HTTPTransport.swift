@@ -1,5 +1,6 @@
 import CCurl
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 import Foundation
 

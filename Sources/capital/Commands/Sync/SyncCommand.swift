@@ -1,6 +1,7 @@
 import ArgumentParser
 import CapitalCore
 import CapitalKit
+import CapitalOutput
 import CapitalStore
 import Foundation
 

@@ -18,22 +18,26 @@ import CapitalCore
 ///   CR, which Excel and LibreOffice would otherwise evaluate (CSV injection, as OWASP describes
 ///   it). `.value` fields (dates, amounts, ids, codes capital writes itself) are never changed, so
 ///   `-1234.50` stays a number.
-struct CSVWriter {
+package struct CSVWriter {
     /// One cell.
-    enum Field {
+    package enum Field {
         /// Text a person typed: payees, notes, names, tags.
         case text(String)
         /// Text capital made: a date, an amount, an id, a code.
         case value(String)
     }
 
-    var bom = false
-    var guardFormulas = true
+    package var bom = false
+    package var guardFormulas = true
     /// CRLF for files (RFC 4180); listings on a terminal end lines in LF.
-    var lineEnd = "\r\n"
+    package var lineEnd = "\r\n"
+
+    package init(bom: Bool = false, guardFormulas: Bool = true, lineEnd: String = "\r\n") {
+        (self.bom, self.guardFormulas, self.lineEnd) = (bom, guardFormulas, lineEnd)
+    }
 
     /// The whole file: the header, then one record per row.
-    func write(header: [String], rows: [[Field]]) -> String {
+    package func write(header: [String], rows: [[Field]]) -> String {
         var out = TextBytes()
         if bom { out.append("\u{FEFF}") }
         record(header.map(Field.value), into: &out)
@@ -53,7 +57,7 @@ struct CSVWriter {
     }
 
     /// One field as written: formulas made inert (for `.text`), then quoted.
-    static func written(_ field: Field) -> String {
+    package static func written(_ field: Field) -> String {
         var out = TextBytes()
         CSVWriter().record([field], into: &out)
         return String(decoding: out.bytes.dropLast(2), as: UTF8.self)
@@ -61,5 +65,5 @@ struct CSVWriter {
 
     /// The field as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote,
     /// CR or LF.
-    static func quoted(_ text: String) -> String { written(.value(text)) }
+    package static func quoted(_ text: String) -> String { written(.value(text)) }
 }

@@ -1,11 +1,11 @@
 import CapitalCore
 import CapitalKit
 
-extension Report {
+package extension Report {
     /// `can-spend`: a row per level; one level's answer in words (and its why) instead of the
     /// table, or with `allLevels` each level's why below it.
     static func canSpend(
-        _ answers: [CanSpendAnswer], on day: Day, _ projection: Projection, allLevels: Bool, _ forecastCase: ForecastCase, _ global: GlobalOptions
+        _ answers: [CanSpendAnswer], on day: Day, _ projection: Projection, allLevels: Bool, _ forecastCase: ForecastCase, _ options: RenderOptions
     ) -> Report {
         let money = projection.money
         let columns = [
@@ -25,7 +25,7 @@ extension Report {
             var fields = zip(columns, row).map { ($0.key, jsonValue($1)) }
             fields.append(("shortfall", .string(money(answer.shortfall).plain)))
             if let why = item.why {
-                let text = sentence(item, why, on: day, global.shown(money)) + currencySentence(why, projection, global)
+                let text = sentence(item, why, on: day, options.shown(money)) + currencySentence(why, projection, options)
                 explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
                 fields.append(("drivers", .array(why.drivers.map { json($0, money) })))
                 fields.append(("relief", why.relief.map { json($0, money) } ?? .null))
@@ -49,7 +49,7 @@ extension Report {
         report.json = allLevels ? .array(objects) : objects.first ?? .null
         if !allLevels, let item = answers.first {
             let amounts = forecastCase == .expected ? "expected" : "pessimistic"
-            let shown = global.shown(money(item.answer.amount))
+            let shown = options.shown(money(item.answer.amount))
             report.headline =
                 ["You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."]
                 + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
@@ -63,14 +63,14 @@ extension Report {
     /// What the why says of accounts in other currencies: each one's balance on the binding day,
     /// the rate it is counted at (and when that is the look-back's lowest or highest, not the
     /// day's), its value.
-    private static func currencySentence(_ why: CanSpendAnswer.Why, _ projection: Projection, _ global: GlobalOptions) -> String {
+    private static func currencySentence(_ why: CanSpendAnswer.Why, _ projection: Projection, _ options: RenderOptions) -> String {
         guard !why.currencies.isEmpty else { return "" }
         return "; "
             + why.currencies.map { effect in
                 let code = effect.balance.currency.code
                 return
-                    "\(effect.account) \(global.shown(effect.balance)) \(code) counted at \(effect.rate.perUnit.description) (\(effect.whichRate)): "
-                    + "\(global.shown(projection.money(effect.value)))"
+                    "\(effect.account) \(options.shown(effect.balance)) \(code) counted at \(effect.rate.perUnit.description) (\(effect.whichRate)): "
+                    + "\(options.shown(projection.money(effect.value)))"
             }.joined(separator: ", ")
     }
 
@@ -95,7 +95,7 @@ extension Report {
     }
 
     /// `when`: the first day the amount can be spent from, in words, or how short it stays.
-    static func when(_ answer: WhenAnswer, level: Int, _ projection: Projection, _ global: GlobalOptions) -> Report {
+    static func when(_ answer: WhenAnswer, level: Int, _ projection: Projection, _ options: RenderOptions) -> Report {
         let (money, day, shortfall) = (answer.amount, answer.day, answer.shortfall)
         var report = Report([
             Section(
@@ -106,12 +106,12 @@ extension Report {
             ("amount", .string(money.plain)), ("level", .number(String(level))), ("day", day.map { .string($0.iso) } ?? .null),
             ("shortfall", .string(projection.money(shortfall).plain)), ("horizon", .string(projection.horizon.iso)),
         ])
-        let shown = global.shown(money)
+        let shown = options.shown(money)
         report.headline = [
             day.map {
                 "\(shown) \(money.currency.code) can be spent from \($0) on (level \(level), \(Ladder.name(level))) and stays affordable to \(projection.horizon)."
             }
-                ?? "Not before the horizon \(projection.horizon): at level \(level) (\(Ladder.name(level))) \(shown) stays \(global.shown(projection.money(shortfall))) short. Look further with --until."
+                ?? "Not before the horizon \(projection.horizon): at level \(level) (\(Ladder.name(level))) \(shown) stays \(options.shown(projection.money(shortfall))) short. Look further with --until."
         ]
         report.headlineOnly = true
         return report
@@ -172,15 +172,6 @@ extension Report {
         return report
     }
 
-    /// The forecast's daily balances as a terminal chart, today and the lowest day marked.
-    static func chart(_ forecast: ForecastReport, _ projection: Projection, _ global: GlobalOptions) -> String {
-        let console = Console.current
-        return renderChart(
-            values: forecast.balances, firstDay: projection.timeline.today, todayIndex: 0, minimumIndex: forecast.minimumIndex,
-            width: max(40, console.width - 2), height: 12, format: { global.shown(Money(minor: $0, currency: forecast.pool.currency)) },
-            color: console.color)
-    }
-
     /// How a why names the days of `flows` seen from `start`: `MM-DD` while they all fall in
     /// `start`'s year, the whole date once one of them does not (`2026-01-10`, not `01-10`).
     static func dayNames(from start: Day, _ days: [Day]) -> (Day) -> String {
@@ -188,9 +179,4 @@ extension Report {
         let crosses = days.contains { $0.civil.year != year }
         return { crosses ? $0.iso : String($0.iso.dropFirst(5)) }
     }
-}
-
-extension GlobalOptions {
-    /// Amounts in `money`'s currency as this command's tables show them (`***` when hidden).
-    func shown(_ money: @escaping (Int64) -> Money) -> (Int64) -> String { { self.shown(money($0)) } }
 }

@@ -8,28 +8,28 @@ import CapitalStore
 #endif
 
 /// Output formats of listings and queries.
-enum OutputFormat: String, CaseIterable {
+package enum OutputFormat: String, CaseIterable {
     case table, json, csv
 }
 
 /// How to draw amounts and colours.
-struct RenderOptions {
-    var hideAmounts = false
-    var color = false
+package struct RenderOptions {
+    package var hideAmounts = false
+    package var color = false
+
+    package init(hideAmounts: Bool = false, color: Bool = false) { (self.hideAmounts, self.color) = (hideAmounts, color) }
 
     /// What stands for an amount with `--hide-amounts`.
-    static let hidden = "***"
+    package static let hidden = "***"
 
     /// An amount as a table or a sentence shows it: grouped, or hidden.
-    func shown(_ money: Money) -> String { hideAmounts ? RenderOptions.hidden : money.formatted() }
+    package func shown(_ money: Money) -> String { hideAmounts ? RenderOptions.hidden : money.formatted() }
+
+    /// Amounts in `money`'s currency as tables show them (`***` when hidden).
+    package func shown(_ money: @escaping (Int64) -> Money) -> (Int64) -> String { { self.shown(money($0)) } }
 }
 
-extension GlobalOptions {
-    /// An amount as a table or a sentence shows it: grouped, or hidden with `--hide-amounts`.
-    func shown(_ money: Money) -> String { RenderOptions(hideAmounts: hideAmounts).shown(money) }
-}
-
-extension Report {
+package extension Report {
     func render(_ format: OutputFormat, _ options: RenderOptions) -> String {
         switch format {
         case .table: return renderTable(options)
@@ -218,7 +218,7 @@ extension Report {
 }
 
 /// A JSON value printed with stable key order.
-indirect enum JSON {
+package indirect enum JSON {
     case string(String)
     case number(String)
     case bool(Bool)
@@ -226,7 +226,7 @@ indirect enum JSON {
     case array([JSON])
     case object([(String, JSON)])
 
-    func text(indent: Int) -> String {
+    package func text(indent: Int) -> String {
         let pad = String(repeating: " ", count: indent + 2)
         let close = String(repeating: " ", count: indent)
         switch self {
@@ -243,10 +243,10 @@ indirect enum JSON {
         }
     }
 
-    static func quote(_ s: String) -> String { LedgerFile.quoted(s) }
+    package static func quote(_ s: String) -> String { LedgerFile.quoted(s) }
 }
 
-extension String {
+package extension String {
     /// The text with the first occurrence of `target` replaced (the text itself when there is none).
     func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = firstRange(of: target) else { return self }

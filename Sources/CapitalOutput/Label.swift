@@ -2,44 +2,44 @@ import CapitalCore
 
 /// An account's name as tables show it: its icon before it and, on a colour terminal, the name
 /// in its colour. JSON and CSV get the bare name.
-struct Label {
-    var name: String
-    var icon: String?
-    var color: AccountColor?
+package struct Label {
+    package var name: String
+    package var icon: String?
+    package var color: AccountColor?
 
-    init(name: String, icon: String? = nil, color: AccountColor? = nil) {
+    package init(name: String, icon: String? = nil, color: AccountColor? = nil) {
         self.name = name
         self.icon = icon
         self.color = color
     }
 
-    init(_ account: Account) {
+    package init(_ account: Account) {
         self.init(name: account.name, icon: account.icon, color: account.parsedColor)
     }
 
     /// `🛒 Groceries`, or the bare name.
-    var plain: String { icon.map { $0 + " " + name } ?? name }
+    package var plain: String { icon.map { $0 + " " + name } ?? name }
 
     /// `plain` with the name (not the icon) in its colour when `color` is on.
-    func styled(color enabled: Bool) -> String {
+    package func styled(color enabled: Bool) -> String {
         guard enabled, let color else { return plain }
         return (icon.map { $0 + " " } ?? "") + "\u{1B}[\(color.sgr)m" + name + "\u{1B}[0m"
     }
 }
 
 /// Labels of a ledger's accounts by id, for listings that name accounts.
-struct AccountLabels {
+package struct AccountLabels {
     private let byID: [String: Label]
 
-    init(_ accounts: [Account]) {
+    package init(_ accounts: [Account]) {
         byID = Dictionary(accounts.map { ($0.id, Label($0)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The account's label; its id when it is not known.
-    subscript(id: String) -> Label { byID[id] ?? Label(name: id) }
+    package subscript(id: String) -> Label { byID[id] ?? Label(name: id) }
 }
 
-extension AccountColor {
+package extension AccountColor {
     /// The SGR parameters of the colour as a foreground: `31`, `92`, or `38;2;255;136;0`.
     var sgr: String {
         switch self {
@@ -49,7 +49,7 @@ extension AccountColor {
     }
 }
 
-extension String {
+package extension String {
     /// Terminal columns the text takes: two for an emoji or a wide East Asian character, one for
     /// anything else (combining marks are part of their character). What tables pad by, so a
     /// column with icons stays aligned.
@@ -60,7 +60,7 @@ extension String {
     }
 }
 
-extension Character {
+package extension Character {
     /// 2 for a character drawn double-width (emoji presentation, an emoji variation selector,
     /// East Asian wide and full-width ranges), else 1.
     var displayWidth: Int {

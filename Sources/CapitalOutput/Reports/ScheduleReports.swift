@@ -1,7 +1,7 @@
 import CapitalCore
 import CapitalKit
 
-extension Report {
+package extension Report {
     /// `rule expand`: the days with their weekdays; in JSON, the rule as read and its days.
     static func ruleDates(_ rule: Rule, _ dates: [Day]) -> Report {
         var section = Section(name: "dates", columns: [Column("date", "Date"), Column("weekday", "Weekday")])
@@ -18,7 +18,7 @@ extension Report {
     }
 }
 
-extension Report {
+package extension Report {
     /// `schedule list`: a row per schedule with its next day and monthly equivalent.
     static func schedules(_ listing: (ledger: Ledger, schedules: [ScheduleSummary])) -> Report {
         let labels = AccountLabels(listing.ledger.accounts)
@@ -75,10 +75,10 @@ extension Report {
 }
 
 /// The size of an occurrence: what moves (the sum of its positive postings).
-func size(_ postings: [Posting]) -> Int64 { Transaction.amount(of: postings) }
+package func size(_ postings: [Posting]) -> Int64 { Transaction.amount(of: postings) }
 
 /// The amount or range as a cell: grouped in tables, plain in JSON and CSV.
-func amountCell(_ schedule: Schedule) -> Cell {
+package func amountCell(_ schedule: Schedule) -> Cell {
     if let model = schedule.amount {
         return .range(Money(minor: model.low, currency: schedule.currency), Money(minor: model.high, currency: schedule.currency))
     }

@@ -1,6 +1,6 @@
 import CapitalCore
 
-extension Report {
+package extension Report {
     /// `tx show`: the transaction's fields and its postings; in a table, its fields as lines
     /// above the postings.
     static func transaction(_ t: Transaction, _ accounts: [Account], table: Bool) -> Report {
@@ -44,7 +44,7 @@ extension Report {
 }
 
 /// Rows of the transaction listing: id, date, payee, amount, from and to accounts.
-func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Section {
+package func transactionSection(_ transactions: [Transaction], _ ledger: Ledger) -> Section {
     let labels = AccountLabels(ledger.accounts)
     var section = Section(
         name: "transactions",

@@ -1,7 +1,7 @@
 import CapitalCore
 import CapitalKit
 
-extension Report {
+package extension Report {
     /// `remind`: a row per reminder with how far off it is; a line when there is none.
     static func reminders(_ items: [Reminder], today: Day, days: Int) -> Report {
         var section = Section(

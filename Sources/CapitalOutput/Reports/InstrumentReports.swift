@@ -1,7 +1,7 @@
 import CapitalCore
 import CapitalKit
 
-extension Report {
+package extension Report {
     /// `card show`, seen from today or from the day `--on` names (`on`).
     static func card(_ view: CardStatus, on: Day? = nil) -> Report {
         let terms = view.card.terms
@@ -118,8 +118,8 @@ extension Report {
     }
 
     /// `loan schedule`'s line above the table: the loan's terms, its payment, interest and payoff.
-    static func loanHeadline(_ loan: Loan, _ plan: LoanPlan, currency: Currency, _ global: GlobalOptions) -> String {
-        let shown = { (minor: Int64) in global.shown(Money(minor: minor, currency: currency)) }
+    static func loanHeadline(_ loan: Loan, _ plan: LoanPlan, currency: Currency, _ options: RenderOptions) -> String {
+        let shown = { (minor: Int64) in options.shown(Money(minor: minor, currency: currency)) }
         return
             "\(loan.method == .annuity ? "Annuity" : "Linear") loan of \(shown(loan.principal)) \(currency.code) at \(loan.rate) over \(loan.term) months "
             + "from \(loan.start), \(loan.dayCount.rawValue): payment \(shown(plan.schedule.payment)), total interest \(shown(plan.schedule.totalInterest)), "
@@ -127,8 +127,8 @@ extension Report {
     }
 
     /// `loan prepay`'s line: the new payoff and payment against the old, and the interest saved.
-    static func prepaymentHeadline(_ outcome: PrepaymentOutcome, dryRun: Bool, _ global: GlobalOptions) -> String {
-        let money = { (minor: Int64) in global.shown(Money(minor: minor, currency: outcome.after.account.currency)) }
+    static func prepaymentHeadline(_ outcome: PrepaymentOutcome, dryRun: Bool, _ options: RenderOptions) -> String {
+        let money = { (minor: Int64) in options.shown(Money(minor: minor, currency: outcome.after.account.currency)) }
         return
             "\(dryRun ? "Would prepay" : "Prepaid") '\(outcome.after.account.name)': paid off \(outcome.after.schedule.payoff) (was \(outcome.before.schedule.payoff)), "
             + "payment \(money(outcome.paymentAfter)) (was \(money(outcome.before.schedule.payment))), interest saved \(money(outcome.interestSaved))"
@@ -176,4 +176,26 @@ extension Report {
 }
 
 /// "today", or "on 2025-02-01" for a screen seen from the day `--on` names.
-func seen(_ on: Day?) -> String { on.map { "on \($0)" } ?? "today" }
+package func seen(_ on: Day?) -> String { on.map { "on \($0)" } ?? "today" }
+
+package extension LoanStanding {
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+}
+
+package extension CardStatus {
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+
+    /// The payback policy in words.
+    var policy: String {
+        switch card.terms.payback {
+        case .full: return "full statement balance"
+        case .minimum(let percent, let floor):
+            return "minimum \(percent) (at least \(Money(minor: floor, currency: account.currency).formatted()))"
+        case .fixed(let amount): return "fixed \(Money(minor: amount, currency: account.currency).formatted())"
+        }
+    }
+}
+
+package extension DepositStatus {
+    func money(_ minor: Int64) -> Cell { .money(Money(minor: minor, currency: account.currency)) }
+}

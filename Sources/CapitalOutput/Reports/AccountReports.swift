@@ -1,7 +1,7 @@
 import CapitalCore
 import CapitalKit
 
-extension Report {
+package extension Report {
     /// `account list`: `accounts` with their balances on the sheet's day.
     static func accounts(_ accounts: [Account], _ sheet: BalanceSheet, defaultID: String?) -> Report {
         var section = Section(
@@ -77,7 +77,7 @@ extension Report {
             ])
         for account in sheet.ledger.accounts where all || (!account.hidden && account.kind.isBalanceSheet) {
             for money in sheet.balances(of: account) {
-                let value = try kit { try sheet.value(money, of: "account '\(FieldKeys.literal(account.name))'") }
+                let value = try sheet.value(money, of: "account '\(FieldKeys.literal(account.name))'")
                 accounts.rows.append([.label(Label(account)), .text(account.kind.rawValue), .money(money), .text(money.currency.code), .money(value)])
             }
         }
@@ -86,14 +86,14 @@ extension Report {
             columns: [Column("group", "Group"), Column("type", "Type"), Column("balance", "Balance", numeric: true), Column("currency", "Cur")])
         if byCurrency { groups.columns.append(Column("value", "In \(ledger.code)", numeric: true)) }
         for group in sheet.ledger.groups {
-            let total = try kit { try sheet.total(of: group) }
+            let total = try sheet.total(of: group)
             guard byCurrency else {
                 groups.rows.append([.text(group.name), .text(group.type.rawValue), .money(total), .text(total.currency.code)])
                 continue
             }
-            let natives = try kit { try sheet.totals(of: group) }
+            let natives = try sheet.totals(of: group)
             for native in natives {
-                let value = try kit { try sheet.value(native, of: "group '\(FieldKeys.literal(group.name))'") }
+                let value = try sheet.value(native, of: "group '\(FieldKeys.literal(group.name))'")
                 groups.rows.append([.text(group.name), .text(group.type.rawValue), .money(native), .text(native.currency.code), .money(value)])
             }
             if natives.count > 1 || natives.first?.currency != ledger {
@@ -110,8 +110,8 @@ extension Report {
             name: "netWorth", title: "Net worth by currency",
             columns: [Column("currency", "Cur"), Column("balance", "Balance", numeric: true), Column("value", "In \(ledger.code)", numeric: true)])
         var total: Int64 = 0
-        for native in try kit({ try sheet.netWorth() }) {
-            let value = try kit { try sheet.value(native, of: "net worth in \(native.currency.code)") }
+        for native in try sheet.netWorth() {
+            let value = try sheet.value(native, of: "net worth in \(native.currency.code)")
             total = saturatingSum(total, value.minor)
             worth.rows.append([.text(native.currency.code), .money(native), .money(value)])
         }
@@ -133,7 +133,7 @@ extension Report {
             [
                 .id(category.id), .label(Label(category)), .text(category.kind.rawValue), category.icon.map { .text($0) } ?? .none,
                 colorCell(category),
-                .money(try kit { try month.total(of: category) }), .text(category.currency.code), .bool(category.hidden),
+                .money(try month.total(of: category)), .text(category.currency.code), .bool(category.hidden),
             ]
         }
         return Report([section])
@@ -152,12 +152,12 @@ extension Report {
 }
 
 /// An account's floor in its currency; empty when it has none.
-func floorCell(_ account: Account) -> Cell {
+package func floorCell(_ account: Account) -> Cell {
     account.floor.map { .money(Money(minor: $0, currency: account.currency)) } ?? .none
 }
 
 /// An account's colour, its name drawn in it; empty when it has none.
-func colorCell(_ account: Account) -> Cell {
+package func colorCell(_ account: Account) -> Cell {
     guard let color = account.color else { return .none }
     return .label(Label(name: color, color: account.parsedColor))
 }

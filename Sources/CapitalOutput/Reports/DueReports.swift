@@ -1,7 +1,7 @@
 import CapitalCore
 import CapitalKit
 
-extension Report {
+package extension Report {
     /// `due list`: a row per due payment.
     static func dues(_ dues: [Due], today: Day) -> Report {
         var section = Section(name: "dues", columns: dueColumns)
@@ -28,7 +28,7 @@ extension Report {
 }
 
 /// The columns of a due payment's row.
-let dueColumns = [
+package let dueColumns = [
     Column("id", "#"), Column("type", "Type"), Column("reason", "Reason"), Column("dueDay", "Due"), Column("daysLeft", "Days left", numeric: true),
     Column("when", "When", jsonHidden: true), Column("total", "Total", numeric: true), Column("paid", "Paid", numeric: true),
     Column("left", "Left", numeric: true),
@@ -36,7 +36,7 @@ let dueColumns = [
 ]
 
 /// A due payment's row: its number, what and when, the amounts and its status.
-func dueRow(_ due: Due, today: Day) -> [Cell] {
+package func dueRow(_ due: Due, today: Day) -> [Cell] {
     let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: due.currency)) }
     return [
         .int(due.number), .text(due.type.rawValue), .text(due.reason), .day(due.dueDay), .int(due.daysLeft(today: today)),
@@ -46,7 +46,7 @@ func dueRow(_ due: Due, today: Day) -> [Cell] {
 }
 
 /// "in 3 days", "today", "5 days overdue", or "paid".
-func dueWhen(_ due: Due, today: Day) -> String {
+package func dueWhen(_ due: Due, today: Day) -> String {
     if due.status == .fullyPaid { return "paid" }
     let days = due.daysLeft(today: today)
     switch days {

@@ -1,7 +1,7 @@
 import CapitalCore
 
 /// One value in a report: rendered with grouping in tables, plain in CSV, typed in JSON.
-enum Cell {
+package enum Cell {
     case text(String)
     /// A value with a note for people: `RU (the ledger's)` in tables, the value alone in JSON and CSV.
     case noted(String, note: String)
@@ -26,16 +26,16 @@ enum Cell {
 }
 
 /// A column: its JSON/CSV key, its table title, and whether it lines up on the right.
-struct Column {
-    var key: String
-    var title: String
-    var numeric: Bool = false
+package struct Column {
+    package var key: String
+    package var title: String
+    package var numeric: Bool = false
     /// In JSON and CSV only: tables show it another way (an icon before the name).
-    var tableHidden: Bool = false
+    package var tableHidden: Bool = false
     /// Not in JSON: its object says it once for all rows (a forecast's currency).
-    var jsonHidden: Bool = false
+    package var jsonHidden: Bool = false
 
-    init(_ key: String, _ title: String, numeric: Bool = false, tableHidden: Bool = false, jsonHidden: Bool = false) {
+    package init(_ key: String, _ title: String, numeric: Bool = false, tableHidden: Bool = false, jsonHidden: Bool = false) {
         self.key = key
         self.title = title
         self.numeric = numeric
@@ -45,20 +45,24 @@ struct Column {
 }
 
 /// A titled table of rows.
-struct Section {
-    var name: String
-    var title: String?
-    var columns: [Column]
-    var rows: [[Cell]] = []
+package struct Section {
+    package var name: String
+    package var title: String?
+    package var columns: [Column]
+    package var rows: [[Cell]] = []
+
+    package init(name: String, title: String? = nil, columns: [Column], rows: [[Cell]] = []) {
+        (self.name, self.title, self.columns, self.rows) = (name, title, columns, rows)
+    }
 }
 
 /// What a listing or query prints, in whichever format was asked for.
-struct Report {
-    var sections: [Section]
+package struct Report {
+    package var sections: [Section]
     /// JSON: an object with one key per section instead of a bare array (for multi-section output).
-    var keyed: Bool = false
+    package var keyed: Bool = false
 
-    init(_ sections: [Section], keyed: Bool = false) {
+    package init(_ sections: [Section], keyed: Bool = false) {
         self.sections = sections
         self.keyed = keyed || sections.count > 1
     }
@@ -66,7 +70,7 @@ struct Report {
     /// A single record shown as field/value lines in a table and as one object in JSON; its
     /// `parts` (a due's payments, a schedule's next occurrences) follow as tables, and in JSON as
     /// arrays of objects under their names.
-    static func record(_ name: String, _ fields: [(Column, Cell)], parts: [Section] = []) -> Report {
+    package static func record(_ name: String, _ fields: [(Column, Cell)], parts: [Section] = []) -> Report {
         var section = Section(name: name, columns: fields.map(\.0))
         section.rows = [fields.map(\.1)]
         var report = Report([section] + parts)
@@ -74,31 +78,33 @@ struct Report {
         return report
     }
 
-    var isRecord = false
+    package var isRecord = false
     /// A JSON shape of its own, for nested records (a transaction with its postings).
-    var json: JSON?
+    package var json: JSON?
     /// JSON only: what the sections are of (a forecast's currency and level, a check's database),
     /// written before them in one object, each section then under its name.
-    var envelope: Envelope?
+    package var envelope: Envelope?
     /// Lines before the table, in table format only: the answer in words, a title, a chart.
-    var headline: [String] = []
+    package var headline: [String] = []
     /// Lines after the table, in table format only.
-    var footer: [String] = []
+    package var footer: [String] = []
     /// In table format the headline says it all: no table follows it.
-    var headlineOnly = false
+    package var headlineOnly = false
     /// JSON only: an answer's `"overdue": {"count", "net"}` (the open expected flows before today
     /// it counts today), added to its object, or to each object of its array.
-    var overdue: JSON?
+    package var overdue: JSON?
     /// JSON only: the rates older than a week an answer valued other currencies at (`"staleRates"`).
-    var staleRates: JSON?
+    package var staleRates: JSON?
 }
 
 /// The fields a report's JSON writes before its sections.
-struct Envelope {
-    var fields: [(String, JSON)]
+package struct Envelope {
+    package var fields: [(String, JSON)]
+
+    package init(fields: [(String, JSON)]) { self.fields = fields }
 }
 
-extension Report {
+package extension Report {
     /// A flow as JSON, as every "why" writes it: `{"day", "label", "amount"}`.
     static func json(_ event: FlowEvent, _ money: (Int64) -> Money) -> JSON {
         .object([("day", .string(event.day.iso)), ("label", .string(event.label)), ("amount", .string(money(event.amount).plain))])
