@@ -1,5 +1,6 @@
 import CapitalCore
 import CapitalKit
+import CapitalStore
 
 package extension Report {
     /// `rule expand`: the days with their weekdays; in JSON, the rule as read and its days.
@@ -83,4 +84,23 @@ package func amountCell(_ schedule: Schedule) -> Cell {
         return .range(Money(minor: model.low, currency: schedule.currency), Money(minor: model.high, currency: schedule.currency))
     }
     return .money(Money(minor: size(schedule.postings), currency: schedule.currency))
+}
+
+package extension Report {
+    /// Expected flows: reference, kind, day, amount, state and the transaction standing for it.
+    static func expected(_ entries: [ExpectedEntry]) -> Report {
+        let columns = [
+            Column("ref", "Ref"), Column("kind", "Kind"), Column("date", "Date"), Column("payee", "Flow"), Column("amount", "Amount", numeric: true),
+            Column("currency", "Cur"), Column("state", "State"), Column("transaction", "Transaction"),
+        ]
+        let rows: [[Cell]] = entries.map { entry in
+            let currency = entry.flow.postings[0].amount.currency
+            return [
+                .text(entry.reference), .text(entry.flow.kind.rawValue), .day(entry.flow.day), .text(entry.flow.payee),
+                .money(Money(minor: entry.flow.amount, currency: currency)), .text(currency.code), .text(entry.state.rawValue),
+                entry.transactionID.map { .id($0) } ?? .none,
+            ]
+        }
+        return Report([Section(name: "expected", title: nil, columns: columns, rows: rows)])
+    }
 }

@@ -122,23 +122,7 @@ extension Capital.BudgetCommand {
             let today = try global.todayDay()
             let day = try kit { try BudgetRequest(month: month).day(today: today) }
             let lines = try store.budgetReport(try store.snapshot(asOf: [day, today]), on: day, today: today)
-            var section = Section(
-                name: "budgets",
-                columns: [
-                    Column("category", "Category"), Column("from", "Period from"), Column("to", "to"), Column("limit", "Limit", numeric: true),
-                    Column("spent", "Spent", numeric: true), Column("left", "Left", numeric: true), Column("projected", "Projected", numeric: true),
-                    Column("state", "State"),
-                ])
-            for line in lines {
-                let status = line.status
-                let money = { (minor: Int64) in Cell.money(Money(minor: minor, currency: line.category.currency)) }
-                let state = status.isOver ? "over" : status.willBeOver ? "over at this pace" : "under"
-                section.rows.append([
-                    .label(Label(line.category)), .day(line.period.start), .day(line.period.end.advanced(by: -1)), money(status.limit),
-                    money(status.spent), money(status.left), money(status.projected), .text(state),
-                ])
-            }
-            try global.print(Report([section]))
+            try global.print(Report.budgets(lines))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalOutput
 import CapitalStore
 
@@ -97,11 +98,7 @@ extension Capital.DueCommand {
         func run() throws {
             let store = try global.ledgerStore(writing: false)
             let today = try global.todayDay()
-            var dues = try store.dues()
-            dues = all ? Due.byRegistration(dues) : Due.byUrgency(dues, includingPaid: status == .fullyPaid)
-            if let type { dues = dues.filter { $0.type == type } }
-            if let status { dues = dues.filter { $0.status == status } }
-            try global.print(Report.dues(dues, today: today))
+            try global.print(Report.dues(DueListing(all: all, type: type, status: status).listed(try store.dues()), today: today))
         }
     }
 

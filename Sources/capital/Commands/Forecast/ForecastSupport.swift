@@ -124,11 +124,8 @@ extension GlobalOptions {
     /// Prints an answer from `projection`, its JSON carrying what it counts as overdue, and the
     /// overdue note after it.
     func print(_ report: Report, from projection: Projection) throws {
-        var report = report
-        let stale = projection.staleRates
-        report.staleRates = Report.staleRatesJSON(stale)
-        try print(report, counting: projection.overdue)
-        noteStale(stale)
+        try print(report.valued(with: projection.staleRates), counting: projection.overdue)
+        noteStale(projection.staleRates)
     }
 
     /// One line on stderr naming the rates older than a week an answer valued other currencies at.
@@ -143,23 +140,7 @@ extension GlobalOptions {
     /// Prints a report whose answer counts `overdue` today: JSON carries it, stderr says it.
     func print(_ report: Report, counting overdue: Overdue?) throws {
         guard let overdue else { return try print(report) }
-        var report = report
-        report.overdue = .object([("count", .number(String(overdue.count))), ("net", .string(overdue.net.plain))])
-        try print(report)
+        try print(report.counting(overdue))
         noteOverdue(overdue)
-    }
-}
-
-extension Report {
-    /// `"staleRates": [{"currency", "lastRate", "on"}]`, or nil when every rate used is recent.
-    static func staleRatesJSON(_ stale: [StaleRate]) -> JSON? {
-        guard !stale.isEmpty else { return nil }
-        return .array(
-            stale.map {
-                .object([
-                    ("currency", .string($0.rate.currency.code)), ("lastRate", .string($0.rate.perUnit.description)),
-                    ("on", .string($0.rate.day.iso)),
-                ])
-            })
     }
 }

@@ -96,25 +96,6 @@ extension GlobalOptions {
     }
 }
 
-extension Report {
-    /// Expected flows: reference, kind, day, amount, state and the transaction standing for it.
-    static func expected(_ entries: [ExpectedEntry]) -> Report {
-        let columns = [
-            Column("ref", "Ref"), Column("kind", "Kind"), Column("date", "Date"), Column("payee", "Flow"), Column("amount", "Amount", numeric: true),
-            Column("currency", "Cur"), Column("state", "State"), Column("transaction", "Transaction"),
-        ]
-        let rows: [[Cell]] = entries.map { entry in
-            let currency = entry.flow.postings[0].amount.currency
-            return [
-                .text(entry.reference), .text(entry.flow.kind.rawValue), .day(entry.flow.day), .text(entry.flow.payee),
-                .money(Money(minor: entry.flow.amount, currency: currency)), .text(currency.code), .text(entry.state.rawValue),
-                entry.transactionID.map { .id($0) } ?? .none,
-            ]
-        }
-        return Report([Section(name: "expected", title: nil, columns: columns, rows: rows)])
-    }
-}
-
 /// A `NAME@DATE` reference checked for its form before anything is read: a malformed one exits
 /// 64, as any malformed value on the command line; one naming no flow exits 1.
 func checkFlowReference(_ reference: String, field: String) throws {

@@ -22,11 +22,8 @@ extension Capital {
         func run() throws {
             let day = try on.day(global)
             let sheet = try global.answer { try $0.balanceSheet(on: day, today: $1) }
-            var report = try Report.balances(sheet, all: all, byCurrency: byCurrency)
-            let stale = sheet.staleRates
-            report.staleRates = Report.staleRatesJSON(stale)
-            try global.print(report)
-            global.noteStale(stale)
+            try global.print(try Report.balances(sheet, all: all, byCurrency: byCurrency).valued(with: sheet.staleRates))
+            global.noteStale(sheet.staleRates)
         }
     }
 }
