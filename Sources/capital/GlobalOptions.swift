@@ -1,5 +1,6 @@
 import ArgumentParser
 import CapitalCore
+import CapitalKit
 import CapitalOutput
 import CapitalStore
 import Foundation

@@ -27,6 +27,8 @@ public struct SyncServer: Sendable {
     let behindProxy: Bool
     /// How long a connection may stay idle before the server closes it (30 s).
     let idleTimeout: Duration
+    /// The server's copies of the ledgers it answers about (`GET …/forecast` and the others).
+    let copies = LedgerCopies()
 
     /// A server over `storage`; `now` is its clock in milliseconds.
     public init(
@@ -173,6 +175,7 @@ public struct SyncServer: Sendable {
             return Response(status: .noContent)
         }
         administration(router)
+        answers(router)
         return router
     }
 
@@ -263,7 +266,7 @@ public struct SyncServer: Sendable {
 
     /// The ledger a request names, when its user's role there is at least `needed`: a ledger the
     /// user is not a member of does not exist for them (404).
-    private func access(_ request: Request, _ context: ServerContext, _ needed: Role) async throws -> (String, Role) {
+    func access(_ request: Request, _ context: ServerContext, _ needed: Role) async throws -> (String, Role) {
         let user = try await authenticated(request).user
         let ledger = try parameter(context, "ledger")
         guard let role = try await storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
@@ -417,9 +420,14 @@ struct Problem: Error, HTTPResponseError {
     let headers: [String: String]
     var status: HTTPResponse.Status { .init(code: problem.status) }
 
-    init(_ status: Int, _ code: String, _ detail: String, headers: [String: String] = [:]) {
-        problem = SyncWire.Problem(status: status, code: code, detail: detail)
+    init(_ status: Int, _ code: String, _ detail: String, headers: [String: String] = [:], invalidParams: [SyncWire.Problem.InvalidParam]? = nil) {
+        problem = SyncWire.Problem(status: status, code: code, detail: detail, invalidParams: invalidParams)
         self.headers = headers
+    }
+
+    /// A query parameter that cannot be used: 400, naming it in `invalid-params`.
+    static func parameter(_ name: String, _ value: String, _ reason: String) -> Problem {
+        Problem(400, "invalid_parameter", "\(name) \(quoted(value)): \(reason)", invalidParams: [.init(name: name, reason: reason)])
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response { try response() }

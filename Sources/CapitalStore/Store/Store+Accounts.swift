@@ -55,6 +55,16 @@ extension Store {
         }
     }
 
+    /// Makes `reference` (an account's name or id) this device's default account, or leaves it
+    /// with none (nil): a device's own setting, never shared, which a server's copy of a ledger
+    /// sets for each answer it is asked for.
+    public func useDefaultAccount(_ reference: String?) throws(StoreError) {
+        try write("setting the default account") { db in
+            guard let reference else { return try Store.setSetting(db, "defaultAccount", nil) }
+            try Store.setDefault(db, try Store.resolveAccount(db, reference))
+        }
+    }
+
     /// Adds an account. Names are unique (case-insensitive).
     @discardableResult
     public func addAccount(

@@ -158,12 +158,27 @@ public enum SyncWire {
         public let status: Int
         public let detail: String
         public let code: String
-        public init(status: Int, code: String, detail: String) {
+        /// RFC 9457's `invalid-params`: each query parameter that could not be used, and why.
+        public let invalidParams: [InvalidParam]?
+        public init(status: Int, code: String, detail: String, invalidParams: [InvalidParam]? = nil) {
             self.type = "about:blank"
             self.title = Self.titles[status] ?? "Error"
             self.status = status
             self.detail = detail
             self.code = code
+            self.invalidParams = invalidParams
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case type, title, status, detail, code
+            case invalidParams = "invalid-params"
+        }
+
+        /// A parameter by its name, and why it was refused.
+        public struct InvalidParam: Codable, Sendable, Equatable {
+            public let name: String
+            public let reason: String
+            public init(name: String, reason: String) { (self.name, self.reason) = (name, reason) }
         }
         static let titles = [
             400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 413: "Content Too Large",

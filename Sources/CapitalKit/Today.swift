@@ -6,11 +6,12 @@ import CapitalCore
     import Darwin
 #endif
 
-/// The one place capital reads the clock: the local calendar day, at startup. Read through the C
+/// The one place capital reads the clock: the local calendar day, at a command's start or a
+/// server's answer. Read through the C
 /// library's `localtime_r` (the TZ rules of the system), not Foundation's `Calendar`, which loads
 /// ICU and costs a few milliseconds on every command.
-enum Today {
-    static func clock() -> Day {
+public enum Today {
+    public static func clock() -> Day {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)

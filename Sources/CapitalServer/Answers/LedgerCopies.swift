@@ -1,0 +1,73 @@
+import CapitalStore
+import Foundation
+
+/// The server's own copy of each shared ledger it answers about, held as a device holds one: an
+/// in-memory store made from the log's snapshot and brought up to the log's head before each
+/// answer, so that the answers over HTTP come from the same use cases, on the same data, as the
+/// CLI's on a device that synced. At most `capacity` copies stay in memory, the least recently
+/// asked about going first.
+actor LedgerCopies {
+    private var copies: [String: LedgerCopy] = [:]
+    private var used: [String: UInt64] = [:]
+    private var clock: UInt64 = 0
+    let capacity: Int
+
+    init(capacity: Int = 32) { self.capacity = capacity }
+
+    /// The copy of `ledger`, made (empty, filled on first use) when there is none.
+    func copy(of ledger: String) -> LedgerCopy {
+        clock += 1
+        used[ledger] = clock
+        if let copy = copies[ledger] { return copy }
+        let copy = LedgerCopy(ledger: ledger)
+        copies[ledger] = copy
+        if copies.count > capacity, let oldest = used.min(by: { $0.value < $1.value })?.key {
+            copies[oldest] = nil
+            used[oldest] = nil
+        }
+        return copy
+    }
+}
+
+/// One ledger's copy: brought up to date and asked one request at a time.
+actor LedgerCopy {
+    let ledger: String
+    private var store: Store?
+    private var cursor: Int64 = 0
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(ledger: String) { self.ledger = ledger }
+
+    /// `body`'s answer on the copy as of the log's head now.
+    /// - Complexity: the first call reads the ledger's snapshot; later ones only the change sets
+    ///   pushed since the last (none, usually: one `head` query).
+    func answer<T: Sendable>(_ storage: any ServerStorage, _ body: @Sendable (Store) throws -> T) async throws -> T {
+        // One request at a time: a second waits instead of applying the same pages again.
+        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
+        defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
+        let store = try await current(storage)
+        return try body(store)
+    }
+
+    /// The store as of the log's head: the snapshot the first time (or after the log was
+    /// restored to an earlier head), then each page pushed since.
+    private func current(_ storage: any ServerStorage) async throws -> Store {
+        guard let head = try await storage.head(ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here") }
+        if store == nil || head < cursor {
+            let fresh = try Store.inMemory()
+            _ = try fresh.startSync()
+            try fresh.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
+            store = fresh
+            cursor = try fresh.syncCursor()
+        }
+        guard let store else { throw Problem(500, "internal", "the server's copy of ledger \(ledger) could not be made") }
+        while cursor < head {
+            let page = try await storage.page(of: ledger, after: cursor, limit: SyncWire.pageSize)
+            guard page.last > cursor else { break }
+            try store.applyRemote(page.sets, cursor: page.last)
+            cursor = page.last
+        }
+        return store
+    }
+}
