@@ -43,6 +43,34 @@ import Testing
         return ServerAdminTests.call(server, "GET", "/v1/ledgers/\(ledger)/\(dated)", token: token)
     }
 
+    /// `POST` `body` (of `type`) to `/v1/ledgers/{ledger}/{query}` as `token`, seen from the test's
+    /// day: the status and the body (de-chunked when it streamed).
+    static func post(_ server: TestServer, _ token: String, _ ledger: String, _ query: String, body: String, type: String = "application/json")
+        -> (Int, String)
+    {
+        let port = Int(server.url.split(separator: ":").last ?? "") ?? 0
+        let path = "/v1/ledgers/\(ledger)/\(query)\(query.contains("?") ? "&" : "?")today=\(today)&default-account=VTB+Debit"
+        let request =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCapital-Protocol: 1\r\nConnection: close\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let answer = SyncFaultTests.exchange(port: port, request)
+        let status = Int(answer.split(separator: " ").dropFirst().first ?? "") ?? 0
+        guard let split = answer.range(of: "\r\n\r\n") else { return (status, "") }
+        let head = answer[..<split.lowerBound].lowercased()
+        let rest = Array(answer[split.upperBound...].utf8)
+        guard head.contains("transfer-encoding: chunked") else { return (status, String(decoding: rest, as: UTF8.self)) }
+        // Each chunk: its size in hex, CRLF, its bytes, CRLF; the last is of size 0.
+        var bytes: [UInt8] = []
+        var at = 0
+        while let lineEnd = rest[at...].firstIndex(of: UInt8(ascii: "\r")),
+            let size = Int(String(decoding: rest[at..<lineEnd], as: UTF8.self), radix: 16), size > 0, lineEnd + 2 + size <= rest.count
+        {
+            bytes += rest[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            at = lineEnd + 2 + size + 2
+        }
+        return (status, String(decoding: bytes, as: UTF8.self))
+    }
+
     @Test(arguments: SyncFaultTests.storages)
     func eachAnswerIsTheCLIsJSONBeforeAndAfterAChangeFromAnotherDevice(postgres: Bool) throws {
         let server = try TestServer(postgres: postgres)
@@ -138,6 +166,71 @@ import Testing
             #expect(status == 400 && named == [parameter], "\(query): \(status) \(body)")
             #expect((problem["detail"] as? String)?.contains(mentions) == true, "\(query): \(body)")
             #expect(problem["type"] as? String == "about:blank" && problem["status"] as? Int == 400, "\(query): \(body)")
+        }
+    }
+
+    /// `scenario try` and `scenario eval` over HTTP: the phone's CLI answers, streamed for eval;
+    /// each bad field, parameter and body a 400 problem naming it.
+    @Test func scenariosAreTriedAndEvaluatedAsTheCLIDoes() throws {
+        let server = try TestServer()
+        let sync = SyncCommandTests(server: server)
+        let (home, phone, ledger) = try sync.shared()
+        let token = try #require(ServerAdminTests.accessToken(server, "anna"))
+        let cli = ["--db", phone, "--today", Self.today]
+        let plan = #"{"price": 1500000, "date": "2025-06-01", "down": "300000", "loan_rate": 14, "loan_term": "60", "monthly_cost": "7000"}"#
+        let options = [
+            "--price", "1500000", "--on", "2025-06-01", "--down", "300000", "--loan-rate", "14", "--loan-term", "60", "--monthly-cost", "7000",
+        ]
+        for (query, flags) in [
+            ("", [String]()), ("?why=true&earliest=true", ["--why", "--earliest"]),
+            ("?level=6&until=2026-06", ["--level", "6", "--until", "2026-06"]),
+        ] {
+            let (status, body) = Self.post(server, token, ledger, "scenarios/try" + query, body: plan)
+            let expected = home.ok(cli + ["scenario", "try"] + options + flags + ["--format", "json"])
+            #expect(status == 200 && body == expected, "try\(query): \(status)\n\(body)\n--- the CLI:\n\(expected)")
+        }
+        let cars = try String(contentsOfFile: CLI.samplePath.replacingOccurrences(of: "household.yaml", with: "cars.csv"), encoding: .utf8)
+        for (query, flags) in [
+            ("", ["--format", "json"]), ("?format=csv", ["--format", "csv"]), ("?earliest=true&format=csv", ["--earliest", "--format", "csv"]),
+            ("?sort=total-cost&top=3", ["--sort", "total-cost", "--top", "3", "--format", "json"]),
+        ] {
+            let (status, body) = Self.post(server, token, ledger, "scenarios/eval" + query, body: cars, type: "text/csv")
+            let expected = home.ok(cli + ["scenario", "eval", CLI.samplePath.replacingOccurrences(of: "household.yaml", with: "cars.csv")] + flags)
+            #expect(status == 200 && body == expected, "eval\(query): \(status)\n\(body)\n--- the CLI:\n\(expected)")
+        }
+        // A JSON array in, as `scenario eval plans.json` reads one.
+        let plans = #"[{"name": "cash", "price": 900000, "date": "2025-09-01"}, {"name": "bad", "price": "lots", "date": "2025-09-01"}]"#
+        let file = home.path("plans.json")
+        try plans.write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, evaluated) = Self.post(server, token, ledger, "scenarios/eval", body: plans)
+        let expected = home.run(cli + ["scenario", "eval", file, "--format", "json"])
+        #expect(expected.status == 65 && status == 200 && evaluated == expected.stdout, "\(evaluated)\n--- the CLI:\n\(expected)")
+        // Bad input: each names its field or parameter.
+        let bad: [(query: String, body: String, type: String, name: String?, mentions: String)] = [
+            ("scenarios/try", #"{"price": "lots", "date": "2025-06-01"}"#, "application/json", "price", "lots"),
+            ("scenarios/try", #"{"price": 1000, "date": "2025-02-30"}"#, "application/json", "date", "2025-02-30"),
+            ("scenarios/try", #"{"price": 1000, "date": "2025-01-01"}"#, "application/json", "date", "before today"),
+            ("scenarios/try", #"{"price": 1000, "date": "2025-06-01", "colour": "red"}"#, "application/json", "colour", "not a scenario field"),
+            (
+                "scenarios/try", #"{"price": 1000, "date": "2025-06-01", "down": 2000, "loan_rate": 10, "loan_term": 12}"#, "application/json",
+                "down", "2000"
+            ),
+            ("scenarios/try", "price=1000", "application/json", nil, "not a JSON object"),
+            ("scenarios/try?level=3", #"{"price": 1000, "date": "2025-06-01"}"#, "application/json", "level", "3"),
+            ("scenarios/try?from=Nowhere", #"{"price": 1000, "date": "2025-06-01"}"#, "application/json", "from", "Nowhere"),
+            ("scenarios/eval?sort=cheapest", cars, "text/csv", "sort", "max-price, worst-balance or total-cost"),
+            ("scenarios/eval?top=3", cars, "text/csv", "top", "needs sort"),
+            ("scenarios/eval?sort=max-price&top=0", cars, "text/csv", "top", "1 or more"),
+            ("scenarios/eval", "cost,when\n1,2\n", "text/csv", nil, "line 1"),
+            ("scenarios/eval", "", "text/csv", nil, "empty"),
+            ("scenarios/eval", #"{"price": 1}"#, "application/json", nil, "not a JSON array"),
+        ]
+        for (query, body, type, name, mentions) in bad {
+            let (status, text) = Self.post(server, token, ledger, query, body: body, type: type)
+            let problem = ServerAdminTests.object(text)
+            let named = (problem["invalid-params"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(status == 400 && named == name.map { [$0] }, "\(query) \(body): \(status) \(text)")
+            #expect((problem["detail"] as? String)?.contains(mentions) == true, "\(query) \(body): \(text)")
         }
     }
 }

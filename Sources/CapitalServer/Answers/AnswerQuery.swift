@@ -8,6 +8,8 @@ import Hummingbird
 /// a malformed one is a 400 problem naming it in RFC 9457's `invalid-params`.
 struct AnswerQuery: Sendable {
     private var values: [String: [String]] = [:]
+    /// The parameter given `value` (the account or group a store could not find), if one was.
+    func parameter(given value: String) -> String? { values.keys.sorted().first { values[$0]?.contains(value) == true } }
 
     /// The parameters of `request`, which may be only those in `allowed`.
     init(_ request: Request, allowed: Set<String>) throws {

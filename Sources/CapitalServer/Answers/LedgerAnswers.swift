@@ -31,11 +31,7 @@ enum LedgerAnswer: String, CaseIterable, Sendable {
 
     /// This answer's report on `store` for `query`; `clock` is the server's day.
     func report(_ store: Store, _ query: AnswerQuery, clock: Day) throws -> Report {
-        let today = try query.day("today") ?? clock
-        do {
-            do { try store.useDefaultAccount(query.text("default-account")) } catch {
-                throw Problem.parameter("default-account", query.text("default-account") ?? "", Problem.reason(error.description))
-            }
+        try Self.answering(store, query, clock: clock) { today in
             switch self {
             case .forecast: return try forecast(store, query, today)
             case .canSpend: return try canSpend(store, query, today)
@@ -53,12 +49,24 @@ enum LedgerAnswer: String, CaseIterable, Sendable {
                 return Report.budgets(try store.budgetReport(try store.snapshot(asOf: [day, today]), on: day, today: today))
             case .expected: return Report.expected(try store.expectedList(try expectedQuery(query), today: today))
             }
+        }
+    }
+
+    /// `body`'s answer for the day the query names (`today`, else `clock`), with the query's
+    /// `default-account` as the copy's; a use case's refusal as problem JSON naming the parameter.
+    static func answering<T>(_ store: Store, _ query: AnswerQuery, clock: Day, _ body: (Day) throws -> T) throws -> T {
+        let today = try query.day("today") ?? clock
+        do {
+            do { try store.useDefaultAccount(query.text("default-account")) } catch {
+                throw Problem.parameter("default-account", query.text("default-account") ?? "", Problem.reason(error.description))
+            }
+            return try body(today)
         } catch let error as KitError {
             throw Problem(error)
         } catch let error as StoreError {
             // An account or group the query names that the ledger does not have.
-            if case .notFound(let what, let reference, _) = error, parameters.contains(what) {
-                throw Problem.parameter(what, reference, Problem.reason(error.description))
+            if case .notFound(_, let reference, _) = error, let name = query.parameter(given: reference) {
+                throw Problem.parameter(name, reference, Problem.reason(error.description))
             }
             throw Problem(422, "unanswerable", error.description)
         }
@@ -110,10 +118,10 @@ enum LedgerAnswer: String, CaseIterable, Sendable {
         return expected
     }
 
-    private static func forecastCase(_ query: AnswerQuery) throws -> ForecastCase { try query.flag("expected") ? .expected : .pessimistic }
+    static func forecastCase(_ query: AnswerQuery) throws -> ForecastCase { try query.flag("expected") ? .expected : .pessimistic }
 
     /// The ledger laid out to the horizon the query asks for, as `HorizonOptions` lays it out.
-    private static func projection(_ store: Store, _ query: AnswerQuery, _ today: Day) throws -> Projection {
+    static func projection(_ store: Store, _ query: AnswerQuery, _ today: Day) throws -> Projection {
         let overdue = query.text("overdue") ?? "count"
         guard ["count", "ignore"].contains(overdue) else { throw Problem.parameter("overdue", overdue, "expected count or ignore") }
         var rates = RateAssumptions()

@@ -1,8 +1,11 @@
 import CapitalCore
 import CapitalKit
 import CapitalOutput
+import CapitalStore
+import Foundation
 import Hummingbird
 import NIOCore
+import NIOPosix
 
 extension SyncServer {
     /// `GET /v1/ledgers/{id}/forecast`, `/can-spend`, `/when`, `/balance`, `/dues`, `/budgets` and
@@ -17,11 +20,69 @@ extension SyncServer {
                 let text = try await copies.copy(of: ledger).answer(storage) { store in
                     try answer.report(store, query, clock: Today.clock()).render(format.output, RenderOptions())
                 }
-                if format == .json { return try json(text: text, for: request) }
-                return Response(
-                    status: .ok, headers: [.contentType: format.contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+                return try answered(text, format, request)
             }
         }
+        router.post("/v1/ledgers/:ledger/scenarios/try") { request, context in
+            let (ledger, _) = try await access(request, context, .viewer)
+            let query = try AnswerQuery(request, allowed: ScenarioAnswer.tryParameters)
+            let format = try query.choice("format", AnswerFormat.self) ?? .json
+            let body = Data(buffer: try await collected(request))
+            let text = try await copies.copy(of: ledger).answer(storage) { store in
+                let basis = try ScenarioAnswer.basis(store, query, clock: Today.clock())
+                return try ScenarioAnswer.tried(basis, body, query).render(format.output, RenderOptions())
+            }
+            return try answered(text, format, request)
+        }
+        router.post("/v1/ledgers/:ledger/scenarios/eval") { request, context in
+            let (ledger, _) = try await access(request, context, .viewer)
+            let query = try AnswerQuery(request, allowed: ScenarioAnswer.evalParameters)
+            let format = try query.choice("format", AnswerFormat.self) ?? .json
+            let (key, top) = try ScenarioAnswer.ranking(query)
+            let earliest = try query.flag("earliest")
+            // The body in a file named for its format, as `scenario eval` reads one.
+            let json = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("capital-eval-\(UUID().uuidString).\(json ? "json" : "csv")")
+                .path
+            let body = try await collected(request)
+            guard FileManager.default.createFile(atPath: path, contents: Data(buffer: body)) else {
+                throw Problem(500, "internal", "the server could not keep the scenarios to evaluate")
+            }
+            let source = ScenarioSource(path: path, exponent: 0)
+            let basis: ScenarioBasis
+            do {
+                try ScenarioAnswer.checkSource(source)
+                basis = try await copies.copy(of: ledger).answer(storage) { store in try ScenarioAnswer.basis(store, query, clock: Today.clock()) }
+            } catch {
+                try? FileManager.default.removeItem(atPath: path)
+                throw error
+            }
+            let scenarios = ScenarioSource(path: path, exponent: basis.projection.currency.exponent)
+            let writer = ScenarioResultWriter(format == .csv ? .csv : .json, earliest: earliest, basis: basis)
+            // Results stream as they are evaluated, on NIO's thread pool (the evaluation is
+            // synchronous and uses two threads of its own), never on Swift's cooperative threads.
+            let (stream, output) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+            Task {
+                defer { try? FileManager.default.removeItem(atPath: path) }
+                do {
+                    try await NIOThreadPool.singleton.runIfActive {
+                        try ScenarioAnswer.write(basis, scenarios, earliest: earliest, as: writer, key: key, top: top) { bytes in
+                            output.yield(ByteBuffer(bytes: bytes))
+                        }
+                    }
+                    output.finish()
+                } catch {
+                    output.finish(throwing: error)
+                }
+            }
+            return Response(status: .ok, headers: [.contentType: format.contentType], body: ResponseBody(asyncSequence: stream))
+        }
+    }
+
+    /// An answer's text as JSON (compressed as every JSON answer is) or CSV.
+    private func answered(_ text: String, _ format: AnswerFormat, _ request: Request) throws -> Response {
+        if format == .json { return try json(text: text, for: request) }
+        return Response(status: .ok, headers: [.contentType: format.contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

@@ -368,6 +368,15 @@ private func json(buffer: ByteBuffer, status: HTTPResponse.Status, for request: 
 /// A request's JSON body (gzip-compressed or not) as `type`: 413 past `SyncWire.maxBody`, 400
 /// for what is not that JSON.
 func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+    let buffer = try await collected(request)
+    do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch let error as DecodingError {
+        throw Problem(400, "malformed", "the request's body is not the JSON expected: \(describe(error))")
+    }
+}
+
+/// A request's body, uncompressed when it came gzip-compressed: 413 past `SyncWire.maxBody`
+/// (refused on its `Content-Length` before it is read).
+func collected(_ request: Request) async throws -> ByteBuffer {
     var request = request
     // Refused on its header alone: a client announcing 50 MB is not read, nor waited for.
     if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > SyncWire.maxBody {
@@ -391,9 +400,7 @@ func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T 
         // Inflating stops at the limit: a body that reached it was larger.
         if buffer.readableBytes > SyncWire.maxBody { throw tooLarge }
     }
-    do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch let error as DecodingError {
-        throw Problem(400, "malformed", "the request's body is not the JSON expected: \(describe(error))")
-    }
+    return buffer
 }
 
 /// A decoding error in one line: what and where.
