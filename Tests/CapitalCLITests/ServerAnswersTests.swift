@@ -233,4 +233,78 @@ import Testing
             #expect((problem["detail"] as? String)?.contains(mentions) == true, "\(query) \(body): \(text)")
         }
     }
+
+    /// A quick entry over HTTP (`POST …/transactions`): recorded as the signed-in member's, on
+    /// every device after a sync and in the server's answers; a viewer refused; each bad field a
+    /// 400 problem naming it, with nothing appended to the log.
+    @Test(arguments: SyncFaultTests.storages)
+    func aQuickEntryOverHTTPReachesEveryDevice(postgres: Bool) throws {
+        let server = try TestServer(postgres: postgres)
+        let sync = SyncCommandTests(server: server)
+        let (home, phone, ledger) = try sync.shared()
+        home.ok(["sync", "share", "boris"])
+        home.ok(["sync", "share", "vera", "--role", "viewer"])
+        let anna = try #require(ServerAdminTests.accessToken(server, "anna"))
+        let boris = try #require(ServerAdminTests.accessToken(server, "boris"))
+        let vera = try #require(ServerAdminTests.accessToken(server, "vera"))
+        func head() -> Int? {
+            (ServerAdminTests.object(ServerAdminTests.call(server, "GET", "/v1/ledgers/\(ledger)", token: anna).1)["head"] as? Int)
+        }
+        let coffee =
+            #"{"kind": "spend", "amount": "350", "category": "Eating out", "from": "Cash", "payee": "Coffee", "note": "<script>alert(1)</script>", "tags": ["work"]}"#
+        let (status, body) = Self.post(server, anna, ledger, "transactions", body: coffee)
+        #expect(status == 201, "\(body)")
+        let id = try #require(ServerAdminTests.object(body)["id"] as? String)
+        // Boris writes too: his own device on the server, not anna's.
+        let (borisStatus, borisBody) = Self.post(
+            server, boris, ledger, "transactions", body: #"{"kind": "earn", "amount": 1200.5, "category": "Other income"}"#)
+        #expect(borisStatus == 201, "\(borisBody)")
+        #expect(Self.post(server, vera, ledger, "transactions", body: coffee).0 == 403)
+        home.ok(["sync"])
+        home.ok(["--db", phone, "sync"])
+        // The phone holds it as the server answered it, the spender the member who wrote it.
+        let shown = home.ok(["--db", phone, "tx", "show", id, "--format", "json"])
+        #expect(shown == body, "\(shown)\n--- the server:\n\(body)")
+        let record = ServerAdminTests.object(body)
+        #expect(
+            record["spender"] as? String == "anna" && record["payee"] as? String == "Coffee"
+                && record["note"] as? String == "<script>alert(1)</script>")
+        #expect((ServerAdminTests.object(borisBody))["spender"] as? String == "boris")
+        let devices = ServerAdminTests.call(server, "GET", "/v1/ledgers/\(ledger)/devices", token: anna).1
+        #expect(devices.contains("\"boris\""), "\(devices)")
+        // The server's answers still agree with the phone's after its copy wrote as two people.
+        for query in ["can-spend?why=true&default-account=VTB+Debit", "balance?all=true"] {
+            let (_, answer) = Self.answer(server, anna, ledger, query)
+            let arguments = query.hasPrefix("can-spend") ? ["can-spend", "--why"] : ["balance", "--all"]
+            #expect(answer == home.ok(["--db", phone] + arguments + ["--today", Self.today, "--format", "json"]), "\(query): \(answer)")
+        }
+        // Bad input: each names its field; the log takes nothing.
+        let before = head()
+        let bad: [(body: String, name: String?, mentions: String)] = [
+            (#"{"kind": "steal", "amount": "1", "category": "Groceries"}"#, "kind", "spend, earn or transfer"),
+            (#"{"kind": "spend", "amount": "1"}"#, "category", "expense category"),
+            (#"{"kind": "spend", "amount": "-5", "category": "Groceries"}"#, "amount", "-5"),
+            (#"{"kind": "spend", "amount": "lots", "category": "Groceries"}"#, "amount", "lots"),
+            (#"{"kind": "spend", "amount": "0", "category": "Groceries"}"#, "amount", "more than zero"),
+            (#"{"kind": "spend", "amount": "1", "category": "Nowhere"}"#, "category", "Nowhere"),
+            (#"{"kind": "spend", "amount": "1", "category": "Salary"}"#, "category", "not an expense category"),
+            (#"{"kind": "spend", "amount": "1", "category": "Groceries", "from": "Nowhere"}"#, "from", "Nowhere"),
+            (#"{"kind": "spend", "amount": "1", "category": "Groceries", "on": "2025-02-30"}"#, "on", "2025-02-30"),
+            (#"{"kind": "spend", "amount": "1", "category": "Groceries", "settles": "bad"}"#, "settles", "bad"),
+            (#"{"kind": "spend", "amount": "1", "category": "Groceries", "matchDays": 999}"#, "matchDays", "0 to 366"),
+            (#"{"kind": "transfer", "amount": "1", "from": "Cash", "to": "Cash"}"#, "to", "same account"),
+            (#"{"kind": "transfer", "amount": "1", "from": "Cash"}"#, "to", "reaches"),
+            (#"{"kind": "spend", "amount": "1", "category": "Groceries", "paid": "2"}"#, "paid", "nothing changes currency"),
+            (#"{"kind": "spend", "category": "Groceries"}"#, nil, "amount"),
+            ("amount=1", nil, "not the JSON expected"),
+        ]
+        for (body, name, mentions) in bad {
+            let (status, text) = Self.post(server, anna, ledger, "transactions", body: body)
+            let problem = ServerAdminTests.object(text)
+            let named = (problem["invalid-params"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(status == 400 && named == name.map { [$0] }, "\(body): \(status) \(text)")
+            #expect((problem["detail"] as? String)?.contains(mentions) == true, "\(body): \(text)")
+        }
+        #expect(head() == before, "a refused entry appended nothing")
+    }
 }

@@ -92,15 +92,14 @@ extension KitError.Field {
 }
 
 extension Problem {
-    /// A use case's refusal as problem JSON: a field's error names its query parameter (400); a
-    /// refusal of the ledger's own data is 422.
-    init(_ error: KitError) {
+    /// A use case's refusal as problem JSON: a field's error names its query parameter (or, with
+    /// `field`, the body's field) in `invalid-params` (400); a refusal of the ledger's own data is 422.
+    init(_ error: KitError, field: Bool = false) {
         let detail = error.description
+        let code = field ? "invalid_field" : "invalid_parameter"
         switch error {
-        case .invalid(let field, let value, _, _):
-            self = Problem.parameter(field.parameter, value, Problem.reason(detail))
-        case .missing(let field, _, _), .unreadable(let field, _):
-            self.init(400, "invalid_parameter", detail, invalidParams: [.init(name: field.parameter, reason: Problem.reason(detail))])
+        case .invalid(let key, _, _, _), .missing(let key, _, _), .unreadable(let key, _):
+            self.init(400, code, detail, invalidParams: [.init(name: key.parameter, reason: Problem.reason(detail))])
         case .refused, .fileLine, .engine:
             self.init(422, "unanswerable", detail)
         }

@@ -35,6 +35,8 @@ actor LedgerCopy {
     private var store: Store?
     private var cursor: Int64 = 0
     private var busy = false
+    /// Each person's device on this server that writes their quick entries: its id and the number of its last change set.
+    private var devices: [String: (id: String, lastSeq: Int64)] = [:]
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(ledger: String) { self.ledger = ledger }
@@ -48,6 +50,35 @@ actor LedgerCopy {
         defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
         let store = try await current(storage)
         return try body(store)
+    }
+
+    /// `body`'s changes to the copy (a quick entry), appended to the log by `append` as change
+    /// sets of `user`'s device on this server (one per person, so that the log says who wrote
+    /// what), then acknowledged: the copy holds what every device will pull. When the append
+    /// fails the copy is dropped (made again from the log on the next request), so that it never
+    /// holds what the log does not.
+    func write<T: Sendable>(
+        _ storage: any ServerStorage, as user: String, _ body: @Sendable (Store) throws -> T,
+        append: @Sendable ([ChangeSet]) async throws -> [Int64]
+    ) async throws -> T {
+        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
+        defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
+        let store = try await current(storage)
+        let device = devices[user] ?? (Store.newID(), 0)
+        try store.adoptDeviceIdentity(device.id, lastSeq: device.lastSeq)
+        let value = try body(store)
+        let sets = try store.pendingChangeSets()
+        guard !sets.isEmpty else { return value }
+        do {
+            let seqs = try await append(sets)
+            for (set, seq) in zip(sets, seqs) { try store.acknowledge(set.id, serverSeq: seq) }
+            devices[user] = (device.id, device.lastSeq + Int64(sets.count))
+        } catch {
+            self.store = nil
+            devices[user] = nil
+            throw error
+        }
+        return value
     }
 
     /// The store as of the log's head: the snapshot the first time (or after the log was

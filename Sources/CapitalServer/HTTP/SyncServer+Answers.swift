@@ -79,6 +79,26 @@ extension SyncServer {
         }
     }
 
+    /// `POST /v1/ledgers/{id}/transactions`: a quick entry (`QuickEntryBody`) by a member,
+    /// appended to the ledger's log as the member's; 201 with the transaction.
+    func quickEntry(_ router: Router<ServerContext>) {
+        router.post("/v1/ledgers/:ledger/transactions") { request, context in
+            let (ledger, _) = try await access(request, context, .member)
+            let user = try await authenticated(request).user
+            // The asking device's default account pays when the entry names none.
+            let query = try AnswerQuery(request, allowed: ["today", "default-account"])
+            let entry = try await decode(QuickEntryBody.self, request)
+            let text = try await copies.copy(of: ledger).write(storage, as: user) { store in
+                try LedgerAnswer.answering(store, query, clock: Today.clock()) { today in try entry.record(store, user: user, today: today) }
+            } append: { sets in
+                try await append(sets, to: ledger, by: user)
+            }
+            var response = try json(text: text, for: request)
+            response.status = .created
+            return response
+        }
+    }
+
     /// An answer's text as JSON (compressed as every JSON answer is) or CSV.
     private func answered(_ text: String, _ format: AnswerFormat, _ request: Request) throws -> Response {
         if format == .json { return try json(text: text, for: request) }

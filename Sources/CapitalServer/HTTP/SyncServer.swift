@@ -176,6 +176,7 @@ public struct SyncServer: Sendable {
         }
         administration(router)
         answers(router)
+        quickEntry(router)
         return router
     }
 
@@ -281,7 +282,7 @@ public struct SyncServer: Sendable {
 
     // MARK: Log
 
-    private func append(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> [Int64] {
+    func append(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> [Int64] {
         do {
             let appended = try await storage.appended(sets, to: ledger, by: user, now: now())
             metrics.pushed(changeSets: appended.added, conflicts: appended.conflicts)

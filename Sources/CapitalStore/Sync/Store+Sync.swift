@@ -209,6 +209,20 @@ extension Store {
         try read("reading the sync state") { db in try SyncDevice.fetch(db)?.cursor ?? 0 }
     }
 
+    /// Takes `id` as this device's identity, `lastSeq` change sets already sent under it, its
+    /// clock kept: a server's copy of a ledger writes for each person as a device of theirs.
+    /// - Throws: `.conflict` while change sets of the identity it had are pending.
+    public func adoptDeviceIdentity(_ id: String, lastSeq: Int64) throws(StoreError) {
+        try write("adopting a device identity") { db in
+            guard let device = try SyncDevice.fetch(db) else { throw StoreError.conflict("this ledger is not shared from this device") }
+            if device.id == id && device.lastSeq == lastSeq { return }
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM changeSet WHERE serverSeq IS NULL)")! {
+                throw StoreError.conflict("change sets of device {id} \(FieldKeys.literal(device.id)) are pending")
+            }
+            try db.execute(sql: "UPDATE syncDevice SET id = ?, lastSeq = ?", arguments: [id, lastSeq])
+        }
+    }
+
     /// Gives this device a new identity, its clock kept: for a database copied from another device
     /// (the server answers `device_seq_reused`), whose id and change-set numbers collide with the
     /// original's. Its pending change sets become the new device's, numbered from 1 under new ids;
