@@ -84,6 +84,7 @@ extension SyncServer {
         }
         router.get("/v1/admin/audit") { request, _ in
             _ = try await administrator(request)
+            _ = try AnswerQuery(request, allowed: ["after", "limit", "user"])
             let after = try number(request, "after", default: 0, in: 0...Int64.max)
             let limit = try number(request, "limit", default: 100, in: 1...1000)
             let user = request.uri.queryParameters.get("user")

@@ -102,6 +102,7 @@ public struct SyncServer: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
+        router.get("/openapi.json") { request, _ in try json(text: OpenAPI.document, for: request) }
         router.post("/v1/login") { request, context in try await login(request, context) }
         router.post("/v1/refresh") { request, context in try await refresh(request, context) }
         router.post("/v1/logout") { request, context in
@@ -139,6 +140,7 @@ public struct SyncServer: Sendable {
         }
         router.get("/v1/ledgers/:ledger/changes") { request, context in
             let (ledger, _) = try await access(request, context, .viewer)
+            _ = try AnswerQuery(request, allowed: ["after", "limit"])
             let after = try number(request, "after", default: 0, in: 0...Int64.max)
             let limit = try number(request, "limit", default: Int64(SyncWire.pageSize), in: 1...Int64(SyncWire.pageSize))
             return try await json(storage.page(of: ledger, after: after, limit: Int(limit)), for: request)
@@ -312,7 +314,8 @@ public struct SyncServer: Sendable {
     func number(_ request: Request, _ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
         guard let text = request.uri.queryParameters.get(name) else { return value }
         guard let number = Int64(text), range.contains(number) else {
-            throw Problem(400, "malformed", "\(name) \(quoted(text)): a whole number from \(range.lowerBound) to \(range.upperBound)")
+            let reason = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            throw Problem(400, "malformed", "\(name) \(quoted(text)): \(reason)", invalidParams: [.init(name: name, reason: reason)])
         }
         return number
     }
@@ -470,6 +473,13 @@ struct ProtocolMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let problem as Problem {
             response = try problem.response()
+        } catch let error as HTTPError where error.status == .notFound && !OpenAPI.methods(of: request.uri.path).isEmpty {
+            // A path the server has, with another method: 405, saying which it takes.
+            let allowed = OpenAPI.methods(of: request.uri.path)
+            response = try Problem(
+                405, "method_not_allowed", "\(request.method) is not a method of \(request.uri.path); it takes \(allowed.joined(separator: ", "))",
+                headers: ["Allow": allowed.joined(separator: ", ")]
+            ).response()
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "too_large" : "malformed"
             response = try Problem(error.status.code, code, error.body ?? error.status.reasonPhrase).response()
@@ -505,7 +515,7 @@ struct ProtocolMiddleware: RouterMiddleware {
     }
 
     private func check(_ request: Request) throws {
-        guard !["/v1/health", "/health", "/metrics"].contains(request.uri.path) else { return }
+        guard !["/v1/health", "/health", "/metrics", "/openapi.json"].contains(request.uri.path) else { return }
         guard let text = request.headers[Self.header] else {
             throw Problem(400, "protocol", "no \(SyncWire.versionHeader) header: this server speaks capital's sync protocol \(SyncWire.version)")
         }

@@ -181,7 +181,8 @@ public enum SyncWire {
             public init(name: String, reason: String) { (self.name, self.reason) = (name, reason) }
         }
         static let titles = [
-            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 413: "Content Too Large",
+            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
+            413: "Content Too Large",
             422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
         ]
     }
