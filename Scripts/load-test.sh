@@ -2,9 +2,10 @@
 # Load on the sync server, bounded and on loopback (docs/performance.md, "The server under load"):
 # DEVICES simulated devices (default 50), each a database of its own, signed in as one of five
 # users and joined to one shared ledger, for DURATION seconds (default 60). Each device, in a loop, adds an
-# entry (`capital spend`) and syncs (`capital sync`: a push, then a pull).
+# entry (`capital spend`), syncs (`capital sync`: a push, then a pull) and asks the server what it
+# can spend (GET …/can-spend?why, the server's copy brought up to the log's head first).
 # Reports, from the server's request log: the p50/p95/p99 time the server took to answer a push
-# (POST …/changes) and a pull (GET …/changes); the errors (answers of 500 or more, and device
+# (POST …/changes), a pull (GET …/changes) and a can-spend; the errors (answers of 500 or more, and device
 # commands that failed); the changes lost (after the load, every device syncs until it has
 # nothing to receive, and each must hold every entry made on any device); the server's peak
 # memory (VmHWM). The server keeps its data in SQLite, or with DATABASE=postgres://USER@HOST/DB
@@ -37,6 +38,14 @@ printf '%s\n' "$password" | "$C" --db "$origin" sync login "$url" --user u1 --pa
 "$C" --db "$origin" sync create --name Load > /dev/null
 ledger=$("$C" --db "$origin" sync status --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["ledger"])')
 for user in u2 u3 u4 u5; do "$C" --db "$origin" sync share "$user" --role member > /dev/null; done
+# Each user's access token, for the answers over HTTP.
+for user in u1 u2 u3 u4 u5; do
+    URL="$url" USER_NAME="$user" PASSWORD="$password" python3 -c '
+import json, os, urllib.request
+body = json.dumps({"user": os.environ["USER_NAME"], "password": os.environ["PASSWORD"]}).encode()
+request = urllib.request.Request(os.environ["URL"] + "/v1/login", body, {"Capital-Protocol": "1", "Content-Type": "application/json"})
+print(json.load(urllib.request.urlopen(request))["access"])' > "$work/token-$user"
+done
 
 echo "load: $DEVICES devices joining ledger $ledger at $url"
 for n in $(seq 1 "$DEVICES"); do
@@ -52,6 +61,8 @@ device() { # N: adds an entry and syncs until the time is up; counts entries and
     while [ "$(date +%s)" -lt "$end" ]; do
         if "$C" --db "$db" spend 1 Groceries --note "d$n-$made" > /dev/null 2>> "$work/errors"; then made=$((made + 1)); else failed=$((failed + 1)); fi
         "$C" --db "$db" sync > /dev/null 2>> "$work/errors" || failed=$((failed + 1))
+        curl -sf -o /dev/null -H 'Capital-Protocol: 1' -H "Authorization: Bearer $(cat "$work/token-u$((n % 5 + 1))")" \
+            "$url/v1/ledgers/$ledger/can-spend?why&default-account=Cash" 2>> "$work/errors" || failed=$((failed + 1))
     done
     echo "$made $failed" > "$work/count$n"
 }
@@ -87,7 +98,7 @@ peak=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$server/status")
 
 sed -n "${start_line},${end_line}p" "$work/log" | python3 -c '
 import re, sys
-times = {"push": [], "pull": []}
+times = {"push": [], "pull": [], "can-spend": []}
 errors = 0
 for line in sys.stdin:
     fields = dict(re.findall(r"(\w+)=(\S+)", line))
@@ -95,6 +106,8 @@ for line in sys.stdin:
     if int(fields["status"]) >= 500: errors += 1
     if re.fullmatch(r"/v1/ledgers/[^/]+/changes", fields.get("path", "")):
         times["push" if fields["method"] == "POST" else "pull"].append(int(fields["ms"]))
+    if re.fullmatch(r"/v1/ledgers/[^/]+/can-spend", fields.get("path", "")):
+        times["can-spend"].append(int(fields["ms"]))
 def pct(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else 0
