@@ -83,14 +83,14 @@ extension LedgerLog: ServerStorage {
         }
     }
 
-    public func page(of ledger: String, after seq: Int64, limit: Int) throws -> SyncWire.Page {
+    public func page(of ledger: String, after seq: Int64, limit: Int, digest withDigest: Bool = true) throws -> SyncWire.Page {
         try writer.read { db in
             let head = try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT seq, body FROM log WHERE ledger = ? AND seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [ledger, seq, limit])
             let last: Int64 = rows.last?[0] ?? seq
-            let digest = last >= head ? try digestCache.digest(of: ledger, at: head) { try Self.canonicalDigest(db, ledger) } : nil
+            let digest = withDigest && last >= head ? try digestCache.digest(of: ledger, at: head) { try Self.canonicalDigest(db, ledger) } : nil
             return SyncWire.Page(sets: try rows.map { try ChangeSet(body: $0[1]) }, last: last, head: head, digest: digest)
         }
     }

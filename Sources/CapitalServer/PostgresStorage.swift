@@ -576,7 +576,7 @@ public final class PostgresStorage: ServerStorage {
         return conflicts
     }
 
-    public func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page {
+    public func page(of ledger: String, after seq: Int64, limit: Int, digest withDigest: Bool) async throws -> SyncWire.Page {
         // One snapshot for the head, the rows and the digest: a push committing between them
         // cannot make the page claim a head its rows do not reach.
         try await transaction(readOnly: true) { connection in
@@ -590,7 +590,7 @@ public final class PostgresStorage: ServerStorage {
                 last = number
             }
             var digest: String?
-            if last >= head {
+            if withDigest && last >= head {
                 if let cached = self.digestCache.cached(ledger, at: head) {
                     digest = cached
                 } else {

@@ -66,7 +66,9 @@ public protocol ServerStorage: Sendable {
     func head(_ ledger: String) async throws -> Int64?
     /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
     func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended
-    func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page
+    /// The change sets after `seq`, at most `limit`; with `digest`, the page reaching the head
+    /// carries the ledger's digest there (what a device compares; the server's own copy needs none).
+    func page(of ledger: String, after seq: Int64, limit: Int, digest: Bool) async throws -> SyncWire.Page
     /// Every group's winner as the JSON body of `GET …/snapshot` (`SyncWire.Snapshot`), made by
     /// the database itself: a ledger of 100 000 changes is one query, not 100 000 values.
     func snapshot(of ledger: String) async throws -> String
@@ -111,6 +113,11 @@ public protocol ServerStorage: Sendable {
 }
 
 extension ServerStorage {
+    /// A page as a device reads it: the one reaching the head with the ledger's digest there.
+    public func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page {
+        try await page(of: ledger, after: seq, limit: limit, digest: true)
+    }
+
     /// Appends `sets` and answers each set's sequence number (`appended`'s `seqs`).
     public func append(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> [Int64] {
         try await appended(sets, to: ledger, by: user, now: now).seqs

@@ -190,6 +190,10 @@ import Testing
             }
             #expect(try await storage.head(ledger) == head)
             #expect(try await storage.page(of: ledger, after: 0, limit: 1_000).sets.count == Int(head ?? -1))
+            // The page reaching the head carries the digest, unless the reader (the server's own copy) needs none.
+            #expect(try await storage.page(of: ledger, after: 0, limit: 1_000).digest != nil)
+            let bare = try await storage.page(of: ledger, after: 0, limit: 1_000, digest: false)
+            #expect(bare.digest == nil && bare.sets.count == Int(head ?? -1))
             #expect(try phone.pendingChangeSets().count == pending.count)
         }
     }

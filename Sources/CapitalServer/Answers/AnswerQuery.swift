@@ -8,6 +8,11 @@ import Hummingbird
 /// a malformed one is a 400 problem naming it in RFC 9457's `invalid-params`.
 struct AnswerQuery: Sendable {
     private var values: [String: [String]] = [:]
+    /// The parameters as one text, the same for the same parameters in any order.
+    var canonical: String {
+        values.keys.sorted().map { name in values[name]!.map { "\(name)=\($0)" }.joined(separator: "&") }.joined(separator: "&")
+    }
+
     /// The parameter given `value` (the account or group a store could not find), if one was.
     func parameter(given value: String) -> String? { values.keys.sorted().first { values[$0]?.contains(value) == true } }
 

@@ -35,6 +35,8 @@ actor LedgerCopy {
     private var store: Store?
     private var cursor: Int64 = 0
     private var busy = false
+    /// The answers made at `cursor`, by their keys.
+    private var answered: (cursor: Int64, texts: [String: String]) = (-1, [:])
     /// Each person's device on this server that writes their quick entries: its id and the number of its last change set.
     private var devices: [String: (id: String, lastSeq: Int64)] = [:]
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -50,6 +52,21 @@ actor LedgerCopy {
         defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
         let store = try await current(storage)
         return try body(store)
+    }
+
+    /// The text `body` makes on the copy as of the log's head now, kept for `key` (the answer, its
+    /// parameters and its day) until the log moves: the same question at the same head is the
+    /// same answer, computed once however many ask it (at most 64 kept).
+    func answer(_ storage: any ServerStorage, key: String, _ body: @Sendable (Store) throws -> String) async throws -> String {
+        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
+        defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
+        let store = try await current(storage)
+        if answered.cursor != cursor { answered = (cursor, [:]) }
+        if let text = answered.texts[key] { return text }
+        let text = try body(store)
+        if answered.texts.count >= 64 { answered.texts.removeAll() }
+        answered.texts[key] = text
+        return text
     }
 
     /// `body`'s changes to the copy (a quick entry), appended to the log by `append` as change
@@ -94,7 +111,7 @@ actor LedgerCopy {
         }
         guard let store else { throw Problem(500, "internal", "the server's copy of ledger \(ledger) could not be made") }
         while cursor < head {
-            let page = try await storage.page(of: ledger, after: cursor, limit: SyncWire.pageSize)
+            let page = try await storage.page(of: ledger, after: cursor, limit: SyncWire.pageSize, digest: false)
             guard page.last > cursor else { break }
             try store.applyRemote(page.sets, cursor: page.last)
             cursor = page.last

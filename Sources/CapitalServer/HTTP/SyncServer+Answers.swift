@@ -17,8 +17,10 @@ extension SyncServer {
                 let (ledger, _) = try await access(request, context, .viewer)
                 let query = try AnswerQuery(request, allowed: answer.parameters)
                 let format = try query.choice("format", AnswerFormat.self) ?? .json
-                let text = try await copies.copy(of: ledger).answer(storage) { store in
-                    try answer.report(store, query, clock: Today.clock()).render(format.output, RenderOptions())
+                let clock = Today.clock()
+                let key = "\(answer.rawValue) \(clock.iso) \(query.canonical)"
+                let text = try await copies.copy(of: ledger).answer(storage, key: key) { store in
+                    try answer.report(store, query, clock: clock).render(format.output, RenderOptions())
                 }
                 return try answered(text, format, request)
             }
