@@ -47,9 +47,8 @@ actor LedgerCopy {
     /// - Complexity: the first call reads the ledger's snapshot; later ones only the change sets
     ///   pushed since the last (none, usually: one `head` query).
     func answer<T: Sendable>(_ storage: any ServerStorage, _ body: @Sendable (Store) throws -> T) async throws -> T {
-        // One request at a time: a second waits instead of applying the same pages again.
-        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
-        defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
+        await acquire()
+        defer { release() }
         let store = try await current(storage)
         return try body(store)
     }
@@ -58,8 +57,8 @@ actor LedgerCopy {
     /// parameters and its day) until the log moves: the same question at the same head is the
     /// same answer, computed once however many ask it (at most 64 kept).
     func answer(_ storage: any ServerStorage, key: String, _ body: @Sendable (Store) throws -> String) async throws -> String {
-        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
-        defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
+        await acquire()
+        defer { release() }
         let store = try await current(storage)
         if answered.cursor != cursor { answered = (cursor, [:]) }
         if let text = answered.texts[key] { return text }
@@ -78,12 +77,18 @@ actor LedgerCopy {
         _ storage: any ServerStorage, as user: String, _ body: @Sendable (Store) throws -> T,
         append: @Sendable ([ChangeSet]) async throws -> [Int64]
     ) async throws -> T {
-        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
-        defer { if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() } }
+        await acquire()
+        defer { release() }
         let store = try await current(storage)
         let device = devices[user] ?? (Store.newID(), 0)
         try store.adoptDeviceIdentity(device.id, lastSeq: device.lastSeq)
-        let value = try body(store)
+        answered = (-1, [:])
+        let value: T
+        do { value = try body(store) } catch {
+            // A write that failed after changing the copy (none does now): the copy goes, as after a failed append.
+            if (try? store.pendingChangeSets().isEmpty) != true { self.store = nil }
+            throw error
+        }
         let sets = try store.pendingChangeSets()
         guard !sets.isEmpty else { return value }
         do {
@@ -96,6 +101,16 @@ actor LedgerCopy {
             throw error
         }
         return value
+    }
+
+    /// One request at a time (across its awaits): a second waits instead of applying the same
+    /// pages again, or answering from a copy half brought up.
+    private func acquire() async {
+        if busy { await withCheckedContinuation { waiting.append($0) } } else { busy = true }
+    }
+
+    private func release() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
     /// The store as of the log's head: the snapshot the first time (or after the log was
