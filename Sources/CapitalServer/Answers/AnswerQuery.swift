@@ -33,7 +33,7 @@ struct AnswerQuery: Sendable {
     }
 
     /// A form-encoded name or value: `+` is a space, `%XX` a byte (left as typed when not UTF-8).
-    private static func decoded(_ text: Substring) -> String {
+    static func decoded(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

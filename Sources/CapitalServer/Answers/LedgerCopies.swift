@@ -11,15 +11,17 @@ actor LedgerCopies {
     private var used: [String: UInt64] = [:]
     private var clock: UInt64 = 0
     let capacity: Int
+    /// The server's clock (milliseconds): what the copies stamp their changes with.
+    let now: @Sendable () -> Int64
 
-    init(capacity: Int = 32) { self.capacity = capacity }
+    init(capacity: Int = 32, now: @escaping @Sendable () -> Int64) { (self.capacity, self.now) = (capacity, now) }
 
     /// The copy of `ledger`, made (empty, filled on first use) when there is none.
     func copy(of ledger: String) -> LedgerCopy {
         clock += 1
         used[ledger] = clock
         if let copy = copies[ledger] { return copy }
-        let copy = LedgerCopy(ledger: ledger)
+        let copy = LedgerCopy(ledger: ledger, now: now)
         copies[ledger] = copy
         if copies.count > capacity, let oldest = used.min(by: { $0.value < $1.value })?.key {
             copies[oldest] = nil
@@ -41,7 +43,9 @@ actor LedgerCopy {
     private var devices: [String: (id: String, lastSeq: Int64)] = [:]
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(ledger: String) { self.ledger = ledger }
+    let now: @Sendable () -> Int64
+
+    init(ledger: String, now: @escaping @Sendable () -> Int64) { (self.ledger, self.now) = (ledger, now) }
 
     /// `body`'s answer on the copy as of the log's head now.
     /// - Complexity: the first call reads the ledger's snapshot; later ones only the change sets
@@ -118,7 +122,8 @@ actor LedgerCopy {
     private func current(_ storage: any ServerStorage) async throws -> Store {
         guard let head = try await storage.head(ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here") }
         if store == nil || head < cursor {
-            let fresh = try Store.inMemory()
+            var fresh = try Store.inMemory()
+            fresh.clock = now
             _ = try fresh.startSync()
             try fresh.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
             store = fresh

@@ -30,9 +30,15 @@ struct QuickEntryBody: Decodable, Sendable {
     var paid: Amount?
     var rate: Amount?
 
+    /// A spend from the web page's form.
+    init(kind: String, amount: Amount, category: String?, from: String?, note: String?) {
+        (self.kind, self.amount, self.category, self.from, self.note) = (kind, amount, category, from, note)
+    }
+
     /// An amount as JSON gives it: a string (`"1500.50"`) or a number (`1500.5`), read as text.
     struct Amount: Decodable, Sendable {
         let text: String
+        init(text: String) { self.text = text }
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let text = try? container.decode(String.self) {

@@ -113,6 +113,25 @@ enum OpenAPI {
                 method: "get", path: "/v1/admin/audit", id: "audit", summary: "The audit log.", tag: "administration",
                 query: ["after", "limit", "user"], success: ("200", "application/json", object(["events": array(object([:])), "last": integer]))),
         ]
+        let html = JSON.object([("type", .string("string"))])
+        let form = { (fields: [String]) in
+            ("application/x-www-form-urlencoded", object(Dictionary(uniqueKeysWithValues: fields.map { ($0, string) }), required: fields))
+        }
+        operations += [
+            Operation(
+                method: "get", path: "/", id: "page", summary: "The web page: sign in, or what the signed-in person can spend.", tag: "web",
+                signedIn: false, protocolHeader: false, query: ["ledger"], success: ("200", "text/html", html)),
+            Operation(
+                method: "post", path: "/session", id: "pageSignIn", summary: "Sign in from the page (a session cookie).", tag: "web",
+                signedIn: false, protocolHeader: false, body: form(["user", "password", "csrf"]), success: ("303", nil, nil)),
+            Operation(
+                method: "post", path: ledger.replacingOccurrences(of: "/v1", with: "") + "/entries", id: "pageQuickAdd",
+                summary: "Add an expense from the page (a member, signed in by its cookie).", tag: "web", signedIn: false, protocolHeader: false,
+                body: form(["amount", "category", "from", "note", "csrf"]), success: ("303", nil, nil)),
+            Operation(
+                method: "post", path: "/session/end", id: "pageSignOut", summary: "Sign out from the page.", tag: "web", signedIn: false,
+                protocolHeader: false, body: form(["csrf"]), success: ("303", nil, nil)),
+        ]
         for answer in LedgerAnswer.allCases {
             operations.append(
                 Operation(
@@ -269,6 +288,10 @@ enum OpenAPI {
         case "month": return with(month, "A month, YYYY-MM.")
         case "on": return with(.object([("anyOf", .array([date, month]))]), "A day (YYYY-MM for its last day where a month makes sense).")
         case "rate": return with(text, "What if CODE were worth RATE every day after today: CODE=RATE.")
+        case "ledger":
+            return with(
+                .object([("type", .string("string"))]),
+                "Which of the person's ledgers the page shows (default, or when empty or not theirs: the first).")
         case "expected", "why", "all-levels", "all", "by-currency", "open", "earliest": return with(flag, "A flag, as the CLI's --\(name).")
         default: return with(text, "As the CLI's --\(name).")
         }

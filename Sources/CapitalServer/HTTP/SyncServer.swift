@@ -28,7 +28,7 @@ public struct SyncServer: Sendable {
     /// How long a connection may stay idle before the server closes it (30 s).
     let idleTimeout: Duration
     /// The server's copies of the ledgers it answers about (`GET …/forecast` and the others).
-    let copies = LedgerCopies()
+    let copies: LedgerCopies
 
     /// A server over `storage`; `now` is its clock in milliseconds.
     public init(
@@ -41,6 +41,7 @@ public struct SyncServer: Sendable {
         self.metrics = metrics
         self.behindProxy = behindProxy
         self.now = now
+        self.copies = LedgerCopies(now: now)
         self.gate = HashGate(width: 2)
         self.logN = logN
         self.logger = logger
@@ -179,6 +180,7 @@ public struct SyncServer: Sendable {
         administration(router)
         answers(router)
         quickEntry(router)
+        webPages(router)
         return router
     }
 
@@ -190,6 +192,14 @@ public struct SyncServer: Sendable {
 
     private func login(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await decode(SyncWire.Login.self, request)
+        return try json(try await signIn(body, request, context), for: request)
+    }
+
+    /// Signs `body.user` in with `body.password`: a new token family. Counts and locks out failed
+    /// attempts (429), costs an unknown user the same hash as a known one (401 either way), refuses
+    /// a disabled user (403), upgrades a weaker stored hash, and records it all in the audit log.
+    /// What `POST /v1/login` and the web page's sign-in share.
+    func signIn(_ body: SyncWire.Login, _ request: Request, _ context: ServerContext) async throws -> SyncWire.Tokens {
         let now = now()
         // The attempt counts as a failure from now until its password matches.
         if let failures = try await storage.attempt(body.user, at: now, since: now - Self.lockoutWindow, limit: Self.lockoutFailures) {
@@ -227,10 +237,8 @@ public struct SyncServer: Sendable {
         try await storage.issue(
             user: body.user, family: UUID().uuidString, access: Tokens.digest(access), refresh: Tokens.digest(refresh), now: now)
         await audit(.signIn, by: body.user, request, context)
-        return try json(
-            SyncWire.Tokens(
-                user: body.user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: refresh,
-                refreshExpiresAt: now + Tokens.refreshLife), for: request)
+        return SyncWire.Tokens(
+            user: body.user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: refresh, refreshExpiresAt: now + Tokens.refreshLife)
     }
 
     private func refresh(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -515,7 +523,8 @@ struct ProtocolMiddleware: RouterMiddleware {
     }
 
     private func check(_ request: Request) throws {
-        guard !["/v1/health", "/health", "/metrics", "/openapi.json"].contains(request.uri.path) else { return }
+        // The sync protocol is `/v1`'s; the web page and operations' routes are not in it.
+        guard request.uri.path.hasPrefix("/v1/"), request.uri.path != "/v1/health" else { return }
         guard let text = request.headers[Self.header] else {
             throw Problem(400, "protocol", "no \(SyncWire.versionHeader) header: this server speaks capital's sync protocol \(SyncWire.version)")
         }
