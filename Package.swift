@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "CapitalServer",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalOutput", .product(name: "GRDB", package: "GRDB.swift"),
+                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalOutput", "CapitalWeb", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -103,10 +103,11 @@ let package = Package(
         .testTarget(
             name: "CapitalServerTests",
             dependencies: [
-                "CapitalCore", "CapitalStore", "CapitalServer", "CapitalTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "CapitalCore", "CapitalStore", "CapitalKit", "CapitalServer", "CapitalTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "CapitalWebTests", dependencies: ["CapitalCore", "CapitalWeb"]),

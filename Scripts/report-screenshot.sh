@@ -20,31 +20,9 @@ if [[ ! -x "$bin" ]]; then
     exit 1
 fi
 
-# What the browser run needs; all missing parts are named in one line.
-missing=()
-chromium="${CHROMIUM_BIN:-}"
-if [[ -z "$chromium" ]]; then
-    # Debian's /usr/bin/chromium is a shell wrapper; the binary behind it is the same browser without the wrapper's checks.
-    for candidate in /usr/lib/chromium/chromium "$(command -v chromium || true)" "$(command -v chromium-browser || true)"; do
-        if [[ -n "$candidate" && -x "$candidate" ]]; then chromium="$candidate" && break; fi
-    done
-fi
-[[ -n "$chromium" && -x "$chromium" ]] || missing+=("chromium (apt-get install chromium)")
-chromedriver="${CHROMEDRIVER_BIN:-$(command -v chromedriver || true)}"
-[[ -n "$chromedriver" && -x "$chromedriver" ]] || missing+=("chromedriver (apt-get install chromium-driver)")
-python="$(command -v python3 || true)"
-if [[ -z "$python" ]]; then
-    missing+=("python3")
-else
-    for module in selenium PIL; do
-        "$python" -c "import $module" >/dev/null 2>&1 || missing+=("python module $module (pip install ${module/PIL/pillow})")
-    done
-fi
-if ((${#missing[@]})); then
-    joined="$(printf '%s, ' "${missing[@]}")"
-    echo "report-screenshot: missing: ${joined%, }" >&2
-    exit 77
-fi
+script=report-screenshot
+source Scripts/lib/browser.sh
+browser_find
 
 if [[ $# -ge 1 ]]; then
     out="$1"
@@ -63,12 +41,5 @@ for theme in light dark auto; do
 done
 
 # Bounded, so a hung browser cannot stall CI (the Swift test allows 120 s in all).
-limit=()
-command -v timeout >/dev/null && limit=(timeout --kill-after=5 100)
-status=0
-${limit[@]+"${limit[@]}"} "$python" Scripts/report_screenshot.py --chromium "$chromium" --chromedriver "$chromedriver" --outdir "$out" \
-    --light "$out/report-light.html" --dark "$out/report-dark.html" --auto "$out/report-auto.html" || status=$?
-if ((status == 124 || status == 137)); then
-    echo "report-screenshot: the browser run took longer than 100 s and was stopped" >&2
-fi
-exit "$status"
+browser_bounded 100 "$python" Scripts/report_screenshot.py --chromium "$chromium" --chromedriver "$chromedriver" --outdir "$out" \
+    --light "$out/report-light.html" --dark "$out/report-dark.html" --auto "$out/report-auto.html"

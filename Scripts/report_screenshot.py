@@ -168,7 +168,8 @@ def blank_problem(png):
     return None
 
 
-def make_driver(chromium, chromedriver):
+def make_driver(chromium, chromedriver, loopback=False):
+    """A headless Chromium that reaches nothing on the network; with loopback, 127.0.0.1 only."""
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for flag in (
@@ -185,12 +186,16 @@ def make_driver(chromium, chromedriver):
         "--disable-sync",
         "--disable-default-apps",
         "--force-color-profile=srgb",
-        "--host-resolver-rules=MAP * ~NOTFOUND",
         "--proxy-server=127.0.0.1:9",
-        "--proxy-bypass-list=<-loopback>",
         "--window-size=1280,900",
     ):
         options.add_argument(flag)
+    # Loopback bypasses the dead proxy unless told not to.
+    if loopback:
+        options.add_argument("--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+    else:
+        options.add_argument("--host-resolver-rules=MAP * ~NOTFOUND")
+        options.add_argument("--proxy-bypass-list=<-loopback>")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # A driver path given to Service keeps Selenium Manager (which would download) out of it.
     service = Service(executable_path=chromedriver, log_output=os.devnull)

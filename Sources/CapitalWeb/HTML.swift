@@ -1,8 +1,8 @@
 /// Text made safe for HTML and SVG, written so that the page is also well-formed XML: the five
 /// characters with a meaning in markup become entities, and characters XML forbids are dropped.
-enum HTML {
+package enum HTML {
     /// `text` as element content or an attribute value (quoted with `"`).
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -22,12 +22,12 @@ enum HTML {
     }
 
     /// An element with attributes (nil values left out) around already-escaped `content`.
-    static func element(_ name: String, _ attributes: [(String, String?)] = [], _ content: String) -> String {
+    package static func element(_ name: String, _ attributes: [(String, String?)] = [], _ content: String) -> String {
         "<\(name)\(attributeText(attributes))>\(content)</\(name)>"
     }
 
     /// An element with no content, closed XML-style (`<rect … />`).
-    static func empty(_ name: String, _ attributes: [(String, String?)]) -> String {
+    package static func empty(_ name: String, _ attributes: [(String, String?)]) -> String {
         "<\(name)\(attributeText(attributes))/>"
     }
 

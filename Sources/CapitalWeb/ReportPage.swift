@@ -18,6 +18,20 @@ public struct ReportPage: Sendable {
     public var hideAmounts: Bool
     /// What made it (`capital 1.4.0`).
     public var generator: String
+    /// What a live page (the server's) adds, already HTML, escaped by whoever made it: `top`
+    /// before the title (navigation), `beforeAnswer` after the title, `afterAnswer` after the
+    /// answer; `style` for them. None in a report written to a file.
+    public var live = Live()
+
+    public struct Live: Sendable {
+        public var top = ""
+        public var beforeAnswer = ""
+        public var afterAnswer = ""
+        public var style = ""
+        public init(top: String = "", beforeAnswer: String = "", afterAnswer: String = "", style: String = "") {
+            (self.top, self.beforeAnswer, self.afterAnswer, self.style) = (top, beforeAnswer, afterAnswer, style)
+        }
+    }
 
     public init(
         _ overview: Overview, today: Day, horizon: Day, currency: Currency, ledger: String, theme: ReportTheme = .auto, hideAmounts: Bool = false,
@@ -38,7 +52,8 @@ public struct ReportPage: Sendable {
     /// The page.
     public func html() -> String {
         var body =
-            header() + headline() + chartSection() + ladder() + upcoming() + dues() + budgets() + spending() + loansAndCards()
+            live.top + header() + live.beforeAnswer + headline() + live.afterAnswer + chartSection() + ladder() + upcoming() + dues() + budgets()
+            + spending() + loansAndCards()
             + depositsAndAssets()
         if let scenarios = overview.scenarios { body += self.scenarios(scenarios) }
         body += HTML.element(
@@ -49,10 +64,15 @@ public struct ReportPage: Sendable {
         page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         page += "<meta name=\"generator\" content=\"\(HTML.escape(generator))\"/>\n"
         page += HTML.element("title", [], HTML.escape("How much can I spend — \(ledger), \(today.iso)")) + "\n"
-        page += "<style>" + ReportStyle.css(theme: theme) + "</style>\n</head>\n<body>\n<main>\n" + body + "\n</main>\n"
-        if !hideAmounts { page += "<script>" + ReportStyle.script + "</script>\n" }
+        page += "<style>" + style + "</style>\n</head>\n<body>\n<main>\n" + body + "\n</main>\n"
+        if let script { page += "<script>" + script + "</script>\n" }
         return page + "</body>\n</html>\n"
     }
+
+    /// The page's inline style sheet and script, exactly as written in it: what a server allows
+    /// by their hashes in a Content-Security-Policy (and nothing else).
+    public var style: String { ReportStyle.css(theme: theme) + live.style }
+    public var script: String? { hideAmounts ? nil : ReportStyle.script }
 
     var caseWords: String {
         switch overview.forecastCase {

@@ -48,18 +48,21 @@ struct ReportBrowserTests {
         }
     }
 
-    /// Runs `bash Scripts/report-screenshot.sh folder` from the package root with `CAPITAL_BIN` set to
-    /// the built binary, killed after `timeLimit` (the script stops its browser run after 100 s by
-    /// itself): its exit status, whether it was killed, and its stdout and stderr together.
-    static func runScript(into folder: URL) throws -> (status: Int32, timedOut: Bool, output: String) {
-        let log = folder.appendingPathComponent("report-screenshot.log")
+    /// Runs `bash script folder` (default `Scripts/report-screenshot.sh`) from the package root with
+    /// `CAPITAL_BIN` set to the built binary, killed after `timeLimit` (the scripts stop their
+    /// browser run after 100 s by themselves): its exit status, whether it was killed, and its
+    /// stdout and stderr together.
+    static func runScript(_ script: String = "Scripts/report-screenshot.sh", into folder: URL) throws -> (
+        status: Int32, timedOut: Bool, output: String
+    ) {
+        let log = folder.appendingPathComponent("browser.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["Scripts/report-screenshot.sh", folder.path]
+        process.arguments = [script, folder.path]
         process.currentDirectoryURL = CLI.root
         var environment = ProcessInfo.processInfo.environment
         environment["CAPITAL_BIN"] = CLI.executable

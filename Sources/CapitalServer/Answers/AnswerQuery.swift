@@ -16,6 +16,9 @@ struct AnswerQuery: Sendable {
     /// The parameter given `value` (the account or group a store could not find), if one was.
     func parameter(given value: String) -> String? { values.keys.sorted().first { values[$0]?.contains(value) == true } }
 
+    /// Parameters given by the server itself (the web page's).
+    init(_ values: [String: String]) { self.values = values.mapValues { [$0] } }
+
     /// The parameters of `request`, which may be only those in `allowed`.
     init(_ request: Request, allowed: Set<String>) throws {
         for pair in (request.uri.query ?? "").split(separator: "&") {

@@ -31,8 +31,8 @@ struct QuickEntryBody: Decodable, Sendable {
     var rate: Amount?
 
     /// A spend from the web page's form.
-    init(kind: String, amount: Amount, category: String?, from: String?, note: String?) {
-        (self.kind, self.amount, self.category, self.from, self.note) = (kind, amount, category, from, note)
+    init(kind: String, amount: Amount, category: String?, from: String?, note: String?, spender: String?) {
+        (self.kind, self.amount, self.category, self.from, self.note, self.spender) = (kind, amount, category, from, note, spender)
     }
 
     /// An amount as JSON gives it: a string (`"1500.50"`) or a number (`1500.5`), read as text.

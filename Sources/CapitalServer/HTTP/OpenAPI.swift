@@ -114,8 +114,11 @@ enum OpenAPI {
                 query: ["after", "limit", "user"], success: ("200", "application/json", object(["events": array(object([:])), "last": integer]))),
         ]
         let html = JSON.object([("type", .string("string"))])
-        let form = { (fields: [String]) in
-            ("application/x-www-form-urlencoded", object(Dictionary(uniqueKeysWithValues: fields.map { ($0, string) }), required: fields))
+        let form = { (fields: [String], optional: [String]) in
+            (
+                "application/x-www-form-urlencoded",
+                object(Dictionary(uniqueKeysWithValues: (fields + optional).map { ($0, string) }), required: fields)
+            )
         }
         operations += [
             Operation(
@@ -123,14 +126,21 @@ enum OpenAPI {
                 signedIn: false, protocolHeader: false, query: ["ledger"], success: ("200", "text/html", html)),
             Operation(
                 method: "post", path: "/session", id: "pageSignIn", summary: "Sign in from the page (a session cookie).", tag: "web",
-                signedIn: false, protocolHeader: false, body: form(["user", "password", "csrf"]), success: ("303", nil, nil)),
+                signedIn: false, protocolHeader: false, body: form(["user", "password", "csrf"], []), success: ("303", nil, nil)),
             Operation(
                 method: "post", path: ledger.replacingOccurrences(of: "/v1", with: "") + "/entries", id: "pageQuickAdd",
                 summary: "Add an expense from the page (a member, signed in by its cookie).", tag: "web", signedIn: false, protocolHeader: false,
-                body: form(["amount", "category", "from", "note", "csrf"]), success: ("303", nil, nil)),
+                body: form(["amount", "category", "from", "csrf"], ["note", "spender"]), success: ("303", nil, nil)),
+            Operation(
+                method: "post", path: ledger.replacingOccurrences(of: "/v1", with: "") + "/dues/{number}/pay", id: "pagePayDue",
+                summary: "Pay a bill or fine from the page (a member, signed in by its cookie).", tag: "web", signedIn: false,
+                protocolHeader: false, body: form(["amount", "from", "csrf"], []), success: ("303", nil, nil)),
+            Operation(
+                method: "get", path: "/favicon.ico", id: "icon", summary: "No icon (204), so that browsers stop asking for one.", tag: "web",
+                signedIn: false, protocolHeader: false, success: ("204", nil, nil)),
             Operation(
                 method: "post", path: "/session/end", id: "pageSignOut", summary: "Sign out from the page.", tag: "web", signedIn: false,
-                protocolHeader: false, body: form(["csrf"]), success: ("303", nil, nil)),
+                protocolHeader: false, body: form(["csrf"], []), success: ("303", nil, nil)),
         ]
         for answer in LedgerAnswer.allCases {
             operations.append(

@@ -90,11 +90,7 @@ extension SyncServer {
             // The asking device's default account pays when the entry names none.
             let query = try AnswerQuery(request, allowed: ["today", "default-account"])
             let entry = try await decode(QuickEntryBody.self, request)
-            let text = try await copies.copy(of: ledger).write(storage, as: user) { store in
-                try LedgerAnswer.answering(store, query, clock: Today.clock()) { today in try entry.record(store, user: user, today: today) }
-            } append: { sets in
-                try await append(sets, to: ledger, by: user)
-            }
+            let text = try await written(ledger, by: user, { _ in query }) { store, today in try entry.record(store, user: user, today: today) }
             var response = try json(text: text, for: request)
             response.status = .created
             return response

@@ -2,75 +2,88 @@ import CapitalCore
 import CapitalKit
 import CapitalOutput
 import CapitalStore
+import CapitalWeb
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// The web page for the people who never open a terminal: sign in with a session cookie, see
-/// what can be spent, add an expense. Server-rendered HTML with no script; every form carries a
-/// CSRF token (double submit: a cookie and a field, compared); every page a Content-Security-Policy
-/// that allows no script, no inline handler and no other origin.
+/// the chosen ledger's report live, add an expense, pay a bill. Server-rendered HTML; every form
+/// carries a CSRF token (double submit: a cookie and a field, compared); every page a
+/// Content-Security-Policy that allows its own style and script by their hashes and nothing else:
+/// no inline handler, no other origin.
 extension SyncServer {
     static let sessionCookie = "capital_session"
+    static let refreshCookie = "capital_refresh"
     static let csrfCookie = "capital_csrf"
+    /// What the last form did, said once on the page after it.
+    static let doneCookie = "capital_done"
+    /// The account the quick add last paid from on this browser, per ledger (`capital_from_ID`):
+    /// the web's default account, as each device has its own.
+    static func fromCookie(_ ledger: String) -> String { "capital_from_\(ledger)" }
 
-    /// What every page is sent with.
+    /// What every page is sent with but its Content-Security-Policy.
     static let pageHeaders: [(String, String)] = [
-        (
-            "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        ),
         ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
     ]
 
+    /// The policy of a page whose only style is `style` and only script `script`.
+    static func contentSecurityPolicy(style: String, script: String?) -> String {
+        func hash(_ text: String) -> String { "'sha256-\(Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString())'" }
+        return "default-src 'none'; style-src \(hash(style)); style-src-elem \(hash(style)); style-src-attr 'unsafe-inline'; "
+            + "script-src \(script.map(hash) ?? "'none'"); script-src-attr 'none'; img-src 'self' data:; form-action 'self'; "
+            + "frame-ancestors 'none'; base-uri 'none'"
+    }
+
     func webPages(_ router: Router<ServerContext>) {
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/") { request, context in
             let csrf = Self.cookies(request)[Self.csrfCookie] ?? Tokens.make()
-            guard let user = try await webUser(request) else {
-                return page(WebPage.signIn(csrf: csrf, message: nil), csrf: csrf, request)
+            guard let session = try await webSession(request, context) else {
+                return page(WebPage.signIn(csrf: csrf, message: nil), csrf: csrf, request, clearing: true)
             }
-            let ledgers = try await storage.ledgers(of: user)
-            let chosen = request.uri.queryParameters.get("ledger").flatMap { id in ledgers.first { $0.id == id } } ?? ledgers.first
-            return try await home(user: user, ledgers: ledgers, chosen: chosen, csrf: csrf, message: nil, request)
+            let home = try await home(session, ledger: request.uri.queryParameters.get("ledger").map { String($0) }, csrf: csrf, request)
+            return page(WebPage.home(home), csrf: csrf, request, cookies: session.cookies)
         }
-        // The quick add: an expense by the signed-in member, then the page again with can-spend after it.
+        // The quick add: an expense by the signed-in member (or the spender named), then the page again with can-spend after it.
         router.post("/ledgers/:ledger/entries") { request, context in
-            let form = try await Self.form(request)
-            let csrf = try Self.checkCSRF(request, form)
-            guard let user = try await webUser(request) else { return Self.seeOther("/") }
-            let ledger = try parameter(context, "ledger")
-            let ledgers = try await storage.ledgers(of: user)
-            guard let chosen = ledgers.first(where: { $0.id == ledger }) else {
-                throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)")
-            }
-            guard Role(rawValue: chosen.role)?.writes == true else {
-                throw Problem(403, "forbidden", "\(user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
-            }
-            let entry = QuickEntryBody(
-                kind: "spend", amount: .init(text: form["amount"] ?? ""), category: form["category"], from: form["from"], note: form["note"])
-            do {
-                let query = try AnswerQuery(request, allowed: [])
-                _ = try await copies.copy(of: ledger).write(storage, as: user) { store in
-                    try LedgerAnswer.answering(store, query, clock: Today.clock()) { today in try entry.record(store, user: user, today: today) }
-                } append: { sets in
-                    try await append(sets, to: ledger, by: user)
+            try await webWrite(request, context) { session, form, ledger in
+                let entry = QuickEntryBody(
+                    kind: "spend", amount: .init(text: form["amount"] ?? ""), category: form["category"], from: form["from"],
+                    note: form["note"], spender: form["spender"].flatMap { $0.isEmpty ? nil : $0 })
+                let user = session.user
+                _ = try await written(ledger, by: user, pageQuery(request, ledger)) { store, today in
+                    try entry.record(store, user: user, today: today)
                 }
-            } catch let problem as Problem where problem.problem.status == 400 {
-                var response = try await home(user: user, ledgers: ledgers, chosen: chosen, csrf: csrf, message: problem.problem.detail, request)
-                response.status = .badRequest
-                return response
+                let said = "Added \(entry.amount.text) for \(entry.category ?? "") from \(entry.from ?? "the default account")."
+                // The account paid from becomes this browser's default for the ledger.
+                return (said, form["from"].map { [fromCookie($0, ledger: ledger, request)] } ?? [])
             }
-            return Self.seeOther("/?ledger=\(ledger)")
+        }
+        // A bill or fine paid, as `capital due pay N AMOUNT`: from its paying account, else this browser's default.
+        router.post("/ledgers/:ledger/dues/:number/pay") { request, context in
+            let number = try parameter(context, "number")
+            return try await webWrite(request, context) { session, form, ledger in
+                let amount = form["amount"] ?? ""
+                let paid = try await written(ledger, by: session.user, pageQuery(request, ledger)) { store, today in
+                    do {
+                        let (due, _) = try store.payDue(number, amount: amount, from: form["from"], on: today)
+                        return "Paid \(amount) on #\(due.number) \(due.reason)" + (due.left == 0 ? ": settled." : ".")
+                    } catch let error as StoreError {
+                        throw Problem(400, "invalid_field", "paying #\(number) \(amount): \(Problem.reason(error.description))")
+                    }
+                }
+                return (paid, [])
+            }
         }
         router.post("/session") { request, context in
             let form = try await Self.form(request)
             let csrf = try Self.checkCSRF(request, form)
             do {
                 let tokens = try await signIn(SyncWire.Login(user: form["user"] ?? "", password: form["password"] ?? ""), request, context)
-                var response = Self.seeOther("/")
-                response.headers.append(HTTPField(name: .setCookie, value: sessionCookie(tokens.access, request)))
-                return response
+                return Self.seeOther("/", cookies: sessionCookies(tokens, request))
             } catch let problem as Problem {
                 var response = page(WebPage.signIn(csrf: csrf, message: problem.problem.detail), csrf: csrf, request)
                 response.status = .init(code: problem.problem.status)
@@ -80,55 +93,185 @@ extension SyncServer {
         router.post("/session/end") { request, context in
             let form = try await Self.form(request)
             _ = try Self.checkCSRF(request, form)
-            if let token = Self.cookies(request)[Self.sessionCookie] { try await storage.revokeFamily(ofAccess: Tokens.digest(token)) }
-            var response = Self.seeOther("/")
-            response.headers.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"))
+            let cookies = Self.cookies(request)
+            // The access token, or when it has expired the refresh token: either names the sign-in to end.
+            for name in [Self.sessionCookie, Self.refreshCookie] {
+                if let token = cookies[name], !token.isEmpty { try await storage.revokeFamily(ofAccess: Tokens.digest(token)) }
+            }
+            return Self.seeOther("/", cookies: Self.clearedSession)
+        }
+    }
+
+    /// A signed-in browser: who, and the cookies to set when its session was renewed.
+    struct WebSession {
+        var user: String
+        var cookies: [String] = []
+    }
+
+    /// The session of the request's cookies: its access token while it lives, else its refresh
+    /// token, rotated as `POST /v1/refresh` rotates it (new cookies set with the answer), so
+    /// that a page left open for an hour is still signed in; nil when neither signs anyone in.
+    func webSession(_ request: Request, _ context: ServerContext) async throws -> WebSession? {
+        let cookies = Self.cookies(request)
+        if let token = cookies[Self.sessionCookie], !token.isEmpty, let user = try await storage.user(ofAccess: Tokens.digest(token), now: now()) {
+            return WebSession(user: user)
+        }
+        guard let refresh = cookies[Self.refreshCookie], !refresh.isEmpty else { return nil }
+        let now = now()
+        let (access, next) = (Tokens.make(), Tokens.make())
+        switch try await storage.rotate(refresh: Tokens.digest(refresh), access: Tokens.digest(access), refresh: Tokens.digest(next), now: now) {
+        case .rotated(let user):
+            let tokens = SyncWire.Tokens(
+                user: user, access: access, accessExpiresAt: now + Tokens.accessLife, refresh: next, refreshExpiresAt: now + Tokens.refreshLife)
+            return WebSession(user: user, cookies: sessionCookies(tokens, request))
+        case .reused(let user):
+            logger.warning("a rotated refresh token was used again: that sign-in's tokens are revoked")
+            await audit(.tokenReused, by: user, request, context)
+            return nil
+        case .refused:
+            return nil
+        }
+    }
+
+    /// A form that changes `:ledger`: its CSRF token checked, its member's role, then `body`'s
+    /// change (which says what it did, and which cookies to set); then the page again, by a 303 to
+    /// it, or at once with the refusal when the change was refused (400, the form filled again).
+    private func webWrite(
+        _ request: Request, _ context: ServerContext,
+        _ body: (WebSession, [String: String], String) async throws -> (done: String?, cookies: [String])
+    ) async throws -> Response {
+        let form = try await Self.form(request)
+        let csrf = try Self.checkCSRF(request, form)
+        guard let session = try await webSession(request, context) else { return Self.seeOther("/", cookies: Self.clearedSession) }
+        let ledger = try parameter(context, "ledger")
+        guard let chosen = try await storage.ledgers(of: session.user).first(where: { $0.id == ledger }) else {
+            throw Problem(404, "not_found", "no ledger \(ledger) here for \(session.user)")
+        }
+        guard Role(rawValue: chosen.role)?.writes == true else {
+            throw Problem(403, "forbidden", "\(session.user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
+        }
+        do {
+            let (done, cookies) = try await body(session, form, ledger)
+            // What it did is said once, on the next page (a cookie, not the address: a link cannot put words on the page).
+            let said = done.map {
+                [cookie(Self.doneCookie, $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", maxAge: 60, request)]
+            }
+            return Self.seeOther("/?ledger=\(ledger)", cookies: session.cookies + cookies + (said ?? []))
+        } catch let problem as Problem where [400, 422].contains(problem.problem.status) {
+            var home = try await home(session, ledger: ledger, csrf: csrf, request)
+            (home.message, home.entry) = (problem.problem.detail, form)
+            var response = page(WebPage.home(home), csrf: csrf, request, cookies: session.cookies)
+            response.status = .badRequest
             return response
         }
     }
 
-    /// The signed-in page of `chosen`: what can be spent today, the quick add, the ledgers, sign out.
-    private func home(
-        user: String, ledgers: [SyncWire.Ledger], chosen: SyncWire.Ledger?, csrf: String, message: String?, _ request: Request
-    ) async throws -> Response {
-        var content = WebPage.Home(user: user, ledgers: ledgers, chosen: chosen, csrf: csrf, message: message)
-        if let ledger = chosen {
-            let query = try AnswerQuery(request, allowed: ["ledger"])
-            (content.canSpend, content.categories, content.accounts) = try await copies.copy(of: ledger.id).answer(storage) { store in
-                let accounts = try store.accounts()
-                let answer = try? LedgerAnswer.canSpend.report(store, query, clock: Today.clock()).headline.joined(separator: "\n")
-                return (answer, accounts.filter { $0.kind == .expense }.map(\.name), accounts.filter(\.kind.isBalanceSheet).map(\.name))
+    /// What the page of `ledger` (else the first of the user's) shows: its report, live.
+    private func home(_ session: WebSession, ledger: String?, csrf: String, _ request: Request) async throws -> WebPage.Home {
+        let ledgers = try await storage.ledgers(of: session.user)
+        let chosen = ledger.flatMap { id in ledgers.first { $0.id == id } } ?? ledgers.first
+        var home = WebPage.Home(user: session.user, ledgers: ledgers, chosen: chosen, csrf: csrf)
+        home.done = Self.cookies(request)[Self.doneCookie].map { AnswerQuery.decoded(Substring($0)) }
+        guard let chosen else { return home }
+        let pageQuery = pageQuery(request, chosen.id)
+        let name = chosen.name
+        let (report, unanswered, categories, accounts, dues, from) = try await copies.copy(of: chosen.id).answer(storage) { store in
+            let accounts = try store.accounts()
+            let query = try pageQuery(store)
+            var report: ReportPage?
+            var unanswered: String?
+            do {
+                report = try LedgerAnswer.answering(store, query, clock: Today.clock()) { today in
+                    let projection = try LedgerAnswer.projection(store, query, today)
+                    return ReportPage(
+                        try projection.overview(OverviewRequest()), today: projection.today, horizon: projection.horizon,
+                        currency: projection.currency, ledger: name, generator: "capital serve")
+                }
+            } catch let problem as Problem {
+                unanswered = problem.problem.detail
             }
+            let names = Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            return (
+                report, unanswered, accounts.filter { $0.kind == .expense }.map(\.name), accounts.filter(Self.paysFrom).map(\.name),
+                DueListing().listed(try store.dues()).map { ($0, $0.payFromID.flatMap { names[$0] }) }, query.text("default-account")
+            )
         }
-        return page(WebPage.home(content), csrf: csrf, request)
+        (home.report, home.unanswered, home.categories, home.accounts, home.dues, home.from) = (report, unanswered, categories, accounts, dues, from)
+        return home
     }
 
-    /// The user of the request's session cookie, when it holds a live access token.
-    func webUser(_ request: Request) async throws -> String? {
-        guard let token = Self.cookies(request)[Self.sessionCookie], !token.isEmpty else { return nil }
-        return try await storage.user(ofAccess: Tokens.digest(token), now: now())
+    /// What the page pays from: cash, debit and credit-card accounts.
+    static func paysFrom(_ account: Account) -> Bool { [.cash, .debit, .creditCard].contains(account.kind) }
+
+    /// The page's query on a ledger's copy. Its default account (which pays the bills and budgets
+    /// that name none, so that it moves can-spend) is the one the quick add last paid from on this
+    /// browser while the ledger still has it, else the first account paid from: the page answers as
+    /// a device with that default, before the first entry as after it.
+    private func pageQuery(_ request: Request, _ ledger: String) -> @Sendable (Store) throws -> AnswerQuery {
+        let remembered = Self.cookies(request)[Self.fromCookie(ledger)].map { AnswerQuery.decoded(Substring($0)) }
+        return { store in
+            let names = try store.accounts().filter(Self.paysFrom).map(\.name)
+            let chosen = remembered.flatMap { name in names.first { $0.lowercased() == name.lowercased() } } ?? names.first
+            return AnswerQuery(chosen.map { ["default-account": $0] } ?? [:])
+        }
     }
 
-    /// The session cookie: HttpOnly, SameSite=Strict, Secure when the request came over TLS
-    /// through the proxy (`--behind-proxy` and `X-Forwarded-Proto: https`); as long as the token.
-    func sessionCookie(_ token: String, _ request: Request) -> String {
+    /// `body`'s change to the copy of `ledger` by `user`, on the day `query` (made on the copy)
+    /// names, default the server's, appended to the ledger's log as `user`'s; what `body` answers.
+    func written(
+        _ ledger: String, by user: String, _ query: @escaping @Sendable (Store) throws -> AnswerQuery,
+        _ body: @escaping @Sendable (Store, Day) throws -> String
+    ) async throws -> String {
+        try await copies.copy(of: ledger).write(storage, as: user) { store in
+            try LedgerAnswer.answering(store, try query(store), clock: Today.clock()) { today in try body(store, today) }
+        } append: { sets in
+            try await append(sets, to: ledger, by: user)
+        }
+    }
+
+    /// The cookies of a sign-in: its access token (the session) and its refresh token (to renew it).
+    func sessionCookies(_ tokens: SyncWire.Tokens, _ request: Request) -> [String] {
+        [
+            cookie(Self.sessionCookie, tokens.access, maxAge: Tokens.accessLife / 1000, request),
+            cookie(Self.refreshCookie, tokens.refresh, maxAge: Tokens.refreshLife / 1000, request),
+        ]
+    }
+
+    static let clearedSession = [sessionCookie, refreshCookie].map { "\($0)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" }
+
+    /// The cookie that makes `account` this browser's default for `ledger` (a year).
+    func fromCookie(_ account: String, ledger: String, _ request: Request) -> String {
+        cookie(Self.fromCookie(ledger), account.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", maxAge: 365 * 86_400, request)
+    }
+
+    /// A cookie: HttpOnly, SameSite=Strict, Secure when the request came over TLS through the
+    /// proxy (`--behind-proxy` and `X-Forwarded-Proto: https`).
+    func cookie(_ name: String, _ value: String, maxAge: Int64, _ request: Request) -> String {
         let secure = behindProxy && request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https"
-        return "\(Self.sessionCookie)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Tokens.accessLife / 1000)" + (secure ? "; Secure" : "")
+        return "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(maxAge)" + (secure ? "; Secure" : "")
     }
 
-    /// `html` with the page headers, setting the CSRF cookie it was made with.
-    func page(_ html: String, csrf: String, _ request: Request) -> Response {
+    /// A page with its headers and policy, setting the CSRF cookie it was made with and `cookies`;
+    /// `clearing` the session's cookies when the request had some that sign no one in.
+    func page(_ page: WebPage.Rendered, csrf: String, _ request: Request, cookies: [String] = [], clearing: Bool = false) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+        headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy(style: page.style, script: page.script)
         for (name, value) in Self.pageHeaders { headers[HTTPField.Name(name)!] = value }
-        if Self.cookies(request)[Self.csrfCookie] != csrf {
+        let sent = Self.cookies(request)
+        if sent[Self.csrfCookie] != csrf {
             headers.append(HTTPField(name: .setCookie, value: "\(Self.csrfCookie)=\(csrf); Path=/; HttpOnly; SameSite=Strict"))
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        var cookies = cookies
+        if clearing, sent[Self.sessionCookie] != nil || sent[Self.refreshCookie] != nil { cookies += Self.clearedSession }
+        if sent[Self.doneCookie] != nil { cookies.append("\(Self.doneCookie)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0") }
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
     }
 
-    static func seeOther(_ location: String) -> Response {
+    static func seeOther(_ location: String, cookies: [String] = []) -> Response {
         var headers: HTTPFields = [.location: location]
         for (name, value) in pageHeaders { headers[HTTPField.Name(name)!] = value }
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: .seeOther, headers: headers)
     }
 
@@ -163,69 +306,5 @@ extension SyncServer {
             if fields[name] == nil { fields[name] = parts.count > 1 ? AnswerQuery.decoded(parts[1]) : "" }
         }
         return fields
-    }
-}
-
-/// The pages' HTML: well-formed, every text escaped, no script.
-enum WebPage {
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
-    }
-
-    static func frame(_ title: String, _ body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/>
-        <title>\(escape(title))</title>
-        <style>body{font:16px/1.4 system-ui,sans-serif;max-width:40rem;margin:1rem auto;padding:0 1rem}label{display:block;margin:.5rem 0}input,select,button{font:inherit;padding:.4rem;width:100%;box-sizing:border-box}.answer{font-size:1.2rem;white-space:pre-wrap}.error{color:#b00020}</style>
-        </head><body><main>\(body)</main></body></html>
-
-        """
-    }
-
-    static func signIn(csrf: String, message: String?) -> String {
-        frame(
-            "Sign in — capital",
-            "<h1>capital</h1>" + (message.map { "<p class=\"error\" role=\"alert\">\(escape($0))</p>" } ?? "")
-                + "<form method=\"post\" action=\"/session\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape(csrf))\"/>"
-                + "<label>User <input name=\"user\" autocomplete=\"username\" required=\"required\"/></label>"
-                + "<label>Password <input name=\"password\" type=\"password\" autocomplete=\"current-password\" required=\"required\"/></label>"
-                + "<button type=\"submit\">Sign in</button></form>")
-    }
-
-    /// What the signed-in page shows.
-    struct Home {
-        var user: String
-        var ledgers: [SyncWire.Ledger]
-        var chosen: SyncWire.Ledger?
-        var csrf: String
-        var message: String?
-        var canSpend: String?
-        var categories: [String] = []
-        var accounts: [String] = []
-    }
-
-    static func home(_ home: Home) -> String {
-        let csrf = "<input type=\"hidden\" name=\"csrf\" value=\"\(escape(home.csrf))\"/>"
-        var body = "<h1>\(escape(home.chosen?.name ?? "capital"))</h1>"
-        if let message = home.message { body += "<p class=\"error\" role=\"alert\">\(escape(message))</p>" }
-        if let canSpend = home.canSpend { body += "<p class=\"answer\" id=\"can-spend\">\(escape(canSpend))</p>" }
-        if let chosen = home.chosen, chosen.role != "viewer" {
-            func options(_ names: [String]) -> String { names.map { "<option>\(escape($0))</option>" }.joined() }
-            body +=
-                "<form method=\"post\" action=\"/ledgers/\(escape(chosen.id))/entries\" id=\"quick-add\"><h2>Add an expense</h2>\(csrf)"
-                + "<label>Amount <input name=\"amount\" inputmode=\"decimal\" required=\"required\"/></label>"
-                + "<label>Category <select name=\"category\">\(options(home.categories))</select></label>"
-                + "<label>From <select name=\"from\">\(options(home.accounts))</select></label>"
-                + "<label>Note <input name=\"note\"/></label><button type=\"submit\">Add</button></form>"
-        }
-        if home.chosen == nil { body += "<p>No shared ledger yet: share one from a device with <code>capital sync create</code>.</p>" }
-        if home.ledgers.count > 1 {
-            body +=
-                "<nav><ul>" + home.ledgers.map { "<li><a href=\"/?ledger=\(escape($0.id))\">\(escape($0.name))</a></li>" }.joined() + "</ul></nav>"
-        }
-        body += "<form method=\"post\" action=\"/session/end\">\(csrf)<button type=\"submit\">Sign out \(escape(home.user))</button></form>"
-        return frame("\(home.chosen?.name ?? "capital") — capital", body)
     }
 }

@@ -59,6 +59,13 @@ extension Store {
     /// with none (nil): a device's own setting, never shared, which a server's copy of a ledger
     /// sets for each answer it is asked for.
     public func useDefaultAccount(_ reference: String?) throws(StoreError) {
+        // Asked before every answer a server gives: only a read when it is already the default.
+        let unchanged = try read("reading settings") { db in
+            let current = try Store.setting(db, "defaultAccount")
+            guard let reference else { return current == nil }
+            return try current == Store.resolveAccount(db, reference).id
+        }
+        if unchanged { return }
         try write("setting the default account") { db in
             guard let reference else { return try Store.setSetting(db, "defaultAccount", nil) }
             try Store.setDefault(db, try Store.resolveAccount(db, reference))
