@@ -11,7 +11,9 @@
 # memory (VmHWM). The server keeps its data in SQLite, or with DATABASE=postgres://USER@HOST/DB
 # in that PostgreSQL database (empty; migrated here).
 # Needs release builds of capital and capital-server (BIN, default .build/release). The devices'
-# processes share the machine with the server: on 2 cores the times include that contention.
+# processes share the machine with the server: on 2 cores the times include that contention,
+# unless SERVER_CPUS and DEVICE_CPUS (taskset's lists: `0` and `1`) keep them apart, as a server
+# and the phones that use it are apart (start PostgreSQL under `taskset -c 0` too, then).
 set -euo pipefail
 BIN=${BIN:-.build/release}
 C="$PWD/$BIN/capital"
@@ -73,6 +75,7 @@ pids=()
 for n in $(seq 1 "$DEVICES"); do
     device "$n" &
     pids+=($!)
+    if [ -n "${DEVICE_CPUS:-}" ]; then taskset -p -c "$DEVICE_CPUS" "$!" > /dev/null; fi
 done
 wait "${pids[@]}"
 end_line=$(wc -l < "$work/log")

@@ -9,9 +9,10 @@ server_storage() {
     fi
 }
 
-# Starts the server on a free port, its log in $work/log; sets `server` (its pid) and `url`.
+# Starts the server on a free port, its log in $work/log; sets `server` (its pid) and `url`. With
+# SERVER_CPUS (taskset's list, `0`) the server runs on those processors only.
 server_start() {
-    "$S" "${storage[@]}" --port 0 > "$work/out" 2> "$work/log" &
+    ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} "$S" "${storage[@]}" --port 0 > "$work/out" 2> "$work/log" &
     server=$!
     for _ in $(seq 100); do grep -q listening "$work/out" 2> /dev/null && break; sleep 0.1; done
     url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/out")

@@ -128,7 +128,7 @@ public final class LedgerLog: Sendable {
     /// `append`, and how many of the changes met a concurrent edit of their group.
     public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> Appended {
         try writer.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM ledger WHERE id = ?", arguments: [ledger]) != nil else {
+            guard var head = try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) else {
                 throw AppendError.noLedger(ledger)
             }
             var answers: [Int64] = []
@@ -166,8 +166,9 @@ public final class LedgerLog: Sendable {
                 conflicts += try merge(db, set, into: ledger)
                 added += 1
                 answers.append(seq)
+                head = seq
             }
-            return Appended(seqs: answers, added: added, conflicts: conflicts)
+            return Appended(seqs: answers, added: added, conflicts: conflicts, head: head)
         }
     }
 

@@ -459,34 +459,20 @@ public final class PostgresStorage: ServerStorage {
     /// a handful of statements (what the log holds of its sets and devices, one insert of the new
     /// sets, one of the merged winners): each statement is a round trip to the database, where
     /// SQLite's are calls within the process.
+    /// Appends `sets` under the ledger's row lock in three round trips: the lock; one read of
+    /// what the push needs (the sets already logged, the devices' last numbers and owners, the
+    /// stored winners of the groups it touches); one write of it all (devices, head, log rows,
+    /// winners). Pushes to one ledger queue behind its lock, so its hold is the push's cost.
     public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended {
         let bodies = try sets.map { try $0.body }
+        let keys = Array(Set(sets.flatMap { set in set.changes.map { GroupKey(entity: $0.entity, record: $0.record, group: $0.group) } }))
         return try await transaction { connection in
             guard
                 var head = try await Self.first(
                     Int64.self, "SELECT head FROM ledger WHERE id = \(ledger) FOR UPDATE", on: connection, logger: self.logger)
             else { throw AppendError.noLedger(ledger) }
-            let devices = Array(Set(sets.map(\.device)))
-            var logged: [String: (seq: Int64, body: String)] = [:]
-            for try await (id, seq, body) in try await connection.query(
-                "SELECT id, seq, body FROM log WHERE ledger = \(ledger) AND id = ANY(\(sets.map(\.id)))", logger: self.logger
-            ).decode((String, Int64, String).self) {
-                logged[id] = (seq, body)
-            }
-            var last: [String: Int64] = [:]
-            for try await (device, seq) in try await connection.query(
-                "SELECT device, MAX(deviceSeq) FROM log WHERE ledger = \(ledger) AND device = ANY(\(devices)) GROUP BY device", logger: self.logger
-            ).decode((String, Int64).self) {
-                last[device] = seq
-            }
-            var owners: [String: String] = [:]
-            if user != nil {
-                for try await (device, owner) in try await connection.query(
-                    "SELECT device, \"user\" FROM device WHERE ledger = \(ledger) AND device = ANY(\(devices))", logger: self.logger
-                ).decode((String, String).self) {
-                    owners[device] = owner
-                }
-            }
+            let known = try await self.known(connection, sets, keys, in: ledger)
+            var (logged, last, owners, current) = (known.logged, known.last, known.owners, known.current)
             var answers: [Int64] = []
             var accepted: [(seq: Int64, set: ChangeSet, body: String)] = []
             var newDevices: [String] = []
@@ -508,21 +494,42 @@ public final class PostgresStorage: ServerStorage {
                 accepted.append((head, set, body))
                 answers.append(head)
             }
-            if let user, !newDevices.isEmpty {
-                try await connection.query(
-                    "INSERT INTO device(ledger, device, \"user\") SELECT \(ledger), d, \(user) FROM unnest(\(newDevices)) AS d", logger: self.logger)
+            guard !accepted.isEmpty else { return Appended(seqs: answers, added: 0, conflicts: 0, head: head) }
+            // Folded into the merged state by the devices' rule, as `LedgerLog` does, in order.
+            var winners: [GroupKey: (change: Change, device: String)] = [:]
+            var conflicts = 0
+            for (_, set, _) in accepted {
+                for change in set.changes {
+                    let key = GroupKey(entity: change.entity, record: change.record, group: change.group)
+                    let decision = LedgerLog.decide(change, of: set.device, current: current[key])
+                    if decision.conflict { conflicts += 1 }
+                    guard decision.replaces else { continue }
+                    current[key] = .init(value: change.value, hlc: change.hlc, device: set.device, base: change.base)
+                    winners[key] = (change, set.device)
+                }
             }
-            guard !accepted.isEmpty else { return Appended(seqs: answers, added: 0, conflicts: 0) }
-            try await connection.query("UPDATE ledger SET head = \(head) WHERE id = \(ledger)", logger: self.logger)
+            let rows = Array(winners.values)
+            // One statement: each part writes its own table (a base is a stamp or none; none travels as "").
             try await connection.query(
                 """
-                INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt)
-                SELECT \(ledger), s, i, d, q, b, \(String(now))
-                FROM unnest(\(accepted.map(\.seq)), \(accepted.map(\.set.id)), \(accepted.map(\.set.device)), \(accepted.map(\.set.deviceSeq)),
-                            \(accepted.map(\.body))) AS t(s, i, d, q, b)
+                WITH devices AS (
+                    INSERT INTO device(ledger, device, "user") SELECT \(ledger), d, \(user ?? "") FROM unnest(\(newDevices)) AS d
+                ), moved AS (
+                    UPDATE ledger SET head = \(head) WHERE id = \(ledger)
+                ), logged AS (
+                    INSERT INTO log(ledger, seq, id, device, deviceSeq, body, receivedAt)
+                    SELECT \(ledger), s, i, d, q, b, \(String(now))
+                    FROM unnest(\(accepted.map(\.seq)), \(accepted.map(\.set.id)), \(accepted.map(\.set.device)),
+                                \(accepted.map(\.set.deviceSeq)), \(accepted.map(\.body))) AS t(s, i, d, q, b)
+                )
+                INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base)
+                SELECT \(ledger), e, r, g, v, h, d, NULLIF(b, '')
+                FROM unnest(\(rows.map(\.change.entity)), \(rows.map(\.change.record)), \(rows.map(\.change.group)), \(rows.map(\.change.value)),
+                            \(rows.map(\.change.hlc)), \(rows.map(\.device)), \(rows.map { $0.change.base ?? "" })) AS t(e, r, g, v, h, d, b)
+                ON CONFLICT (ledger, entity, record, grp) DO UPDATE SET
+                    value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
                 """, logger: self.logger)
-            let conflicts = try await self.merge(connection, accepted.map(\.set), into: ledger)
-            return Appended(seqs: answers, added: accepted.count, conflicts: conflicts)
+            return Appended(seqs: answers, added: accepted.count, conflicts: conflicts, head: head)
         }
     }
 
@@ -531,49 +538,44 @@ public final class PostgresStorage: ServerStorage {
         let entity: String, record: String, group: String
     }
 
-    /// Folds `sets` into the ledger's merged state by the devices' rule, as `LedgerLog` does: the
-    /// stored winners of the groups they touch read at once, decided in order here, the new winners
-    /// written at once. Answers how many changes met a concurrent edit.
-    private func merge(_ connection: PostgresConnection, _ sets: [ChangeSet], into ledger: String) async throws -> Int {
-        let keys = Array(Set(sets.flatMap { set in set.changes.map { GroupKey(entity: $0.entity, record: $0.record, group: $0.group) } }))
+    /// What a push of `sets` to `ledger` needs to know, read in one query: the sets already in the
+    /// log (by id: their numbers and bodies), each pushing device's last number and owner, and
+    /// the stored winners of the groups `keys`.
+    private func known(_ connection: PostgresConnection, _ sets: [ChangeSet], _ keys: [GroupKey], in ledger: String) async throws -> (
+        logged: [String: (seq: Int64, body: String)], last: [String: Int64], owners: [String: String],
+        current: [GroupKey: LedgerLog.StoredWinner]
+    ) {
+        let devices = Array(Set(sets.map(\.device)))
+        var logged: [String: (seq: Int64, body: String)] = [:]
+        var last: [String: Int64] = [:]
+        var owners: [String: String] = [:]
         var current: [GroupKey: LedgerLog.StoredWinner] = [:]
-        let stored = try await connection.query(
+        let rows = try await connection.query(
             """
-            SELECT s.entity, s.record, s.grp, s.value, s.hlc, s.device, s.base FROM state s
-            JOIN unnest(\(keys.map(\.entity)), \(keys.map(\.record)), \(keys.map(\.group))) AS k(e, r, g)
-                ON s.entity = k.e AND s.record = k.r AND s.grp = k.g
-            WHERE s.ledger = \(ledger)
+            SELECT 'logged', id, body, NULL, NULL, NULL, NULL, NULL, seq FROM log WHERE ledger = \(ledger) AND id = ANY(\(sets.map(\.id)))
+            UNION ALL
+            SELECT 'last', device, NULL, NULL, NULL, NULL, NULL, NULL, MAX(deviceSeq) FROM log
+                WHERE ledger = \(ledger) AND device = ANY(\(devices)) GROUP BY device
+            UNION ALL
+            SELECT 'owner', device, "user", NULL, NULL, NULL, NULL, NULL, NULL FROM device WHERE ledger = \(ledger) AND device = ANY(\(devices))
+            UNION ALL
+            SELECT 'winner', s.entity, s.record, s.grp, s.value, s.hlc, s.device, s.base, NULL FROM state s
+                JOIN unnest(\(keys.map(\.entity)), \(keys.map(\.record)), \(keys.map(\.group))) AS k(e, r, g)
+                    ON s.entity = k.e AND s.record = k.r AND s.grp = k.g
+                WHERE s.ledger = \(ledger)
             """, logger: logger)
-        for try await (entity, record, group, value, hlc, device, base) in stored.decode(
-            (String, String, String, String, String, String, String?).self)
+        for try await (kind, a, b, c, d, e, f, g, n) in rows.decode(
+            (String, String, String?, String?, String?, String?, String?, String?, Int64?).self)
         {
-            current[GroupKey(entity: entity, record: record, group: group)] = .init(value: value, hlc: hlc, device: device, base: base)
-        }
-        var winners: [GroupKey: (change: Change, device: String)] = [:]
-        var conflicts = 0
-        for set in sets {
-            for change in set.changes {
-                let key = GroupKey(entity: change.entity, record: change.record, group: change.group)
-                let decision = LedgerLog.decide(change, of: set.device, current: current[key])
-                if decision.conflict { conflicts += 1 }
-                guard decision.replaces else { continue }
-                current[key] = .init(value: change.value, hlc: change.hlc, device: set.device, base: change.base)
-                winners[key] = (change, set.device)
+            switch kind {
+            case "logged": logged[a] = (n ?? 0, b ?? "")
+            case "last": last[a] = n ?? 0
+            case "owner": owners[a] = b ?? ""
+            default:
+                current[GroupKey(entity: a, record: b ?? "", group: c ?? "")] = .init(value: d ?? "", hlc: e ?? "", device: f ?? "", base: g)
             }
         }
-        guard !winners.isEmpty else { return conflicts }
-        let rows = Array(winners.values)
-        // A base is a stamp or none; none travels as "" (arrays of optionals do not bind).
-        try await connection.query(
-            """
-            INSERT INTO state(ledger, entity, record, grp, value, hlc, device, base)
-            SELECT \(ledger), e, r, g, v, h, d, NULLIF(b, '')
-            FROM unnest(\(rows.map(\.change.entity)), \(rows.map(\.change.record)), \(rows.map(\.change.group)), \(rows.map(\.change.value)),
-                        \(rows.map(\.change.hlc)), \(rows.map(\.device)), \(rows.map { $0.change.base ?? "" })) AS t(e, r, g, v, h, d, b)
-            ON CONFLICT (ledger, entity, record, grp) DO UPDATE SET
-                value = excluded.value, hlc = excluded.hlc, device = excluded.device, base = excluded.base
-            """, logger: logger)
-        return conflicts
+        return (logged, last, owners, current)
     }
 
     public func page(of ledger: String, after seq: Int64, limit: Int, digest withDigest: Bool) async throws -> SyncWire.Page {
@@ -594,13 +596,17 @@ public final class PostgresStorage: ServerStorage {
                 if let cached = self.digestCache.cached(ledger, at: head) {
                     digest = cached
                 } else {
-                    var hash = SHA256()
-                    let state = try await connection.query(
-                        "SELECT entity, record, grp, value FROM state WHERE ledger = \(ledger) ORDER BY entity, record, grp", logger: self.logger)
-                    for try await (entity, record, group, value) in state.decode((String, String, String, String).self) {
-                        hash.update(SyncWire.canonicalLine(entity: entity, record: record, group: group, value: value))
-                    }
-                    digest = self.digestCache.store(ledger, at: head, hash.finalizeHex())
+                    // `SyncWire.canonicalLine` of every winner in order, hashed where they are: no row
+                    // crosses the connection (the text is built in PostgreSQL's memory: a household's
+                    // ledger is a few megabytes at most).
+                    let hex = try await Self.first(
+                        String.self,
+                        """
+                        SELECT encode(sha256(convert_to(coalesce(string_agg(
+                            entity || E'\\t' || record || E'\\t' || grp || E'\\t' || value || E'\\n', '' ORDER BY entity, record, grp), ''), 'UTF8')), 'hex')
+                        FROM state WHERE ledger = \(ledger)
+                        """, on: connection, logger: self.logger)
+                    digest = self.digestCache.store(ledger, at: head, hex ?? "")
                 }
             }
             return SyncWire.Page(sets: sets, last: last, head: head, digest: digest)

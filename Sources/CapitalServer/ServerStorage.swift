@@ -42,9 +42,11 @@ public struct Appended: Equatable, Sendable {
     public let seqs: [Int64]
     public let added: Int
     public let conflicts: Int
+    /// The ledger's head once they were appended.
+    public let head: Int64
 
-    public init(seqs: [Int64], added: Int, conflicts: Int) {
-        (self.seqs, self.added, self.conflicts) = (seqs, added, conflicts)
+    public init(seqs: [Int64], added: Int, conflicts: Int, head: Int64) {
+        (self.seqs, self.added, self.conflicts, self.head) = (seqs, added, conflicts, head)
     }
 }
 

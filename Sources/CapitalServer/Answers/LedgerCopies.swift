@@ -37,8 +37,10 @@ actor LedgerCopy {
     private var store: Store?
     private var cursor: Int64 = 0
     private var busy = false
-    /// The answers made at `cursor`, by their keys.
-    private var answered: (cursor: Int64, texts: [String: String]) = (-1, [:])
+    /// How many times the copy began to be brought up to the log's head (each begins by reading it).
+    private var reads: UInt64 = 0
+    /// The answers kept, by their keys: each with the cursor it was made at and the read it followed.
+    private var answered: [String: (cursor: Int64, read: UInt64, text: String)] = [:]
     /// Each person's device on this server that writes their quick entries: its id and the number of its last change set.
     private var devices: [String: (id: String, lastSeq: Int64)] = [:]
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -58,17 +60,25 @@ actor LedgerCopy {
     }
 
     /// The text `body` makes on the copy as of the log's head now, kept for `key` (the answer, its
-    /// parameters and its day) until the log moves: the same question at the same head is the
-    /// same answer, computed once however many ask it (at most 64 kept).
+    /// parameters and its day): the same question at the same head is the same answer, computed
+    /// once however many ask it (at most 64 kept). And the same question asked while the copy was
+    /// busy is answered by the next answer made, which began with a head read after it arrived and
+    /// so holds every change acknowledged before it: under a stream of pushes, the requests
+    /// queued behind one answer share the next instead of each waiting for its own.
     func answer(_ storage: any ServerStorage, key: String, _ body: @Sendable (Store) throws -> String) async throws -> String {
+        // Every read counted from here on began after this request arrived.
+        let arrived = reads
         await acquire()
         defer { release() }
+        if let kept = answered[key], kept.read > arrived { return kept.text }
         let store = try await current(storage)
-        if answered.cursor != cursor { answered = (cursor, [:]) }
-        if let text = answered.texts[key] { return text }
+        if let kept = answered[key], kept.cursor == cursor {
+            answered[key]?.read = reads
+            return kept.text
+        }
         let text = try body(store)
-        if answered.texts.count >= 64 { answered.texts.removeAll() }
-        answered.texts[key] = text
+        if answered.count >= 64 { answered.removeAll() }
+        answered[key] = (cursor, reads, text)
         return text
     }
 
@@ -86,7 +96,7 @@ actor LedgerCopy {
         let store = try await current(storage)
         let device = devices[user] ?? (Store.newID(), 0)
         try store.adoptDeviceIdentity(device.id, lastSeq: device.lastSeq)
-        answered = (-1, [:])
+        answered = [:]
         let value: T
         do { value = try body(store) } catch {
             // A write that failed after changing the copy (none does now): the copy goes, as after a failed append.
@@ -120,6 +130,7 @@ actor LedgerCopy {
     /// The store as of the log's head: the snapshot the first time (or after the log was
     /// restored to an earlier head), then each page pushed since.
     private func current(_ storage: any ServerStorage) async throws -> Store {
+        reads += 1
         guard let head = try await storage.head(ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here") }
         if store == nil || head < cursor {
             var fresh = try Store.inMemory()

@@ -85,8 +85,7 @@ extension SyncServer {
     /// appended to the ledger's log as the member's; 201 with the transaction.
     func quickEntry(_ router: Router<ServerContext>) {
         router.post("/v1/ledgers/:ledger/transactions") { request, context in
-            let (ledger, _) = try await access(request, context, .member)
-            let user = try await authenticated(request).user
+            let (ledger, _, user) = try await accessing(request, context, .member)
             // The asking device's default account pays when the entry names none.
             let query = try AnswerQuery(request, allowed: ["today", "default-account"])
             let entry = try await decode(QuickEntryBody.self, request)

@@ -130,14 +130,13 @@ public struct SyncServer: Sendable {
             return try json(found ?? SyncWire.Ledger(id: ledger, name: "", role: role.rawValue, head: 0), for: request)
         }
         router.post("/v1/ledgers/:ledger/changes") { request, context in
-            let (ledger, _) = try await access(request, context, .member)
-            let user = try await authenticated(request).user
+            let (ledger, _, user) = try await accessing(request, context, .member)
             let push = try await decode(SyncWire.Push.self, request)
             guard push.sets.count <= SyncWire.pageSize else {
                 throw Problem(413, "too_large", "\(push.sets.count) change sets in one push; at most \(SyncWire.pageSize)")
             }
-            let seqs = try await append(push.sets, to: ledger, by: user)
-            return try json(SyncWire.Pushed(seqs: seqs, head: await storage.head(ledger) ?? 0), for: request)
+            let appended = try await appended(push.sets, to: ledger, by: user)
+            return try json(SyncWire.Pushed(seqs: appended.seqs, head: appended.head), for: request)
         }
         router.get("/v1/ledgers/:ledger/changes") { request, context in
             let (ledger, _) = try await access(request, context, .viewer)
@@ -278,6 +277,12 @@ public struct SyncServer: Sendable {
     /// The ledger a request names, when its user's role there is at least `needed`: a ledger the
     /// user is not a member of does not exist for them (404).
     func access(_ request: Request, _ context: ServerContext, _ needed: Role) async throws -> (String, Role) {
+        let (ledger, role, _) = try await accessing(request, context, needed)
+        return (ledger, role)
+    }
+
+    /// `access`, and the signed-in user (one token look-up for both).
+    func accessing(_ request: Request, _ context: ServerContext, _ needed: Role) async throws -> (ledger: String, role: Role, user: String) {
         let user = try await authenticated(request).user
         let ledger = try parameter(context, "ledger")
         guard let role = try await storage.role(of: user, in: ledger) else { throw Problem(404, "not_found", "no ledger \(ledger) here for \(user)") }
@@ -286,17 +291,21 @@ public struct SyncServer: Sendable {
             throw Problem(403, "forbidden", "\(user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
         case (.owner, .member), (.owner, .viewer):
             throw Problem(403, "forbidden", "only an owner of ledger \(ledger) may do that; \(user) is \(role.rawValue)")
-        default: return (ledger, role)
+        default: return (ledger, role, user)
         }
     }
 
     // MARK: Log
 
     func append(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> [Int64] {
+        try await appended(sets, to: ledger, by: user).seqs
+    }
+
+    func appended(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> Appended {
         do {
             let appended = try await storage.appended(sets, to: ledger, by: user, now: now())
             metrics.pushed(changeSets: appended.added, conflicts: appended.conflicts)
-            return appended.seqs
+            return appended
         } catch let error as AppendError {
             metrics.pushRefused(code: error.problem.code)
             throw Problem(error.problem.status, error.problem.code, error.description)
