@@ -455,11 +455,8 @@ public final class PostgresStorage: ServerStorage {
     }
 
     /// Appends `sets` in order, all or none, as `LedgerLog.append` does. The ledger's row is locked
-    /// first, so what follows reads what every earlier push committed; then a push of any size is
-    /// a handful of statements (what the log holds of its sets and devices, one insert of the new
-    /// sets, one of the merged winners): each statement is a round trip to the database, where
-    /// SQLite's are calls within the process.
-    /// Appends `sets` under the ledger's row lock in three round trips: the lock; one read of
+    /// first, so what follows reads what every earlier push committed. Under the lock, a push of
+    /// any size is three round trips and the commit: the lock; one read of
     /// what the push needs (the sets already logged, the devices' last numbers and owners, the
     /// stored winners of the groups it touches); one write of it all (devices, head, log rows,
     /// winners). Pushes to one ledger queue behind its lock, so its hold is the push's cost.

@@ -241,7 +241,9 @@ import Testing
             #expect(unknown.status == .badRequest && String(buffer: unknown.body).contains("role=\"alert\">category &quot;Nope&quot;: not found"))
             let forged = try await browser.post(
                 "/ledgers/\(ledger)/entries", [("amount", "5"), ("category", "Groceries"), ("from", "Cash"), ("note", ""), ("csrf", "x")])
-            #expect(forged.status == .forbidden)
+            // Refused as a page saying why (a person pressed a button), with a fresh token to send it again.
+            #expect(forged.status == .forbidden && forged.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(String(buffer: forged.body).contains("role=\"alert\">this form is stale") && browser.set[SyncServer.csrfCookie] != nil)
             #expect(try log.head(ledger) == head + 1)
         }
     }
@@ -273,6 +275,71 @@ import Testing
             let forged = try await browser.post("/ledgers/\(ledger)/dues/2/pay", [("amount", "5"), ("from", "Cash"), ("csrf", "x")])
             #expect(forged.status == .forbidden)
             #expect(try log.head(ledger) == head + 1)
+        }
+    }
+
+    /// The page's default account is the one the quick add last paid from on this browser (else
+    /// the first one paid from); a bill's own paying account is offered and chosen for it even when
+    /// the page does not pay from its kind; an empty CSRF cookie is replaced.
+    @Test func thePageRemembersTheAccountPaidFrom() async throws {
+        let harness = try SyncServerTests.Harness()
+        defer { harness.remove() }
+        let log = harness.log
+        var device = try Store.inMemory()
+        device.clock = { SyncServerTests.start }
+        try device.startSync()
+        try device.initialize(currency: try Currency("RUB"))
+        for (name, kind) in [("Cash", AccountKind.cash), ("Card", .debit), ("Savings", .deposit)] {
+            try device.addAccount(name: name, kind: kind, currency: nil)
+        }
+        var bill = DueInput(type: .bill, total: "300", reason: "Water", dueDay: Today.clock().advanced(by: 3))
+        bill.payFrom = "Savings"
+        try device.addDue(bill)
+        let sets = try device.pendingChangeSets()
+        try await harness.test { client in
+            let token = try await SyncServerTests.tokens(client, "anna").access
+            let ledger = try await SyncServerTests.createLedger(client, token)
+            _ = try await log.append(sets, to: ledger, by: "anna", now: SyncServerTests.start)
+            let browser = Browser(client)
+            browser.cookies[SyncServer.csrfCookie] = ""
+            _ = try await browser.get("/")
+            #expect(browser.csrf.utf8.count == 43)
+            try await browser.signIn("anna")
+            func quickAddFrom(_ html: String) -> String? {
+                guard let form = html.range(of: "id=\"quick-add\""),
+                    let select = html.range(of: "<select name=\"from\">", range: form.upperBound..<html.endIndex),
+                    let chosen = html.range(of: "<option selected=\"selected\">", range: select.upperBound..<html.endIndex)
+                else { return nil }
+                return String(html[chosen.upperBound...].prefix { $0 != "<" })
+            }
+            let first = String(buffer: try await browser.get("/").body)
+            #expect(quickAddFrom(first) == "Cash")
+            // The bill's select: the page's accounts and the bill's own, chosen.
+            let billSelect = try #require(first.range(of: "aria-label=\"Account to pay #1 from\">"))
+            #expect(
+                first[billSelect.upperBound...].hasPrefix(
+                    "<option>Cash</option><option>Card</option><option selected=\"selected\">Savings</option></select>"))
+            let added = try await browser.post(
+                "/ledgers/\(ledger)/entries", [("amount", "12.50"), ("category", "Groceries"), ("from", "Card"), ("csrf", browser.csrf)])
+            #expect(added.status == .seeOther)
+            #expect(browser.cookies[SyncServer.fromCookie(ledger)] == "Card")
+            #expect(quickAddFrom(String(buffer: try await browser.get("/").body)) == "Card")
+        }
+    }
+
+    /// A session renewed by the request that is then refused keeps its new cookies: the browser
+    /// is still signed in after (not signed out as if its old refresh token had been stolen).
+    @Test func aRenewedSessionSurvivesARefusedForm() async throws {
+        let harness = try SyncServerTests.Harness()
+        defer { harness.remove() }
+        try await harness.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("anna")
+            harness.clock.advance(Tokens.accessLife + 1_000)
+            let refused = try await browser.post("/ledgers/nope/entries", [("amount", "5"), ("category", "Groceries"), ("csrf", browser.csrf)])
+            #expect(refused.status == .notFound && String(buffer: refused.body).contains("role=\"alert\">no ledger nope here for anna"))
+            #expect(browser.set[SyncServer.sessionCookie] != nil && browser.set[SyncServer.refreshCookie] != nil)
+            #expect(String(buffer: try await browser.get("/").body).contains("Sign out anna"))
         }
     }
 

@@ -139,6 +139,8 @@ actor LedgerCopy {
             try fresh.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
             store = fresh
             cursor = try fresh.syncCursor()
+            // A log restored to an earlier head may grow back to a cursor an answer was kept at.
+            answered = [:]
         }
         guard let store else { throw Problem(500, "internal", "the server's copy of ledger \(ledger) could not be made") }
         while cursor < head {

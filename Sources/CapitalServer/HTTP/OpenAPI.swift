@@ -130,7 +130,7 @@ enum OpenAPI {
             Operation(
                 method: "post", path: ledger.replacingOccurrences(of: "/v1", with: "") + "/entries", id: "pageQuickAdd",
                 summary: "Add an expense from the page (a member, signed in by its cookie).", tag: "web", signedIn: false, protocolHeader: false,
-                body: form(["amount", "category", "from", "csrf"], ["note", "spender"]), success: ("303", nil, nil)),
+                body: form(["amount", "category", "csrf"], ["from", "note", "spender"]), success: ("303", nil, nil)),
             Operation(
                 method: "post", path: ledger.replacingOccurrences(of: "/v1", with: "") + "/dues/{number}/pay", id: "pagePayDue",
                 summary: "Pay a bill or fine from the page (a member, signed in by its cookie).", tag: "web", signedIn: false,
@@ -230,11 +230,20 @@ enum OpenAPI {
             }
             success.append(("content", .object(content)))
         }
-        fields.append(
-            (
-                "responses",
-                .object([(operation.success.status, .object(success)), ("default", .object([("$ref", .string("#/components/responses/Problem"))]))])
-            ))
+        // A page's form refused is the page again saying why; what fails beneath it (storage) is problem JSON.
+        let failure: JSON =
+            operation.tag == "web"
+            ? .object([
+                ("description", .string("The page again, saying why the form was refused; or an RFC 9457 problem.")),
+                (
+                    "content",
+                    .object([
+                        ("text/html", .object([("schema", .object([("type", .string("string"))]))])),
+                        ("application/problem+json", .object([("schema", ref("Problem"))])),
+                    ])
+                ),
+            ]) : .object([("$ref", .string("#/components/responses/Problem"))])
+        fields.append(("responses", .object([(operation.success.status, .object(success)), ("default", failure)])))
         if operation.signedIn { fields.append(("security", .array([.object([("bearer", .array([]))])]))) }
         return .object(fields)
     }

@@ -164,7 +164,10 @@ enum WebPage {
                 + "<span class=\"what\">#\(due.number) \(HTML.escape(due.reason)) <span class=\"meta\">\(HTML.escape(when)), "
                 + "\(HTML.escape(left.formatted(groupSeparator: "\u{A0}"))) \(HTML.escape(due.currency.code)) left</span></span>"
                 + "<input name=\"amount\" inputmode=\"decimal\" aria-label=\"Amount to pay on #\(due.number)\" value=\"\(HTML.escape(left.plain))\"/>"
-                + "<select name=\"from\" aria-label=\"Account to pay #\(due.number) from\">\(options(home.accounts, selected: from ?? home.from))</select>"
+                // The bill's own paying account is offered even when it is not one the page pays from.
+                + "<select name=\"from\" aria-label=\"Account to pay #\(due.number) from\">"
+                + options(home.accounts + (from.map { own in home.accounts.contains(own) ? [] : [own] } ?? []), selected: from ?? home.from)
+                + "</select>"
                 + "<button type=\"submit\">Pay</button></form>"
         }
         return "<section class=\"live\" id=\"bills\"><h2>Bills to pay</h2>" + rows.joined() + "</section>"

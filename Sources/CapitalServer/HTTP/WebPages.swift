@@ -40,7 +40,7 @@ extension SyncServer {
     func webPages(_ router: Router<ServerContext>) {
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/") { request, context in
-            let csrf = Self.cookies(request)[Self.csrfCookie] ?? Tokens.make()
+            let csrf = Self.csrfToken(request)
             guard let session = try await webSession(request, context) else {
                 return page(WebPage.signIn(csrf: csrf, message: nil), csrf: csrf, request, clearing: true)
             }
@@ -57,7 +57,7 @@ extension SyncServer {
                 _ = try await written(ledger, by: user, pageQuery(request, ledger)) { store, today in
                     try entry.record(store, user: user, today: today)
                 }
-                let said = "Added \(entry.amount.text) for \(entry.category ?? "") from \(entry.from ?? "the default account")."
+                let said = "Added \(entry.amount.text) for \(entry.category ?? "")" + (entry.from.map { $0.isEmpty ? "" : " from \($0)" } ?? "") + "."
                 // The account paid from becomes this browser's default for the ledger.
                 return (said, form["from"].map { [fromCookie($0, ledger: ledger, request)] } ?? [])
             }
@@ -79,9 +79,10 @@ extension SyncServer {
             }
         }
         router.post("/session") { request, context in
-            let form = try await Self.form(request)
-            let csrf = try Self.checkCSRF(request, form)
+            var csrf = Self.csrfToken(request)
             do {
+                let form = try await Self.form(request)
+                csrf = try Self.checkCSRF(request, form)
                 let tokens = try await signIn(SyncWire.Login(user: form["user"] ?? "", password: form["password"] ?? ""), request, context)
                 return Self.seeOther("/", cookies: sessionCookies(tokens, request))
             } catch let problem as Problem {
@@ -91,8 +92,9 @@ extension SyncServer {
             }
         }
         router.post("/session/end") { request, context in
-            let form = try await Self.form(request)
-            _ = try Self.checkCSRF(request, form)
+            do { _ = try Self.checkCSRF(request, try await Self.form(request)) } catch let problem as Problem {
+                return try await refused(problem, request, context, session: webSession(request, context), ledger: nil, form: [:])
+            }
             let cookies = Self.cookies(request)
             // The access token, or when it has expired the refresh token: either names the sign-in to end.
             for name in [Self.sessionCookie, Self.refreshCookie] {
@@ -140,30 +142,68 @@ extension SyncServer {
         _ request: Request, _ context: ServerContext,
         _ body: (WebSession, [String: String], String) async throws -> (done: String?, cookies: [String])
     ) async throws -> Response {
-        let form = try await Self.form(request)
-        let csrf = try Self.checkCSRF(request, form)
-        guard let session = try await webSession(request, context) else { return Self.seeOther("/", cookies: Self.clearedSession) }
+        // The session first: when it was renewed, every answer below carries its new cookies.
+        let session = try await webSession(request, context)
         let ledger = try parameter(context, "ledger")
-        guard let chosen = try await storage.ledgers(of: session.user).first(where: { $0.id == ledger }) else {
-            throw Problem(404, "not_found", "no ledger \(ledger) here for \(session.user)")
-        }
-        guard Role(rawValue: chosen.role)?.writes == true else {
-            throw Problem(403, "forbidden", "\(session.user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
-        }
+        var form: [String: String] = [:]
         do {
+            form = try await Self.form(request)
+            _ = try Self.checkCSRF(request, form)
+            guard let session else { return Self.seeOther("/", cookies: Self.clearedSession) }
+            guard let chosen = try await storage.ledgers(of: session.user).first(where: { $0.id == ledger }) else {
+                throw Problem(404, "not_found", "no ledger \(ledger) here for \(session.user)")
+            }
+            guard Role(rawValue: chosen.role)?.writes == true else {
+                throw Problem(403, "forbidden", "\(session.user) may only read ledger \(ledger) (role viewer): ask its owner for the member role")
+            }
             let (done, cookies) = try await body(session, form, ledger)
             // What it did is said once, on the next page (a cookie, not the address: a link cannot put words on the page).
-            let said = done.map {
-                [cookie(Self.doneCookie, $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", maxAge: 60, request)]
-            }
+            let said = done.map { [cookie(Self.doneCookie, Self.cookieValue($0), maxAge: 60, request)] }
             return Self.seeOther("/?ledger=\(ledger)", cookies: session.cookies + cookies + (said ?? []))
-        } catch let problem as Problem where [400, 422].contains(problem.problem.status) {
-            var home = try await home(session, ledger: ledger, csrf: csrf, request)
-            (home.message, home.entry) = (problem.problem.detail, form)
-            var response = page(WebPage.home(home), csrf: csrf, request, cookies: session.cookies)
-            response.status = .badRequest
-            return response
+        } catch let problem as Problem {
+            return try await refused(problem, request, context, session: session, ledger: ledger, form: form)
         }
+    }
+
+    /// A form refused: the page again (the ledger's, else the sign-in form) with the reason above
+    /// the forms, the refused form filled as it was sent, a fresh CSRF token when the one sent was
+    /// not the cookie's; with the problem's status (a refused entry's 422 as 400). Never problem
+    /// JSON: a person pressed a button.
+    private func refused(
+        _ problem: Problem, _ request: Request, _ context: ServerContext, session: WebSession?, ledger: String?, form: [String: String]
+    ) async throws -> Response {
+        let csrf = problem.problem.code == "csrf" ? Tokens.make() : Self.csrfToken(request)
+        var response: Response
+        if let session {
+            var home = try await home(session, ledger: ledger, csrf: csrf, request)
+            home.message = problem.problem.detail
+            if [400, 422].contains(problem.problem.status) { home.entry = form }
+            response = page(WebPage.home(home), csrf: csrf, request, cookies: session.cookies)
+        } else {
+            response = page(WebPage.signIn(csrf: csrf, message: problem.problem.detail), csrf: csrf, request, clearing: true)
+        }
+        response.status = problem.problem.status == 422 ? .badRequest : .init(code: problem.problem.status)
+        return response
+    }
+
+    /// The CSRF token of the request's cookie when it is one this server makes, else a new one.
+    static func csrfToken(_ request: Request) -> String {
+        guard let token = cookies(request)[csrfCookie], token.utf8.count == 43, token.utf8.allSatisfy(cookieSafe.contains) else {
+            return Tokens.make()
+        }
+        return token
+    }
+
+    /// The bytes a cookie's value may hold as they are (RFC 6265's cookie-octets, less `%`).
+    static let cookieSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    /// `text` as a cookie's value: percent-encoded but for `cookieSafe` (read back by `AnswerQuery.decoded`).
+    static func cookieValue(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if cookieSafe.contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += String(format: "%%%02X", byte) }
+        }
+        return out
     }
 
     /// What the page of `ledger` (else the first of the user's) shows: its report, live.
@@ -241,7 +281,7 @@ extension SyncServer {
 
     /// The cookie that makes `account` this browser's default for `ledger` (a year).
     func fromCookie(_ account: String, ledger: String, _ request: Request) -> String {
-        cookie(Self.fromCookie(ledger), account.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", maxAge: 365 * 86_400, request)
+        cookie(Self.fromCookie(ledger), Self.cookieValue(account), maxAge: 365 * 86_400, request)
     }
 
     /// A cookie: HttpOnly, SameSite=Strict, Secure when the request came over TLS through the
@@ -298,7 +338,10 @@ extension SyncServer {
     /// A form's fields (`application/x-www-form-urlencoded`), at most 64 KB.
     static func form(_ request: Request) async throws -> [String: String] {
         var request = request
-        let buffer = try await request.collectBody(upTo: 65_536)
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: 65_536) } catch {
+            throw Problem(413, "too_large", "the form is larger than 64 KB: shorten the note and send it again")
+        }
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
