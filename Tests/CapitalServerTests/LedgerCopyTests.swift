@@ -11,10 +11,7 @@ import Testing
 @Suite struct LedgerCopyTests {
     /// A device's change sets, in order: its currency, an account, then `count` accounts more.
     static func deviceSets(_ name: String, count: Int) throws -> [ChangeSet] {
-        var store = try Store.inMemory()
-        store.clock = { SyncServerTests.start }
-        try store.startSync()
-        try store.initialize(currency: try Currency("RUB"))
+        let store = try SyncServerTests.device()
         for number in 0...count { try store.addAccount(name: "\(name) \(number)", kind: .cash, currency: nil) }
         return try store.pendingChangeSets()
     }

@@ -99,11 +99,17 @@ final class TestClock: @unchecked Sendable {
     }
 
     /// A device's first change sets: a rouble ledger with Cash.
-    static func deviceSets(at milliseconds: Int64 = start) throws -> [ChangeSet] {
+    /// A device's database: in memory, its clock at `milliseconds`, syncing, in RUB.
+    static func device(at milliseconds: Int64 = start) throws -> Store {
         var store = try Store.inMemory()
         store.clock = { milliseconds }
         try store.startSync()
         try store.initialize(currency: try Currency("RUB"))
+        return store
+    }
+
+    static func deviceSets(at milliseconds: Int64 = start) throws -> [ChangeSet] {
+        let store = try device(at: milliseconds)
         try store.addAccount(name: "Cash", kind: .cash, currency: nil)
         return try store.pendingChangeSets()
     }
@@ -370,10 +376,7 @@ final class TestClock: @unchecked Sendable {
             let skew = try Self.problem(skewed)
             #expect(skew.code == "clock_skew" && skew.detail.contains("86400 s ahead of the server's clock"))
             // An unbalanced transaction, as a modified client would send it.
-            var store = try Store.inMemory()
-            store.clock = { Self.start }
-            try store.startSync()
-            try store.initialize(currency: try Currency("RUB"))
+            let store = try Self.device()
             try store.addAccount(name: "Cash", kind: .cash, currency: nil)
             let day = try Day(iso: "2025-06-15")
             _ = try store.addTransaction(
@@ -401,10 +404,7 @@ final class TestClock: @unchecked Sendable {
     @Test func pagesEndWithTheDigestAndAnswersAreCompressedWhenAsked() async throws {
         let harness = try Harness()
         defer { harness.remove() }
-        var store = try Store.inMemory()
-        store.clock = { Self.start }
-        try store.startSync()
-        try store.initialize(currency: try Currency("RUB"))
+        let store = try Self.device()
         for index in 0..<20 { try store.addAccount(name: "Account \(index)", kind: .cash, currency: nil) }
         let sets = try store.pendingChangeSets()
         let canonical = try store.syncCanonical()

@@ -103,10 +103,7 @@ import Testing
     /// A device's ledger to share: RUB, Cash with 1 000 (and the categories the store makes),
     /// `dues` bills of 1 200.00 each; its change sets.
     static func deviceSets(dues: Int = 0) throws -> [ChangeSet] {
-        var device = try Store.inMemory()
-        device.clock = { SyncServerTests.start }
-        try device.startSync()
-        try device.initialize(currency: try Currency("RUB"))
+        let device = try SyncServerTests.device()
         try device.addAccount(name: "Cash", kind: .cash, currency: nil)
         _ = try device.addTransaction(
             TransactionInput(
@@ -285,10 +282,7 @@ import Testing
         let harness = try SyncServerTests.Harness()
         defer { harness.remove() }
         let log = harness.log
-        var device = try Store.inMemory()
-        device.clock = { SyncServerTests.start }
-        try device.startSync()
-        try device.initialize(currency: try Currency("RUB"))
+        let device = try SyncServerTests.device()
         for (name, kind) in [("Cash", AccountKind.cash), ("Card", .debit), ("Savings", .deposit)] {
             try device.addAccount(name: name, kind: kind, currency: nil)
         }
