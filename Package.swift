@@ -97,7 +97,11 @@ let package = Package(
         .testTarget(name: "CapitalCoreTests", dependencies: ["CapitalCore", "CapitalTestSupport"]),
         .testTarget(
             name: "CapitalStoreTests",
-            dependencies: ["CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CapitalCore", "CapitalStore", "CapitalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // The reference the ledger reader's own composer is checked against.
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "CapitalServer"]),
         .testTarget(

@@ -1,6 +1,5 @@
 import CapitalCore
 import GRDB
-import Yams
 
 extension LedgerDocument {
     /// A loan as written in a ledger file.
@@ -29,7 +28,7 @@ extension LedgerDocument {
 extension Reader {
     /// `loans[i]`: the terms as `loan add` takes them, with `prepayments` (`date`, `amount` or
     /// `full`, `reduce`, and `every` + `until` for a recurring one).
-    func loan(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.LoanEntry {
+    func loan(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.LoanEntry {
         let fields = try mapping(
             node, path,
             allowed: [
@@ -73,7 +72,7 @@ extension Reader {
     }
 
     /// A field that names one of an enum's cases.
-    func choice<T: RawRepresentable<String> & CaseIterable>(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node)
+    func choice<T: RawRepresentable<String> & CaseIterable>(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode)
         throws(LedgerFileError) -> T?
     {
         guard let value = try text(fields, key, path, in: parent) else { return nil }
@@ -141,13 +140,15 @@ extension LedgerDocument {
 }
 
 extension Reader {
-    func integer(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> Int? {
+    func integer(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode, required: Bool = false) throws(LedgerFileError)
+        -> Int?
+    {
         guard let value = try text(fields, key, path, in: parent, required: required) else { return nil }
         guard let number = Int(value) else { throw fail(fields[key]!, join(path, key), "'\(value)' is not a whole number") }
         return number
     }
 
-    func card(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.CardEntry {
+    func card(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.CardEntry {
         let fields = try mapping(
             node, path,
             allowed: [
@@ -171,7 +172,7 @@ extension Reader {
             id: try text(fields, "id", path, in: node), input: input, location: location(node, path), posted: try marks(fields, path, in: node))
     }
 
-    func deposit(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DepositEntry {
+    func deposit(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.DepositEntry {
         let fields = try mapping(
             node, path, allowed: ["id", "account", "payout", "category", "rate", "capitalisation", "opened", "maturity", "handledThrough", "posted"])
         var input = DepositInput(

@@ -1,6 +1,6 @@
+import CYaml
 import CapitalCore
 import Foundation
-import Yams
 
 /// Reads ledger files: YAML, or JSON (which the YAML parser reads too, keeping line numbers).
 /// Amounts are taken from the scalar text, never through a floating-point number.
@@ -18,25 +18,20 @@ public enum LedgerFile {
         return try parse(text, file: path)
     }
 
-    /// Parses ledger text; `file` names it in errors.
+    /// Parses ledger text; `file` names it in errors. The text is read as libyaml's events, one
+    /// node at a time: a list of transactions is read item by item, never held as a tree.
     public static func parse(_ text: String, file: String) throws(LedgerFileError) -> LedgerDocument {
-        let node: Node?
         // libyaml does not join JSON's escaped surrogate pairs (`\ud83d\ude00`, as Python's
         // json.dumps writes emoji); join them first.
-        let yaml = file.lowercased().hasSuffix(".json") ? joiningSurrogateEscapes(text) : text
+        let isJSON = file.lowercased().hasSuffix(".json")
+        let yaml = isJSON ? joiningSurrogateEscapes(text) : text
         try checkAliasExpansion(yaml, file: file)
-        do {
-            // The basic resolver: every scalar is read as text (capital parses its own numbers and
-            // dates), and no tag-guessing regular expressions run over thousands of scalars.
-            node = try Yams.compose(yaml: yaml, .basic)
-        } catch let error as YamlError {
-            throw LedgerFileError(
-                syntaxLocation(error, file: file), "not valid \(file.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(problem(error))")
-        } catch {
-            throw LedgerFileError(FileLocation(file: file, line: nil, path: "file"), "cannot be parsed: \(error)")
+        return try YAMLEvents.reading(yaml, file: file, language: isJSON ? "JSON" : "YAML") { (events) throws(LedgerFileError) in
+            guard try events.root() else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
+            let document = try Reader(file: file).document(events)
+            try events.finish()
+            return document
         }
-        guard let node else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
-        return try Reader(file: file).document(node)
     }
 
     /// Replaces each `\uD8xx\uDCxx` escape pair with the character it encodes; leaves every other
@@ -71,65 +66,44 @@ public enum LedgerFile {
         }
         return String(out)
     }
-
-    private static func syntaxLocation(_ error: YamlError, file: String) -> FileLocation {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-            return FileLocation(file: file, line: mark.line, path: "syntax")
-        default:
-            return FileLocation(file: file, line: nil, path: "syntax")
-        }
-    }
-
-    private static func problem(_ error: YamlError) -> String {
-        switch error {
-        case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _), .composer(let context, let problem, _, _):
-            // libyaml's own words for its depth limit name its C API.
-            if problem.hasPrefix("Maximum nesting level") { return "lists and mappings nest more than 1000 levels deep" }
-            return [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        case .duplicatedKeysInMapping(let duplicates, _):
-            return "duplicate keys \(duplicates.joined(separator: ", "))"
-        default:
-            return "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
-        }
-    }
 }
 
 /// Walks the node tree, checking each field's type and value.
 struct Reader {
     let file: String
 
-    func location(_ node: Node, _ path: String) -> FileLocation {
-        FileLocation(file: file, line: node.mark?.line, path: path)
+    func location(_ node: YAMLNode, _ path: String) -> FileLocation {
+        FileLocation(file: file, line: node.line, path: path)
     }
 
-    func fail(_ node: Node, _ path: String, _ message: String) -> LedgerFileError {
+    func fail(_ node: YAMLNode, _ path: String, _ message: String) -> LedgerFileError {
         LedgerFileError(location(node, path), message)
     }
 
-    func describe(_ node: Node) -> String {
+    func describe(_ node: YAMLNode) -> String {
         switch node {
         // A whole CSV file read as one YAML scalar is not quoted whole.
         case .scalar(let s): return "'\(s.string.count > 40 ? s.string.prefix(40) + "…" : s.string)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         }
     }
 
     /// A mapping's entries by key, refusing keys that are not in `allowed`.
-    func mapping(_ node: Node, _ path: String, allowed: [String]) throws(LedgerFileError) -> [String: Node] {
+    func mapping(_ node: YAMLNode, _ path: String, allowed: [String]) throws(LedgerFileError) -> YAMLNode.Fields {
         guard case .mapping(let mapping) = node else {
             throw fail(node, path, "expected a mapping with keys \(allowed.joined(separator: ", ")), got \(describe(node))")
         }
-        var result: [String: Node] = [:]
-        for (key, value) in mapping {
+        // Keys are unique: the composer refuses a mapping with a key twice.
+        var result = YAMLNode.Fields()
+        result.pairs.reserveCapacity(mapping.pairs.count)
+        for pair in mapping.pairs {
+            let (key, value) = (pair.key, pair.value)
             guard case .scalar(let scalar) = key else { throw fail(key, path, "keys must be text") }
             guard allowed.contains(scalar.string) else {
                 throw fail(key, join(path, scalar.string), "unknown field; expected one of \(allowed.joined(separator: ", "))")
             }
-            guard result[scalar.string] == nil else { throw fail(key, join(path, scalar.string), "the field appears twice") }
-            result[scalar.string] = value
+            result.pairs.append((scalar.string, value))
         }
         return result
     }
@@ -139,12 +113,14 @@ struct Reader {
         path.isEmpty ? key : "\(path).\(key)"
     }
 
-    func isNull(_ node: Node) -> Bool {
-        if case .scalar(let s) = node, s.style == .plain, ["", "~", "null", "Null", "NULL"].contains(s.string) { return true }
+    func isNull(_ node: YAMLNode) -> Bool {
+        if case .scalar(let s) = node, s.isPlain, ["", "~", "null", "Null", "NULL"].contains(s.string) { return true }
         return false
     }
 
-    func text(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> String? {
+    func text(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode, required: Bool = false) throws(LedgerFileError)
+        -> String?
+    {
         guard let node = fields[key], !isNull(node) else {
             if required { throw fail(parent, join(path, key), "missing required field") }
             return nil
@@ -155,15 +131,15 @@ struct Reader {
         return scalar.string
     }
 
-    func list(_ fields: [String: Node], _ key: String, _ path: String) throws(LedgerFileError) -> [Node] {
+    func list(_ fields: YAMLNode.Fields, _ key: String, _ path: String) throws(LedgerFileError) -> [YAMLNode] {
         guard let node = fields[key], !isNull(node) else { return [] }
         guard case .sequence(let sequence) = node else {
             throw fail(node, join(path, key), "expected a list, got \(describe(node))")
         }
-        return Array(sequence)
+        return sequence.items
     }
 
-    func textList(_ fields: [String: Node], _ key: String, _ path: String) throws(LedgerFileError) -> [(String, FileLocation)] {
+    func textList(_ fields: YAMLNode.Fields, _ key: String, _ path: String) throws(LedgerFileError) -> [(String, FileLocation)] {
         var result: [(String, FileLocation)] = []
         for (index, node) in try list(fields, key, path).enumerated() {
             guard case .scalar(let scalar) = node else {
@@ -174,7 +150,7 @@ struct Reader {
         return result
     }
 
-    func bool(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node) throws(LedgerFileError) -> Bool {
+    func bool(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode) throws(LedgerFileError) -> Bool {
         guard let value = try text(fields, key, path, in: parent) else { return false }
         switch value.lowercased() {
         case "true", "yes": return true
@@ -183,7 +159,33 @@ struct Reader {
         }
     }
 
-    func document(_ root: Node) throws(LedgerFileError) -> LedgerDocument {
+    /// The whole file, from the events at its root. The transactions' list, the long part of a
+    /// file, is read item by item as it is composed; the first mistake in it is reported where
+    /// the list is read below, so that errors come in the order they always came.
+    func document(_ events: YAMLEvents) throws(LedgerFileError) -> LedgerDocument {
+        var transactions: [LedgerDocument.TransactionEntry] = []
+        var transactionError: LedgerFileError?
+        let root: YAMLNode
+        if events.type == YAML_MAPPING_START_EVENT {
+            var top = YAMLNode.Mapping(pairs: [], line: events.line)
+            try events.pairs { (key, value) throws(LedgerFileError) in
+                guard case .scalar(let scalar) = key, scalar.string == "transactions", events.type == YAML_SEQUENCE_START_EVENT else {
+                    top.pairs.append(.init(key: key, value: try value()))
+                    return
+                }
+                // Stands for the list in the mapping's checks; its items are read here.
+                top.pairs.append(.init(key: key, value: .sequence(.init(items: [], line: events.line))))
+                try events.items { (node) throws(LedgerFileError) in
+                    guard transactionError == nil else { return }
+                    do throws(LedgerFileError) { transactions.append(try transaction(node, "transactions[\(transactions.count)]")) } catch {
+                        transactionError = error
+                    }
+                }
+            }
+            root = .mapping(top)
+        } else {
+            root = try events.node()
+        }
         let fields = try mapping(
             root, "",
             allowed: [
@@ -209,6 +211,8 @@ struct Reader {
         for (index, node) in try list(fields, "transactions", "").enumerated() {
             document.transactions.append(try transaction(node, "transactions[\(index)]"))
         }
+        if let transactionError { throw transactionError }
+        if document.transactions.isEmpty { document.transactions = transactions }
         document.calendar = try text(fields, "calendar", "", in: root)
         for (index, node) in try list(fields, "calendars", "").enumerated() {
             document.calendars.append(try calendarEntry(node, "calendars[\(index)]"))
@@ -237,7 +241,7 @@ struct Reader {
         return document
     }
 
-    func account(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.AccountEntry {
+    func account(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.AccountEntry {
         let fields = try mapping(
             node, path, allowed: ["name", "kind", "currency", "icon", "color", "floor", "level", "hidden", "note", "valueChange", "valueSince"])
         let name = try text(fields, "name", path, in: node, required: true)!
@@ -263,7 +267,7 @@ struct Reader {
             color: try text(fields, "color", path, in: node), icon: try text(fields, "icon", path, in: node), location: location(node, path))
     }
 
-    func group(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.GroupEntry {
+    func group(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.GroupEntry {
         let fields = try mapping(node, path, allowed: ["name", "type", "accounts"])
         let name = try text(fields, "name", path, in: node, required: true)!
         let typeText = try text(fields, "type", path, in: node, required: true)!
@@ -274,12 +278,12 @@ struct Reader {
             name: name, type: type, accounts: try textList(fields, "accounts", path).map { ($0.0, $0.1) }, location: location(node, path))
     }
 
-    func day(_ fields: [String: Node], _ key: String, _ path: String, in parent: Node, required: Bool = false) throws(LedgerFileError) -> Day? {
+    func day(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode, required: Bool = false) throws(LedgerFileError) -> Day? {
         guard let text = try text(fields, key, path, in: parent, required: required) else { return nil }
         do { return try Day(iso: text) } catch { throw fail(fields[key]!, join(path, key), "\(error)") }
     }
 
-    func calendarEntry(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.CalendarEntry {
+    func calendarEntry(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.CalendarEntry {
         let fields = try mapping(node, path, allowed: ["name", "holidays", "workingDays"])
         let name = try text(fields, "name", path, in: node, required: true)!
         func days(_ key: String) throws(LedgerFileError) -> [(day: Day, name: String)] {
@@ -294,7 +298,7 @@ struct Reader {
         return .init(name: name, holidays: try days("holidays"), workingDays: try days("workingDays"), location: location(node, path))
     }
 
-    func schedule(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.ScheduleEntry {
+    func schedule(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.ScheduleEntry {
         let fields = try mapping(
             node, path,
             allowed: [
@@ -358,7 +362,7 @@ struct Reader {
     /// `posted:` of a schedule or a loan: each flow no longer open, by `date` (its key day), with
     /// the `transaction` that stands for it and `state` (posted, the default, or settled), or
     /// `state: skipped` and no transaction.
-    func marks(_ fields: [String: Node], _ path: String, in node: Node) throws(LedgerFileError) -> [LedgerDocument.MarkEntry] {
+    func marks(_ fields: YAMLNode.Fields, _ path: String, in node: YAMLNode) throws(LedgerFileError) -> [LedgerDocument.MarkEntry] {
         var marks: [LedgerDocument.MarkEntry] = []
         for (index, item) in try list(fields, "posted", path).enumerated() {
             let p = "\(path).posted[\(index)]"
@@ -379,7 +383,7 @@ struct Reader {
         return marks
     }
 
-    func transaction(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.TransactionEntry {
+    func transaction(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.TransactionEntry {
         let fields = try mapping(node, path, allowed: ["id", "date", "payee", "note", "spender", "tags", "postings", "amount", "from", "to"])
         let dateText = try text(fields, "date", path, in: node, required: true)!
         let day: Day

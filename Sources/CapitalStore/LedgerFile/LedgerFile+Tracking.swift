@@ -1,6 +1,5 @@
 import CapitalCore
 import GRDB
-import Yams
 
 extension LedgerDocument {
     /// A bill or fine as written in a ledger file.
@@ -31,7 +30,7 @@ extension LedgerDocument {
 
 extension Reader {
     /// `rates[i]`: `currency`, `on`, `rate` (required); `per` (1).
-    func rate(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.RateEntry {
+    func rate(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.RateEntry {
         let fields = try mapping(node, path, allowed: ["id", "currency", "on", "rate", "per"])
         var input = RateInput(
             currency: try text(fields, "currency", path, in: node, required: true)!, day: try day(fields, "on", path, in: node, required: true)!,
@@ -42,7 +41,7 @@ extension Reader {
 
     /// `dues[i]`: `type`, `total`, `reason`, `due` (required); `paid`, `iban`, `address`,
     /// `institution`, `payFrom`, `category`.
-    func due(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.DueEntry {
+    func due(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.DueEntry {
         let fields = try mapping(
             node, path, allowed: ["id", "type", "total", "paid", "reason", "due", "iban", "address", "institution", "payFrom", "category"])
         let type: DueType? = try choice(fields, "type", path, in: node)
@@ -62,7 +61,7 @@ extension Reader {
 
     /// `budgets[i]`: `category`, `amount`, `from` (required); `period` (monthly), `payFrom`,
     /// `skipped` (the first days of the periods skipped).
-    func budget(_ node: Node, _ path: String) throws(LedgerFileError) -> LedgerDocument.BudgetEntry {
+    func budget(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.BudgetEntry {
         let fields = try mapping(node, path, allowed: ["id", "category", "amount", "period", "from", "payFrom", "skipped"])
         var input = BudgetInput(
             category: try text(fields, "category", path, in: node, required: true)!,

@@ -1,0 +1,231 @@
+import CYaml
+
+/// A node of a ledger file (YAML, or JSON read as YAML) as the reader reads it: every scalar as
+/// text (capital parses its own numbers and dates), a mapping's pairs in file order, each node with
+/// the line it starts on. An alias stands for a copy of its anchor's node.
+enum YAMLNode {
+    case scalar(Scalar)
+    case mapping(Mapping)
+    case sequence(List)
+
+    struct Scalar {
+        var string: String
+        /// Written without quotes or block indicators: only such a scalar can mean null.
+        var isPlain: Bool
+        var line: Int
+    }
+
+    struct Mapping {
+        var pairs: [Pair]
+        var line: Int
+    }
+
+    struct Pair {
+        var key: YAMLNode
+        var value: YAMLNode
+    }
+
+    struct List {
+        var items: [YAMLNode]
+        var line: Int
+    }
+
+    /// The 1-based line the node starts on.
+    var line: Int {
+        switch self {
+        case .scalar(let scalar): scalar.line
+        case .mapping(let mapping): mapping.line
+        case .sequence(let sequence): sequence.line
+        }
+    }
+
+    /// A mapping's entries by text key, looked up by a walk: a ledger file's mappings have a handful
+    /// of keys, for which a walk costs less than hashing.
+    struct Fields {
+        var pairs: [(key: String, value: YAMLNode)] = []
+
+        subscript(key: String) -> YAMLNode? {
+            for pair in pairs where pair.key == key { return pair.value }
+            return nil
+        }
+    }
+}
+
+/// libyaml's events over a text, composed into `YAMLNode`s one node at a time, so that a reader can
+/// take a long list item by item instead of holding the whole file's tree.
+///
+/// Syntax errors are `LedgerFileError`s at `file:LINE: syntax`, worded as libyaml words them.
+/// - Complexity: O(n) in the text's length; memory is the node being composed plus anchored nodes.
+final class YAMLEvents {
+    private var parser = yaml_parser_t()
+    private var event = yaml_event_t()
+    private var anchors: [String: YAMLNode] = [:]
+    private let file: String
+    /// "YAML" or "JSON", for messages.
+    private let language: String
+    /// The text, for a reader error's line.
+    private let bytes: UnsafeBufferPointer<UInt8>
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, file: String, language: String) {
+        self.bytes = bytes
+        self.file = file
+        self.language = language
+        yaml_parser_initialize(&parser)
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
+    }
+
+    deinit {
+        yaml_event_delete(&event)
+        yaml_parser_delete(&parser)
+    }
+
+    /// Runs `body` over the events of `text`; the events must not escape it.
+    static func reading<T>(
+        _ text: String, file: String, language: String, _ body: (YAMLEvents) throws(LedgerFileError) -> T
+    ) throws(LedgerFileError) -> T {
+        var text = text
+        text.makeContiguousUTF8()
+        let result: Result<T, LedgerFileError> = text.utf8.withContiguousStorageIfAvailable { bytes in
+            let events = YAMLEvents(bytes: bytes, file: file, language: language)
+            do throws(LedgerFileError) { return .success(try body(events)) } catch { return .failure(error) }
+        }!
+        return try result.get()
+    }
+
+    /// The type of the current event.
+    var type: yaml_event_type_t { event.type }
+
+    /// Moves to the next event.
+    func advance() throws(LedgerFileError) {
+        yaml_event_delete(&event)
+        guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
+    }
+
+    /// Moves past the stream's and the document's start to the root node's first event; nil when
+    /// the stream holds no document.
+    func root() throws(LedgerFileError) -> Bool {
+        try advance()  // the stream's start
+        try advance()
+        guard type == YAML_DOCUMENT_START_EVENT else { return false }
+        try advance()
+        return true
+    }
+
+    /// After the root node: the document's end, and no second document.
+    func finish() throws(LedgerFileError) {
+        try advance()  // the document's end
+        try advance()
+        guard type == YAML_STREAM_END_EVENT else {
+            throw fail(line(event.start_mark), "expected a single document in the stream but found another document")
+        }
+    }
+
+    /// The line of the current event.
+    var line: Int { line(event.start_mark) }
+
+    /// The whole node starting at the current event; the current event is then its last.
+    func node() throws(LedgerFileError) -> YAMLNode {
+        switch type {
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let node = YAMLNode.scalar(
+                .init(
+                    string: String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self),
+                    isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE, line: line))
+            anchor(scalar.anchor, node)
+            return node
+        case YAML_ALIAS_EVENT:
+            guard let name = event.data.alias.anchor.map({ String(cString: $0) }), let node = anchors[name] else {
+                throw fail(line, "found undefined alias")
+            }
+            return node
+        case YAML_SEQUENCE_START_EVENT:
+            let anchor = name(event.data.sequence_start.anchor)
+            var sequence = YAMLNode.List(items: [], line: line)
+            try items { (node) throws(LedgerFileError) in sequence.items.append(node) }
+            let node = YAMLNode.sequence(sequence)
+            if let anchor { anchors[anchor] = node }
+            return node
+        case YAML_MAPPING_START_EVENT:
+            let anchor = name(event.data.mapping_start.anchor)
+            var mapping = YAMLNode.Mapping(pairs: [], line: line)
+            try pairs { (key, value) throws(LedgerFileError) in mapping.pairs.append(.init(key: key, value: try value())) }
+            let node = YAMLNode.mapping(mapping)
+            if let anchor { anchors[anchor] = node }
+            return node
+        default:
+            throw fail(line, "unexpected event \(type.rawValue)")
+        }
+    }
+
+    /// Each item of the sequence starting at the current event, composed and handed over one at a
+    /// time; the current event is then the sequence's end.
+    func items(_ each: (YAMLNode) throws(LedgerFileError) -> Void) throws(LedgerFileError) {
+        while true {
+            try advance()
+            if type == YAML_SEQUENCE_END_EVENT { return }
+            try each(try node())
+        }
+    }
+
+    /// Each pair of the mapping starting at the current event: its key composed, its value left
+    /// for `each` to compose (`value()`) or to take apart itself from the current event (which is
+    /// then the value's first). The current event is then the mapping's end. Keys that appear
+    /// twice are refused as libyaml-based readers refuse them.
+    func pairs(_ each: (YAMLNode, _ value: () throws(LedgerFileError) -> YAMLNode) throws(LedgerFileError) -> Void) throws(LedgerFileError) {
+        var keys: [(text: String, line: Int)] = []
+        var duplicates: [(text: String, line: Int)] = []
+        while true {
+            try advance()
+            if type == YAML_MAPPING_END_EVENT { break }
+            let key = try node()
+            if case .scalar(let scalar) = key {
+                if keys.contains(where: { $0.text == scalar.string }) {
+                    if !duplicates.contains(where: { $0.text == scalar.string }) { duplicates.append((scalar.string, scalar.line)) }
+                } else {
+                    keys.append((scalar.string, scalar.line))
+                }
+            }
+            try advance()
+            try each(key) { () throws(LedgerFileError) in try node() }
+        }
+        if !duplicates.isEmpty {
+            let sorted = duplicates.sorted { $0.text < $1.text }
+            throw fail(
+                keys.first { $0.text == sorted[0].text }?.line, "duplicate keys \(sorted.map(\.text).joined(separator: ", "))")
+        }
+    }
+
+    private func name(_ anchor: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        anchor.map { String(cString: $0) }
+    }
+
+    private func anchor(_ anchor: UnsafeMutablePointer<yaml_char_t>?, _ node: YAMLNode) {
+        if let anchor { anchors[String(cString: anchor)] = node }
+    }
+
+    private func line(_ mark: yaml_mark_t) -> Int { Int(mark.line) + 1 }
+
+    private func fail(_ line: Int?, _ problem: String) -> LedgerFileError {
+        LedgerFileError(FileLocation(file: file, line: line, path: "syntax"), "not valid \(language): \(problem)")
+    }
+
+    /// libyaml's error, in its own words (its depth limit's words name its C API: said plainly).
+    private func syntaxError() -> LedgerFileError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
+        switch parser.error {
+        case YAML_MEMORY_ERROR:
+            return fail(nil, "out of memory")
+        case YAML_READER_ERROR:
+            let offset = min(parser.problem_offset, bytes.count)
+            return fail(1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, problem)
+        default:
+            if problem.hasPrefix("Maximum nesting level") {
+                return fail(line(parser.problem_mark), "lists and mappings nest more than 1000 levels deep")
+            }
+            let context = parser.context.map { String(cString: $0) } ?? ""
+            return fail(line(parser.problem_mark), [context, problem].filter { !$0.isEmpty }.joined(separator: " "))
+        }
+    }
+}
