@@ -14,12 +14,15 @@ import Yams
 struct YAMLComposerTests {
     /// The whole tree by the reader's composer, or its error.
     static func composed(_ text: String, json: Bool) -> Result<YAMLNode?, LedgerFileError> {
-        Result { () throws(LedgerFileError) -> YAMLNode? in
-            try YAMLEvents.reading(text, file: "t", language: json ? "JSON" : "YAML") { (events) throws(LedgerFileError) -> YAMLNode? in
-                guard try events.root() else { return nil }
-                let node = try events.node()
-                try events.finish()
-                return node
+        var text = text
+        return text.withUTF8 { bytes in
+            Result { () throws(LedgerFileError) -> YAMLNode? in
+                try YAMLEvents.reading(bytes, file: "t", language: json ? "JSON" : "YAML") { (events) throws(LedgerFileError) -> YAMLNode? in
+                    guard try events.root() else { return nil }
+                    let node = try events.node()
+                    try events.finish()
+                    return node
+                }
             }
         }
     }

@@ -95,7 +95,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
     }
 
     /// The offset of the first byte of the first ill-formed UTF-8 sequence, nil when there is none.
-    private static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    public static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = bytes.count
         var index = 0
         while index < count {

@@ -1,4 +1,5 @@
 import CYaml
+import Foundation
 
 extension LedgerFile {
     /// Refuses a file whose anchors and aliases stand for far more than the file holds: the
@@ -16,18 +17,17 @@ extension LedgerFile {
     /// Syntax errors are left to Yams, which reports them with their place.
     /// - Throws: `LedgerFileError` at the line where the expansion passes the limit.
     /// - Complexity: O(n) in the length of `text`, whatever its aliases stand for.
-    static func checkAliasExpansion(_ text: String, file: String) throws(LedgerFileError) {
-        guard text.utf8.contains(UInt8(ascii: "*")) else { return }
-        let bytes = Array(text.utf8)
+    static func checkAliasExpansion(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(LedgerFileError) {
+        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "*")), bytes.count) != nil else { return }
         let limit = aliasExpansionAllowance + aliasExpansionFactor * bytes.count
-        let passed: Int? = bytes.withUnsafeBufferPointer { buffer in
+        let passed: Int? = {
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else { return nil }
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_input_string(&parser, base, bytes.count)
             return expansionPassing(limit, &parser)
-        }
+        }()
         if let line = passed {
             throw LedgerFileError(
                 FileLocation(file: file, line: line, path: "aliases"),

@@ -6,33 +6,52 @@ import Foundation
 /// Amounts are taken from the scalar text, never through a floating-point number.
 public enum LedgerFile {
     /// Reads and parses the file at `path`.
-    public static func read(path: String) throws(LedgerFileError) -> LedgerDocument {
+    public static func read(path: String) throws(LedgerFileError) -> LedgerDocument { try read(path: path, stream: nil) }
+
+    /// Reads the file at `path`, handing its transactions to `stream` as they are read when the
+    /// file's head comes before them (`Reader.document(_:stream:)`).
+    static func read(path: String, stream: TransactionStream?) throws(LedgerFileError) -> LedgerDocument {
         let top = FileLocation(file: path, line: nil, path: "file")
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw LedgerFileError(top, "the file \(reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw LedgerFileError(top, "the file is not UTF-8 text")
+        // Parsed from the file's bytes: a copy as a String would double a large file's memory.
+        let result = data.withUnsafeBytes { raw -> Result<LedgerDocument, LedgerFileError> in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard TextEncoding.firstInvalidUTF8(bytes) == nil else { return .failure(LedgerFileError(top, "the file is not UTF-8 text")) }
+            if isJSON(path) {
+                return Result { () throws(LedgerFileError) in try parse(String(decoding: bytes, as: UTF8.self), file: path, stream: stream) }
+            }
+            return Result { () throws(LedgerFileError) in try parse(bytes: bytes, file: path, stream: stream) }
         }
-        return try parse(text, file: path)
+        return try result.get()
     }
 
     /// Parses ledger text; `file` names it in errors. The text is read as libyaml's events, one
     /// node at a time: a list of transactions is read item by item, never held as a tree.
-    public static func parse(_ text: String, file: String) throws(LedgerFileError) -> LedgerDocument {
+    public static func parse(_ text: String, file: String) throws(LedgerFileError) -> LedgerDocument { try parse(text, file: file, stream: nil) }
+
+    static func parse(_ text: String, file: String, stream: TransactionStream?) throws(LedgerFileError) -> LedgerDocument {
         // libyaml does not join JSON's escaped surrogate pairs (`\ud83d\ude00`, as Python's
         // json.dumps writes emoji); join them first.
-        let isJSON = file.lowercased().hasSuffix(".json")
-        let yaml = isJSON ? joiningSurrogateEscapes(text) : text
-        try checkAliasExpansion(yaml, file: file)
-        return try YAMLEvents.reading(yaml, file: file, language: isJSON ? "JSON" : "YAML") { (events) throws(LedgerFileError) in
+        var yaml = isJSON(file) ? joiningSurrogateEscapes(text) : text
+        let result = yaml.withUTF8 { bytes in Result { () throws(LedgerFileError) in try parse(bytes: bytes, file: file, stream: stream) } }
+        return try result.get()
+    }
+
+    /// Parses ledger text given as UTF-8 bytes (checked to be UTF-8).
+    static func parse(bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?) throws(LedgerFileError) -> LedgerDocument {
+        try checkAliasExpansion(bytes, file: file)
+        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML") { (events) throws(LedgerFileError) in
             guard try events.root() else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
-            let document = try Reader(file: file).document(events)
+            let document = try Reader(file: file).document(events, stream: stream)
             try events.finish()
             return document
         }
     }
+
+    static func isJSON(_ file: String) -> Bool { file.lowercased().hasSuffix(".json") }
 
     /// Replaces each `\uD8xx\uDCxx` escape pair with the character it encodes; leaves every other
     /// escape (including an escaped backslash) as it is.
@@ -65,6 +84,23 @@ public enum LedgerFile {
             i += 1
         }
         return String(out)
+    }
+}
+
+/// Takes a ledger file's transactions as they are read, so that a file of a million of them is
+/// never held whole: `begin` gets the file's head (version, currency, accounts, groups, default
+/// account), then `take` each transaction in file order.
+final class TransactionStream {
+    let begin: (LedgerDocument) throws -> Void
+    let take: (LedgerDocument.TransactionEntry) throws -> Void
+    /// Whether the head was handed over: the document read holds no transactions then.
+    var began = false
+    /// The first error `begin` or `take` threw; nothing more is handed over after it.
+    var failure: (any Error)?
+
+    init(begin: @escaping (LedgerDocument) throws -> Void, take: @escaping (LedgerDocument.TransactionEntry) throws -> Void) {
+        self.begin = begin
+        self.take = take
     }
 }
 
@@ -162,9 +198,16 @@ struct Reader {
     /// The whole file, from the events at its root. The transactions' list, the long part of a
     /// file, is read item by item as it is composed; the first mistake in it is reported where
     /// the list is read below, so that errors come in the order they always came.
-    func document(_ events: YAMLEvents) throws(LedgerFileError) -> LedgerDocument {
+    ///
+    /// With a `stream`, a list of transactions that comes after the file's version, currency and
+    /// accounts goes to the stream instead, entry by entry, once the stream has taken the head
+    /// (those and the groups and default account written before the list); the document then
+    /// holds no transactions. A stream's own failure is kept in it; reading goes on so that a
+    /// mistake in the file is still the error reported.
+    func document(_ events: YAMLEvents, stream: TransactionStream? = nil) throws(LedgerFileError) -> LedgerDocument {
         var transactions: [LedgerDocument.TransactionEntry] = []
         var transactionError: LedgerFileError?
+        var count = 0
         let root: YAMLNode
         if events.type == YAML_MAPPING_START_EVENT {
             var top = YAMLNode.Mapping(pairs: [], line: events.line)
@@ -173,11 +216,21 @@ struct Reader {
                     top.pairs.append(.init(key: key, value: try value()))
                     return
                 }
+                if let stream, stream.failure == nil, Self.streams(before: top), let head = try? head(.mapping(top)) {
+                    do { try stream.begin(head) } catch { stream.failure = error }
+                    stream.began = true
+                }
                 // Stands for the list in the mapping's checks; its items are read here.
                 top.pairs.append(.init(key: key, value: .sequence(.init(items: [], line: events.line))))
                 try events.items { (node) throws(LedgerFileError) in
                     guard transactionError == nil else { return }
-                    do throws(LedgerFileError) { transactions.append(try transaction(node, "transactions[\(transactions.count)]")) } catch {
+                    do throws(LedgerFileError) {
+                        let entry = try transaction(node, "transactions[\(count)]")
+                        count += 1
+                        guard let stream, stream.began else { return transactions.append(entry) }
+                        guard stream.failure == nil else { return }
+                        do { try stream.take(entry) } catch { stream.failure = error }
+                    } catch {
                         transactionError = error
                     }
                 }
@@ -186,28 +239,8 @@ struct Reader {
         } else {
             root = try events.node()
         }
-        let fields = try mapping(
-            root, "",
-            allowed: [
-                "capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards",
-                "deposits", "dues", "budgets", "rates",
-            ])
-        if let version = try text(fields, "capital", "", in: root), version != "1" {
-            throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
-        }
-        guard let code = try text(fields, "currency", "", in: root, required: true) else { fatalError("unreachable") }
-        let currency: Currency
-        do { currency = try Currency(code) } catch { throw fail(fields["currency"]!, "currency", "\(error)") }
-        var document = LedgerDocument(file: file, currency: currency)
-        if let name = try text(fields, "defaultAccount", "", in: root) {
-            document.defaultAccount = (name, location(fields["defaultAccount"]!, "defaultAccount"))
-        }
-        for (index, node) in try list(fields, "accounts", "").enumerated() {
-            document.accounts.append(try account(node, "accounts[\(index)]"))
-        }
-        for (index, node) in try list(fields, "groups", "").enumerated() {
-            document.groups.append(try group(node, "groups[\(index)]"))
-        }
+        var document = try head(root)
+        let fields = try mapping(root, "", allowed: Self.topKeys)
         for (index, node) in try list(fields, "transactions", "").enumerated() {
             document.transactions.append(try transaction(node, "transactions[\(index)]"))
         }
@@ -237,6 +270,42 @@ struct Reader {
         }
         for (index, node) in try list(fields, "rates", "").enumerated() {
             document.rates.append(try rate(node, "rates[\(index)]"))
+        }
+        return document
+    }
+
+    static let topKeys = [
+        "capital", "currency", "defaultAccount", "calendar", "calendars", "accounts", "groups", "transactions", "schedules", "loans", "cards",
+        "deposits", "dues", "budgets", "rates",
+    ]
+
+    /// Whether the transactions can be streamed after the top-level pairs in `top`: the version,
+    /// the currency and the accounts are known.
+    static func streams(before top: YAMLNode.Mapping) -> Bool {
+        let keys = top.pairs.compactMap { pair -> String? in
+            if case .scalar(let scalar) = pair.key { scalar.string } else { nil }
+        }
+        return keys.contains("capital") && keys.contains("currency") && keys.contains("accounts")
+    }
+
+    /// The file's head: its version checked, its currency, default account, accounts and groups.
+    func head(_ root: YAMLNode) throws(LedgerFileError) -> LedgerDocument {
+        let fields = try mapping(root, "", allowed: Self.topKeys)
+        if let version = try text(fields, "capital", "", in: root), version != "1" {
+            throw fail(fields["capital"]!, "capital", "'\(version)' is not a ledger format this capital reads (it reads 1)")
+        }
+        guard let code = try text(fields, "currency", "", in: root, required: true) else { fatalError("unreachable") }
+        let currency: Currency
+        do { currency = try Currency(code) } catch { throw fail(fields["currency"]!, "currency", "\(error)") }
+        var document = LedgerDocument(file: file, currency: currency)
+        if let name = try text(fields, "defaultAccount", "", in: root) {
+            document.defaultAccount = (name, location(fields["defaultAccount"]!, "defaultAccount"))
+        }
+        for (index, node) in try list(fields, "accounts", "").enumerated() {
+            document.accounts.append(try account(node, "accounts[\(index)]"))
+        }
+        for (index, node) in try list(fields, "groups", "").enumerated() {
+            document.groups.append(try group(node, "groups[\(index)]"))
         }
         return document
     }

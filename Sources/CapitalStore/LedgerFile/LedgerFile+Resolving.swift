@@ -33,6 +33,17 @@ extension Store {
     /// then shared; group memberships are joined; a transaction whose `id` is already present
     /// must be identical and is skipped. Anything else that disagrees is an error.
     static func resolve(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        try resolveHead(document, onto: draft)
+        var transactions = try TransactionResolver(draft)
+        for entry in document.transactions {
+            if let transaction = try transactions.resolve(entry) { draft.content.transactions.append(transaction) }
+        }
+        try transactions.finish()
+        try resolveTail(document, onto: draft)
+    }
+
+    /// The file's currency, accounts, groups and default account, which its transactions need.
+    static func resolveHead(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
         var createdCapital = false
         if let code = draft.recordSetting("currency") {
@@ -119,12 +130,7 @@ extension Store {
         }
 
         let accounts = draft.accountIndex()
-        func accountID(_ name: String, _ at: FileLocation) throws -> String {
-            guard let account = accounts[name: name] else {
-                throw fail(at, "'\(name)' is not an account defined in the file (or the database)")
-            }
-            return account.id
-        }
+        func accountID(_ name: String, _ at: FileLocation) throws -> String { try Store.accountID(name, at, accounts) }
 
         seen = [:]
         for entry in document.groups {
@@ -172,7 +178,19 @@ extension Store {
             }
         }
 
-        try resolveTransactions(document, onto: draft, accounts: accounts, accountID: accountID)
+    }
+
+    /// The id of the account `name` (of the file or the database) written at `at`.
+    static func accountID(_ name: String, _ at: FileLocation, _ accounts: AccountIndex) throws -> String {
+        guard let account = accounts[name: name] else {
+            throw StoreError.file(LedgerFileError(at, "'\(name)' is not an account defined in the file (or the database)"))
+        }
+        return account.id
+    }
+
+    /// What follows the transactions: calendars, schedules, loans, cards, deposits, dues, rates and budgets.
+    static func resolveTail(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        let accounts = draft.accountIndex()
         try resolveCalendars(document, onto: draft)
         try resolveSchedules(document, onto: draft, accounts: accounts)
         try resolveInstruments(
@@ -231,108 +249,6 @@ extension Store {
                     throw StoreError.conflict(FieldKeys.literal("budget of '\(budget.categoryID)': the category already has a budget (\(other.id))"))
                 }
             })
-    }
-
-    static func resolveTransactions(
-        _ document: LedgerDocument, onto draft: LedgerDraft, accounts: AccountIndex, accountID: (String, FileLocation) throws -> String
-    ) throws {
-        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
-        var touched = Set<String>()
-        var ids: [String: FileLocation] = [:]
-        var occurrences: [String: Int] = [:]
-        for entry in document.transactions {
-            let inputs = try entry.postings.map { posting in
-                PostingInput(
-                    account: try accountID(posting.account, posting.location), amount: posting.amount, currency: posting.currency, note: posting.note,
-                    field: "\(posting.amountLocation)")
-            }
-            var transaction: Transaction
-            do {
-                transaction = try build(
-                    accounts, id: "",
-                    TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs)
-                )
-            } catch StoreError.ledger(let error) {
-                throw fail(entry.location, "\(error)")
-            } catch StoreError.invalid(_, let value, let reason) {
-                // The postings were given account ids: name the account as the file does.
-                throw fail(entry.location, "'\(accounts[id: value]?.name ?? value)': \(reason)")
-            }
-            let idLocation = FileLocation(file: entry.location.file, line: entry.location.line, path: entry.location.path + ".id")
-            if let given = entry.id {
-                guard StableID.isUUID(given) else {
-                    throw fail(idLocation, "'\(given)' is not a UUID (8-4-4-4-12 hex digits); leave id out and capital derives one")
-                }
-                transaction.id = given.lowercased()
-            } else {
-                // Without an id, the id derives from the content (and how many identical ones came
-                // before in the file): importing the same file twice adds nothing the second time.
-                let content = contentKey(entry, transaction)
-                occurrences[content, default: 0] += 1
-                transaction.id = StableID.make(content + "#\(occurrences[content]!)")
-            }
-            let id = transaction.id
-            if let first = ids[id] {
-                throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first.line ?? 0))")
-            }
-            ids[id] = entry.location
-            if let (deleted, existing) = try draft.lookup.transaction(id) {
-                if deleted && entry.id == nil {
-                    // Deleted after an earlier import of the same file: it stays deleted.
-                    draft.content.summary.transactionsAlreadyPresent += 1
-                    continue
-                }
-                guard let existing, existing == transaction else {
-                    throw fail(
-                        idLocation,
-                        deleted
-                            ? "transaction '\(id)' was deleted from the database; remove it from the file or give it a new id"
-                            : "transaction '\(id)' already exists with different content")
-                }
-                draft.content.summary.transactionsAlreadyPresent += 1
-                continue
-            }
-            draft.content.transactions.append(transaction)
-            touched.formUnion(transaction.postings.map(\.accountID))
-            draft.content.summary.transactionsAdded += 1
-        }
-        try checkSumsFit(draft, accounts: accounts, touched: touched)
-    }
-
-    /// Refuses postings that would add up, on one account, past what Int64 holds: the positive and
-    /// the negative ones apart, as the database sums them.
-    static func checkSumsFit(_ draft: LedgerDraft, accounts: AccountIndex, touched: Set<String>) throws {
-        guard !touched.isEmpty else { return }
-        var added: [String: [Posting]] = [:]
-        for transaction in draft.content.transactions {
-            for posting in transaction.postings where touched.contains(posting.accountID) { added[posting.accountID, default: []].append(posting) }
-        }
-        // The ledger's order, the equity account last: the account named is the one the user means.
-        let order = draft.content.accounts.filter { touched.contains($0.id) }
-        for id in (order.filter { $0.kind != .equity } + order.filter { $0.kind == .equity }).map(\.id) {
-            var sums = try draft.lookup.postingSums(id)
-            if sums != nil {
-                for posting in added[id] ?? [] {
-                    var sum = sums![posting.amount.currency.code] ?? (0, 0)
-                    let overflow: Bool
-                    if posting.amount.minor > 0 {
-                        (sum.positive, overflow) = sum.positive.addingReportingOverflow(posting.amount.minor)
-                    } else {
-                        (sum.negative, overflow) = sum.negative.addingReportingOverflow(posting.amount.minor)
-                    }
-                    if overflow {
-                        sums = nil
-                        break
-                    }
-                    sums![posting.amount.currency.code] = sum
-                }
-            }
-            if sums == nil {
-                throw StoreError.invalid(
-                    field: "account", value: accounts[id: id]?.name ?? id,
-                    reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
-            }
-        }
     }
 
     static func resolveCalendars(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
@@ -566,5 +482,150 @@ extension Store {
             throw StoreError.file(
                 LedgerFileError(location, "\(name) (\(id)) was deleted from the database; remove it from the file or give it a new id"))
         }
+    }
+}
+
+/// Resolves a file's transactions one at a time, as they are read or streamed: each checked and
+/// built as an import builds it, its id given or derived from its content, refused when the id
+/// came before in the file or is stored with other content. What it keeps per transaction is its
+/// id's line; per account, the running sums that must fit Int64.
+struct TransactionResolver {
+    let draft: LedgerDraft
+    let accounts: AccountIndex
+    /// The line of each id seen, by the id's 128 bits.
+    private var ids: [UUIDKey: Int] = [:]
+    private var occurrences: [String: Int] = [:]
+    /// Per account touched: what is stored plus what is added, per currency (nil once it overflowed).
+    private var sums: [String: [String: (positive: Int64, negative: Int64)]?] = [:]
+
+    /// Whether the database held transactions when the file began: when it held none, only the
+    /// file's own ids can clash, and those are caught as they come.
+    private let lookingUp: Bool
+
+    init(_ draft: LedgerDraft) throws {
+        self.draft = draft
+        accounts = draft.accountIndex()
+        lookingUp = try draft.lookup.holdsTransactions()
+    }
+
+    /// The transaction `entry` adds, or nil when it is there already (or was deleted after an
+    /// earlier import of the same file); the draft's summary counts it.
+    mutating func resolve(_ entry: LedgerDocument.TransactionEntry) throws -> Transaction? {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        // A posting with an amount stands by its index until an error about the amount names
+        // it (a million transactions would otherwise format two locations each that no message
+        // uses); one without keeps its place, which the next one without an amount names.
+        let inputs = try entry.postings.enumerated().map { index, posting in
+            PostingInput(
+                account: try Store.accountID(posting.account, posting.location, accounts), amount: posting.amount, currency: posting.currency,
+                note: posting.note, field: posting.amount == nil ? "\(posting.amountLocation)" : String(index))
+        }
+        var transaction: Transaction
+        do {
+            transaction = try Store.build(
+                accounts, id: "",
+                TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs))
+        } catch StoreError.money(let field, let error) {
+            throw StoreError.money(field: Int(field).map { "\(entry.postings[$0].amountLocation)" } ?? field, error)
+        } catch StoreError.ledger(let error) {
+            throw fail(entry.location, "\(error)")
+        } catch StoreError.invalid(_, let value, let reason) {
+            // The postings were given account ids: name the account as the file does.
+            throw fail(entry.location, "'\(accounts[id: value]?.name ?? value)': \(reason)")
+        }
+        let idLocation = { entry.location.field("id") }
+        if let given = entry.id {
+            guard StableID.isUUID(given) else {
+                throw fail(idLocation(), "'\(given)' is not a UUID (8-4-4-4-12 hex digits); leave id out and capital derives one")
+            }
+            transaction.id = given.lowercased()
+        } else {
+            // Without an id, the id derives from the content (and how many identical ones came
+            // before in the file): importing the same file twice adds nothing the second time.
+            let content = Store.contentKey(entry, transaction)
+            occurrences[content, default: 0] += 1
+            transaction.id = StableID.make(content + "#\(occurrences[content]!)")
+        }
+        let id = transaction.id
+        if let first = ids.updateValue(entry.location.line ?? 0, forKey: UUIDKey(id)) {
+            throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first))")
+        }
+        if lookingUp, let (deleted, existing) = try draft.lookup.transaction(id) {
+            if deleted && entry.id == nil {
+                // Deleted after an earlier import of the same file: it stays deleted.
+                draft.content.summary.transactionsAlreadyPresent += 1
+                return nil
+            }
+            guard let existing, existing == transaction else {
+                throw fail(
+                    idLocation(),
+                    deleted
+                        ? "transaction '\(id)' was deleted from the database; remove it from the file or give it a new id"
+                        : "transaction '\(id)' already exists with different content")
+            }
+            draft.content.summary.transactionsAlreadyPresent += 1
+            return nil
+        }
+        for posting in transaction.postings { try add(posting) }
+        draft.content.summary.transactionsAdded += 1
+        return transaction
+    }
+
+    /// Adds a posting to its account's sums: the positive and the negative ones apart, as the
+    /// database sums them, from what the account holds already.
+    private mutating func add(_ posting: Posting) throws {
+        let account = posting.accountID
+        if sums[account] == nil { sums[account] = .some(try draft.lookup.postingSums(account)) }
+        // Taken out while it changes, so that it changes in place instead of being copied.
+        guard var held = sums.updateValue(nil, forKey: account)! else { return }
+        let code = posting.amount.currency.code
+        var sum = held[code] ?? (0, 0)
+        let minor = posting.amount.minor
+        let overflow: Bool
+        if minor > 0 {
+            (sum.positive, overflow) = sum.positive.addingReportingOverflow(minor)
+        } else {
+            (sum.negative, overflow) = sum.negative.addingReportingOverflow(minor)
+        }
+        guard !overflow else { return }  // stays nil: the account overflowed
+        held[code] = sum
+        sums[account] = .some(held)
+    }
+
+    /// Refuses postings that would add up, on one account, past what Int64 holds; the account named
+    /// is the first in the ledger's order, the equity account last: the one the user means.
+    func finish() throws {
+        let order = draft.content.accounts.filter { sums[$0.id] != nil }
+        for id in (order.filter { $0.kind != .equity } + order.filter { $0.kind == .equity }).map(\.id) where sums[id]! == nil {
+            throw StoreError.invalid(
+                field: "account", value: accounts[id: id]?.name ?? id,
+                reason: "its postings would add up past the largest amount capital can hold (Int64 minor units); nothing was changed")
+        }
+    }
+}
+
+/// A transaction id's 128 bits, or its text when it is not a UUID: a million ids seen cost 16
+/// bytes each, not a string each.
+enum UUIDKey: Hashable {
+    case bits(UInt64, UInt64)
+    case text(String)
+
+    init(_ id: String) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for byte in id.utf8 where byte != UInt8(ascii: "-") {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            default:
+                self = .text(id)
+                return
+            }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+        }
+        self = digits == 32 && id.utf8.count == 36 ? .bits(high, low) : .text(id)
     }
 }

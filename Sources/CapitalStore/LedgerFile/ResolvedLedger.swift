@@ -118,6 +118,9 @@ public struct ResolvedLedger: Sendable {
 protocol LedgerLookup {
     /// The transaction with `id`: whether it was deleted, and the live one.
     func transaction(_ id: String) throws -> (deleted: Bool, live: Transaction?)?
+    /// Whether any transaction (live or deleted) is stored: when none is, an import need not look
+    /// each of its transactions up.
+    func holdsTransactions() throws -> Bool
     /// Whether a record of `table` with `id` exists only as deleted.
     func isDeleted(_ table: String, _ id: String) throws -> Bool
     func schedule(_ id: String) throws -> Schedule?
@@ -143,6 +146,7 @@ protocol LedgerLookup {
 /// No ledger: what `-f` resolves a file onto.
 struct NoLedger: LedgerLookup {
     func transaction(_ id: String) -> (deleted: Bool, live: Transaction?)? { nil }
+    func holdsTransactions() -> Bool { false }
     func isDeleted(_ table: String, _ id: String) -> Bool { false }
     func schedule(_ id: String) -> Schedule? { nil }
     func scheduleNameTaken(_ nameKey: String) -> Bool { false }

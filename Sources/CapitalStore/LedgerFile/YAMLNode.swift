@@ -80,17 +80,11 @@ final class YAMLEvents {
         yaml_parser_delete(&parser)
     }
 
-    /// Runs `body` over the events of `text`; the events must not escape it.
+    /// Runs `body` over the events of the UTF-8 text in `bytes`; the events must not escape it.
     static func reading<T>(
-        _ text: String, file: String, language: String, _ body: (YAMLEvents) throws(LedgerFileError) -> T
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, language: String, _ body: (YAMLEvents) throws(LedgerFileError) -> T
     ) throws(LedgerFileError) -> T {
-        var text = text
-        text.makeContiguousUTF8()
-        let result: Result<T, LedgerFileError> = text.utf8.withContiguousStorageIfAvailable { bytes in
-            let events = YAMLEvents(bytes: bytes, file: file, language: language)
-            do throws(LedgerFileError) { return .success(try body(events)) } catch { return .failure(error) }
-        }!
-        return try result.get()
+        try body(YAMLEvents(bytes: bytes, file: file, language: language))
     }
 
     /// The type of the current event.

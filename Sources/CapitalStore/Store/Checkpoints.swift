@@ -137,36 +137,71 @@ enum Checkpoints {
     /// `cacheKiB` nil keeps the connection's page cache (a join, whose rows come in key order,
     /// gains nothing from a larger one and would hold tens of megabytes more).
     static func bulkInsert(_ db: Database, written: [Transaction]? = nil, cacheKiB: Int? = bulkCacheKiB, _ body: () throws -> Void) throws {
-        let setAside = try Row.fetchAll(
-            db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY type")
-        for row in setAside {
-            try db.execute(sql: "DROP \((row["type"] as String).uppercased()) \((row["name"] as String).quotedDatabaseIdentifier)")
+        var bulk = try BulkWrite(db, cacheKiB: cacheKiB, joining: written == nil)
+        do {
+            try body()
+            for transaction in written ?? [] { try bulk.wrote(transaction) }
+        } catch {
+            bulk.restoreCache()
+            throw error
         }
-        let before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM posting") ?? 0
-        // Random transaction ids still land on random pages of the transactions' own index: a
-        // larger page cache (allocated only as it fills) keeps them from being written twice.
-        let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        if let cacheKiB { try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)") }
-        defer { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
-        try body()
-        if let written {
-            try add(monthSums(written), db)
+        try bulk.finish()
+    }
+
+    /// A bulk write under way (`bulkInsert`), for a writer that inserts transactions as it gets
+    /// them: begun, told of each live transaction it wrote (unless it `joins`: then the months are
+    /// read back from the new postings), finished inside the same write transaction.
+    struct BulkWrite {
+        private let db: Database
+        private let setAside: [Row]
+        private let before: Int64
+        private let cache: Int
+        private let joins: Bool
+        private var sums: [BalanceKey: [Int: MonthSum]] = [:]
+
+        init(_ db: Database, cacheKiB: Int? = bulkCacheKiB, joining joins: Bool = false) throws {
+            self.db = db
+            self.joins = joins
+            setAside = try Row.fetchAll(
+                db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN ('balanceMonth_postingInsert', 'posting_txn') ORDER BY type")
+            for row in setAside {
+                try db.execute(sql: "DROP \((row["type"] as String).uppercased()) \((row["name"] as String).quotedDatabaseIdentifier)")
+            }
+            before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM posting") ?? 0
+            // Random transaction ids still land on random pages of the transactions' own index: a
+            // larger page cache (allocated only as it fills) keeps them from being written twice.
+            cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            if let cacheKiB { try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)") }
+        }
+
+        /// Counts a live transaction written since the write began in its months.
+        mutating func wrote(_ transaction: Transaction) throws { try Checkpoints.add(transaction, to: &sums) }
+
+        /// Adds the months, builds the trigger and the index again, restores the page cache.
+        func finish() throws {
+            defer { restoreCache() }
+            if joins {
+                try db.execute(
+                    sql: """
+                        INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings)
+                        SELECT accountId, currency, \(month("day")) AS month, SUM(amount), SUM(positive), SUM(negative), SUM(n)
+                        FROM (
+                            SELECT posting.accountId, posting.currency, txn.day, SUM(posting.amountMinor) AS amount,
+                                SUM(MAX(posting.amountMinor, 0)) AS positive, SUM(MIN(posting.amountMinor, 0)) AS negative, COUNT(*) AS n
+                            FROM posting JOIN txn ON txn.id = posting.txnId WHERE posting.rowid > ? AND txn.deleted = 0
+                            GROUP BY posting.accountId, posting.currency, txn.day
+                        ) WHERE true GROUP BY accountId, currency, month
+                        \(accumulate)
+                        """, arguments: [before])
+            } else {
+                try Checkpoints.add(sums, db)
+            }
             for row in setAside { try db.execute(sql: row["sql"]) }
-            return
         }
-        try db.execute(
-            sql: """
-                INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings)
-                SELECT accountId, currency, \(month("day")) AS month, SUM(amount), SUM(positive), SUM(negative), SUM(n)
-                FROM (
-                    SELECT posting.accountId, posting.currency, txn.day, SUM(posting.amountMinor) AS amount,
-                        SUM(MAX(posting.amountMinor, 0)) AS positive, SUM(MIN(posting.amountMinor, 0)) AS negative, COUNT(*) AS n
-                    FROM posting JOIN txn ON txn.id = posting.txnId WHERE posting.rowid > ? AND txn.deleted = 0
-                    GROUP BY posting.accountId, posting.currency, txn.day
-                ) WHERE true GROUP BY accountId, currency, month
-                \(accumulate)
-                """, arguments: [before])
-        for row in setAside { try db.execute(sql: row["sql"]) }
+
+        /// The page cache back to its size before the write (also when the write fails: the
+        /// rollback brings back the trigger and the index, not the cache's size).
+        func restoreCache() { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
     }
 
     /// A month's sums of one account in one currency.
@@ -182,23 +217,26 @@ enum Checkpoints {
     /// - Complexity: O(postings).
     static func monthSums(_ transactions: [Transaction]) throws -> [BalanceKey: [Int: MonthSum]] {
         var sums: [BalanceKey: [Int: MonthSum]] = [:]
-        for transaction in transactions {
-            let month = transaction.day.startOfMonth.number
-            for posting in transaction.postings {
-                let minor = posting.amount.minor
-                var sum = sums[BalanceKey(accountID: posting.accountID, currency: posting.amount.currency), default: [:]][month, default: MonthSum()]
-                sum.amount = try checkedSum(sum.amount, minor)
-                sum.positive = try checkedSum(sum.positive, max(minor, 0))
-                sum.negative = try checkedSum(sum.negative, min(minor, 0))
-                sum.postings += 1
-                sums[BalanceKey(accountID: posting.accountID, currency: posting.amount.currency), default: [:]][month] = sum
-            }
-        }
+        for transaction in transactions { try add(transaction, to: &sums) }
         return sums
     }
 
+    /// Adds `transaction`'s postings to `sums`.
+    static func add(_ transaction: Transaction, to sums: inout [BalanceKey: [Int: MonthSum]]) throws {
+        let month = transaction.day.startOfMonth.number
+        for posting in transaction.postings {
+            let minor = posting.amount.minor
+            var sum = sums[BalanceKey(accountID: posting.accountID, currency: posting.amount.currency), default: [:]][month, default: MonthSum()]
+            sum.amount = try checkedSum(sum.amount, minor)
+            sum.positive = try checkedSum(sum.positive, max(minor, 0))
+            sum.negative = try checkedSum(sum.negative, min(minor, 0))
+            sum.postings += 1
+            sums[BalanceKey(accountID: posting.accountID, currency: posting.amount.currency), default: [:]][month] = sum
+        }
+    }
+
     /// Adds `sums` to the table's months.
-    private static func add(_ sums: [BalanceKey: [Int: MonthSum]], _ db: Database) throws {
+    static func add(_ sums: [BalanceKey: [Int: MonthSum]], _ db: Database) throws {
         let statement = try db.makeStatement(
             sql:
                 "INSERT INTO balanceMonth(accountId, currency, month, amountMinor, positiveMinor, negativeMinor, postings) VALUES (?, ?, ?, ?, ?, ?, ?)"

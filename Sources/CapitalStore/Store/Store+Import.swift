@@ -47,18 +47,60 @@ extension Store {
     @discardableResult
     public func importDocument(_ document: LedgerDocument) throws(StoreError) -> ImportSummary {
         try write("importing \(document.file)") { db in
-            var seed = ResolvedLedger(file: document.file)
-            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM setting")) { seed.settings[row["key"]] = row["value"] }
-            seed.accounts = try Store.fetchAccounts(db)
-            seed.groups = try Store.fetchGroups(db)
-            seed.calendarDays = try Store.fetchCalendarDays(db).map {
-                ResolvedLedger.CalendarDay(calendar: $0.calendar, day: $0.day, holiday: $0.holiday, name: $0.name)
-            }
-            let draft = LedgerDraft(seed, lookup: DatabaseLookup(db: db))
+            let draft = try Store.importDraft(file: document.file, db)
             try Store.resolve(document, onto: draft)
             try Store.insert(draft.content, db)
             return draft.content.summary
         }
+    }
+
+    /// Imports the ledger file at `path`, all or nothing, as `importDocument` imports it. When the
+    /// file's version, currency and accounts come before its transactions (as capital writes
+    /// files), each transaction is resolved and written as it is read, so that a file of a million
+    /// transactions is never held whole; otherwise the file is read first.
+    @discardableResult
+    public func importFile(path: String) throws(StoreError) -> ImportSummary {
+        try write("importing \(path)") { db in
+            let draft = try Store.importDraft(file: path, db)
+            var writer: TransactionWriter?
+            var head = InsertedHead()
+            let stream = TransactionStream(
+                begin: { document in
+                    try Store.resolveHead(document, onto: draft)
+                    head = try Store.insert(draft.content, db)
+                    writer = try TransactionWriter(draft, db)
+                },
+                take: { entry in try writer!.take(entry) })
+            do {
+                let document: LedgerDocument
+                do throws(LedgerFileError) { document = try LedgerFile.read(path: path, stream: stream) } catch { throw StoreError.file(error) }
+                if let failure = stream.failure { throw failure }
+                if var writer {
+                    try writer.finish()
+                    try Store.resolveTail(document, onto: draft)
+                } else {
+                    try Store.resolve(document, onto: draft)
+                }
+                try Store.insert(draft.content, db, after: head)
+                return draft.content.summary
+            } catch {
+                writer?.restoreCache()
+                throw error
+            }
+        }
+    }
+
+    /// An import's draft: the database's settings, accounts, groups and calendar days, and the
+    /// database to look the rest up in.
+    static func importDraft(file: String, _ db: Database) throws -> LedgerDraft {
+        var seed = ResolvedLedger(file: file)
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM setting")) { seed.settings[row["key"]] = row["value"] }
+        seed.accounts = try Store.fetchAccounts(db)
+        seed.groups = try Store.fetchGroups(db)
+        seed.calendarDays = try Store.fetchCalendarDays(db).map {
+            ResolvedLedger.CalendarDay(calendar: $0.calendar, day: $0.day, holiday: $0.holiday, name: $0.name)
+        }
+        return LedgerDraft(seed, lookup: DatabaseLookup(db: db))
     }
 
     /// A read-only store holding a ledger file (`-f FILE`). Its snapshot and calendars come
@@ -83,26 +125,47 @@ extension Store {
         return postings * 4 >= held
     }
 
-    /// Writes what a resolved file adds to the database, in the order it was made.
-    static func insert(_ resolved: ResolvedLedger, _ db: Database) throws {
-        for key in resolved.changedSettings { try setSetting(db, key, resolved.settings[key]) }
-        for account in resolved.accounts where resolved.addedAccounts.contains(account.id) { try insertAccount(db, account) }
-        for id in resolved.restyled {
+    /// What an insert of a file's head wrote, which a second insert of the whole file skips.
+    struct InsertedHead {
+        var settings = 0
+        var accounts: Set<String> = []
+        var restyled = 0
+        var groups: Set<String> = []
+        var members = 0
+    }
+
+    /// Writes what a resolved file adds to the database, in the order it was made, but for what an
+    /// earlier insert of its head wrote (`head`); returns what it wrote of the head.
+    @discardableResult
+    static func insert(_ resolved: ResolvedLedger, _ db: Database, after head: InsertedHead = InsertedHead()) throws -> InsertedHead {
+        for key in resolved.changedSettings.dropFirst(head.settings) { try setSetting(db, key, resolved.settings[key]) }
+        for account in resolved.accounts where resolved.addedAccounts.contains(account.id) && !head.accounts.contains(account.id) {
+            try insertAccount(db, account)
+        }
+        for id in resolved.restyled.dropFirst(head.restyled) {
             guard let account = resolved.accounts.first(where: { $0.id == id }) else { continue }
             try db.cachedStatement(
                 sql: "UPDATE account SET color = COALESCE(color, ?), icon = COALESCE(icon, ?), updatedAt = ?, version = version + 1 WHERE id = ?"
             )
             .execute(arguments: [account.color, account.icon, Timestamp.now(), id])
         }
-        for group in resolved.groups where resolved.addedGroups.contains(group.id) {
+        for group in resolved.groups where resolved.addedGroups.contains(group.id) && !head.groups.contains(group.id) {
             var empty = group
             empty.accountIDs = []
             try insertGroup(db, empty)
         }
-        for (group, account) in resolved.addedMembers { try addMember(db, groupID: group, accountID: account) }
+        for (group, account) in resolved.addedMembers.dropFirst(head.members) { try addMember(db, groupID: group, accountID: account) }
         let accounts = AccountIndex(resolved.accounts)
         if try isBulk(resolved.transactions, db) {
-            try Checkpoints.bulkInsert(db) { for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) } }
+            // The month sums come from the transactions in hand, not from a join of every new posting.
+            try Checkpoints.bulkInsert(db, written: resolved.transactions) {
+                let now = Timestamp.now()
+                var seq = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM txn") ?? 0
+                for transaction in resolved.transactions {
+                    seq += 1
+                    try insertTransaction(db, transaction, accounts, seq: seq, now: now)
+                }
+            }
         } else {
             for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) }
         }
@@ -137,6 +200,59 @@ extension Store {
                 try Store.mark(db, FlowKey(kind: .budget, instrumentID: budget.id, day: day), mark)
             }
         }
+        return InsertedHead(
+            settings: resolved.changedSettings.count, accounts: resolved.addedAccounts, restyled: resolved.restyled.count,
+            groups: resolved.addedGroups, members: resolved.addedMembers.count)
+    }
+
+    /// Writes a file's transactions as they are resolved: the first `bulkTransactions` are held to
+    /// decide whether the write is a bulk one (`isBulk`); after that each is written as it comes.
+    struct TransactionWriter {
+        private var resolver: TransactionResolver
+        private let db: Database
+        private let accounts: AccountIndex
+        private var held: [Transaction] = []
+        private var bulk: Checkpoints.BulkWrite?
+        private var deciding = true
+        private let now = Timestamp.now()
+        private var seq: Int
+
+        init(_ draft: LedgerDraft, _ db: Database) throws {
+            resolver = try TransactionResolver(draft)
+            self.db = db
+            accounts = draft.accountIndex()
+            seq = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM txn") ?? 0
+        }
+
+        mutating func take(_ entry: LedgerDocument.TransactionEntry) throws {
+            guard let transaction = try resolver.resolve(entry) else { return }
+            guard deciding else { return try write(transaction) }
+            held.append(transaction)
+            if held.count >= bulkTransactions { try decide() }
+        }
+
+        /// Checks the sums, writes what is held and finishes a bulk write.
+        mutating func finish() throws {
+            try resolver.finish()
+            if deciding { try decide() }
+            try bulk?.finish()
+        }
+
+        private mutating func decide() throws {
+            deciding = false
+            if try isBulk(held, db) { bulk = try Checkpoints.BulkWrite(db) }
+            for transaction in held { try write(transaction) }
+            held = []
+        }
+
+        /// After a failure: the page cache as it was (the rollback restores the rest).
+        func restoreCache() { bulk?.restoreCache() }
+
+        private mutating func write(_ transaction: Transaction) throws {
+            seq += 1
+            try insertTransaction(db, transaction, accounts, seq: seq, now: now)
+            try bulk?.wrote(transaction)
+        }
     }
 
     /// What identifies an id-less transaction of a file: its day, texts, and postings by account name.
@@ -157,6 +273,8 @@ struct DatabaseLookup: LedgerLookup {
         guard let deleted = try Bool.fetchOne(db.cachedStatement(sql: "SELECT deleted FROM txn WHERE id = ?"), arguments: [id]) else { return nil }
         return (deleted, deleted ? nil : try Store.fetchTransactions(db, ids: [id]).first)
     }
+
+    func holdsTransactions() throws -> Bool { try Bool.fetchOne(db, sql: "SELECT 1 FROM txn LIMIT 1") != nil }
 
     func isDeleted(_ table: String, _ id: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE id = ? AND deleted = 1"), arguments: [id]) != nil

@@ -34,12 +34,11 @@ extension Capital {
                 throw CLIError("--account: \(file) looks like a bank statement (\(format.rawValue)); name the account it is of", exitCode: 64)
             }
             let output = try global.writeOutput()
-            let document = try LedgerFile.read(path: file)
             let path = global.databasePath
             let existed = global.file != nil || FileManager.default.fileExists(atPath: path)
             do {
                 let store = try global.store(writing: true, creating: true)
-                let summary = try store.importDocument(document)
+                let summary = try store.importFile(path: file)
                 try output.said("Imported \(file) into \(store.location): \(summary.description).") {
                     let fields: [(String, Cell)] = [
                         ("file", .text(file)), ("database", .text(store.location)), ("accountsAdded", .int(summary.accountsAdded)),
