@@ -12,20 +12,17 @@ public enum LedgerFile {
     /// file's head comes before them (`Reader.document(_:stream:)`).
     static func read(path: String, stream: TransactionStream?) throws(LedgerFileError) -> LedgerDocument {
         let top = FileLocation(file: path, line: nil, path: "file")
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let file = MappedFile(path: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw LedgerFileError(top, "the file \(reason)")
         }
-        // Parsed from the file's bytes: a copy as a String would double a large file's memory.
-        let result = data.withUnsafeBytes { raw -> Result<LedgerDocument, LedgerFileError> in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard TextEncoding.firstInvalidUTF8(bytes) == nil else { return .failure(LedgerFileError(top, "the file is not UTF-8 text")) }
-            if isJSON(path) {
-                return Result { () throws(LedgerFileError) in try parse(String(decoding: bytes, as: UTF8.self), file: path, stream: stream) }
-            }
-            return Result { () throws(LedgerFileError) in try parse(bytes: bytes, file: path, stream: stream) }
-        }
-        return try result.get()
+        // Parsed from the file's mapped bytes, which are let go as the parser passes them: a copy
+        // in memory, or pages kept after reading, would cost a large file's size.
+        let bytes = file.bytes
+        guard TextEncoding.firstInvalidUTF8(bytes) == nil else { throw LedgerFileError(top, "the file is not UTF-8 text") }
+        file.release(upTo: bytes.count)
+        if isJSON(path) { return try parse(String(decoding: bytes, as: UTF8.self), file: path, stream: stream) }
+        return try parse(bytes: bytes, file: path, stream: stream, release: file.release(upTo:))
     }
 
     /// Parses ledger text; `file` names it in errors. The text is read as libyaml's events, one
@@ -41,9 +38,14 @@ public enum LedgerFile {
     }
 
     /// Parses ledger text given as UTF-8 bytes (checked to be UTF-8).
-    static func parse(bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?) throws(LedgerFileError) -> LedgerDocument {
+    /// `release` is told how far the parser has read, so that the bytes before may be let go.
+    static func parse(
+        bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?, release: ((Int) -> Void)? = nil
+    ) throws(LedgerFileError) -> LedgerDocument {
         try checkAliasExpansion(bytes, file: file)
-        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML") { (events) throws(LedgerFileError) in
+        release?(bytes.count)
+        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML", release: release) {
+            (events) throws(LedgerFileError) in
             guard try events.root() else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
             let document = try Reader(file: file).document(events, stream: stream)
             try events.finish()
@@ -493,5 +495,42 @@ struct Reader {
             id: try text(fields, "id", path, in: node), day: day, payee: try text(fields, "payee", path, in: node) ?? "",
             note: try text(fields, "note", path, in: node) ?? "", spender: try text(fields, "spender", path, in: node) ?? "",
             tags: try textList(fields, "tags", path).map(\.0), postings: postings, location: location(node, path))
+    }
+}
+
+/// A file mapped read-only, whose pages can be let go once read (they come back from the file if
+/// read again): reading a large file then costs its pages in flight, not its size.
+final class MappedFile {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer?
+    private var released = 0
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Nil when the path is not a regular file that can be opened and mapped.
+    init?(path: String) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        guard size > 0 else {
+            (base, bytes) = (nil, UnsafeBufferPointer(start: nil, count: 0))
+            return
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return nil }
+        base = mapped
+        bytes = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    deinit { if let base { munmap(base, bytes.count) } }
+
+    /// Lets the whole pages before `offset` go.
+    func release(upTo offset: Int) {
+        guard let base else { return }
+        let end = offset / Self.pageSize * Self.pageSize
+        guard end > released else { return }
+        _ = madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
     }
 }

@@ -81,11 +81,20 @@ final class YAMLEvents {
     }
 
     /// Runs `body` over the events of the UTF-8 text in `bytes`; the events must not escape it.
+    /// `release`, when given, is told every few megabytes how far libyaml has read the bytes (it
+    /// copies what it reads into a buffer of its own), so that what lies before may be let go.
     static func reading<T>(
-        _ bytes: UnsafeBufferPointer<UInt8>, file: String, language: String, _ body: (YAMLEvents) throws(LedgerFileError) -> T
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, language: String, release: ((Int) -> Void)? = nil,
+        _ body: (YAMLEvents) throws(LedgerFileError) -> T
     ) throws(LedgerFileError) -> T {
-        try body(YAMLEvents(bytes: bytes, file: file, language: language))
+        let events = YAMLEvents(bytes: bytes, file: file, language: language)
+        events.release = release
+        return try body(events)
     }
+
+    private var release: ((Int) -> Void)?
+    private var releasedAt = 0
+    private static let releaseEvery = 4 << 20
 
     /// The type of the current event.
     var type: yaml_event_type_t { event.type }
@@ -94,6 +103,13 @@ final class YAMLEvents {
     func advance() throws(LedgerFileError) {
         yaml_event_delete(&event)
         guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
+        if let release, let start = parser.input.string.start, let current = parser.input.string.current {
+            let read = current - start
+            if read - releasedAt >= Self.releaseEvery {
+                releasedAt = read
+                release(read)
+            }
+        }
     }
 
     /// Moves past the stream's and the document's start to the root node's first event; nil when
