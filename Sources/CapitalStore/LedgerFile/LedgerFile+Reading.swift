@@ -19,10 +19,9 @@ public enum LedgerFile {
         // Parsed from the file's mapped bytes, which are let go as the parser passes them: a copy
         // in memory, or pages kept after reading, would cost a large file's size.
         let bytes = file.bytes
-        guard TextEncoding.firstInvalidUTF8(bytes) == nil else { throw LedgerFileError(top, "the file is not UTF-8 text") }
-        file.release(upTo: bytes.count)
+        guard file.isUTF8 else { throw LedgerFileError(top, "the file is not UTF-8 text") }
         if isJSON(path) { return try parse(String(decoding: bytes, as: UTF8.self), file: path, stream: stream) }
-        return try parse(bytes: bytes, file: path, stream: stream, release: file.release(upTo:))
+        return try parse(bytes: bytes, file: path, stream: stream, hasAsterisk: file.contains(UInt8(ascii: "*")), release: file.release(upTo:))
     }
 
     /// Parses ledger text; `file` names it in errors. The text is read as libyaml's events, one
@@ -39,11 +38,11 @@ public enum LedgerFile {
 
     /// Parses ledger text given as UTF-8 bytes (checked to be UTF-8).
     /// `release` is told how far the parser has read, so that the bytes before may be let go.
+    /// `hasAsterisk` when known spares a pass over the bytes to find out whether there may be aliases.
     static func parse(
-        bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?, release: ((Int) -> Void)? = nil
+        bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?, hasAsterisk: Bool? = nil, release: ((Int) -> Void)? = nil
     ) throws(LedgerFileError) -> LedgerDocument {
-        try checkAliasExpansion(bytes, file: file)
-        release?(bytes.count)
+        if hasAsterisk ?? true { try checkAliasExpansion(bytes, file: file) }
         return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML", release: release) {
             (events) throws(LedgerFileError) in
             guard try events.root() else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
@@ -506,26 +505,70 @@ final class MappedFile {
     private var released = 0
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// Nil when the path is not a regular file that can be opened and mapped.
+    /// What is not a regular file (a pipe such as `/dev/stdin`) is read whole into memory of its own.
+    private let owned: UnsafeMutableBufferPointer<UInt8>?
+
+    /// Nil when the path cannot be opened and read (a folder, a missing file).
     init?(path: String) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
         let size = Int(status.st_size)
-        guard size > 0 else {
-            (base, bytes) = (nil, UnsafeBufferPointer(start: nil, count: 0))
+        if status.st_mode & S_IFMT == S_IFREG, size > 0, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
+            (base, owned) = (mapped, nil)
+            bytes = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
             return
         }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return nil }
-        base = mapped
-        bytes = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: data.count)
+        _ = buffer.initialize(from: data)
+        (base, owned) = (nil, buffer)
+        bytes = UnsafeBufferPointer(buffer)
     }
 
-    deinit { if let base { munmap(base, bytes.count) } }
+    deinit {
+        if let base { munmap(base, bytes.count) }
+        owned?.deallocate()
+    }
 
-    /// Lets the whole pages before `offset` go.
+    /// A window of the bytes at a time, each let go once `body` has read it.
+    private func windows(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        rewind()
+        defer { rewind() }
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + Self.window, bytes.count)
+            // Not in the middle of a character: back to a byte that is not a continuation byte.
+            while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            if end == start { end = min(start + Self.window, bytes.count) }
+            guard body(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return false }
+            release(upTo: end)
+            start = end
+        }
+        return true
+    }
+
+    private static let window = 4 << 20
+
+    /// Whether the bytes are UTF-8 text.
+    var isUTF8: Bool { windows { TextEncoding.firstInvalidUTF8($0) == nil } }
+
+    /// Whether `byte` is among the bytes.
+    func contains(_ byte: UInt8) -> Bool {
+        var found = false
+        _ = windows { window in
+            found = window.baseAddress.map { memchr($0, Int32(byte), window.count) != nil } ?? false
+            return !found
+        }
+        return found
+    }
+
+    /// Starts a new pass over the bytes: `release(upTo:)` counts from the start again.
+    func rewind() { released = 0 }
+
+    /// Lets the whole pages before `offset` go (those of this pass not let go yet).
     func release(upTo offset: Int) {
         guard let base else { return }
         let end = offset / Self.pageSize * Self.pageSize
