@@ -113,6 +113,29 @@ struct StreamedImportTests {
         }
     }
 
+    /// Groups and a default account written after the transactions are imported all the same.
+    @Test func groupsAndTheDefaultAccountAfterTheTransactionsAreImported() throws {
+        let text = """
+            capital: 1
+            currency: RUB
+            accounts:
+              - {name: Cash, kind: cash}
+              - {name: Food, kind: expense}
+            transactions:
+              - {date: 2025-01-02, amount: 5, from: Cash, to: Food}
+            groups:
+              - {name: Pocket, type: cash-flow, accounts: [Cash]}
+            defaultAccount: Cash
+            """
+        let path = try Self.temporary("late-groups.yaml", text)
+        let streamed = try Store.inMemory()
+        let whole = try Store.inMemory()
+        #expect(try streamed.importFile(path: path) == whole.importDocument(try LedgerFile.read(path: path)))
+        #expect(try Self.export(streamed) == Self.export(whole))
+        #expect(try Self.export(streamed).contains("defaultAccount: Cash"))
+        #expect(try Self.export(streamed).contains("Pocket"))
+    }
+
     /// A file whose accounts come after its transactions is read whole first, and imports alike.
     @Test func accountsAfterTheTransactionsAreReadFirst() throws {
         let text = """

@@ -129,10 +129,15 @@ extension Store {
             draft.content.summary.accountsAdded += 1
         }
 
-        let accounts = draft.accountIndex()
-        func accountID(_ name: String, _ at: FileLocation) throws -> String { try Store.accountID(name, at, accounts) }
+        try resolveGroups(document, onto: draft)
+        try resolveDefaultAccount(document, onto: draft)
+    }
 
-        seen = [:]
+    /// The file's groups, their accounts joined to the groups of the same name.
+    static func resolveGroups(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
+        let accounts = draft.accountIndex()
+        var seen: [String: FileLocation] = [:]
         for entry in document.groups {
             if let first = seen[nameKey(entry.name)] {
                 throw fail(entry.location, "duplicate group name '\(entry.name)' (first defined at line \(first.line ?? 0))")
@@ -156,28 +161,29 @@ extension Store {
                 draft.content.summary.groupsAdded += 1
             }
             for (name, location) in entry.accounts {
-                let id = try accountID(name, location)
+                let id = try accountID(name, location, accounts)
                 if !draft.content.groups[position].accountIDs.contains(id) {
                     draft.content.groups[position].accountIDs.append(id)
                     draft.content.addedMembers.append((draft.content.groups[position].id, id))
                 }
             }
         }
+    }
 
+    /// The file's default account, unless the database has one.
+    static func resolveDefaultAccount(_ document: LedgerDocument, onto draft: LedgerDraft) throws {
+        let accounts = draft.accountIndex()
         if let (name, location) = document.defaultAccount {
-            let id = try accountID(name, location)
+            let id = try accountID(name, location, accounts)
             if draft.recordSetting("defaultAccount") == nil {
                 let account = accounts[id: id]!
                 guard account.kind.isBalanceSheet else {
-                    throw fail(
-                        location,
-                        "\(StoreError.invalid(field: "{default}", value: account.name, reason: "a category cannot be the default account; pick a cash or debit account"))"
-                    )
+                    let reason = "a category cannot be the default account; pick a cash or debit account"
+                    throw StoreError.file(LedgerFileError(location, "\(StoreError.invalid(field: "{default}", value: account.name, reason: reason))"))
                 }
                 draft.setSetting("defaultAccount", id)
             }
         }
-
     }
 
     /// The id of the account `name` (of the file or the database) written at `at`.

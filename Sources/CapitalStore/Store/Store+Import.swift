@@ -64,8 +64,10 @@ extension Store {
             let draft = try Store.importDraft(file: path, db)
             var writer: TransactionWriter?
             var head = InsertedHead()
+            var headDocument: LedgerDocument?
             let stream = TransactionStream(
                 begin: { document in
+                    headDocument = document
                     try Store.resolveHead(document, onto: draft)
                     head = try Store.insert(draft.content, db)
                     writer = try TransactionWriter(draft, db)
@@ -75,8 +77,11 @@ extension Store {
                 let document: LedgerDocument
                 do throws(LedgerFileError) { document = try LedgerFile.read(path: path, stream: stream) } catch { throw StoreError.file(error) }
                 if let failure = stream.failure { throw failure }
-                if var writer {
-                    try writer.finish()
+                if writer != nil, let headDocument {
+                    try writer!.finish()
+                    // Groups or a default account written after the transactions.
+                    if headDocument.groups.isEmpty { try Store.resolveGroups(document, onto: draft) }
+                    if headDocument.defaultAccount == nil { try Store.resolveDefaultAccount(document, onto: draft) }
                     try Store.resolveTail(document, onto: draft)
                 } else {
                     try Store.resolve(document, onto: draft)
