@@ -46,9 +46,10 @@ serve() { # PORT STORAGE-ARGS...: starts the server on PORT (0: a free one); set
     shift
     "$S" "$@" --port "$port" --scrypt-log-n 10 > "$work/out" 2> "$work/server.log" &
     server=$!
-    for _ in $(seq 200); do grep -q listening "$work/out" 2> /dev/null && break; sleep 0.05; done
+    # Up to 30 s: right after a full test run the machine can be slow to start a debug build.
+    for _ in $(seq 600); do grep -q listening "$work/out" 2> /dev/null && break; sleep 0.05; done
     url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/out")
-    [ -n "$url" ] || fail "the server did not start: $(cat "$work/server.log")"
+    [ -n "$url" ] || fail "the server did not start on port $port: $(cat "$work/server.log" "$work/out")"
 }
 
 stop() {
