@@ -112,7 +112,7 @@ final class YAMLEvents {
         }
     }
 
-    /// Moves past the stream's and the document's start to the root node's first event; nil when
+    /// Moves past the stream's and the document's start to the root node's first event; false when
     /// the stream holds no document.
     func root() throws(LedgerFileError) -> Bool {
         try advance()  // the stream's start
