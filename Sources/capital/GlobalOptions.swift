@@ -49,7 +49,7 @@ struct GlobalOptions: ParsableArguments {
             if writing {
                 throw CLIError("-f \(file): ledger files are read-only; this command writes — use --db, or `capital import \(file)` first")
             }
-            return try Store.load(try LedgerFile.read(path: file))
+            return try Store.load(path: file)
         }
         let path = creating ? databasePath : try existingDatabasePath()
         let store = try Store.open(path: path)

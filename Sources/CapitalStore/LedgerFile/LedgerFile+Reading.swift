@@ -21,7 +21,9 @@ public enum LedgerFile {
         let bytes = file.bytes
         guard file.isUTF8 else { throw LedgerFileError(top, "the file is not UTF-8 text") }
         if isJSON(path) { return try parse(String(decoding: bytes, as: UTF8.self), file: path, stream: stream) }
-        return try parse(bytes: bytes, file: path, stream: stream, hasAsterisk: file.contains(UInt8(ascii: "*")), release: file.release(upTo:))
+        return try parse(
+            bytes: bytes, file: path, stream: stream, hasAsterisk: file.contains(UInt8(ascii: "*")), release: file.release(upTo:), rewind: file.rewind
+        )
     }
 
     /// Parses ledger text; `file` names it in errors. The text is read as libyaml's events, one
@@ -40,10 +42,11 @@ public enum LedgerFile {
     /// `release` is told how far the parser has read, so that the bytes before may be let go.
     /// `hasAsterisk` when known spares a pass over the bytes to find out whether there may be aliases.
     static func parse(
-        bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?, hasAsterisk: Bool? = nil, release: ((Int) -> Void)? = nil
+        bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?, hasAsterisk: Bool? = nil, release: ((Int) -> Void)? = nil,
+        rewind: (() -> Void)? = nil
     ) throws(LedgerFileError) -> LedgerDocument {
         if hasAsterisk ?? true { try checkAliasExpansion(bytes, file: file) }
-        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML", release: release) {
+        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML", release: release, rewind: rewind) {
             (events) throws(LedgerFileError) in
             guard try events.root() else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
             let document = try Reader(file: file).document(events, stream: stream)

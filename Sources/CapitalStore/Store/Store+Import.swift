@@ -64,28 +64,14 @@ extension Store {
             let draft = try Store.importDraft(file: path, db)
             var writer: TransactionWriter?
             var head = InsertedHead()
-            var headDocument: LedgerDocument?
-            let stream = TransactionStream(
-                begin: { document in
-                    headDocument = document
-                    try Store.resolveHead(document, onto: draft)
-                    head = try Store.insert(draft.content, db)
-                    writer = try TransactionWriter(draft, db)
-                },
-                take: { entry in try writer!.take(entry) })
             do {
-                let document: LedgerDocument
-                do throws(LedgerFileError) { document = try LedgerFile.read(path: path, stream: stream) } catch { throw StoreError.file(error) }
-                if let failure = stream.failure { throw failure }
-                if writer != nil, let headDocument {
-                    try writer!.finish()
-                    // Groups or a default account written after the transactions.
-                    if headDocument.groups.isEmpty { try Store.resolveGroups(document, onto: draft) }
-                    if headDocument.defaultAccount == nil { try Store.resolveDefaultAccount(document, onto: draft) }
-                    try Store.resolveTail(document, onto: draft)
-                } else {
-                    try Store.resolve(document, onto: draft)
-                }
+                try Store.resolveFile(
+                    path: path, onto: draft,
+                    begin: {
+                        head = try Store.insert(draft.content, db)
+                        writer = try TransactionWriter(draft, db)
+                    },
+                    take: { entry in try writer!.take(entry) }, finish: { try writer!.finish() })
                 try Store.insert(draft.content, db, after: head)
                 return draft.content.summary
             } catch {
@@ -93,6 +79,50 @@ extension Store {
                 throw error
             }
         }
+    }
+
+    /// A read-only store holding the ledger file at `path` (`-f FILE`), as `load(_:)` makes one of
+    /// the file's document, but with its transactions resolved as they are read when the file's
+    /// head comes first (as `importFile` does): the file's entries are never all held at once.
+    public static func load(path: String) throws(StoreError) -> Store {
+        let draft = LedgerDraft(ResolvedLedger(file: path))
+        try resolving(path) {
+            var resolver: TransactionResolver?
+            try resolveFile(
+                path: path, onto: draft, begin: { resolver = try TransactionResolver(draft) },
+                take: { entry in
+                    if let transaction = try resolver!.resolve(entry) { draft.content.transactions.append(transaction) }
+                }, finish: { try resolver!.finish() })
+        }
+        return Store(file: draft.content)
+    }
+
+    /// Reads the ledger file at `path` and resolves it onto `draft`. When the file's version,
+    /// currency and accounts come before its transactions (as capital writes files), its head is
+    /// resolved first and `begin` told, then each transaction goes to `take` as it is read, and
+    /// `finish` is called after the last; the rest of the file is resolved after them. Otherwise
+    /// the file is read whole and resolved (`resolve(_:onto:)`), and none of the three is called.
+    /// A mistake anywhere in the file's text is the error reported, before any of resolving.
+    static func resolveFile(
+        path: String, onto draft: LedgerDraft, begin: @escaping () throws -> Void,
+        take: @escaping (LedgerDocument.TransactionEntry) throws -> Void, finish: () throws -> Void
+    ) throws {
+        var headDocument: LedgerDocument?
+        let stream = TransactionStream(
+            begin: { document in
+                try Store.resolveHead(document, onto: draft)
+                try begin()
+                headDocument = document
+            }, take: take)
+        let document: LedgerDocument
+        do throws(LedgerFileError) { document = try LedgerFile.read(path: path, stream: stream) } catch { throw StoreError.file(error) }
+        if let failure = stream.failure { throw failure }
+        guard let headDocument else { return try Store.resolve(document, onto: draft) }
+        try finish()
+        // Groups or a default account written after the transactions.
+        if headDocument.groups.isEmpty { try Store.resolveGroups(document, onto: draft) }
+        if headDocument.defaultAccount == nil { try Store.resolveDefaultAccount(document, onto: draft) }
+        try Store.resolveTail(document, onto: draft)
     }
 
     /// An import's draft: the database's settings, accounts, groups and calendar days, and the
