@@ -136,6 +136,52 @@ struct StreamedImportTests {
         #expect(try Self.export(streamed).contains("Pocket"))
     }
 
+    /// `-f FILE` (`Store.load(path:)`) resolves the transactions as they are read: the same
+    /// ledger as resolving the whole file read first, and the same refusals in the same words.
+    @Test func aFileLoadedAsItIsReadIsTheFileReadFirst() throws {
+        // What the store exports, or the error's words.
+        func loaded(_ path: String) -> (read: Bool, text: String) {
+            do { return (true, try Self.export(try Store.load(path: path))) } catch { return (false, "\(error)") }
+        }
+        func readFirst(_ path: String) -> (read: Bool, text: String) {
+            do { return (true, try Self.export(try Store.load(try LedgerFile.read(path: path)))) } catch { return (false, "\(error)") }
+        }
+        let base = try Self.generated(history: 300)
+        let lines = base.components(separatedBy: "\n")
+        let schedulesAt = try #require(lines.firstIndex(of: "schedules:"))
+        let amountAt = try #require(lines.indices.last { $0 < schedulesAt && lines[$0].contains("amount: ") })
+        var badAmount = lines
+        badAmount[amountAt] = badAmount[amountAt].replacingOccurrences(of: "amount: ", with: "amount: 12x")
+        var badSchedule = lines
+        badSchedule.insert("  - name: Broken\n    rule: every day\n    start: 2025-02-30", at: schedulesAt + 1)
+        var badSyntax = lines
+        badSyntax.append("rates: [")
+        let lateGroups = """
+            capital: 1
+            currency: RUB
+            accounts:
+              - {name: Cash, kind: cash}
+              - {name: Food, kind: expense}
+            transactions:
+              - {date: 2025-01-02, amount: 5, from: Cash, to: Food}
+            groups:
+              - {name: Pocket, type: cash-flow, accounts: [Cash]}
+            defaultAccount: Cash
+            """
+        let texts = [
+            ("household", HostileLedgerFileTests.household, true), ("generated", base, true), ("late-groups", lateGroups, true),
+            ("amount", badAmount.joined(separator: "\n"), false), ("schedule", badSchedule.joined(separator: "\n"), false),
+            ("syntax", badSyntax.joined(separator: "\n"), false),
+        ]
+        for (name, text, good) in texts {
+            let path = try Self.temporary("\(name).yaml", text)
+            let streamed = loaded(path)
+            let reference = readFirst(path)
+            #expect(streamed.read == reference.read && streamed.text == reference.text, "\(name): \(streamed.text.prefix(300))")
+            #expect(streamed.read == good, "\(name): \(streamed.text.prefix(300))")
+        }
+    }
+
     /// A file whose accounts come after its transactions is read whole first, and imports alike.
     @Test func accountsAfterTheTransactionsAreReadFirst() throws {
         let text = """

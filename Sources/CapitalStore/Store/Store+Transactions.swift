@@ -242,7 +242,8 @@ extension Store {
     }
 
     static func validateTags(_ tags: [String]) throws -> [String] {
-        for tag in tags where tag.isEmpty || tag.contains(",") || tag.contains(where: \.isNewline) {
+        // (The comma looked for byte by byte: stored tags are joined by commas.)
+        for tag in tags where tag.isEmpty || tag.utf8.contains(UInt8(ascii: ",")) || tag.contains(where: \.isNewline) {
             throw StoreError.invalid(field: "{tag}", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
         }
         return tags
