@@ -106,8 +106,10 @@ struct YAMLBlockScanner {
         return queue[head - 1]
     }
 
-    /// The text of a scalar event.
-    func text(_ event: Event) -> String {
+    /// The text of a scalar event of the scanner over `bytes` (static: the scanner is not copied
+    /// to read it).
+    static func text(_ event: Event, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard event.end > event.start, let base = bytes.baseAddress.map(UnsafePointer.init) else { return "" }
         let range = UnsafeBufferPointer(start: base + event.start, count: event.end - event.start)
         guard event.isEscaped else { return String(decoding: range, as: UTF8.self) }
         var out: [UInt8] = []

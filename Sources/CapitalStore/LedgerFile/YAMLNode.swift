@@ -160,7 +160,7 @@ final class YAMLEvents {
     func node() throws(LedgerFileError) -> YAMLNode {
         switch type {
         case YAML_SCALAR_EVENT where isBlock:
-            return .scalar(.init(string: block.text(blockEvent), isPlain: blockEvent.isPlain, line: blockEvent.line))
+            return .scalar(.init(string: YAMLBlockScanner.text(blockEvent, in: bytes), isPlain: blockEvent.isPlain, line: blockEvent.line))
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             let node = YAMLNode.scalar(
