@@ -15,6 +15,12 @@ extension Money {
 
     /// The minor-unit value of `text` for a currency with `exponent` decimal digits.
     public static func parseMinor(_ text: String, exponent: Int, code: String = "the currency") throws(MoneyError) -> Int64 {
+        if let value = plainMinor(text, exponent: exponent) { return value }
+        return try readMinor(text, exponent: exponent, code: code)
+    }
+
+    /// `parseMinor` the long way: every form it takes, every refusal.
+    static func readMinor(_ text: String, exponent: Int, code: String) throws(MoneyError) -> Int64 {
         let trimmed = text.trimmingSpaces()
         if trimmed.isEmpty { throw .empty }
         var scalars = Array(trimmed.unicodeScalars)
@@ -79,6 +85,44 @@ extension Money {
             value = -value
         }
         return value
+    }
+}
+
+extension Money {
+    /// The common case read straight from the bytes: an optional sign, at most 18 digits with
+    /// one `.` or `,` before at most `exponent` of them (no spaces, no groups). Nil for anything
+    /// else, which `parseMinor` reads (and refuses) the long way; for what it reads, it gives
+    /// what the long way gives (`MoneyTests` compares the two).
+    static func plainMinor(_ text: String, exponent: Int) -> Int64? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Int64? in
+            var index = 0
+            var negative = false
+            if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+                negative = first == UInt8(ascii: "-")
+                index = 1
+            }
+            var value: Int64 = 0
+            var digits = 0
+            var fraction = -1  // digits after the separator; -1 before it
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    digits += 1
+                    guard digits <= 18 else { return nil }
+                    value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+                    if fraction >= 0 { fraction += 1 }
+                } else if (byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",")) && fraction < 0 && digits > 0 {
+                    fraction = 0
+                } else {
+                    return nil
+                }
+                index += 1
+            }
+            // At most 18 digits once scaled to minor units: no overflow.
+            guard digits > 0, fraction != 0, fraction <= exponent, digits + exponent - max(fraction, 0) <= 18 else { return nil }
+            for _ in max(fraction, 0)..<exponent { value *= 10 }
+            return negative ? -value : value
+        } ?? nil
     }
 }
 

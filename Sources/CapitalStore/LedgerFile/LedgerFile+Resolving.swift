@@ -501,6 +501,9 @@ struct TransactionResolver {
     /// The line of each id seen, by the id's 128 bits.
     private var ids: [UUIDKey: Int] = [:]
     private var occurrences: [String: Int] = [:]
+    /// Each account name met as the file spells it, and its account's id: a name is folded and
+    /// looked up once, not once a posting.
+    private var accountIDs: [String: String] = [:]
     /// Per account touched: what is stored plus what is added, per currency (nil once it overflowed).
     private var sums: [String: [String: (positive: Int64, negative: Int64)]?] = [:]
 
@@ -516,6 +519,13 @@ struct TransactionResolver {
 
     /// The transaction `entry` adds, or nil when it is there already (or was deleted after an
     /// earlier import of the same file); the draft's summary counts it.
+    private mutating func accountID(_ posting: LedgerDocument.PostingEntry) throws -> String {
+        if let id = accountIDs[posting.account] { return id }
+        let id = try Store.accountID(posting.account, posting.location, accounts)
+        accountIDs[posting.account] = id
+        return id
+    }
+
     mutating func resolve(_ entry: LedgerDocument.TransactionEntry) throws -> Transaction? {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
         // A posting with an amount stands by its index until an error about the amount names
@@ -523,7 +533,7 @@ struct TransactionResolver {
         // uses); one without keeps its place, which the next one without an amount names.
         let inputs = try entry.postings.enumerated().map { index, posting in
             PostingInput(
-                account: try Store.accountID(posting.account, posting.location, accounts), amount: posting.amount, currency: posting.currency,
+                account: try accountID(posting), amount: posting.amount, currency: posting.currency,
                 note: posting.note, field: posting.amount == nil ? "\(posting.amountLocation)" : String(index))
         }
         var transaction: Transaction
