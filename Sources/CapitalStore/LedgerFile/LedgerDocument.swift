@@ -47,10 +47,36 @@ public struct LedgerDocument: Sendable {
         /// Only for the equity account, which holds several currencies.
         public var currency: String?
         public var note: String
+        /// Where the posting is in the file: its places below are spelled from it when asked for
+        /// (an error names them), not for every posting read.
+        var place: Place
         /// Where the account is named.
-        public var location: FileLocation
+        public var location: FileLocation { place.account }
         /// Where the amount is written (the posting itself when it has none).
-        public var amountLocation: FileLocation
+        public var amountLocation: FileLocation { place.amount }
+
+        struct Place: Sendable {
+            var file: String
+            /// The transaction's path, `transactions[3]`.
+            var transaction: String
+            /// The posting's index in the transaction's `postings`; nil in the short form
+            /// (`amount`, `from`, `to`), where `side` is `to` or `from`.
+            var index: Int?
+            var side = ""
+            var accountLine: Int?
+            /// The amount's line, or the posting's when it has none.
+            var amountLine: Int?
+            var hasAmount = true
+
+            var account: FileLocation {
+                FileLocation(file: file, line: accountLine, path: index.map { "\(transaction).postings[\($0)].account" } ?? "\(transaction).\(side)")
+            }
+
+            var amount: FileLocation {
+                guard let index else { return FileLocation(file: file, line: amountLine, path: "\(transaction).amount") }
+                return FileLocation(file: file, line: amountLine, path: "\(transaction).postings[\(index)]" + (hasAmount ? ".amount" : ""))
+            }
+        }
     }
 
     public struct TransactionEntry: Sendable {

@@ -129,19 +129,22 @@ struct Reader {
         }
     }
 
+    // The paths these take are spelled only when an error names them (`@autoclosure`): a million
+    // transactions would otherwise spell several a transaction that no message uses.
+
     /// A mapping's entries by key, refusing keys that are not in `allowed`.
-    func mapping(_ node: YAMLNode, _ path: String, allowed: [String]) throws(LedgerFileError) -> YAMLNode.Fields {
+    func mapping(_ node: YAMLNode, _ path: @autoclosure () -> String, allowed: [String]) throws(LedgerFileError) -> YAMLNode.Fields {
         guard case .mapping(let mapping) = node else {
-            throw fail(node, path, "expected a mapping with keys \(allowed.joined(separator: ", ")), got \(describe(node))")
+            throw fail(node, path(), "expected a mapping with keys \(allowed.joined(separator: ", ")), got \(describe(node))")
         }
         // Keys are unique: the composer refuses a mapping with a key twice.
         var result = YAMLNode.Fields()
         result.pairs.reserveCapacity(mapping.pairs.count)
         for pair in mapping.pairs {
             let (key, value) = (pair.key, pair.value)
-            guard case .scalar(let scalar) = key else { throw fail(key, path, "keys must be text") }
+            guard case .scalar(let scalar) = key else { throw fail(key, path(), "keys must be text") }
             guard allowed.contains(scalar.string) else {
-                throw fail(key, join(path, scalar.string), "unknown field; expected one of \(allowed.joined(separator: ", "))")
+                throw fail(key, join(path(), scalar.string), "unknown field; expected one of \(allowed.joined(separator: ", "))")
             }
             result.pairs.append((scalar.string, value))
         }
@@ -154,38 +157,49 @@ struct Reader {
     }
 
     func isNull(_ node: YAMLNode) -> Bool {
-        if case .scalar(let s) = node, s.isPlain, ["", "~", "null", "Null", "NULL"].contains(s.string) { return true }
-        return false
+        guard case .scalar(let s) = node, s.isPlain else { return false }
+        switch s.string {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
     }
 
-    func text(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode, required: Bool = false) throws(LedgerFileError)
-        -> String?
-    {
+    func text(
+        _ fields: YAMLNode.Fields, _ key: String, _ path: @autoclosure () -> String, in parent: YAMLNode, required: Bool = false
+    ) throws(LedgerFileError) -> String? {
         guard let node = fields[key], !isNull(node) else {
-            if required { throw fail(parent, join(path, key), "missing required field") }
+            if required { throw fail(parent, join(path(), key), "missing required field") }
             return nil
         }
         guard case .scalar(let scalar) = node else {
-            throw fail(node, join(path, key), "expected text, got \(describe(node))")
+            throw fail(node, join(path(), key), "expected text, got \(describe(node))")
         }
         return scalar.string
     }
 
-    func list(_ fields: YAMLNode.Fields, _ key: String, _ path: String) throws(LedgerFileError) -> [YAMLNode] {
+    func list(_ fields: YAMLNode.Fields, _ key: String, _ path: @autoclosure () -> String) throws(LedgerFileError) -> [YAMLNode] {
         guard let node = fields[key], !isNull(node) else { return [] }
         guard case .sequence(let sequence) = node else {
-            throw fail(node, join(path, key), "expected a list, got \(describe(node))")
+            throw fail(node, join(path(), key), "expected a list, got \(describe(node))")
         }
         return sequence.items
     }
 
+    /// A list of text, each item with its place.
     func textList(_ fields: YAMLNode.Fields, _ key: String, _ path: String) throws(LedgerFileError) -> [(String, FileLocation)] {
-        var result: [(String, FileLocation)] = []
-        for (index, node) in try list(fields, key, path).enumerated() {
+        try zip(texts(fields, key, path), list(fields, key, path)).enumerated().map { index, pair in
+            (pair.0, location(pair.1, "\(join(path, key))[\(index)]"))
+        }
+    }
+
+    /// A list of text.
+    func texts(_ fields: YAMLNode.Fields, _ key: String, _ path: @autoclosure () -> String) throws(LedgerFileError) -> [String] {
+        var result: [String] = []
+        for (index, node) in try list(fields, key, path()).enumerated() {
             guard case .scalar(let scalar) = node else {
-                throw fail(node, "\(join(path, key))[\(index)]", "expected text, got \(describe(node))")
+                throw fail(node, "\(join(path(), key))[\(index)]", "expected text, got \(describe(node))")
             }
-            result.append((scalar.string, location(node, "\(join(path, key))[\(index)]")))
+            result.append(scalar.string)
         }
         return result
     }
@@ -457,7 +471,7 @@ struct Reader {
     }
 
     func transaction(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.TransactionEntry {
-        let fields = try mapping(node, path, allowed: ["id", "date", "payee", "note", "spender", "tags", "postings", "amount", "from", "to"])
+        let fields = try mapping(node, path, allowed: Self.transactionKeys)
         let dateText = try text(fields, "date", path, in: node, required: true)!
         let day: Day
         do { day = try Day(iso: dateText) } catch { throw fail(fields["date"]!, "\(path).date", "\(error)") }
@@ -470,34 +484,39 @@ struct Reader {
             let amount = try text(fields, "amount", path, in: node, required: true)!
             let from = try text(fields, "from", path, in: node, required: true)!
             let to = try text(fields, "to", path, in: node, required: true)!
-            let amountAt = location(fields["amount"]!, "\(path).amount")
-            postings.append(
-                .init(account: to, amount: amount, currency: nil, note: "", location: location(fields["to"]!, "\(path).to"), amountLocation: amountAt)
-            )
+            let amountLine = fields["amount"]!.line
             postings.append(
                 .init(
-                    account: from, amount: nil, currency: nil, note: "", location: location(fields["from"]!, "\(path).from"), amountLocation: amountAt
-                ))
+                    account: to, amount: amount, currency: nil, note: "",
+                    place: .init(file: file, transaction: path, side: "to", accountLine: fields["to"]!.line, amountLine: amountLine)))
+            postings.append(
+                .init(
+                    account: from, amount: nil, currency: nil, note: "",
+                    place: .init(file: file, transaction: path, side: "from", accountLine: fields["from"]!.line, amountLine: amountLine)))
         } else {
             let nodes = try list(fields, "postings", path)
             if fields["postings"] == nil { throw fail(node, "\(path).postings", "missing required field (or give amount, from and to)") }
             for (index, posting) in nodes.enumerated() {
-                let p = "\(path).postings[\(index)]"
-                let pf = try mapping(posting, p, allowed: ["account", "amount", "currency", "note"])
-                let account = try text(pf, "account", p, in: posting, required: true)!
+                let pf = try mapping(posting, "\(path).postings[\(index)]", allowed: Self.postingKeys)
+                let account = try text(pf, "account", "\(path).postings[\(index)]", in: posting, required: true)!
+                let amount = try text(pf, "amount", "\(path).postings[\(index)]", in: posting)
                 postings.append(
                     .init(
-                        account: account, amount: try text(pf, "amount", p, in: posting), currency: try text(pf, "currency", p, in: posting),
-                        note: try text(pf, "note", p, in: posting) ?? "",
-                        location: location(pf["account"]!, "\(p).account"),
-                        amountLocation: location(pf["amount"] ?? posting, pf["amount"] == nil ? p : "\(p).amount")))
+                        account: account, amount: amount, currency: try text(pf, "currency", "\(path).postings[\(index)]", in: posting),
+                        note: try text(pf, "note", "\(path).postings[\(index)]", in: posting) ?? "",
+                        place: .init(
+                            file: file, transaction: path, index: index, accountLine: pf["account"]!.line,
+                            amountLine: (pf["amount"] ?? posting).line, hasAmount: pf["amount"] != nil)))
             }
         }
         return LedgerDocument.TransactionEntry(
             id: try text(fields, "id", path, in: node), day: day, payee: try text(fields, "payee", path, in: node) ?? "",
             note: try text(fields, "note", path, in: node) ?? "", spender: try text(fields, "spender", path, in: node) ?? "",
-            tags: try textList(fields, "tags", path).map(\.0), postings: postings, location: location(node, path))
+            tags: try texts(fields, "tags", path), postings: postings, location: location(node, path))
     }
+
+    static let transactionKeys = ["id", "date", "payee", "note", "spender", "tags", "postings", "amount", "from", "to"]
+    static let postingKeys = ["account", "amount", "currency", "note"]
 }
 
 /// A file mapped read-only, whose pages can be let go once read (they come back from the file if
