@@ -33,14 +33,15 @@ struct StreamedImportTests {
 
     /// Into a fresh store, then again into the store that holds it (each streamed transaction
     /// looked up: nothing new), against the same two imports of the whole file read first.
-    @Test(arguments: ["household", "history-2100"])
-    func streamingImportsWhatReadingFirstImports(name: String) throws {
+    /// (`threadFrom` 0: the file is read on a thread of its own, as a large one is.)
+    @Test(arguments: ["household", "history-2100"], [0, Int.max])
+    func streamingImportsWhatReadingFirstImports(name: String, threadFrom: Int) throws {
         let text = name == "household" ? HostileLedgerFileTests.household : try Self.generated(history: Int(name.dropFirst(8))!)
         let path = try Self.temporary("\(name).yaml", text)
         let streamed = try Store.inMemory()
         let whole = try Store.inMemory()
         for round in 0..<2 {
-            let summary = try streamed.importFile(path: path)
+            let summary = try streamed.importFile(path: path, threadFrom: threadFrom)
             #expect(summary == (try whole.importDocument(try LedgerFile.read(path: path))))
             #expect(summary.addedNothing == (round == 1))
             #expect(try Self.export(streamed) == Self.export(whole))
@@ -76,7 +77,8 @@ struct StreamedImportTests {
 
     /// Mistakes found while or after the transactions stream in: the same error as reading the
     /// whole file first, and nothing written.
-    @Test func aRefusedFileLeavesTheDatabaseAsItWas() throws {
+    @Test(arguments: [0, Int.max])
+    func aRefusedFileLeavesTheDatabaseAsItWas(threadFrom: Int) throws {
         let base = try Self.generated(history: 200)
         let lines = base.components(separatedBy: "\n")
         let transactionsAt = try #require(lines.firstIndex(of: "transactions:"))
@@ -98,7 +100,7 @@ struct StreamedImportTests {
             try store.importDocument(try LedgerFile.parse(HostileLedgerFileTests.household, file: "h.yaml"))
             let before = try Self.export(store)
             var streamedError = ""
-            do { try store.importFile(path: path) } catch { streamedError = "\(error)" }
+            do { try store.importFile(path: path, threadFrom: threadFrom) } catch { streamedError = "\(error)" }
             var wholeError = ""
             do {
                 let reference = try Store.inMemory()
@@ -128,20 +130,23 @@ struct StreamedImportTests {
             defaultAccount: Cash
             """
         let path = try Self.temporary("late-groups.yaml", text)
-        let streamed = try Store.inMemory()
-        let whole = try Store.inMemory()
-        #expect(try streamed.importFile(path: path) == whole.importDocument(try LedgerFile.read(path: path)))
-        #expect(try Self.export(streamed) == Self.export(whole))
-        #expect(try Self.export(streamed).contains("defaultAccount: Cash"))
-        #expect(try Self.export(streamed).contains("Pocket"))
+        for threadFrom in [0, Int.max] {
+            let streamed = try Store.inMemory()
+            let whole = try Store.inMemory()
+            #expect(try streamed.importFile(path: path, threadFrom: threadFrom) == whole.importDocument(try LedgerFile.read(path: path)))
+            #expect(try Self.export(streamed) == Self.export(whole))
+            #expect(try Self.export(streamed).contains("defaultAccount: Cash"))
+            #expect(try Self.export(streamed).contains("Pocket"))
+        }
     }
 
     /// `-f FILE` (`Store.load(path:)`) resolves the transactions as they are read: the same
     /// ledger as resolving the whole file read first, and the same refusals in the same words.
-    @Test func aFileLoadedAsItIsReadIsTheFileReadFirst() throws {
+    @Test(arguments: [0, Int.max])
+    func aFileLoadedAsItIsReadIsTheFileReadFirst(threadFrom: Int) throws {
         // What the store exports, or the error's words.
         func loaded(_ path: String) -> (read: Bool, text: String) {
-            do { return (true, try Self.export(try Store.load(path: path))) } catch { return (false, "\(error)") }
+            do { return (true, try Self.export(try Store.load(path: path, threadFrom: threadFrom))) } catch { return (false, "\(error)") }
         }
         func readFirst(_ path: String) -> (read: Bool, text: String) {
             do { return (true, try Self.export(try Store.load(try LedgerFile.read(path: path)))) } catch { return (false, "\(error)") }

@@ -59,7 +59,10 @@ extension Store {
     /// files), each transaction is resolved and written as it is read, so that a file of a million
     /// transactions is never held whole; otherwise the file is read first.
     @discardableResult
-    public func importFile(path: String) throws(StoreError) -> ImportSummary {
+    public func importFile(path: String) throws(StoreError) -> ImportSummary { try importFile(path: path, threadFrom: LedgerFile.Pipe.threadFrom) }
+
+    /// `importFile(path:)`, reading on a thread of its own from `threadFrom` bytes.
+    func importFile(path: String, threadFrom: Int) throws(StoreError) -> ImportSummary {
         try write("importing \(path)") { db in
             let draft = try Store.importDraft(file: path, db)
             var writer: TransactionWriter?
@@ -71,7 +74,7 @@ extension Store {
                         head = try Store.insert(draft.content, db)
                         writer = try TransactionWriter(draft, db)
                     },
-                    take: { entry in try writer!.take(entry) }, finish: { try writer!.finish() })
+                    take: { entry in try writer!.take(entry) }, finish: { try writer!.finish() }, threadFrom: threadFrom)
                 try Store.insert(draft.content, db, after: head)
                 return draft.content.summary
             } catch {
@@ -84,7 +87,10 @@ extension Store {
     /// A read-only store holding the ledger file at `path` (`-f FILE`), as `load(_:)` makes one of
     /// the file's document, but with its transactions resolved as they are read when the file's
     /// head comes first (as `importFile` does): the file's entries are never all held at once.
-    public static func load(path: String) throws(StoreError) -> Store {
+    public static func load(path: String) throws(StoreError) -> Store { try load(path: path, threadFrom: LedgerFile.Pipe.threadFrom) }
+
+    /// `load(path:)`, reading on a thread of its own from `threadFrom` bytes.
+    static func load(path: String, threadFrom: Int) throws(StoreError) -> Store {
         let draft = LedgerDraft(ResolvedLedger(file: path))
         try resolving(path) {
             var resolver: TransactionResolver?
@@ -92,7 +98,7 @@ extension Store {
                 path: path, onto: draft, begin: { resolver = try TransactionResolver(draft) },
                 take: { entry in
                     if let transaction = try resolver!.resolve(entry) { draft.content.transactions.append(transaction) }
-                }, finish: { try resolver!.finish() })
+                }, finish: { try resolver!.finish() }, threadFrom: threadFrom)
         }
         return Store(file: draft.content)
     }
@@ -105,18 +111,22 @@ extension Store {
     /// A mistake anywhere in the file's text is the error reported, before any of resolving.
     static func resolveFile(
         path: String, onto draft: LedgerDraft, begin: @escaping () throws -> Void,
-        take: @escaping (LedgerDocument.TransactionEntry) throws -> Void, finish: () throws -> Void
+        take: @escaping (LedgerDocument.TransactionEntry) throws -> Void, finish: () throws -> Void, threadFrom: Int
     ) throws {
         var headDocument: LedgerDocument?
-        let stream = TransactionStream(
-            begin: { document in
-                try Store.resolveHead(document, onto: draft)
-                try begin()
-                headDocument = document
-            }, take: take)
-        let document: LedgerDocument
-        do throws(LedgerFileError) { document = try LedgerFile.read(path: path, stream: stream) } catch { throw StoreError.file(error) }
-        if let failure = stream.failure { throw failure }
+        let read: (document: LedgerDocument, failure: (any Error)?, began: Bool)
+        do throws(LedgerFileError) {
+            // A large file is read on a thread of its own while this one resolves (and writes).
+            read = try LedgerFile.read(
+                path: path,
+                begin: { document in
+                    try Store.resolveHead(document, onto: draft)
+                    try begin()
+                    headDocument = document
+                }, take: take, threadFrom: threadFrom)
+        } catch { throw StoreError.file(error) }
+        if let failure = read.failure { throw failure }
+        let document = read.document
         guard let headDocument else { return try Store.resolve(document, onto: draft) }
         try finish()
         // Groups or a default account written after the transactions.
