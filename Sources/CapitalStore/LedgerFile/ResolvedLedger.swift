@@ -79,10 +79,14 @@ public struct ResolvedLedger: Sendable {
                 throw .unexpected(path: file, context: "reading the ledger", reason: "\(error)", readOnly: true)
             }
             // Stored order: transactions by day then insertion, instruments by creation then
-            // insertion (an import creates them in file order), exceptions by day.
+            // insertion (an import creates them in file order), exceptions by day. Transactions
+            // already in day order (as capital writes files) are taken as they are: sorting a
+            // million of them copied each twice.
+            let inDayOrder = transactions.indices.dropFirst().allSatisfy { transactions[$0 - 1].day <= transactions[$0].day }
             var ledger = Ledger(
                 currency: currency, accounts: accounts, groups: groups,
-                transactions: transactions.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element),
+                transactions: inDayOrder
+                    ? transactions : transactions.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element),
                 schedules: schedules.sorted { $0.position < $1.position }.map { resolved in
                     var schedule = resolved.schedule
                     schedule.exceptions.sort { $0.original < $1.original }
