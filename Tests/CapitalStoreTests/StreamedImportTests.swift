@@ -115,21 +115,23 @@ struct StreamedImportTests {
         }
     }
 
+    /// A ledger whose groups and default account come after its transactions.
+    static let lateGroups = """
+        capital: 1
+        currency: RUB
+        accounts:
+          - {name: Cash, kind: cash}
+          - {name: Food, kind: expense}
+        transactions:
+          - {date: 2025-01-02, amount: 5, from: Cash, to: Food}
+        groups:
+          - {name: Pocket, type: cash-flow, accounts: [Cash]}
+        defaultAccount: Cash
+        """
+
     /// Groups and a default account written after the transactions are imported all the same.
     @Test func groupsAndTheDefaultAccountAfterTheTransactionsAreImported() throws {
-        let text = """
-            capital: 1
-            currency: RUB
-            accounts:
-              - {name: Cash, kind: cash}
-              - {name: Food, kind: expense}
-            transactions:
-              - {date: 2025-01-02, amount: 5, from: Cash, to: Food}
-            groups:
-              - {name: Pocket, type: cash-flow, accounts: [Cash]}
-            defaultAccount: Cash
-            """
-        let path = try Self.temporary("late-groups.yaml", text)
+        let path = try Self.temporary("late-groups.yaml", Self.lateGroups)
         for threadFrom in [0, Int.max] {
             let streamed = try Store.inMemory()
             let whole = try Store.inMemory()
@@ -161,20 +163,8 @@ struct StreamedImportTests {
         badSchedule.insert("  - name: Broken\n    rule: every day\n    start: 2025-02-30", at: schedulesAt + 1)
         var badSyntax = lines
         badSyntax.append("rates: [")
-        let lateGroups = """
-            capital: 1
-            currency: RUB
-            accounts:
-              - {name: Cash, kind: cash}
-              - {name: Food, kind: expense}
-            transactions:
-              - {date: 2025-01-02, amount: 5, from: Cash, to: Food}
-            groups:
-              - {name: Pocket, type: cash-flow, accounts: [Cash]}
-            defaultAccount: Cash
-            """
         let texts = [
-            ("household", HostileLedgerFileTests.household, true), ("generated", base, true), ("late-groups", lateGroups, true),
+            ("household", HostileLedgerFileTests.household, true), ("generated", base, true), ("late-groups", Self.lateGroups, true),
             ("amount", badAmount.joined(separator: "\n"), false), ("schedule", badSchedule.joined(separator: "\n"), false),
             ("syntax", badSyntax.joined(separator: "\n"), false),
         ]
