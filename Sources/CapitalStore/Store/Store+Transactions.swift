@@ -273,10 +273,11 @@ extension Store {
         try db.cachedStatement(
             sql: "INSERT INTO txn(id, createdAt, updatedAt, day, seq, payee, note, spender, tags, importKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
-        .execute(arguments: [
-            transaction.id, now, now, transaction.day.number, seq, transaction.payee, transaction.note, transaction.spender,
-            transaction.tags.joined(separator: ","), importKey,
-        ])
+        .insert(
+            db, .text(transaction.id), .text(now), .text(now), .integer(Int64(transaction.day.number)), .integer(Int64(seq)),
+            .text(transaction.payee),
+            .text(transaction.note), .text(transaction.spender), .text(transaction.tags.joined(separator: ",")), importKey.map(RawValue.text) ?? .null
+        )
         try insertPostings(db, transaction, derivedIDs: derivedPostings)
     }
 
@@ -303,10 +304,10 @@ extension Store {
             try db.cachedStatement(
                 sql: "INSERT INTO posting(id, txnId, accountId, position, amountMinor, currency, note) VALUES (?, ?, ?, ?, ?, ?, ?)"
             )
-            .execute(arguments: [
-                derivedIDs ? DerivedID.uuid("posting/\(transaction.id)/\(position)") : newPostingID(), transaction.id, posting.accountID, position,
-                posting.amount.minor, posting.amount.currency.code, posting.note,
-            ])
+            .insert(
+                db, .text(derivedIDs ? DerivedID.uuid("posting/\(transaction.id)/\(position)") : newPostingID()), .text(transaction.id),
+                .text(posting.accountID), .integer(Int64(position)), .integer(posting.amount.minor), .text(posting.amount.currency.code),
+                .text(posting.note))
         }
     }
 
