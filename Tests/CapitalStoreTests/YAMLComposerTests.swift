@@ -137,7 +137,7 @@ struct YAMLComposerTests {
         let taken = [
             "a:\n", "a:", "a:\nb: 1\n", "a: # c\n  - x\n", "a:\n\n  # c\n  b: 1\n", "- a\n- b\n", "- a: 1\n  b:\n- c\n",
             "a:\n  - b: 1\n    c: [x, \"y\", -1]\n  - d\n", "a: []\n", "a: [ x , y z ]  # c\n", "a: x#y\n", "a: x #y\n",
-            "a: http://x:1\n", "a: -1\n", "a:    b  c   \n", "a:\n  b:\n    c:\nd: e", "k_1: \"\"\n", "a: \"x\"  # c\n",
+            "a: http://x:1\n", "a: 5*3 & more\n", "a: -1\n", "a:    b  c   \n", "a:\n  b:\n    c:\nd: e", "k_1: \"\"\n", "a: \"x\"  # c\n",
             "a: \"q\\\"u\\\\o\\u00e9\\x41\\U0001F600\\N\\_\\L\\P\\/\\0\\t\\ \"\n", "a: Пятёрочка №5 — €\n", "# only\n",
             "", "a: 1\n# end", "a:\n  - x\n\n\n", "- [a]\n- []\n", "- {a: 1, b: \"x\"}\n- {}\n", "a: { b: c d , e: -1 }\n", "a: {b: c}\n",
             "a: ~\nb: null\n",

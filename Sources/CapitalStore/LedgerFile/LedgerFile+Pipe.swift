@@ -13,13 +13,11 @@ extension LedgerFile {
     static func read(
         path: String, begin: @escaping (LedgerDocument) throws -> Void, take: @escaping (LedgerDocument.TransactionEntry) throws -> Void,
         threadFrom: Int = Pipe.threadFrom
-    ) throws(LedgerFileError) -> (document: LedgerDocument, failure: (any Error)?, began: Bool) {
+    ) throws(LedgerFileError) -> (document: LedgerDocument, failure: (any Error)?) {
         var failure: (any Error)?
-        var began = false
         func begun(_ head: LedgerDocument) {
             guard failure == nil else { return }
             do { try begin(head) } catch { failure = error }
-            began = true
         }
         func took(_ entry: LedgerDocument.TransactionEntry) {
             guard failure == nil else { return }
@@ -38,7 +36,7 @@ extension LedgerFile {
                     if let failure { throw failure }
                 })
             let document = try read(path: path, stream: stream)
-            return (document, failure, began)
+            return (document, failure)
         }
         let pipe = Pipe()
         let reader = Thread {
@@ -53,7 +51,7 @@ extension LedgerFile {
                 switch message {
                 case .head(let head): begun(head)
                 case .entry(let entry): took(entry)
-                case .end(let result): return (try result.get(), failure, began)
+                case .end(let result): return (try result.get(), failure)
                 }
             }
         }

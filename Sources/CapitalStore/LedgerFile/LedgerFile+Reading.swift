@@ -41,12 +41,15 @@ public enum LedgerFile {
     /// Parses ledger text given as UTF-8 bytes (checked to be UTF-8).
     /// `release` is told how far the parser has read, so that the bytes before may be let go.
     /// `hasAsterisk` when known spares a pass over the bytes to find out whether there may be aliases.
+    /// A text the fast reader takes has none (it declines aliases): only libyaml's is checked.
     static func parse(
         bytes: UnsafeBufferPointer<UInt8>, file: String, stream: TransactionStream?, hasAsterisk: Bool? = nil, release: ((Int) -> Void)? = nil,
         rewind: (() -> Void)? = nil
     ) throws(LedgerFileError) -> LedgerDocument {
-        if hasAsterisk ?? true { try checkAliasExpansion(bytes, file: file) }
-        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML", release: release, rewind: rewind) {
+        let block = !isJSON(file) && YAMLBlockScanner.accepts(bytes, release: release)
+        rewind?()
+        if !block, hasAsterisk ?? true { try checkAliasExpansion(bytes, file: file) }
+        return try YAMLEvents.reading(bytes, file: file, language: isJSON(file) ? "JSON" : "YAML", release: release, block: block) {
             (events) throws(LedgerFileError) in
             guard try events.root() else { throw LedgerFileError(FileLocation(file: file, line: 1, path: "file"), "the file is empty") }
             let document = try Reader(file: file).document(events, stream: stream)

@@ -517,8 +517,7 @@ struct TransactionResolver {
         lookingUp = try draft.lookup.holdsTransactions()
     }
 
-    /// The transaction `entry` adds, or nil when it is there already (or was deleted after an
-    /// earlier import of the same file); the draft's summary counts it.
+    /// The id of the account a posting names, from the names met before when it was met.
     private mutating func accountID(_ posting: LedgerDocument.PostingEntry) throws -> String {
         if let id = accountIDs[posting.account] { return id }
         let id = try Store.accountID(posting.account, posting.location, accounts)
@@ -526,6 +525,8 @@ struct TransactionResolver {
         return id
     }
 
+    /// The transaction `entry` adds, or nil when it is there already (or was deleted after an
+    /// earlier import of the same file); the draft's summary counts it.
     mutating func resolve(_ entry: LedgerDocument.TransactionEntry) throws -> Transaction? {
         func fail(_ at: FileLocation, _ message: String) -> StoreError { .file(LedgerFileError(at, message)) }
         // A posting with an amount stands by its index until an error about the amount names

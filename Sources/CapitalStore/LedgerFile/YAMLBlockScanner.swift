@@ -79,18 +79,13 @@ struct YAMLBlockScanner {
     /// told every few megabytes how far it has read.
     static func accepts(_ bytes: UnsafeBufferPointer<UInt8>, release: ((Int) -> Void)? = nil) -> Bool {
         var scanner = YAMLBlockScanner(bytes)
-        var releasedAt = 0
+        var progress = ReadProgress(release: release)
         while let event = scanner.next() {
             if event.kind == .streamEnd { return true }
-            if let release, scanner.position - releasedAt >= releaseEvery {
-                releasedAt = scanner.position
-                release(scanner.position)
-            }
+            progress.reached(scanner.position)
         }
         return false
     }
-
-    static let releaseEvery = 4 << 20
 
     /// How far the scanner has read.
     var offset: Int { position }

@@ -91,22 +91,20 @@ final class YAMLEvents {
 
     /// Runs `body` over the events of the UTF-8 text in `bytes`; the events must not escape it.
     /// `release`, when given, is told every few megabytes how far the bytes have been read (libyaml
-    /// copies what it reads into a buffer of its own), so that what lies before may be let go;
-    /// `rewind` that a second pass starts (the fast reader's check is a first pass over the text).
+    /// copies what it reads into a buffer of its own), so that what lies before may be let go.
+    /// `block`: whether `YAMLBlockScanner` takes the text, when the caller has asked it (else it is
+    /// asked here, in a first pass over the text).
     static func reading<T>(
-        _ bytes: UnsafeBufferPointer<UInt8>, file: String, language: String, release: ((Int) -> Void)? = nil, rewind: (() -> Void)? = nil,
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, language: String, release: ((Int) -> Void)? = nil, block: Bool? = nil,
         _ body: (YAMLEvents) throws(LedgerFileError) -> T
     ) throws(LedgerFileError) -> T {
-        let block = language == "YAML" && YAMLBlockScanner.accepts(bytes, release: release)
-        rewind?()
+        let block = block ?? (language == "YAML" && YAMLBlockScanner.accepts(bytes))
         let events = YAMLEvents(bytes: bytes, file: file, language: language, block: block)
-        events.release = release
+        events.progress = ReadProgress(release: release)
         return try body(events)
     }
 
-    private var release: ((Int) -> Void)?
-    private var releasedAt = 0
-    private static let releaseEvery = 4 << 20
+    private var progress = ReadProgress(release: nil)
 
     /// The type of the current event.
     var type: yaml_event_type_t { isBlock ? blockEvent.kind.eventType : event.type }
@@ -117,21 +115,12 @@ final class YAMLEvents {
             // The first pass took the whole text: there is a next event.
             guard let next = block.next() else { preconditionFailure("YAMLBlockScanner declined a text it had taken") }
             blockEvent = next
-            if let release, block.offset - releasedAt >= Self.releaseEvery {
-                releasedAt = block.offset
-                release(releasedAt)
-            }
+            progress.reached(block.offset)
             return
         }
         yaml_event_delete(&event)
         guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
-        if let release, let start = parser.input.string.start, let current = parser.input.string.current {
-            let read = current - start
-            if read - releasedAt >= Self.releaseEvery {
-                releasedAt = read
-                release(read)
-            }
-        }
+        if let start = parser.input.string.start, let current = parser.input.string.current { progress.reached(current - start) }
     }
 
     /// Moves past the stream's and the document's start to the root node's first event; false when
@@ -261,5 +250,21 @@ final class YAMLEvents {
             let context = parser.context.map { String(cString: $0) } ?? ""
             return fail(line(parser.problem_mark), [context, problem].filter { !$0.isEmpty }.joined(separator: " "))
         }
+    }
+}
+
+/// How far a reader has read its bytes, told to `release` every few megabytes so that what lies
+/// before may be let go.
+struct ReadProgress {
+    let release: ((Int) -> Void)?
+    private var releasedAt = 0
+    private static let every = 4 << 20
+
+    init(release: ((Int) -> Void)?) { self.release = release }
+
+    mutating func reached(_ offset: Int) {
+        guard let release, offset - releasedAt >= Self.every else { return }
+        releasedAt = offset
+        release(offset)
     }
 }

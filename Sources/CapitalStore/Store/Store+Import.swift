@@ -114,7 +114,7 @@ extension Store {
         take: @escaping (LedgerDocument.TransactionEntry) throws -> Void, finish: () throws -> Void, threadFrom: Int
     ) throws {
         var headDocument: LedgerDocument?
-        let read: (document: LedgerDocument, failure: (any Error)?, began: Bool)
+        let read: (document: LedgerDocument, failure: (any Error)?)
         do throws(LedgerFileError) {
             // A large file is read on a thread of its own while this one resolves (and writes).
             read = try LedgerFile.read(
