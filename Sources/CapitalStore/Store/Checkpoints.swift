@@ -167,7 +167,7 @@ enum Checkpoints {
             for row in setAside {
                 try db.execute(sql: "DROP \((row["type"] as String).uppercased()) \((row["name"] as String).quotedDatabaseIdentifier)")
             }
-            before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM posting") ?? 0
+            before = try Store.lastPosting(db)
             // Random transaction ids still land on random pages of the transactions' own index: a
             // larger page cache (allocated only as it fills) keeps them from being written twice.
             cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000

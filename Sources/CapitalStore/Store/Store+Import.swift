@@ -46,7 +46,7 @@ extension Store {
     /// adds is inserted. Into an empty database it creates the ledger with the file's currency.
     @discardableResult
     public func importDocument(_ document: LedgerDocument) throws(StoreError) -> ImportSummary {
-        try write("importing \(document.file)") { db in
+        try bulkWrite("importing \(document.file)") { db in
             let draft = try Store.importDraft(file: document.file, db)
             try Store.resolve(document, onto: draft)
             try Store.insert(draft.content, db)
@@ -63,7 +63,7 @@ extension Store {
 
     /// `importFile(path:)`, reading on a thread of its own from `threadFrom` bytes.
     func importFile(path: String, threadFrom: Int) throws(StoreError) -> ImportSummary {
-        try write("importing \(path)") { db in
+        try bulkWrite("importing \(path)") { db in
             let draft = try Store.importDraft(file: path, db)
             var writer: TransactionWriter?
             var head = InsertedHead()
@@ -166,7 +166,7 @@ extension Store {
         guard transactions.count >= bulkTransactions else { return false }
         let postings = transactions.reduce(0) { $0 + $1.postings.count }
         // Posting rowids only grow: the largest is about how many postings were ever written.
-        let held = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM posting") ?? 0
+        let held = Int(try lastPosting(db))
         return postings * 4 >= held
     }
 
