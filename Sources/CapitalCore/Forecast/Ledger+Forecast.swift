@@ -53,13 +53,13 @@ extension Ledger {
         }
         var result = self
         result.transactions = try loanTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins)
-        if !revalued.isEmpty { result = result.adding(result.assetTransactions(revalued, horizon: horizon, origins: &origins)) }
+        if !revalued.isEmpty { result.add(result.assetTransactions(revalued, horizon: horizon, origins: &origins)) }
         if !deposits.isEmpty {
-            result = result.adding(
+            result.add(
                 result.depositTransactions(today: today, horizon: horizon, calendars: calendars, expected: expected, origins: &origins))
         }
         // Before the cards: a bill or budget paid by card is paid back with the rest.
-        result = result.adding(tracking)
+        result.add(tracking)
         if expected && !cards.isEmpty {
             var generated: [Transaction] = []
             var cases: [String: CaseAmounts] = [:]
@@ -69,7 +69,7 @@ extension Ledger {
                 generated += made.transactions
                 cases.merge(made.cases) { a, _ in a }
             }
-            result = result.adding(generated)
+            result.add(generated)
             result.caseAmounts.merge(cases) { a, _ in a }
         }
         result.origins.merge(origins) { _, new in new }
@@ -96,9 +96,12 @@ extension Ledger {
         // Each loan account's postings, by day: its history's schedule overrides them.
         var posted: [String: [(day: Day, amount: Int64)]] = [:]
         let loanAccounts = Set(loans.map(\.accountID))
-        for transaction in transactions {
-            for posting in transaction.postings where loanAccounts.contains(posting.accountID) {
-                posted[posting.accountID, default: []].append((transaction.day, posting.amount.minor))
+        // Through the buffer: each transaction's day and postings read in place, not a copy of it.
+        transactions.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                for posting in buffer[index].postings where loanAccounts.contains(posting.accountID) {
+                    posted[posting.accountID, default: []].append((buffer[index].day, posting.amount.minor))
+                }
             }
         }
         for loan in loans {
@@ -318,13 +321,26 @@ extension Ledger {
 
     /// The ledger with `generated` merged in day order (after the day's own transactions).
     func adding(_ generated: [Transaction]) -> Ledger {
-        guard !generated.isEmpty else { return self }
         var result = self
-        var merged: [Transaction] = []
-        merged.reserveCapacity(transactions.count + generated.count)
+        result.add(generated)
+        return result
+    }
+
+    /// Merges `generated` in day order (after the day's own transactions), in place: the
+    /// transactions before the first day `generated` has stay where they are, so that merging a
+    /// year of flows into decades of history rewrites only the few transactions after it, not
+    /// every one (a copy of a transaction retains each of its texts and lists).
+    /// - Complexity: O(transactions before that day, compared by day only + (later transactions + g) log g).
+    mutating func add(_ generated: [Transaction]) {
+        guard !generated.isEmpty else { return }
         let extra = generated.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element)
+        // Where the first generated transaction goes: after every transaction up to the first of a later day.
+        let first = extra[0].day
+        let start = transactions.withUnsafeBufferPointer { buffer in buffer.firstIndex { $0.day > first } ?? buffer.count }
+        var merged: [Transaction] = []
+        merged.reserveCapacity(transactions.count - start + extra.count)
         var i = 0
-        for transaction in transactions {
+        for transaction in transactions[start...] {
             while i < extra.count && extra[i].day < transaction.day {
                 merged.append(extra[i])
                 i += 1
@@ -332,7 +348,6 @@ extension Ledger {
             merged.append(transaction)
         }
         merged.append(contentsOf: extra[i...])
-        result.transactions = merged
-        return result
+        transactions.replaceSubrange(start..., with: merged)
     }
 }

@@ -213,20 +213,24 @@ public struct Timeline: Sendable {
                 opening[account] = value
             }
         }
-        for transaction in ledger.transactions where transaction.day <= horizon {
-            let cases = ledger.caseAmounts.isEmpty ? nil : ledger.caseAmounts[transaction.id]
-            for (position, posting) in transaction.postings.enumerated() {
-                guard let account = slot[posting.accountID], posting.amount.currency == accounts[account].currency else { continue }
-                if transaction.day < today {
-                    let (sum, overflow) = opening[account].addingReportingOverflow(posting.amount.minor)
-                    if overflow { throw .overflow(account: accounts[account].name) }
-                    opening[account] = sum
-                } else {
-                    let minor = posting.amount.minor
-                    builder.add(
-                        minor, account: account, day: transaction.day.number - today.number, low: cases?.pessimistic[position] ?? minor,
-                        high: cases?.optimistic[position] ?? minor)
-                    if builder.overflowed { throw .overflow(account: accounts[account].name) }
+        // Through the buffer: each transaction's fields read in place, not a copy of it.
+        try ledger.transactions.withUnsafeBufferPointer { (transactions) throws(TimelineError) in
+            for index in transactions.indices where transactions[index].day <= horizon {
+                let day = transactions[index].day
+                let cases = ledger.caseAmounts.isEmpty ? nil : ledger.caseAmounts[transactions[index].id]
+                for (position, posting) in transactions[index].postings.enumerated() {
+                    guard let account = slot[posting.accountID], posting.amount.currency == accounts[account].currency else { continue }
+                    if day < today {
+                        let (sum, overflow) = opening[account].addingReportingOverflow(posting.amount.minor)
+                        if overflow { throw .overflow(account: accounts[account].name) }
+                        opening[account] = sum
+                    } else {
+                        let minor = posting.amount.minor
+                        builder.add(
+                            minor, account: account, day: day.number - today.number, low: cases?.pessimistic[position] ?? minor,
+                            high: cases?.optimistic[position] ?? minor)
+                        if builder.overflowed { throw .overflow(account: accounts[account].name) }
+                    }
                 }
             }
         }
