@@ -68,17 +68,28 @@ final class YAMLEvents {
     /// The text, for a reader error's line.
     private let bytes: UnsafeBufferPointer<UInt8>
 
-    /// Whether the fast reader reads the text; the reader and its current event.
+    /// Whether the fast reader reads the text; the reader, its current event and how far it has
+    /// read, held behind a pointer: a class's stored variable pays a dynamic exclusivity check on
+    /// each change (2 % of reading a large file, one change or more per event), memory a pointer
+    /// holds does not. Only this object reaches them, on one thread at a time.
     let isBlock: Bool
-    private var block: YAMLBlockScanner
-    private var blockEvent = YAMLBlockScanner.Event(kind: .streamStart, line: 1)
+    private let state: UnsafeMutablePointer<BlockState>
+
+    private struct BlockState {
+        var scanner: YAMLBlockScanner
+        var event = YAMLBlockScanner.Event(kind: .streamStart, line: 1)
+        var progress = ReadProgress(release: nil)
+    }
+
+    private var blockEvent: YAMLBlockScanner.Event { state.pointee.event }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, file: String, language: String, block: Bool) {
         self.bytes = bytes
         self.file = file
         self.language = language
         isBlock = block
-        self.block = YAMLBlockScanner(bytes)
+        state = .allocate(capacity: 1)
+        state.initialize(to: BlockState(scanner: YAMLBlockScanner(bytes)))
         yaml_parser_initialize(&parser)
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
@@ -87,6 +98,8 @@ final class YAMLEvents {
     deinit {
         yaml_event_delete(&event)
         yaml_parser_delete(&parser)
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Runs `body` over the events of the UTF-8 text in `bytes`; the events must not escape it.
@@ -100,11 +113,9 @@ final class YAMLEvents {
     ) throws(LedgerFileError) -> T {
         let block = block ?? (language == "YAML" && YAMLBlockScanner.accepts(bytes))
         let events = YAMLEvents(bytes: bytes, file: file, language: language, block: block)
-        events.progress = ReadProgress(release: release)
+        events.state.pointee.progress = ReadProgress(release: release)
         return try body(events)
     }
-
-    private var progress = ReadProgress(release: nil)
 
     /// The type of the current event.
     var type: yaml_event_type_t { isBlock ? blockEvent.kind.eventType : event.type }
@@ -113,14 +124,14 @@ final class YAMLEvents {
     func advance() throws(LedgerFileError) {
         if isBlock {
             // The first pass took the whole text: there is a next event.
-            guard let next = block.next() else { preconditionFailure("YAMLBlockScanner declined a text it had taken") }
-            blockEvent = next
-            progress.reached(block.offset)
+            guard let next = state.pointee.scanner.next() else { preconditionFailure("YAMLBlockScanner declined a text it had taken") }
+            state.pointee.event = next
+            state.pointee.progress.reached(state.pointee.scanner.offset)
             return
         }
         yaml_event_delete(&event)
         guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
-        if let start = parser.input.string.start, let current = parser.input.string.current { progress.reached(current - start) }
+        if let start = parser.input.string.start, let current = parser.input.string.current { state.pointee.progress.reached(current - start) }
     }
 
     /// Moves past the stream's and the document's start to the root node's first event; false when

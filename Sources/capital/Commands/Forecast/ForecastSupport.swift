@@ -89,10 +89,12 @@ extension GlobalOptions {
         horizon: (Day) throws -> Day
     ) throws -> Projection {
         let store = try store ?? ledgerStore(writing: false)
-        return try kit {
+        let projection = try kit {
             try Projection(
                 store: store, today: try todayDay(), horizon: horizon, forecastCase: forecastCase, ignoringOverdue: ignoringOverdue, rates: rates)
         }
+        UntilExit.keep(projection)
+        return projection
     }
 
     /// Says on stderr, a line each, what `projection` counts today though it was expected before
