@@ -499,7 +499,7 @@ struct TransactionResolver {
     let draft: LedgerDraft
     let accounts: AccountIndex
     /// The line of each id seen, by the id's 128 bits.
-    private var ids: [UUIDKey: Int] = [:]
+    private var ids = IDLines()
     private var occurrences: [String: Int] = [:]
     /// Each account name met as the file spells it, and its account's id: a name is folded and
     /// looked up once, not once a posting.
@@ -551,20 +551,24 @@ struct TransactionResolver {
             throw fail(entry.location, "'\(accounts[id: value]?.name ?? value)': \(reason)")
         }
         let idLocation = { entry.location.field("id") }
+        let key: UUIDKey
         if let given = entry.id {
-            guard StableID.isUUID(given) else {
+            // One pass: the format checked, the bits read, and whether it is in lower case already.
+            guard let bits = UUIDKey.bits(given) else {
                 throw fail(idLocation(), "'\(given)' is not a UUID (8-4-4-4-12 hex digits); leave id out and capital derives one")
             }
-            transaction.id = given.lowercased()
+            transaction.id = bits.isLowerCase ? given : given.lowercased()
+            key = .bits(bits.high, bits.low)
         } else {
             // Without an id, the id derives from the content (and how many identical ones came
             // before in the file): importing the same file twice adds nothing the second time.
             let content = Store.contentKey(entry, transaction)
             occurrences[content, default: 0] += 1
             transaction.id = StableID.make(content + "#\(occurrences[content]!)")
+            key = UUIDKey(transaction.id)
         }
         let id = transaction.id
-        if let first = ids.updateValue(entry.location.line ?? 0, forKey: UUIDKey(id)) {
+        if let first = ids.insert(key, line: entry.location.line ?? 0) {
             throw fail(entry.location, "duplicate transaction id '\(id)' (first at line \(first))")
         }
         if lookingUp, let (deleted, existing) = try draft.lookup.transaction(id) {
@@ -628,21 +632,92 @@ enum UUIDKey: Hashable {
     case text(String)
 
     init(_ id: String) {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var digits = 0
-        for byte in id.utf8 where byte != UInt8(ascii: "-") {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            default:
-                self = .text(id)
-                return
+        if let bits = Self.bits(id), bits.isLowerCase { self = .bits(bits.high, bits.low) } else { self = .text(id) }
+    }
+
+    /// The 128 bits of a UUID written 8-4-4-4-12 in hexadecimal digits of either case (as
+    /// `StableID.isUUID` takes it), and whether its letters are all lower case; nil for any other text.
+    static func bits(_ text: String) -> (high: UInt64, low: UInt64, isLowerCase: Bool)? {
+        var text = text
+        return text.withUTF8 { bytes -> (UInt64, UInt64, Bool)? in
+            guard bytes.count == 36 else { return nil }
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            var upper = false
+            var digits = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                let value: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte &- UInt8(ascii: "a") &+ 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    value = byte &- UInt8(ascii: "A") &+ 10
+                    upper = true
+                default: return nil
+                }
+                if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+                digits += 1
             }
-            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
-            digits += 1
+            return (high, low, !upper)
         }
-        self = digits == 32 && id.utf8.count == 36 ? .bits(high, low) : .text(id)
+    }
+}
+
+/// The line of each transaction id seen in a file: an open-addressing table of the ids' 128 bits
+/// (a `Dictionary` hashed each of a million ids with SipHash, a tenth of the resolving thread's
+/// time), ids that are not UUIDs in a dictionary beside it.
+/// - Complexity: O(1) expected per insert; 24 bytes a slot, at most half the slots full.
+struct IDLines {
+    private var slots: [(high: UInt64, low: UInt64, line: Int)] = []
+    private var used: [Bool] = []
+    private var count = 0
+    private var others: [String: Int] = [:]
+
+    /// Records `key` at `line`; the line it was first seen at when it was seen before (and then
+    /// nothing changes).
+    mutating func insert(_ key: UUIDKey, line: Int) -> Int? {
+        switch key {
+        case .text(let text):
+            if let first = others[text] { return first }
+            others[text] = line
+            return nil
+        case .bits(let high, let low):
+            if (count + 1) * 2 > slots.count { grow() }
+            var index = slot(high, low)
+            while used[index] {
+                if slots[index].high == high && slots[index].low == low { return slots[index].line }
+                index = (index + 1) & (slots.count - 1)
+            }
+            used[index] = true
+            slots[index] = (high, low, line)
+            count += 1
+            return nil
+        }
+    }
+
+    /// Where `high`/`low` starts looking: the bits mixed (a version 7 id's high bits are a clock),
+    /// then the top bits for a table of a power of two.
+    private func slot(_ high: UInt64, _ low: UInt64) -> Int {
+        let mixed = (high ^ low.byteSwapped) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> UInt64(64 - slots.count.trailingZeroBitCount))
+    }
+
+    private mutating func grow() {
+        let old = zip(slots, used).filter(\.1).map(\.0)
+        let size = Swift.max(1024, slots.count * 2)
+        slots = Array(repeating: (0, 0, 0), count: size)
+        used = Array(repeating: false, count: size)
+        count = 0
+        for entry in old {
+            var index = slot(entry.high, entry.low)
+            while used[index] { index = (index + 1) & (size - 1) }
+            used[index] = true
+            slots[index] = entry
+            count += 1
+        }
     }
 }
