@@ -88,4 +88,39 @@ struct BulkWriteTests {
             try store.rawWrite { db in try Self.posting(db, transaction: "no-such-transaction", account: cash) }
         }
     }
+
+    /// Rows left dangling by an older mistake (written here with SQLite's checks off, as a hand
+    /// edit would) do not stop a good import, many postings or few, as SQLite's own row-by-row
+    /// checks would not have: only what the write adds is held to its references.
+    @Test(arguments: [1, 30])
+    func olderDanglingRowsDoNotStopAGoodWrite(postings: Int) throws {
+        // One posting among the sample's many is looked up alone; thirty into a ledger of three, by the pass.
+        let store = try postings == 1 ? Store.household() : Store.initialized()
+        let cash = try Self.account(store, store.read("t") { db in try String.fetchOne(db, sql: "SELECT name FROM account LIMIT 1") }!)
+        try store.writer().writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try Self.posting(db, transaction: "lost-transaction", account: cash)
+            try Self.posting(db, transaction: try Self.transaction(db), account: "lost-account")
+            try db.execute(
+                sql: "INSERT INTO schedulePosting(scheduleId, position, accountId, amountMinor, currency) VALUES ('lost-schedule', 0, ?, 1, 'RUB')",
+                arguments: [cash])
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        let before = try Self.counts(store)
+        try store.bulkWrite("importing a test") { db in
+            let good = try Self.transaction(db)
+            for position in 0..<postings { try Self.posting(db, transaction: good, account: cash, position: position) }
+        }
+        #expect(try Self.counts(store)[0...1] == [before[0] + 1, before[1] + postings])
+        // A new dangling row among them still fails the write.
+        #expect(throws: StoreError.self) {
+            try store.bulkWrite("importing a test") { db in
+                let good = try Self.transaction(db)
+                for position in 0..<postings { try Self.posting(db, transaction: good, account: cash, position: position) }
+                try Self.posting(db, transaction: good, account: "lost-account", position: postings)
+            }
+        }
+        #expect(try Self.counts(store)[0...1] == [before[0] + 1, before[1] + postings])
+        #expect(try Self.foreignKeysOn(store))
+    }
 }
