@@ -55,7 +55,7 @@ struct BulkWriteTests {
         let store = try dangling == .transactionOfMostPostings ? Store.initialized() : Store.household()
         let cash = try Self.account(store, store.read("t") { db in try String.fetchOne(db, sql: "SELECT name FROM account LIMIT 1") }!)
         let before = try Self.counts(store)
-        #expect(throws: StoreError.self) {
+        let refused = #expect(throws: StoreError.self) {
             try store.bulkWrite("importing a test") { db in
                 let good = try Self.transaction(db)
                 try Self.posting(db, transaction: good, account: cash)
@@ -75,6 +75,8 @@ struct BulkWriteTests {
                 }
             }
         }
+        // Refused by the check before the commit, in SQLite's words, not by SQLite as the row was written.
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("FOREIGN KEY constraint failed"))
         #expect(try Self.counts(store) == before)
         #expect(try Self.foreignKeysOn(store))
         // The same write without the dangling row commits, and the checks are on after it too.
@@ -113,13 +115,14 @@ struct BulkWriteTests {
         }
         #expect(try Self.counts(store)[0...1] == [before[0] + 1, before[1] + postings])
         // A new dangling row among them still fails the write.
-        #expect(throws: StoreError.self) {
+        let refused = #expect(throws: StoreError.self) {
             try store.bulkWrite("importing a test") { db in
                 let good = try Self.transaction(db)
                 for position in 0..<postings { try Self.posting(db, transaction: good, account: cash, position: position) }
                 try Self.posting(db, transaction: good, account: "lost-account", position: postings)
             }
         }
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("FOREIGN KEY constraint failed"))
         #expect(try Self.counts(store)[0...1] == [before[0] + 1, before[1] + postings])
         #expect(try Self.foreignKeysOn(store))
     }

@@ -329,8 +329,10 @@ extension Ledger {
     /// Merges `generated` in day order (after the day's own transactions), in place: the
     /// transactions before the first day `generated` has stay where they are, so that merging a
     /// year of flows into decades of history rewrites only the few transactions after it, not
-    /// every one (a copy of a transaction retains each of its texts and lists).
-    /// - Complexity: O(transactions before that day, compared by day only + (later transactions + g) log g).
+    /// every one (a copy of a transaction retains each of its texts and lists). The list is
+    /// copied whole only when another ledger shares it (the first merge into a copy of one).
+    /// - Complexity: O(transactions before that day, compared by day only + (later transactions + g) log g),
+    ///   plus a copy of every transaction when the list is shared.
     mutating func add(_ generated: [Transaction]) {
         guard !generated.isEmpty else { return }
         let extra = generated.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element)

@@ -670,7 +670,7 @@ enum UUIDKey: Hashable {
 /// The line of each transaction id seen in a file: an open-addressing table of the ids' 128 bits
 /// (a `Dictionary` hashed each of a million ids with SipHash, a tenth of the resolving thread's
 /// time), ids that are not UUIDs in a dictionary beside it.
-/// - Complexity: O(1) expected per insert; 24 bytes a slot, at most half the slots full.
+/// - Complexity: O(1) expected per insert; 25 bytes a slot (its id, line and whether it is used), at most half the slots full.
 struct IDLines {
     private var slots: [(high: UInt64, low: UInt64, line: Int)] = []
     private var used: [Bool] = []

@@ -342,7 +342,15 @@ public struct Store: Sendable {
                         }
                         return result!
                     }
-                    if referencesAtEnd { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    if referencesAtEnd {
+                        // Back on, or no later write of this connection may run: the write's own error first.
+                        let restored = Result { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+                        if case .failure(let error) = outcome { throw error }
+                        try restored.get()
+                        guard try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true else {
+                            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "foreign-key checks could not be turned back on")
+                        }
+                    }
                     return try outcome.get()
                 } catch let error as DatabaseError {
                     if let failure = Store.storageFailure(error, db, path: location, context: context) { throw failure }
@@ -358,9 +366,11 @@ public struct Store: Sendable {
 
     /// What a write made with SQLite's foreign-key checks off (`bulkWrite`) must not add to: the
     /// rows of the tables but postings that name a missing row, and the last posting's rowid,
-    /// taken before the write. `check` then refuses, with SQLite's own error, exactly what SQLite
-    /// would have refused row by row: a row the write added or changed that names a missing row.
-    /// (A row left dangling by an older mistake, which `capital check` reports, does not stop it.)
+    /// taken before the write. `check` then refuses, with SQLite's own error, what SQLite would
+    /// have refused row by row in a write that inserts (an import): a row it added that names a
+    /// missing row. (A row left dangling by an older mistake, which `capital check` reports, does
+    /// not stop it.) Not for writes that delete or re-point rows: with the checks off no cascade
+    /// runs, a parent's deletion is not checked, and an older posting changed is not looked at.
     struct References {
         private let dangling: Set<[String]>
         private let postings: Int64
@@ -380,16 +390,19 @@ public struct Store: Sendable {
         func check(_ db: Database) throws {
             let failure = DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: "FOREIGN KEY constraint failed")
             guard try Self.dangling(db).isSubset(of: dangling) else { throw failure }
-            var account = try String.fetchOne(db, sql: "SELECT MIN(accountId) FROM posting")
-            while let id = account {
-                if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id = ?)"), arguments: [id]) != true,
+            // Each value as SQLite holds it (a value damaged by hand, not text, still moves the walk on).
+            var account = try DatabaseValue.fetchOne(db, sql: "SELECT MIN(accountId) FROM posting") ?? .null
+            while !account.isNull {
+                if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id = ?)"), arguments: [account]) != true,
                     try Bool.fetchOne(
-                        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM posting WHERE accountId = ? AND rowid > ?)"), arguments: [id, postings])
-                        == true
+                        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM posting WHERE accountId = ? AND rowid > ?)"),
+                        arguments: [account, postings]) == true
                 {
                     throw failure
                 }
-                account = try String.fetchOne(db.cachedStatement(sql: "SELECT MIN(accountId) FROM posting WHERE accountId > ?"), arguments: [id])
+                account =
+                    try DatabaseValue.fetchOne(
+                        db.cachedStatement(sql: "SELECT MIN(accountId) FROM posting WHERE accountId > ?"), arguments: [account]) ?? .null
             }
             let last = try lastPosting(db)
             // `+rowid`: not a range of the table to read, a filter on the transaction index, which

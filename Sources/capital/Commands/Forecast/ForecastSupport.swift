@@ -93,7 +93,9 @@ extension GlobalOptions {
             try Projection(
                 store: store, today: try todayDay(), horizon: horizon, forecastCase: forecastCase, ignoringOverdue: ignoringOverdue, rates: rates)
         }
-        UntilExit.keep(projection)
+        // Its ledgers, not the projection: the store in it must close (a database's last connection
+        // checkpoints its log and removes its -wal and -shm files as it closes).
+        UntilExit.keep([projection.stored, projection.ledger])
         return projection
     }
 
