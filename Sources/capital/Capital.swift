@@ -146,9 +146,9 @@ struct CLIError: Error, CustomStringConvertible {
 /// the ledgers of a projection of a million transactions took a fifth of a second to free, value
 /// by value, just before the process exited and the system took all of its memory back at once.
 /// Values only: a store kept would never close (and a database would keep its -wal and -shm
-/// files). Only a process
-/// that exits after its one command keeps anything (`Capital.main`); a test running commands in
-/// its own process frees what each command used, as any library caller would.
+/// files). Only a process that exits after its one command keeps anything (`Capital.main`); a
+/// test running commands in its own process frees what each command used, as any library caller
+/// would.
 enum UntilExit {
     /// Whether `keep` keeps: set by `Capital.main` before the command runs.
     nonisolated(unsafe) static var isOn = false

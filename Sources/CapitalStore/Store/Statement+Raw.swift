@@ -62,5 +62,4 @@ extension Statement {
     private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
     /// SQLite's "copy the bytes" destructor.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
 }
