@@ -2,7 +2,9 @@
 """Counts the public types and functions of CapitalCore and CapitalKit and how many carry a doc
 comment (`///` on the lines just above, attributes and other comment lines in between allowed).
 
-Usage: Scripts/doc-coverage.py [--list]   (--list prints the undocumented ones)
+Usage: Scripts/doc-coverage.py [--list] [--check]
+  --list   prints the undocumented ones
+  --check  exits 1 when any is undocumented, listing them (.ci/run)
 """
 import pathlib
 import re
@@ -21,7 +23,9 @@ def documented(lines, index):
 
 
 def main():
-    listing = "--list" in sys.argv
+    check = "--check" in sys.argv
+    listing = "--list" in sys.argv or check
+    undocumented = 0
     for module in ("CapitalCore", "CapitalKit"):
         total = with_doc = 0
         missing = []
@@ -37,8 +41,12 @@ def main():
                 else:
                     missing.append(f"{path.relative_to(ROOT)}:{i + 1}: {line.strip()}")
         print(f"{module}: {with_doc} of {total} public types and functions documented")
-        if listing:
+        if listing and missing:
             print("\n".join("  " + m for m in missing))
+        undocumented += len(missing)
+    if check and undocumented:
+        print(f"doc-coverage: {undocumented} public declaration(s) without a doc comment", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

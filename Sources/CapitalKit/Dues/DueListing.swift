@@ -9,6 +9,7 @@ public struct DueListing: Sendable {
     /// A status of fully-paid looks at all of them.
     public var status: DueStatus?
 
+    /// A listing of the unpaid dues of every type, most urgent first, unless told otherwise.
     public init(all: Bool = false, type: DueType? = nil, status: DueStatus? = nil) {
         (self.all, self.type, self.status) = (all, type, status)
     }
