@@ -42,6 +42,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_system_errno: why a write failed (a full disk, a file-size limit).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // The ledger file reader also imports CYaml, the libyaml target inside Yams, for its
+                // event parser (LedgerFile/YAMLNode.swift): Yams exports no product of it, so this
+                // product is what brings it in (a package's other targets cannot be named here).
                 .product(name: "Yams", package: "Yams"),
             ],
             // The calendar data files are compiled in (CalendarData.swift), not shipped as resources.
