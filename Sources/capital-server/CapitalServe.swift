@@ -387,15 +387,7 @@ extension CapitalServe.UserCommand {
         @OptionGroup var data: DataOption
 
         func run() async throws {
-            let name = name
-            do {
-                try await data.withStorage { storage in
-                    try await storage.setDisabled(true, user: name)
-                    try await operatorDid(.userDisabled, to: name, in: storage)
-                }
-            } catch let error as PeopleError {
-                throw ServeError(message: "\(error)")
-            }
+            try await operatorChanges(.userDisabled, to: name, in: data) { try await $0.setDisabled(true, user: $1) }
             print("Disabled \(name): every device of theirs is signed out.")
         }
     }
@@ -406,15 +398,7 @@ extension CapitalServe.UserCommand {
         @OptionGroup var data: DataOption
 
         func run() async throws {
-            let name = name
-            do {
-                try await data.withStorage { storage in
-                    try await storage.setDisabled(false, user: name)
-                    try await operatorDid(.userEnabled, to: name, in: storage)
-                }
-            } catch let error as PeopleError {
-                throw ServeError(message: "\(error)")
-            }
+            try await operatorChanges(.userEnabled, to: name, in: data) { try await $0.setDisabled(false, user: $1) }
             print("Enabled \(name).")
         }
     }
@@ -449,17 +433,27 @@ extension CapitalServe.UserCommand {
         @Flag(help: "Take the role away instead.") var revoke = false
 
         func run() async throws {
-            let (name, revoke) = (name, revoke)
-            do {
-                try await data.withStorage { storage in
-                    try await storage.setAdmin(!revoke, user: name)
-                    try await operatorDid(revoke ? .adminRevoked : .adminGranted, to: name, in: storage)
-                }
-            } catch let error as PeopleError {
-                throw ServeError(message: "\(error)")
-            }
+            let granted = !revoke
+            try await operatorChanges(granted ? .adminGranted : .adminRevoked, to: name, in: data) { try await $0.setAdmin(granted, user: $1) }
             print(revoke ? "\(name) is no longer a server administrator." : "\(name) is a server administrator.")
         }
+    }
+}
+
+/// Makes the operator's `change` to `user` (disable, enable, the administrator's role) and records
+/// it in the audit log as `action`; a `PeopleError` (no such user, the last administrator) becomes
+/// the command's one-line error.
+func operatorChanges(
+    _ action: AuditEvent.Action, to user: String, in data: DataOption,
+    _ change: @escaping @Sendable (any ServerStorage, String) async throws -> Void
+) async throws {
+    do {
+        try await data.withStorage { storage in
+            try await change(storage, user)
+            try await operatorDid(action, to: user, in: storage)
+        }
+    } catch let error as PeopleError {
+        throw ServeError(message: "\(error)")
     }
 }
 

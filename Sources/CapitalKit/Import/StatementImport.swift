@@ -105,18 +105,8 @@ extension Store {
                 .account, value: request.account, reason: "it is \(account.kind.withArticle) category; a statement is of an account")
         }
         let currency = account.currency
-        let reading = try request.source.read(exponent: currency.exponent)
-        let statement = reading.statement
-        for code in Set([statement.currency].compactMap { $0 } + statement.lines.compactMap(\.currency)) {
-            guard Self.sameCurrency(code, currency.code) else {
-                throw KitError.invalid(
-                    .statement, value: request.source.path,
-                    reason: "the statement is in \(FieldKeys.literal(code)), account '\(FieldKeys.literal(account.name))' in \(currency.code)")
-            }
-        }
-        var plan = try StatementPlan(request: request, account: account, statement: statement, store: self)
-        try plan.decide(statement.lines)
-        let balance = try plan.balanceCheck(statement)
+        // The statement's lines are let go once decided: the write holds only the plan.
+        let (plan, balance, format, encoding) = try decide(request, account: account)
         if let balance, balance.difference != 0, request.strict {
             throw KitError.refused(
                 reason: "the statement's closing balance on \(balance.day.iso) is \(balance.stated.plain), the ledger's would be "
@@ -128,8 +118,28 @@ extension Store {
             written = true
         }
         return StatementImportResult(
-            rows: plan.rows, format: reading.format, encoding: reading.encoding, createdCategories: plan.newCategories.map(\.name),
-            balance: balance, written: written)
+            rows: plan.rows, format: format, encoding: encoding, createdCategories: plan.newCategories.map(\.name), balance: balance,
+            written: written)
+    }
+
+    /// Reads `request`'s statement and decides its lines (see `importStatement`), with the balance
+    /// check; the statement itself is not kept.
+    private func decide(
+        _ request: StatementImport, account: Account
+    ) throws -> (StatementPlan, StatementBalanceCheck?, StatementFormat, TextEncoding) {
+        let reading = try request.source.read(exponent: account.currency.exponent)
+        let statement = reading.statement
+        for code in Set([statement.currency].compactMap { $0 } + statement.lines.compactMap(\.currency)) {
+            guard Self.sameCurrency(code, account.currency.code) else {
+                throw KitError.invalid(
+                    .statement, value: request.source.path,
+                    reason: "the statement is in \(FieldKeys.literal(code)), account '\(FieldKeys.literal(account.name))' in \(account.currency.code)"
+                )
+            }
+        }
+        var plan = try StatementPlan(request: request, account: account, statement: statement, store: self)
+        try plan.decide(statement.lines)
+        return (plan, try plan.balanceCheck(statement), reading.format, reading.encoding)
     }
 
     /// Whether a statement's currency (a code or a sign: `€`, `$`, `£`, `₽`) is `code`.
