@@ -441,7 +441,7 @@ extension CapitalServe.UserCommand {
 }
 
 /// Makes the operator's `change` to `user` (disable, enable, the administrator's role) and records
-/// it in the audit log as `action`; a `PeopleError` (no such user, the last administrator) becomes
+/// it in the audit log as `action`; a `PeopleError` (no user of that name) becomes
 /// the command's one-line error.
 func operatorChanges(
     _ action: AuditEvent.Action, to user: String, in data: DataOption,
