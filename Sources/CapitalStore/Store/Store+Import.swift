@@ -163,8 +163,12 @@ extension Store {
     /// `bulkTransactions`, with at least a quarter as many postings as the ledger holds (the
     /// index is built again over all of them).
     static func isBulk(_ transactions: [Transaction], _ db: Database) throws -> Bool {
-        guard transactions.count >= bulkTransactions else { return false }
-        let postings = transactions.reduce(0) { $0 + $1.postings.count }
+        try isBulk(transactions: transactions.count, postings: transactions.reduce(0) { $0 + $1.postings.count }, db)
+    }
+
+    /// `isBulk` for a write of `transactions` transactions holding `postings` postings in all.
+    static func isBulk(transactions: Int, postings: Int, _ db: Database) throws -> Bool {
+        guard transactions >= bulkTransactions else { return false }
         // Posting rowids only grow: the largest is about how many postings were ever written.
         let held = Int(try lastPosting(db))
         return postings * 4 >= held
