@@ -16,7 +16,10 @@ public final class RulePattern: @unchecked Sendable {
     /// The pattern as written.
     public let source: String
     private let alternatives: [Literal]?
-    private var compiled: regex_t
+    /// Behind a pointer, not a stored `var`: threads reading statement records at once match
+    /// through it (the C library's `regexec` may be called on one pattern from several threads;
+    /// a stored variable passed `inout` would be an exclusive access each time).
+    private let compiled = UnsafeMutablePointer<regex_t>.allocate(capacity: 1)
     /// Whether `compiled` holds a compiled pattern (else `fallback` does).
     private let compiledByC: Bool
     /// Swift's regex engine, for what the C library's cannot compile in its locale: ranges of
@@ -35,24 +38,30 @@ public final class RulePattern: @unchecked Sendable {
         self.source = source
         Self.useUTF8Characters
         alternatives = Self.literals(source)
-        compiled = regex_t()
-        let status = regcomp(&compiled, source, REG_EXTENDED | REG_ICASE | REG_NOSUB)
+        compiled.initialize(to: regex_t())
+        let status = regcomp(compiled, source, REG_EXTENDED | REG_ICASE | REG_NOSUB)
         if status == 0 {
             compiledByC = true
             fallback = nil
             return
         }
         var buffer = [CChar](repeating: 0, count: 256)
-        regerror(status, &compiled, &buffer, buffer.count)
+        regerror(status, compiled, &buffer, buffer.count)
         let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        regfree(&compiled)
+        regfree(compiled)
         compiledByC = false
         // REG_ECOLLATE (3 in glibc and BSD's regex.h): the range's ends are no collating elements here.
-        guard status == 3, let regex = try? Regex(source) else { throw RulePatternError(pattern: source, reason: message) }
+        guard status == 3, let regex = try? Regex(source) else {
+            compiled.deallocate()
+            throw RulePatternError(pattern: source, reason: message)
+        }
         fallback = regex.ignoresCase()
     }
 
-    deinit { if compiledByC { regfree(&compiled) } }
+    deinit {
+        if compiledByC { regfree(compiled) }
+        compiled.deallocate()
+    }
 
     /// Whether the pattern matches somewhere in `text`; `folded` is `RulePattern.fold(text)`,
     /// computed once per text by the caller when several patterns look at it.
@@ -61,7 +70,7 @@ public final class RulePattern: @unchecked Sendable {
             return alternatives.contains { Self.contains(folded, $0) }
         }
         if let fallback { return (try? fallback.firstMatch(in: text)) != nil }
-        return regexec(&compiled, text, 0, nil, 0) == 0
+        return regexec(compiled, text, 0, nil, 0) == 0
     }
 
     /// `text` case-folded for the literal fast path: Unicode lowercase, as UTF-8 bytes.
