@@ -4,7 +4,7 @@ import Testing
 
 @testable import CapitalKit
 
-/// A CSV statement read by rules in blocks, each block's records in parts on two threads, reads
+/// A CSV statement read by rules in batches, each batch's records in parts on two threads, reads
 /// exactly as in one pass: the same lines in file order, the same rules matched, the same skipped
 /// count, and the same error — the first in file order, whether from the rules, a date, an amount
 /// or the reader — or the same `end`, after which nothing counts, an error included.
@@ -41,11 +41,11 @@ struct StatementRulesPartsTests {
         case failed(String)
     }
 
-    static func outcome(_ text: String, threads: Int, block: Int, minimumPart: Int) -> Outcome {
+    static func outcome(_ text: String, threads: Int, batch: Int, minimumPart: Int) -> Outcome {
         do {
             let rules = try StatementRules(text: Self.rules, path: "bank.rules") { _, _ in throw KitError.refused(reason: "no includes") }
             let reading = try rules.read(
-                text, exponent: 2, separator: UInt8(ascii: ","), path: "bank.csv", threads: threads, block: block, minimumPart: minimumPart)
+                text, exponent: 2, separator: UInt8(ascii: ","), path: "bank.csv", threads: threads, batch: batch, minimumPart: minimumPart)
             return .read(reading.statement.lines, reading.matched, reading.skipped)
         } catch {
             return .failed("\(error)")
@@ -74,21 +74,21 @@ struct StatementRulesPartsTests {
         return text
     }
 
-    /// Block sizes and parts: a block smaller than a part, blocks cut inside runs of records, and one part per thread.
-    static let shapes: [(block: Int, minimumPart: Int)] = [(7, 1), (64, 3), (500, 40), (1_000, 1)]
+    /// Batch sizes and parts: a batch smaller than a part, batches cut inside runs of records, and one part per thread.
+    static let shapes: [(batch: Int, minimumPart: Int)] = [(7, 1), (64, 3), (500, 40), (1_000, 1)]
 
     static func expectSameAsOnePass(_ text: String, _ comment: Comment) {
-        let whole = outcome(text, threads: 1, block: 1_000_000, minimumPart: 1)
+        let whole = outcome(text, threads: 1, batch: 1_000_000, minimumPart: 1)
         for shape in shapes {
-            let parted = outcome(text, threads: 2, block: shape.block, minimumPart: shape.minimumPart)
-            #expect(parted == whole, "\(comment): block \(shape.block), parts of at least \(shape.minimumPart)")
+            let parted = outcome(text, threads: 2, batch: shape.batch, minimumPart: shape.minimumPart)
+            #expect(parted == whole, "\(comment): batch \(shape.batch), parts of at least \(shape.minimumPart)")
         }
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
     func aCleanStatementReadsTheSame(seed: UInt64) {
         let text = Self.statement(3_000, seed: seed)
-        guard case .read(let lines, let matched, let skipped) = Self.outcome(text, threads: 1, block: 1_000_000, minimumPart: 1) else {
+        guard case .read(let lines, let matched, let skipped) = Self.outcome(text, threads: 1, batch: 1_000_000, minimumPart: 1) else {
             Issue.record("the statement does not read")
             return
         }
@@ -106,7 +106,7 @@ struct StatementRulesPartsTests {
             3_000, seed: 9,
             special: [index: "2025-13-01;REWE;Einkauf;1,00", index + 2: "2025-03-01;REWE;Einkauf;12x", 2_999: "2025-03-01;\"REWE;x;1,00"]
         )
-        guard case .failed(let message) = Self.outcome(text, threads: 1, block: 1_000_000, minimumPart: 1) else {
+        guard case .failed(let message) = Self.outcome(text, threads: 1, batch: 1_000_000, minimumPart: 1) else {
             Issue.record("the statement reads")
             return
         }
@@ -118,7 +118,7 @@ struct StatementRulesPartsTests {
     func anEndStopsTheReadingAndHidesLaterErrors(at index: Int) {
         let text = Self.statement(
             3_000, seed: 11, special: [index: "2025-03-02;STOPHERE;x;1,00", index + 1: "2025-99-01;REWE;Einkauf;1,00"])
-        guard case .read(let lines, _, let skipped) = Self.outcome(text, threads: 1, block: 1_000_000, minimumPart: 1) else {
+        guard case .read(let lines, _, let skipped) = Self.outcome(text, threads: 1, batch: 1_000_000, minimumPart: 1) else {
             Issue.record("the statement does not read")
             return
         }
@@ -131,7 +131,7 @@ struct StatementRulesPartsTests {
         let unclosed = Self.statement(3_000, seed: 13, special: [2_000: "2025-03-01;\"REWE;x;1,00"])
         Self.expectSameAsOnePass(unclosed, "a quote never closed")
         let ruleFirst = Self.statement(3_000, seed: 13, special: [1_000: "2025-03-01;REWE;x;1,0,0", 2_000: "2025-03-01;\"REWE;x;1,00"])
-        guard case .failed(let message) = Self.outcome(ruleFirst, threads: 1, block: 1_000_000, minimumPart: 1) else {
+        guard case .failed(let message) = Self.outcome(ruleFirst, threads: 1, batch: 1_000_000, minimumPart: 1) else {
             Issue.record("the statement reads")
             return
         }

@@ -24,21 +24,21 @@ extension StatementRules {
     ///   overflows, both `amount-in` and `amount-out` given, no amount, no date, a `%N` past the
     ///   record's end; and the reader's errors (an unterminated quote, a record over 1 MB).
     /// - Complexity: O(bytes × patterns) at worst; literal patterns are substring searches. The
-    ///   records are split 8 192 at a time and each block's read by the rules on two threads.
+    ///   records are split 8 192 at a time and each batch is read by the rules on two threads.
     public func read(_ text: String, exponent: Int, separator defaultSeparator: UInt8, path: String) throws -> RulesReading {
-        try read(text, exponent: exponent, separator: defaultSeparator, path: path, threads: 2, block: Self.block)
+        try read(text, exponent: exponent, separator: defaultSeparator, path: path, threads: 2, batch: Self.batch)
     }
 
-    /// Records read (split) at a time; each block's records are read by the rules on `threads`
-    /// threads when it holds at least `2 × minimumPart` of them.
-    static let block = 8_192
+    /// Records split at a time (a batch; not the rules' `if` blocks): each batch's records are
+    /// read by the rules on `threads` threads when it holds at least `2 × minimumPart` of them.
+    static let batch = 8_192
     static let minimumPart = 1_024
 
-    /// `read(_:exponent:separator:path:)` with the records cut into blocks of `block`, each block's
-    /// records read by the rules in up to `threads` parts at once. The outcome is the same as one
+    /// `read(_:exponent:separator:path:)` with the records cut into batches of `batch`, each
+    /// batch's records read by the rules in up to `threads` parts at once. The outcome is the same as one
     /// part's: lines in file order, and the first record's error or `end` (in file order) stops it.
     func read(
-        _ text: String, exponent: Int, separator defaultSeparator: UInt8, path: String, threads: Int, block: Int, minimumPart: Int = minimumPart
+        _ text: String, exponent: Int, separator defaultSeparator: UInt8, path: String, threads: Int, batch: Int, minimumPart: Int = minimumPart
     ) throws -> RulesReading {
         var reader = DelimitedReader(text: text, separator: separator ?? defaultSeparator)
         var lines: [StatementLine] = []
@@ -239,12 +239,12 @@ extension StatementRules {
             return part
         }
 
-        blocks: while true {
-            // A block of records; the reader's error comes after the records before it.
+        batches: while true {
+            // A batch of records; the reader's error comes after the records before it.
             var records: [DelimitedRecord] = []
-            records.reserveCapacity(min(block, Self.block))
+            records.reserveCapacity(min(batch, Self.batch))
             var readerError: KitError?
-            while records.count < block {
+            while records.count < batch {
                 do {
                     guard let record = try reader.next() else { break }
                     if toSkip > 0 {
@@ -277,12 +277,12 @@ extension StatementRules {
                 skipped += part.skipped
                 switch part.stop {
                 case nil: continue
-                case .end?: break blocks
+                case .end?: break batches
                 case .failure(let error)?: throw error
                 }
             }
             if let readerError { throw readerError }
-            if records.count < block { break }
+            if records.count < batch { break }
         }
         if newestFirst {
             lines.reverse()
