@@ -31,6 +31,8 @@ statements=(
   "eurobank|eurobank.csv|WINDOWS-1252|EUR1000.00|assets:bank:giro  EUR1523.17|2024-02-29"
   "rubank|rubank.csv|WINDOWS-1251|1000.00||"
   "tabbank|tabbank.tsv|UTF-8|GBP1000.00||"
+  "signs|signs.csv|UTF-8|EUR1000.00||"
+  "newest|newest.csv|UTF-8|EUR1000.00||"
 )
 
 for entry in "${statements[@]}"; do

@@ -163,6 +163,38 @@ struct StatementImportTests {
         #expect(again["duplicate"] as? Int == 5)
     }
 
+    /// A newest-first file that does not say so is read as hledger reads it (reversed, its first
+    /// line being later than its last): the closing balance is its newest line's.
+    @Test func aNewestFirstFileIsTakenOldestFirstAndClosesOnItsNewestLine() throws {
+        let cli = try Self.ledger()
+        let result = cli.run(["import", Self.fixture("newest.csv"), "--account", "Giro", "--create-missing", "--strict"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Closing balance on 2025-05-04: 45.00, as in the ledger."), "\(result.stdout)")
+        let payees = try cli.rows(["tx", "list", "--account", "Giro"]).compactMap { $0.string("payee") }
+        #expect(Set(payees) == ["Opening", "Cafe", "Kiosk", "Bakery", "Rent", "Bus"])
+    }
+
+    /// `--learn` never learns Uncategorised (where lines went that nothing categorised): a payee
+    /// seen only there stays uncategorised, and one also seen in a category gets that category.
+    @Test func learningSkipsUncategorised() throws {
+        let cli = try Self.ledger()
+        try "fields date, description, amount\n".write(toFile: cli.path("l.rules"), atomically: true, encoding: .utf8)
+        try "2025-05-01,OZON 1234,-10.00\n2025-05-02,OZON 5678,-11.00\n2025-05-03,OZON 9012,-12.00\n".write(
+            toFile: cli.path("first.csv"), atomically: true, encoding: .utf8)
+        cli.ok(["import", cli.path("first.csv"), "--account", "Giro", "--rules", cli.path("l.rules"), "--today", "2025-06-01"])
+        try "2025-05-10,Ozon 9999,-13.00\n".write(toFile: cli.path("second.csv"), atomically: true, encoding: .utf8)
+        let args = [
+            "--today", "2025-06-01", "import", cli.path("second.csv"), "--account", "Giro", "--rules", cli.path("l.rules"), "--learn", "--dry-run",
+        ]
+        let only = try Self.lines(try cli.json(args))
+        #expect(only.first?.string("status") == "uncategorised")
+        cli.ok(["category", "add", "Shopping"])
+        cli.ok(["spend", "9", "Shopping", "--payee", "OZON 4444", "--from", "Giro", "--on", "2025-04-01"])
+        let learned = try Self.lines(try cli.json(args))
+        #expect(learned.first?.string("status") == "new")
+        #expect(learned.first?.string("counterpart") == "Shopping")
+    }
+
     @Test func keepBothAddsALineAHandEnteredTransactionStandsFor() throws {
         let cli = try CLI.household()
         cli.ok(["spend", "99", "Groceries", "--on", "2025-04-12", "--from", "VTB Debit"])
@@ -216,6 +248,21 @@ struct StatementImportTests {
         let shown = try #require(try cli.json(["tx", "show", id]) as? [String: Any])
         #expect((shown["postings"] as? [Any])?.count == 4)
         #expect(rows.contains { $0.string("payee") == "Transfer to savings" && $0.string("counterpart") == "Savings" })
+    }
+
+    /// A split part with no category (`$` before any `S`) goes to Uncategorised, as a whole line
+    /// with none does: no category with an empty name, no error.
+    @Test func aQIFSplitPartWithoutACategoryIsUncategorised() throws {
+        let cli = try Self.ledger()
+        try "!Type:Bank\nD01/02/2025\nT-100.00\nPShop\nLGroceries\n$-60.00\nSHealth\n$-40.00\n^\n".write(
+            toFile: cli.path("part.qif"), atomically: true, encoding: .utf8)
+        let rows = try Self.lines(try cli.json(["import", cli.path("part.qif"), "--account", "Giro", "--create-missing"]))
+        #expect(rows.first?.string("status") == "uncategorised")
+        #expect(rows.first?.string("counterpart") == "Uncategorised, Health")
+        let names = try cli.rows(["category", "list"]).compactMap { $0.string("name") }
+        #expect(names.contains("Uncategorised") && names.contains("Health"))
+        #expect(!names.contains(""))
+        #expect(cli.ok(["check"]).contains(": ok"))
     }
 
     @Test func rulesTestShowsWhichRulesMatchedEachLine() throws {
@@ -275,6 +322,10 @@ struct StatementImportTests {
         cli.fails(
             try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,99999999999999999999\n"),
             mentioning: ["bad.csv:1", "amount '99999999999999999999'"])
+        // The most negative Int64 has no negation (the counterpart's posting): refused, not a crash.
+        cli.fails(
+            try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Big,-92233720368547758.08\n"),
+            mentioning: ["bad.csv:1", "amount '-92233720368547758.08' is too large"])
         cli.fails(
             try Self.importing(cli, rules: "fields date, description, out, in\namount-in %in\namount-out %out\n", csv: "2025-01-02,Shop,5.00,6.00\n"),
             mentioning: ["bad.csv:1", "both amount-in '6.00' and amount-out '5.00'"])

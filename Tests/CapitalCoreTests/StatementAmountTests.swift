@@ -43,7 +43,9 @@ struct StatementAmountTests {
             // Decimals beyond the exponent that are zeros.
             ("12.3400", 2, nil, 1_234), ("5,0000", 2, nil, 500),
             // The extremes of Int64.
-            ("92233720368547758.07", 2, nil, Int64.max), ("-92233720368547758.08", 2, nil, Int64.min),
+            ("92233720368547758.07", 2, nil, Int64.max), ("-92233720368547758.07", 2, nil, -Int64.max),
+            // Int64.min has no negation, which every statement line needs (its counterpart posting): refused.
+            ("-92233720368547758.08", 2, nil, nil as Int64?), ("(92233720368547758.08)", 2, nil, nil as Int64?),
             ("9223372036854775807", 0, nil, Int64.max),
         ] as [(String, Int, UInt8?, Int64?)])
     func readsAmounts(text: String, exponent: Int, mark: UInt8?, expected: Int64?) throws {

@@ -6,12 +6,13 @@ import Testing
 /// capital's reading of bank CSV exports with hledger-style rules, against hledger 1.25's own
 /// reading of the same files (Tests/Fixtures/statements: a German bank's `;`-separated
 /// Windows-1252 export with decimal commas, a Russian bank's Windows-1251 export with debit and
-/// credit columns listed newest first, a TAB-separated UTF-8 file with a BOM).
+/// credit columns listed newest first, a TAB-separated UTF-8 file with a BOM, amounts whose signs a
+/// card's `amount -%amt` doubles, a newest-first file that does not say so).
 @Suite("Kit: CSV statements read by rules, as hledger reads them")
 struct StatementRulesTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/statements").path
-    static let fixtures = ["eurobank.csv", "rubank.csv", "tabbank.tsv"]
+    static let fixtures = ["eurobank.csv", "rubank.csv", "tabbank.tsv", "signs.csv", "newest.csv"]
 
     /// One transaction as both read it: day, amount into the bank account, description, the
     /// other account (hledger's `expenses:unknown`/`income:unknown` where no rule gave one), comment.
@@ -55,8 +56,14 @@ struct StatementRulesTests {
     }
 
     /// The commodity style hledger prints amounts in: a `.` decimal mark and no digit groups.
-    static let styles = ["eurobank.csv": "EUR1000.00", "rubank.csv": "1000.00", "tabbank.tsv": "GBP1000.00"]
-    static let bankAccounts = ["eurobank.csv": "assets:bank:giro", "rubank.csv": "assets:bank:ru:card", "tabbank.tsv": "assets:bank:tab"]
+    static let styles = [
+        "eurobank.csv": "EUR1000.00", "rubank.csv": "1000.00", "tabbank.tsv": "GBP1000.00", "signs.csv": "EUR1000.00",
+        "newest.csv": "EUR1000.00",
+    ]
+    static let bankAccounts = [
+        "eurobank.csv": "assets:bank:giro", "rubank.csv": "assets:bank:ru:card", "tabbank.tsv": "assets:bank:tab", "signs.csv": "assets:bank:signs",
+        "newest.csv": "assets:bank:newest",
+    ]
 
     @Test("capital reads each fixture as hledger 1.25 did (its committed reading)", arguments: fixtures)
     func agreesWithCommittedReading(_ name: String) throws {

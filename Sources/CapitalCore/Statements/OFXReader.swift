@@ -129,7 +129,8 @@ public enum OFXReader {
         for digit in whole { try shift(in: digit) }
         for digit in fraction.prefix(exponent) { try shift(in: digit) }
         for _ in fraction.count..<max(fraction.count, exponent) { try shift(in: UInt8(ascii: "0")) }
-        guard magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { throw tooLarge }
+        // Not Int64.min: every amount must be negatable (a statement line's counterpart is its negation).
+        guard magnitude <= UInt64(Int64.max) else { throw tooLarge }
         return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
     }
 

@@ -27,7 +27,8 @@ public enum StatementAmount {
     ///   three before (`1,234`, `1.234`) could be either and is an error, except when `exponent` is 0 (yen,
     ///   won), where no one prints decimals, so it groups: `1,234` is 1234.
     /// - Decimals beyond `exponent` are an error unless they are zeros (`12.500` is 1250 with a declared mark).
-    /// - Throws: `StatementError` at `line`, quoting the text: not a number, ambiguous, too many decimals, past Int64.
+    /// - Throws: `StatementError` at `line`, quoting the text: not a number, ambiguous, too many decimals, past
+    ///   ±Int64.max (Int64.min too, so that every amount can be negated).
     /// - Complexity: O(n) in the length of `text`.
     public static func parse(_ text: Substring, exponent: Int, decimalMark: UInt8?, line: Int) throws(StatementError) -> Int64? {
         precondition((0...18).contains(exponent), "an exponent of 0 to 18")
@@ -163,7 +164,8 @@ public enum StatementAmount {
         }
         if extraDecimals { throw StatementError(line: line, "amount '\(refusal.shown)' has \(decimals) decimals; the currency has \(exponent)") }
         for _ in decimals..<max(decimals, exponent) { add("0") }
-        if overflow || (!negative && value == .min) { throw StatementError(line: line, "amount '\(refusal.shown)' is too large") }
+        // Int64.min is refused with either sign: every amount must be negatable (a counterpart's posting).
+        if overflow || value == .min { throw StatementError(line: line, "amount '\(refusal.shown)' is too large") }
         return negative ? value : -value
     }
 

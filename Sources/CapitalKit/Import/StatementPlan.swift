@@ -57,7 +57,8 @@ struct StatementPlan {
         var unknownAccounts: [String] = []
         for line in lines {
             let names = line.splits.isEmpty ? [line.counterpart].compactMap { $0 } : line.splits.map(\.counterpart)
-            for (index, name) in names.enumerated() where counterparts[name] == nil {
+            // An empty name (a QIF split with no `S`, a rule's field left blank) names nothing: Uncategorised.
+            for (index, name) in names.enumerated() where !name.isEmpty && counterparts[name] == nil {
                 if let found = find(name) {
                     guard found.id != account.id else {
                         throw KitError.fileLine(
@@ -142,7 +143,10 @@ struct StatementPlan {
         for (payee, categories) in history.payeeCategories {
             let key = Self.normalisedPayee(payee)
             guard !key.isEmpty else { continue }
-            for (id, count) in categories { counts[key, default: [:]][id, default: 0] += count }
+            // Uncategorised is where nothing was learned yet: never a payee's category.
+            for (id, count) in categories where byID[id]?.name.lowercased() != StatementImport.uncategorised.lowercased() {
+                counts[key, default: [:]][id, default: 0] += count
+            }
         }
         for (key, categories) in counts {
             // Most used; ties to the category listed first in the ledger (a stable choice).
@@ -185,7 +189,9 @@ struct StatementPlan {
                 status: .new)
             let given = line.splits.isEmpty ? line.counterpart.flatMap { counterparts[$0] } : nil
             row.counterpart =
-                line.splits.isEmpty ? (given?.name ?? "") : line.splits.compactMap { counterparts[$0.counterpart]?.name }.joined(separator: ", ")
+                line.splits.isEmpty
+                ? (given?.name ?? "")
+                : line.splits.map { counterparts[$0.counterpart]?.name ?? StatementImport.uncategorised }.joined(separator: ", ")
             if line.amountMinor == 0 {
                 row.status = .zero
             } else if history.keys[key] != nil || seenKeys.contains(key) {
@@ -214,7 +220,13 @@ struct StatementPlan {
                             reason: "the splits add up to \(Money(minor: sum, currency: currency).plain), the line to \(amount.plain)")
                     }
                     for split in line.splits {
-                        guard let category = counterparts[split.counterpart] else { continue }
+                        let category: Account
+                        if let known = counterparts[split.counterpart] {
+                            category = known
+                        } else {
+                            category = uncategorised()
+                            row.status = .uncategorised
+                        }
                         postings.append(
                             Posting(accountID: category.id, amount: Money(minor: -split.amountMinor, currency: currency), note: split.note))
                     }

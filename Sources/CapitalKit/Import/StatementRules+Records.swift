@@ -14,7 +14,8 @@ public struct RulesReading: Sendable {
 extension StatementRules {
     /// The statement lines of the CSV `text` (already decoded), read by these rules; amounts in
     /// minor units of a currency with `exponent` decimals. Lines come oldest first (`newest-first`
-    /// files reversed; then sorted by day, keeping the file's order within a day).
+    /// files, and files whose first line is later than their last, reversed; then sorted by day,
+    /// keeping the file's order within a day).
     ///
     /// - Parameters:
     ///   - separator: the separator when the rules name none (from the file's extension).
@@ -169,7 +170,8 @@ extension StatementRules {
             func amount(_ slot: Slot) throws -> Int64? {
                 guard let text = try value(slot) else { return nil }
                 do {
-                    return try StatementAmount.parse(Substring(text), exponent: exponent, decimalMark: decimalMark, line: record.line)
+                    return try StatementAmount.parse(
+                        Substring(Self.simplifiedSign(text)), exponent: exponent, decimalMark: decimalMark, line: record.line)
                 } catch {
                     throw fail(record.line, "\(Self.fieldOrder[slot.rawValue]) '\(FieldKeys.literal(text))': \(FieldKeys.literal(error.reason))")
                 }
@@ -284,7 +286,9 @@ extension StatementRules {
             if let readerError { throw readerError }
             if records.count < batch { break }
         }
-        if newestFirst {
+        // As hledger: a file whose first line is later than its last is newest first even
+        // without `newest-first` (which a file of one day's lines still needs).
+        if newestFirst || (lines.count > 1 && lines[0].day > lines[lines.count - 1].day) {
             lines.reverse()
             matched.reverse()
         }
@@ -326,5 +330,28 @@ extension StatementRules {
     /// The fields capital reads, by slot (in `fieldOrder`'s order).
     fileprivate enum Slot: Int {
         case date, description, comment, account1, account2, amount, amountIn, amountOut, currency, balance
+    }
+}
+
+extension StatementRules {
+    /// An amount's signs as hledger's CSV reader settles them before it reads the number, so that
+    /// rules written for hledger (`amount -%amount`, to flip a card's signs) read the same here:
+    /// `--5` is 5, `-(3.00)` 3.00, `(-1)` 1, `-+6` -6, `(3.00)` -3.00, `+4` 4, a lone `-`, `+`
+    /// or `()` no amount; any other text is left as it is (one sign, before or after, is the
+    /// amount parser's).
+    /// - Complexity: O(1) unless the text begins with `(`, `-` or `+`; then O(length).
+    static func simplifiedSign(_ text: String) -> String {
+        guard let first = text.utf8.first, first == UInt8(ascii: "(") || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") else {
+            return text
+        }
+        let text = text.trimmed()
+        func negated(_ text: String) -> String { text.hasPrefix("-") ? String(text.dropFirst()) : "-" + text }
+        if text.hasPrefix("("), text.hasSuffix(")"), text.count >= 2 { return simplifiedSign(negated(String(text.dropFirst().dropLast()))) }
+        if text.hasPrefix("-("), text.hasSuffix(")") { return simplifiedSign(String(text.dropFirst(2).dropLast())) }
+        if text.hasPrefix("--") { return String(text.dropFirst(2)) }
+        if text.hasPrefix("-+") { return negated(String(text.dropFirst(2))) }
+        if text == "-" || text == "+" || text == "()" { return "" }
+        if text.hasPrefix("+") { return simplifiedSign(String(text.dropFirst())) }
+        return text
     }
 }
