@@ -234,4 +234,32 @@ struct CurrencyValuationTests {
         let july = try #require(try cli.json(["--today", "2025-07-10", "can-spend", "--level", "6", "--why"]) as? [String: Any])
         #expect((july["currencies"] as? [[String: Any]])?.first?.string("rate") != "70.5")
     }
+
+    /// An instrument's interest category, or the account a due or a budget is paid from, in
+    /// another currency than its amounts is refused when it is named: each posting would be
+    /// refused later, and with it everything else `post` was to write.
+    @Test func aCategoryOrAccountInAnotherCurrencyIsRefusedWhereItIsNamed() throws {
+        let cli = try Self.ledger()
+        cli.ok(["category", "add", "Interest", "--income"])
+        cli.ok(["category", "add", "Card interest"])
+        let loan = [
+            "loan", "add", "Car loan", "--principal", "1000", "--rate", "10", "--term", "12", "--start", "2025-01-01", "--pay-from", "Savings USD",
+        ]
+        cli.fails(loan, mentioning: ["'Loan interest'", "it holds RUB, the amounts are in USD"])
+        cli.fails(["deposit", "add", "Savings USD", "--rate", "5", "--opened", "2025-01-01"], mentioning: ["'Interest'", "it holds RUB"])
+        cli.fails(
+            ["card", "add", "Visa", "--limit", "1000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Savings USD"],
+            mentioning: ["'Card interest'", "it holds RUB"])
+        let due = ["due", "add", "fine", "--total", "100", "--due", "2025-05-01", "--reason", "Parking"]
+        cli.fails(due + ["--from", "Savings USD"], mentioning: ["--from 'Savings USD'", "it holds USD, the amounts are in RUB"])
+        cli.fails(["budget", "set", "Groceries", "100", "--pay-from", "Savings USD"], mentioning: ["--pay-from 'Savings USD'", "it holds USD"])
+        cli.ok(due)
+        cli.fails(["due", "edit", "1", "--from", "Savings USD"], mentioning: ["--from 'Savings USD'", "it holds USD"])
+        // A category in the loan's currency is taken, and what it expects posts.
+        cli.ok(["category", "add", "USD interest", "--currency", "USD"])
+        cli.ok(loan + ["--category", "USD interest"])
+        let posted = cli.run(["--today", "2025-03-10", "post"])
+        #expect(posted.status == 0, "\(posted)")
+        #expect(cli.ok(["check"]).contains(": ok"))
+    }
 }

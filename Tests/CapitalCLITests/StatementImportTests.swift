@@ -332,6 +332,25 @@ struct StatementImportTests {
         cli.fails(try Self.importing(cli, rules: Self.plain, csv: "2025-01-02,Shop,\n"), mentioning: ["bad.csv:1", "no amount"])
     }
 
+    /// A currency sign or code printed with an amount names its currency: another one than the
+    /// account's (or than the rules' `currency`) is refused by file and line, never dropped.
+    @Test func aCurrencyPrintedWithAnAmountMustBeTheAccounts() throws {
+        let cli = try Self.ledger()
+        let semicolons = "separator ;\nfields date, description, amount\n"
+        for (amount, mark) in [("-$12.00", "$"), ("-12,00 USD", "USD"), ("£7.00", "£")] {
+            cli.fails(
+                try Self.importing(cli, rules: semicolons, csv: "2025-01-02;Shop;-5,00 €\n2025-01-03;Shop;\(amount)\n"),
+                mentioning: ["bad.csv:2", "the amount is in \(mark)", "account 'Giro' in EUR"])
+        }
+        cli.fails(
+            try Self.importing(cli, rules: semicolons + "currency EUR\n", csv: "2025-01-03;Shop;-$12.00\n"),
+            mentioning: ["bad.csv:1", "amount '-$12.00' is in $, the rules' currency is EUR"])
+        // Signs and codes of the account's own currency are read as before.
+        let args = try Self.importing(cli, rules: semicolons, csv: "2025-01-02;Shop;-5,00 €\n2025-01-03;Shop;-1.234,50 EUR\n2025-01-04;Shop;7\n")
+        let rows = try Self.lines(try Self.json(cli, args))
+        #expect(rows.map { $0.string("amount") } == ["-5.00", "-1234.50", "7.00"])
+    }
+
     @Test func badStatementsAreRefused() throws {
         let cli = try Self.ledger()
         try "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><SIGNONMSGSRSV1></SIGNONMSGSRSV1></OFX>\n".write(

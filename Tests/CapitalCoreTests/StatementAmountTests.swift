@@ -133,4 +133,16 @@ struct StatementAmountTests {
     func quotesTrimmedText() {
         #expect(throws: StatementError(line: 9, "amount '12x' is not a number")) { try Self.parse("  12x\u{00A0}") }
     }
+
+    @Test(
+        "the currency printed around an amount is returned as printed, the first of two",
+        arguments: [
+            ("$1,234.56", "$"), ("-1 234,56 ₽", "₽"), ("12.00 EUR", "EUR"), ("-12,00 €", "€"), ("US$5", "US$"), ("(£7.00)", "£"),
+            ("123,45 руб.", "руб."), ("$5 USD", "$"), ("12.00", nil as String?), ("-5", nil as String?),
+        ])
+    func currencyMarks(text: String, mark: String?) throws {
+        let parsed = try #require(try StatementAmount.parseMarked(Substring(text), exponent: 2, decimalMark: nil, line: 1))
+        #expect(parsed.currency == mark)
+        #expect(parsed.minor == (try Self.parse(text)))
+    }
 }

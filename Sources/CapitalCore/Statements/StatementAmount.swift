@@ -14,7 +14,7 @@ public enum StatementAmount {
     ///
     /// - Sign: one at most, `+`, `-` or `−` (U+2212), before or after the number or the currency, spaced or
     ///   not (`-$5`, `$-5`, `5-`, `5 EUR-`), or parentheses around it all for a negative (`(12.00)`, `($12.00)`).
-    /// - Currency, before or after, glued or spaced, and dropped: any run holding a currency symbol (`$`, `€`,
+    /// - Currency, before or after, glued or spaced (`parseMarked` returns it; `parse` drops it): any run holding a currency symbol (`$`, `€`,
     ///   `£`, `₽`, `US$`), three letters (`EUR`, `usd`, `RUB`), or a local abbreviation (`руб.`, `р.`, `грн`, `zł`,
     ///   `kr`, `Kč`, `Ft`, `лв`, `Rs.`, `Fr.`, `TL`, `lei`). Other letters are not a number (`12x`), and `CR`/`DR`
     ///   are refused: a debit/credit marker is a sign whose direction depends on the statement.
@@ -31,6 +31,16 @@ public enum StatementAmount {
     ///   ±Int64.max (Int64.min too, so that every amount can be negated).
     /// - Complexity: O(n) in the length of `text`.
     public static func parse(_ text: Substring, exponent: Int, decimalMark: UInt8?, line: Int) throws(StatementError) -> Int64? {
+        try parseMarked(text, exponent: exponent, decimalMark: decimalMark, line: line)?.minor
+    }
+
+    /// As `parse`, with the currency sign or code printed around the amount, as printed (`$`,
+    /// `US$`, `€`, `EUR`, `руб.`: the first when there are two), nil when there is none; what it
+    /// stands for is the caller's to judge (a statement in euros with `$12.00` in it is not).
+    /// - Complexity: O(n) in the length of `text`.
+    public static func parseMarked(
+        _ text: Substring, exponent: Int, decimalMark: UInt8?, line: Int
+    ) throws(StatementError) -> Marked? {
         precondition((0...18).contains(exponent), "an exponent of 0 to 18")
         precondition(decimalMark == nil || decimalMark == UInt8(ascii: ".") || decimalMark == UInt8(ascii: ","), "'.' or ','")
         let all = Array(text.unicodeScalars)
@@ -44,6 +54,7 @@ public enum StatementAmount {
         var signs = 0
         var negative = false
         var parentheses = (open: false, close: false)
+        var mark: ArraySlice<Unicode.Scalar>?
         var low = scalars.startIndex
         var high = scalars.endIndex
         while low < high, !isDigit(scalars[low]) {
@@ -61,6 +72,7 @@ public enum StatementAmount {
                 var end = low
                 while end < high, isCurrency(scalars[end]) || (scalars[end] == "." && scalars[end - 1].properties.isAlphabetic) { end += 1 }
                 try checkCurrency(scalars[low..<end], refusal)
+                if mark == nil { mark = scalars[low..<end] }
                 low = end
             } else {
                 throw notANumber()
@@ -81,6 +93,7 @@ public enum StatementAmount {
                 var start = high
                 while start > low, isCurrency(scalars[start - 1]) || scalars[start - 1] == "." { start -= 1 }
                 try checkCurrency(scalars[start..<high], refusal)
+                if mark == nil { mark = scalars[start..<high] }
                 high = start
             } else {
                 throw notANumber()
@@ -166,7 +179,21 @@ public enum StatementAmount {
         for _ in decimals..<max(decimals, exponent) { add("0") }
         // Int64.min is refused with either sign: every amount must be negatable (a counterpart's posting).
         if overflow || value == .min { throw StatementError(line: line, "amount '\(refusal.shown)' is too large") }
-        return negative ? value : -value
+        var currency: String?
+        if let mark {
+            var text = ""
+            text.unicodeScalars.append(contentsOf: mark)
+            currency = text
+        }
+        return Marked(minor: negative ? value : -value, currency: currency)
+    }
+
+    /// An amount with the currency printed around it (`parseMarked`).
+    public struct Marked: Sendable, Equatable {
+        /// The amount in minor units.
+        public var minor: Int64
+        /// The sign or code printed with it, as printed; nil when none was.
+        public var currency: String?
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }

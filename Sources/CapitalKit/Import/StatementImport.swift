@@ -129,23 +129,17 @@ extension Store {
     ) throws -> (StatementPlan, StatementBalanceCheck?, StatementFormat, TextEncoding) {
         let reading = try request.source.read(exponent: account.currency.exponent)
         let statement = reading.statement
-        for code in Set([statement.currency].compactMap { $0 } + statement.lines.compactMap(\.currency)) {
-            guard Self.sameCurrency(code, account.currency.code) else {
-                throw KitError.invalid(
-                    .statement, value: request.source.path,
-                    reason: "the statement is in \(FieldKeys.literal(code)), account '\(FieldKeys.literal(account.name))' in \(account.currency.code)"
-                )
-            }
+        let inAccount = "account '\(FieldKeys.literal(account.name))' in \(account.currency.code)"
+        if let code = statement.currency, !StatementCurrency.matches(code, account.currency.code) {
+            throw KitError.invalid(.statement, value: request.source.path, reason: "the statement is in \(FieldKeys.literal(code)), \(inAccount)")
+        }
+        // A line's own currency (its rules' `currency`, an OFX line's, a sign printed with its amount).
+        if let line = statement.lines.first(where: { $0.currency.map { !StatementCurrency.matches($0, account.currency.code) } ?? false }) {
+            throw KitError.fileLine(
+                path: request.source.path, line: line.line, reason: "the amount is in \(FieldKeys.literal(line.currency ?? "")), \(inAccount)")
         }
         var plan = try StatementPlan(request: request, account: account, statement: statement, store: self)
         try plan.decide(statement.lines)
         return (plan, try plan.balanceCheck(statement), reading.format, reading.encoding)
-    }
-
-    /// Whether a statement's currency (a code or a sign: `€`, `$`, `£`, `₽`) is `code`.
-    static func sameCurrency(_ given: String, _ code: String) -> Bool {
-        let signs = ["€": "EUR", "$": "USD", "£": "GBP", "₽": "RUB", "РУБ": "RUB", "RUR": "RUB", "РУБ.": "RUB"]
-        let normal = given.uppercased()
-        return (signs[normal] ?? normal) == code
     }
 }

@@ -167,14 +167,16 @@ extension StatementRules {
                 let text = try render(templateList[Int(template)]).trimmed()
                 return text.isEmpty ? nil : text
             }
+            // The currency sign or code printed with an amount (`$12.00`), with the text it came in.
+            var printed: (mark: String, text: String)?
             func amount(_ slot: Slot) throws -> Int64? {
                 guard let text = try value(slot) else { return nil }
-                do {
-                    return try StatementAmount.parse(
-                        Substring(Self.simplifiedSign(text)), exponent: exponent, decimalMark: decimalMark, line: record.line)
-                } catch {
-                    throw fail(record.line, "\(Self.fieldOrder[slot.rawValue]) '\(FieldKeys.literal(text))': \(FieldKeys.literal(error.reason))")
-                }
+                let (parsed, refusal) = Self.amount(
+                    text, field: Self.fieldOrder[slot.rawValue], exponent: exponent, decimalMark: decimalMark, line: record.line)
+                if let refusal { throw fail(record.line, refusal) }
+                guard let parsed else { return nil }
+                if let mark = parsed.currency, printed == nil { printed = (mark, text) }
+                return parsed.minor
             }
             guard let dateText = try value(.date) else { throw fail(record.line, "no date: the rules assign no date, or its column is empty") }
             let day = dateFormat.map { $0.day(Substring(dateText)) } ?? DateFormat.defaultDay(Substring(dateText))
@@ -210,9 +212,21 @@ extension StatementRules {
                     minor = 0
                 }
             }
+            let balance = try amount(.balance)
+            var currency = try value(.currency)
+            if let printed {
+                // A sign printed with an amount names its currency: the rules' must agree with it.
+                if let given = currency, !StatementCurrency.agree(printed.mark, given) {
+                    throw fail(
+                        record.line,
+                        "amount '\(FieldKeys.literal(printed.text))' is in \(FieldKeys.literal(printed.mark)), the rules' currency is \(FieldKeys.literal(given))"
+                    )
+                }
+                currency = currency ?? printed.mark
+            }
             let line = StatementLine(
-                line: record.line, day: day, amountMinor: minor, currency: try value(.currency), payee: try value(.description) ?? "",
-                note: try value(.comment) ?? "", counterpart: try value(.account2), balanceMinor: try amount(.balance))
+                line: record.line, day: day, amountMinor: minor, currency: currency, payee: try value(.description) ?? "",
+                note: try value(.comment) ?? "", counterpart: try value(.account2), balanceMinor: balance)
             return .line(line, hits)
         }
 
@@ -334,6 +348,22 @@ extension StatementRules {
 }
 
 extension StatementRules {
+    /// `text` of `field` (`amount`, `balance`, …) read as an amount, its signs settled first
+    /// (`simplifiedSign`); or why not, quoting it once (`balance '12x' is not a number`).
+    static func amount(
+        _ text: String, field: String, exponent: Int, decimalMark: UInt8?, line: Int
+    ) -> (value: StatementAmount.Marked?, refusal: String?) {
+        let simplified = simplifiedSign(text)
+        do {
+            return (try StatementAmount.parseMarked(Substring(simplified), exponent: exponent, decimalMark: decimalMark, line: line), nil)
+        } catch {
+            // The parser's reason quotes the amount too: said once, after the field's name.
+            let quoted = "amount '\(simplified)' "
+            let reason = error.reason.hasPrefix(quoted) ? String(error.reason.dropFirst(quoted.count)) : error.reason
+            return (nil, "\(field) '\(FieldKeys.literal(text))' \(FieldKeys.literal(reason))")
+        }
+    }
+
     /// An amount's signs as hledger's CSV reader settles them before it reads the number, so that
     /// rules written for hledger (`amount -%amount`, to flip a card's signs) read the same here:
     /// `--5` is 5, `-(3.00)` 3.00, `(-1)` 1, `-+6` -6, `(3.00)` -3.00, `+4` 4, a lone `-`, `+`

@@ -453,7 +453,9 @@ extension Store {
             if let first = seen[key] {
                 throw StoreError.file(
                     LedgerFileError(
-                        entry.location, "a second rate for \(built.currency.code) on \(built.day) (the first on line \(first.line)): which one?"))
+                        entry.location,
+                        "a second rate for \(built.currency.code) on \(built.day) (the first \(first.line.map { "on line \($0)" } ?? "earlier in the file")): which one?"
+                    ))
             }
             seen[key] = entry.location
             if let present = try draft.lookup.rate(id) ?? draft.lookup.rate(built.currency, on: built.day) {

@@ -221,9 +221,20 @@ extension Store {
                 throw StoreError.invalid(
                     field: field, value: found.name, reason: "it is \(found.kind.withArticle) account; interest goes to \(kind.withArticle) category")
             }
+            // Its postings are in `currency`: a category in another one would refuse every one of
+            // them when it is posted (and with them everything else `post` was to write).
+            try sameCurrency(found, currency, field: field)
             return found
         }
         return try created(db, Account(id: newID(), name: defaultName, kind: kind, currency: currency))
+    }
+
+    /// Refuses `account` for `field` unless it holds `currency`, the currency of what it is named for.
+    static func sameCurrency(_ account: Account, _ currency: Currency, field: String) throws {
+        guard account.currency != currency else { return }
+        throw StoreError.invalid(
+            field: field, value: account.name,
+            reason: "it holds \(account.currency.code), the amounts are in \(currency.code); name one in \(currency.code)")
     }
 
     static func created(_ db: some LedgerContext, _ account: Account) throws -> Account {

@@ -125,7 +125,15 @@ extension Store {
             if let iban = edit.iban { due.iban = try Store.iban(iban) }
             if let address = edit.address { due.address = address }
             if let institution = edit.institution { due.institution = institution }
-            if let from = edit.payFrom { due.payFromID = from.isEmpty ? nil : try Store.balanceAccount(accounts, from, field: "{from}").id }
+            if let from = edit.payFrom {
+                if from.isEmpty {
+                    due.payFromID = nil
+                } else {
+                    let account = try Store.balanceAccount(accounts, from, field: "{from}")
+                    try Store.sameCurrency(account, due.currency, field: "{from}")
+                    due.payFromID = account.id
+                }
+            }
             if let name = edit.category {
                 due.categoryID = try Store.category(
                     db, accounts, name.isEmpty ? nil : name, default: Store.dueCategory(due.type), kind: .expense, currency: due.currency,
@@ -196,6 +204,7 @@ extension Store {
         let accounts = try db.accountIndex()
         let currency = try ledgerCurrency(db, location: "")
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }
+        if let payFrom { try sameCurrency(payFrom, currency, field: f("payFrom")) }
         let category = try category(
             db, accounts, input.category, default: dueCategory(input.type), kind: .expense, currency: currency, field: f("category"))
         do {
@@ -271,6 +280,7 @@ extension Store {
         let amount = try minor(input.amount, currency: category.currency, field: f("amount"))
         guard amount > 0 else { throw StoreError.invalid(field: f("amount"), value: input.amount, reason: "must be more than 0") }
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }
+        if let payFrom { try sameCurrency(payFrom, category.currency, field: f("payFrom")) }
         return Budget(id: id, categoryID: category.id, payFromID: payFrom?.id, amount: amount, period: input.period, start: input.start)
     }
 
