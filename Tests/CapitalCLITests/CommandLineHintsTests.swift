@@ -189,6 +189,19 @@ struct PluralTests {
         let hidden = cli.ok(["account", "rm", "Cash", "--hide"])
         #expect(hidden.contains("(its 1 posting stays in the ledger)"), "\(hidden)")
     }
+
+    @Test func aStatementOfOneLineSaysOneLine() throws {
+        let cli = try CLI()
+        cli.ok(["init", "--currency", "EUR"])
+        cli.ok(["account", "add", "Giro", "--kind", "debit"])
+        cli.ok(["spend", "5", "Groceries", "--from", "Giro", "--on", "2025-01-02"])
+        try "2025-01-02,Shop,-5.00\n".write(toFile: cli.path("one.csv"), atomically: true, encoding: .utf8)
+        try "fields date, description, amount\n".write(toFile: cli.path("one.csv.rules"), atomically: true, encoding: .utf8)
+        let summary = cli.ok(["import", cli.path("one.csv"), "--account", "Giro", "--dry-run"])
+        #expect(summary.contains("(csv, utf-8): 1 line; 0 new") && summary.contains("1 matching transaction entered by hand"), "\(summary)")
+        let tested = cli.ok(["rules", "test", cli.path("one.csv.rules"), cli.path("one.csv")])
+        #expect(tested.contains("1 line read by"), "\(tested)")
+    }
 }
 
 /// Issue 17, friction: shell completion completes option values and the ledger's names.

@@ -87,7 +87,7 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let field, let reason):
             return "\(field.rawValue): \(reason)"
         case .fileLine(let path, let line, let reason):
-            return FieldKeys.spell("\(FieldKeys.literal(path)):\(line): \(reason)") { $0 }
+            return FieldKeys.spell("\(Self.place(path, line)): \(reason)") { $0 }
         case .engine(let context, let reason):
             return FieldKeys.spell("\(context): \(reason)") { $0 }
         }
@@ -111,5 +111,13 @@ extension KitError {
     /// else as text that stands for itself.
     static func template(_ error: any Error) -> String {
         (error as? any KeyedError)?.template ?? FieldKeys.literal("\(error)")
+    }
+}
+
+extension KitError {
+    /// `household.csv:12`, or the file alone for what concerns the whole file (line 0: an OFX
+    /// file without a statement).
+    public static func place(_ path: String, _ line: Int) -> String {
+        line > 0 ? "\(FieldKeys.literal(path)):\(line)" : FieldKeys.literal(path)
     }
 }

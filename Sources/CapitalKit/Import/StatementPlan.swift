@@ -65,6 +65,13 @@ struct StatementPlan {
                             path: request.source.path, line: line.line,
                             reason: "the counterpart '\(FieldKeys.literal(name))' is the statement's own account")
                     }
+                    // The line's amount lands on it too: refused here, as the write would refuse it.
+                    guard found.currency == currency || found.kind == .equity else {
+                        throw KitError.fileLine(
+                            path: request.source.path, line: line.line,
+                            reason: "the counterpart '\(FieldKeys.literal(found.name))' holds \(found.currency.code), "
+                                + "account '\(FieldKeys.literal(account.name))' \(currency.code)")
+                    }
                     counterparts[name] = found
                     continue
                 }

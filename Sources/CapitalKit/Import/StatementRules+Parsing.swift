@@ -110,7 +110,9 @@ private struct RulesReader {
                     throw fail("include '\(FieldKeys.literal(value))': \(FieldKeys.literal("\(error)"))", at: number)
                 }
                 if including.contains(included.path) {
-                    throw fail("include '\(FieldKeys.literal(value))': the file includes itself", at: number)
+                    // Itself, or a file that includes this one (a → b → a).
+                    let what = included.path == path ? "the file includes itself" : "that file is already being read (a cycle of includes)"
+                    throw fail("include '\(FieldKeys.literal(value))': \(what)", at: number)
                 }
                 try read(text: included.text, path: included.path, depth: depth + 1)
             default:

@@ -36,7 +36,7 @@ extension CLIError {
         case .unreadable(let field, let reason):
             self.init("\(flag(field)): \(reason)", exitCode: 64)
         case .fileLine(let path, let line, let reason):
-            self.init(Flags.spell("\(FieldKeys.literal(path)):\(line): \(reason)"), exitCode: 64)
+            self.init(Flags.spell("\(KitError.place(path, line)): \(reason)"), exitCode: 64)
         case .engine(let context, let reason):
             self.init(Flags.spell("\(context): \(reason)"))
         }

@@ -57,7 +57,7 @@ extension Capital.RulesCommand {
             var report = Report([section])
             let unmatched = reading.matched.filter(\.isEmpty).count
             report.headline = [
-                "\(reading.statement.lines.count) lines read by \(rules) (\(reading.encoding.rawValue)); \(unmatched) matched no if rule."
+                "\(reading.statement.lines.count.counted("line")) read by \(rules) (\(reading.encoding.rawValue)); \(unmatched) matched no if rule."
             ]
             try global.print(report)
         }

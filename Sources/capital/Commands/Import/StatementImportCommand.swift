@@ -145,11 +145,12 @@ extension Report {
         let added = counts[1].1 + counts[2].1 + counts[3].1
         let verb = dryRun ? "Would import" : result.written ? "Imported" : "Nothing new in"
         var parts = ["\(added) new (\(counts[2].1) uncategorised, \(counts[3].1) settling expected flows)"]
-        parts.append("\(counts[4].1) matching transactions entered by hand")
+        parts.append("\(counts[4].1.counted("matching transaction")) entered by hand")
         parts.append("\(counts[5].1) already imported")
         if counts[6].1 > 0 { parts.append("\(counts[6].1) of zero") }
         report.headline = [
-            "\(verb) \(file) (\(result.format.rawValue), \(result.encoding.rawValue)): \(result.rows.count) lines; " + parts.joined(separator: ", ")
+            "\(verb) \(file) (\(result.format.rawValue), \(result.encoding.rawValue)): \(result.rows.count.counted("line")); "
+                + parts.joined(separator: ", ")
                 + "."
         ]
         if counts[2].1 > 0 && !dryRun && result.written {
