@@ -177,7 +177,7 @@ struct CategoryStoreTests {
         }
         var expected = AccountUses()
         expected.dues = ["due 3 (Speeding)"]
-        expected.budgets = ["budget monthly"]
+        expected.budgets = ["a monthly budget"]
         #expect(try store.uses(ofAccount: "Health") == expected)
         #expect(throws: StoreError.self) { try store.removeCategory("Health") }
         #expect(throws: StoreError.self) { try store.removeAccount("Health", .plain) }

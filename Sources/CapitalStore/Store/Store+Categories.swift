@@ -115,7 +115,7 @@ extension Store {
         }
         uses.budgets = try String.fetchAll(
             db.cachedStatement(sql: "SELECT period FROM budget WHERE deleted = 0 AND categoryId = ?"), arguments: [id]
-        ).map { "budget \($0)" }
+        ).map { "a \($0) budget" }
         return uses
     }
 }
