@@ -171,16 +171,17 @@ extension Report {
         summary += counts.map { ($0.0, .number(String($0.1))) }
         summary.append(("createdCategories", .array(result.createdCategories.map { .string($0) })))
         summary.append(("written", .bool(result.written)))
-        if let balance = result.balance {
-            summary.append(
-                (
-                    "balance",
+        // null when the statement gives no closing balance (absent values are null in capital's JSON).
+        summary.append(
+            (
+                "balance",
+                result.balance.map { balance in
                     .object([
                         ("date", .string(balance.day.iso)), ("stated", .string(balance.stated.plain)), ("recorded", .string(balance.recorded.plain)),
                         ("difference", .string(Money(minor: balance.difference, currency: balance.stated.currency).plain)),
                     ])
-                ))
-        }
+                } ?? .null
+            ))
         guard lines else { return report }
         report.json = .object([
             (
