@@ -117,6 +117,9 @@ struct BadInputTests {
         BadCommand(
             testDescription: "--to before --from", args: ["tx", "list", "--from", "2025-03-01", "--to", "2025-02-01"],
             mentions: ["--to", "before --from"]),
+        BadCommand(
+            testDescription: "--max below --min", args: ["tx", "list", "--min", "500", "--max", "100"],
+            mentions: ["--max '100'", "less than --min 500", "no amount is both"]),
         BadCommand(testDescription: "second init", args: ["init"], mentions: ["already initialized", "RUB"]),
         BadCommand(testDescription: "unknown command", args: ["spnd", "5"], mentions: ["spnd"]),
         BadCommand(

@@ -386,6 +386,12 @@ struct StatementImportTests {
         cli.fails(["import", Self.fixture("eurobank.csv")], mentioning: ["--account", "bank statement"])
         cli.fails(["import", CLI.samplePath, "--dry-run"], mentioning: ["--dry-run goes with --account"])
         cli.fails(["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--format-in", "pdf"], mentioning: ["--format-in 'pdf'"])
+        cli.fails(
+            Self.eurobank + ["--ofx-account", "123"],
+            mentioning: ["--ofx-account '123'", "the statement is CSV, not OFX"])
+        cli.fails(Self.eurobank + ["--day-first"], mentioning: ["--day-first reads QIF dates; the statement is CSV"])
+        cli.fails(
+            ["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--day-first"], mentioning: ["--day-first", "the statement is OFX"])
         cli.fails(["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--encoding", "koi8"], mentioning: ["--encoding 'koi8'"])
         cli.fails(["import", Self.fixture("bank-ofx2.ofx"), "--account", "Giro", "--match-days", "-1"], mentioning: ["--match-days '-1'"])
         cli.fails(["import", cli.path("nothing.csv"), "--account", "Giro"], mentioning: ["nothing.csv", "no such file"])

@@ -64,6 +64,16 @@ extension StatementSource {
     public func read(exponent: Int) throws -> StatementReading {
         let bytes = try Self.load(path, field: .statement)
         let format = self.format ?? Self.detect(bytes)
+        // Options of another format would be passed over without a word: refused instead.
+        if let wanted = ofxAccount, format != .ofx {
+            throw KitError.invalid(
+                .ofxAccount, value: wanted, reason: "the statement is \(format.rawValue.uppercased()), not OFX: it holds one account's lines")
+        }
+        if dayFirst, format != .qif {
+            throw KitError.refused(
+                reason: "{dayFirst} reads QIF dates; the statement is \(format.rawValue.uppercased())"
+                    + (format == .csv ? " (its rules' date-format says how its dates read)" : " (OFX dates are YYYYMMDD)"))
+        }
         var declared = encoding
         if declared == nil, format == .ofx { declared = Self.ofxCharset(bytes) }
         let text: String

@@ -94,6 +94,9 @@ extension Store {
         }
         filter.min = try minor(query.min, .min)
         filter.max = try minor(query.max, .max)
+        if let min = filter.min, let max = filter.max, min > max {
+            throw KitError.invalid(.max, value: query.max!, reason: "it is less than {min} \(FieldKeys.literal(query.min!)): no amount is both")
+        }
         filter.search = query.search
         filter.spender = query.spender
         if let kind = query.kind {
