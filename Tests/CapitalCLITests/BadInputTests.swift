@@ -15,6 +15,12 @@ struct BadInputTests {
     static let onTheHousehold: [BadCommand] = [
         BadCommand(testDescription: "unknown category", args: ["spend", "5", "Nowhere"], mentions: ["account 'Nowhere'", "not found"]),
         BadCommand(
+            testDescription: "spending into an income category", args: ["spend", "5", "Salary"],
+            mentions: ["'Salary': it is an income account, not an expense category", "is earned: use `capital earn`"]),
+        BadCommand(
+            testDescription: "spending into an account", args: ["spend", "5", "Cash"],
+            mentions: ["'Cash': it is a cash account", "use `capital transfer` between accounts"]),
+        BadCommand(
             testDescription: "unknown account in --from", args: ["spend", "5", "Groceries", "--from", "Nowhere"],
             mentions: ["account 'Nowhere'", "not found"]),
         BadCommand(

@@ -70,6 +70,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case laterHorizon
         /// Money between two accounts is a transfer, not spending.
         case transferBetweenAccounts
+        /// Money from an income category is earned, not spent.
+        case earnFromIncome
         /// Name the account, or set a default one for quick entries.
         case nameOrSetDefault(Field)
     }
@@ -101,6 +103,7 @@ extension KitError.Remedy {
         case .oneOf(let fields): "give one of " + fields.map(\.rawValue).joined(separator: ", ")
         case .laterHorizon: "give a later until"
         case .transferBetweenAccounts: "record money between accounts as a transfer"
+        case .earnFromIncome: "record money from an income category as earned"
         case .nameOrSetDefault(let field): "name the \(field.rawValue) account, or set a default account"
         }
     }

@@ -52,7 +52,7 @@ extension Store {
             guard to.kind == .expense else {
                 throw KitError.invalid(
                     .category, value: category, reason: "it is \(to.kind.withArticle) account, not an expense category",
-                    remedy: .transferBetweenAccounts)
+                    remedy: to.kind == .income ? .earnFromIncome : .transferBetweenAccounts)
             }
             from = try accountOrDefault(account, field: .from)
         case .earn(let category, let account):

@@ -132,7 +132,7 @@ package extension Report {
         return
             "\(dryRun ? "Would prepay" : "Prepaid") '\(outcome.after.account.name)': paid off \(outcome.after.schedule.payoff) (was \(outcome.before.schedule.payoff)), "
             + "payment \(money(outcome.paymentAfter)) (was \(money(outcome.before.schedule.payment))), interest saved \(money(outcome.interestSaved))"
-            + (dryRun ? "; nothing was saved." : ".")
+            + (dryRun ? " (a dry run: nothing was written)." : ".")
     }
 
     /// A loan's schedule as a report: a row per payment and prepayment.

@@ -54,6 +54,7 @@ extension CLIError {
                     : "give one of " + fields.dropLast().map(flag).joined(separator: ", ") + " and " + (fields.last.map(flag) ?? "")
             case .laterHorizon?: "give a later \(flag(.until))"
             case .transferBetweenAccounts?: "use `capital transfer` between accounts"
+            case .earnFromIncome?: "money from an income category is earned: use `capital earn`"
             case .nameOrSetDefault(let field)?: "pass \(flag(field)) ACCOUNT or run `capital account edit ACCOUNT --default`"
             case nil: nil
             }
