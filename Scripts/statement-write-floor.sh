@@ -48,12 +48,15 @@ timed() {
 
 # WHERE true keeps SQLite from copying the pages of an identical table as they are (its transfer
 # optimisation), which no import of new lines could do.
-timed "today's schema (text keys)" << SQL
-PRAGMA cache_size = -16384;
-PRAGMA foreign_keys = ON;
+# Both start so: the bulk write's page cache, the imported rows beside, and the categories the
+# import created (--create-missing) copied first, outside the clock.
+prologue="PRAGMA cache_size = -16384;
 ATTACH '$source' AS source;
--- The categories the import created (--create-missing) first, outside the clock.
-INSERT INTO account SELECT * FROM source.account WHERE id NOT IN (SELECT id FROM main.account);
+INSERT INTO account SELECT * FROM source.account WHERE id NOT IN (SELECT id FROM main.account);"
+
+timed "today's schema (text keys)" << SQL
+$prologue
+PRAGMA foreign_keys = ON;
 BEGIN;
 DROP TRIGGER balanceMonth_postingInsert;
 DROP INDEX posting_txn;
@@ -65,10 +68,7 @@ COMMIT;
 SQL
 
 timed "integer keys (txn and account rows)" << SQL
-PRAGMA cache_size = -16384;
-ATTACH '$source' AS source;
--- The categories the import created (--create-missing) first, outside the clock.
-INSERT INTO account SELECT * FROM source.account WHERE id NOT IN (SELECT id FROM main.account);
+$prologue
 BEGIN;
 DROP TABLE posting;
 DROP TABLE txn;
