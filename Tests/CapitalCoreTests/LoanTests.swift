@@ -170,6 +170,39 @@ struct LoanTests {
         #expect(rows[1].interest == 4_333_333)
     }
 
+    /// Between payments, keeping the term: the payment recomputed is the level one that closes the
+    /// loan on its last day — found here by brute force (30/360: the first period's interest as
+    /// the engine splits it, then 1 % a month on the balance rounded half-up; the level payment
+    /// whose last payment is nearest it) — so the last payment differs by rounding only. (It
+    /// used to be the annuity on the new balance alone, which left the old balance's interest of
+    /// those days to the last payment: thousands, not kopecks.)
+    @Test(arguments: [("2025-03-20", 100_000_000), ("2025-03-16", 250_000_000), ("2025-04-14", 10_000_000), ("2026-07-01", 300_000_000)])
+    func aPrepaymentBetweenPaymentsThatReducesThePaymentLeavesLevelPayments(day: String, amount: Int64) throws {
+        let schedule = try Self.mortgage([LoanPrepayment(day: Self.day(day), amount: amount, effect: .payment)]).amortize()
+        let prepayment = try #require(schedule.rows.firstIndex { $0.kind == .prepayment })
+        let after = Array(schedule.rows[(prepayment + 1)...])
+        #expect(after.count == 240 - schedule.rows[..<prepayment].count)
+        let payment = after[0].payment
+        #expect(after.dropLast().allSatisfy { $0.payment == payment })
+        // Brute force: each payment P from the first after the prepayment, its interest as the
+        // engine split it, then 1 % a month; the P whose last payment comes nearest P.
+        let start = schedule.rows[prepayment].balance
+        func last(_ level: Int64) -> Int64 {
+            var balance = start + after[0].interest - level
+            for _ in 1..<(after.count - 1) { balance = balance + (balance + 50) / 100 - level }
+            return balance + (balance + 50) / 100
+        }
+        let guess = payment
+        let best = ((guess - 500)...(guess + 500)).min { abs(last($0) - $0) < abs(last($1) - $1) }!
+        #expect(abs(best - payment) <= 1, "the engine's payment \(payment), the level one \(best)")
+        // The last payment takes what the payment's rounding (half a kopeck a month at most)
+        // grew to over the months left, at 1 % a month: nothing more.
+        var growth = 1.0
+        for _ in 0..<after.count { growth *= 1.01 }
+        let rounding = Int64(((growth - 1) / 0.01 / 2).rounded(.up)) + 1
+        #expect(abs(after.last!.payment - payment) <= rounding, "last \(after.last!.payment) against \(payment)")
+    }
+
     @Test func aFullPayoffPaysTheBalanceAndTheInterestAccruedSoFar() throws {
         let base = try Self.mortgage().amortize()
         let after = base.rows[23]

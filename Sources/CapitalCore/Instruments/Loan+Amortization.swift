@@ -43,8 +43,10 @@ extension Loan {
     ///
     /// A prepayment on day D lands at the end of D (after a payment due that day): the period
     /// around it accrues on the old balance up to D and on the new one after. With `.payment` the
-    /// annuity payment (or the principal part) is recomputed over the payments left; with `.term`
-    /// it stays and the loan ends sooner.
+    /// annuity payment (or the principal part) is recomputed over the payments left — an annuity's
+    /// on the new balance plus the interest the old one accrued beyond it so far this period
+    /// (discounted a month: the next payment pays it), so that the payments left are level; with
+    /// `.term` it stays and the loan ends sooner.
     /// - Throws: `LoanError` for a prepayment before the start, after the payoff or not less than
     ///   what is left (unless `full`); `.overflow` for amounts past Int64.
     /// - Complexity: O(term + prepayments).
@@ -80,12 +82,14 @@ extension Loan {
                 accrued = sum
                 if end.day > from.day { from = end }
             }
-            func interest() throws(LoanError) -> Int64 {
+            /// Σ balance × days as interest in minor units, rounded once.
+            func interest(on accrued: Wide) throws(LoanError) -> Int64 {
                 guard let wide = accrued.multiplied(by: perMillion), let value = basis.divide(wide, rounding), value <= UInt64(Int64.max) else {
                     throw .overflow
                 }
                 return Int64(value)
             }
+            func interest() throws(LoanError) -> Int64 { try interest(on: accrued) }
             while next < extras.count && extras[next].day < day {
                 let extra = extras[next]
                 next += 1
@@ -113,7 +117,24 @@ extension Loan {
                 case .payment:
                     let left = term - n + 1
                     if method == .annuity {
-                        annuity = try Loan.annuityPayment(principal: balance, rate: rate, count: left, rounding)
+                        // This period's interest so far accrued on the old balance: what it owes
+                        // beyond the new balance's is paid with the next payment, so it is carried
+                        // into the payment recomputed (discounted one month), and the payments left
+                        // close the loan level, the last absorbing rounding only.
+                        var carried: Int64 = 0
+                        if from.day > previous.day {
+                            let days = dayCount.numerator(from: previous.day, previous.civil, to: from.day, from.civil)
+                            let beyond = try interest() - interest(on: Wide(UInt64(balance), times: days))
+                            if beyond > 0 {
+                                guard let value = Wide(UInt64(beyond), times: 12_000_000).divided(by: 12_000_000 + perMillion, rounding) else {
+                                    throw .overflow
+                                }
+                                carried = Int64(value)
+                            }
+                        }
+                        let (owed, overflow) = balance.addingReportingOverflow(carried)
+                        if overflow { throw .overflow }
+                        annuity = try Loan.annuityPayment(principal: owed, rate: rate, count: left, rounding)
                     } else {
                         part = try Loan.share(balance, count: left, rounding)
                     }
