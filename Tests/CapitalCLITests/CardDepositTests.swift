@@ -131,6 +131,34 @@ struct CardDepositTests {
         #expect(try cli.rows(["deposit", "list"] + Self.today).first?.string("balance") == "101949.11")
     }
 
+    /// `card rm` and `deposit rm` remove the terms, as `loan rm` does: the forecast no longer pays
+    /// the card back or pays the deposit out, the account and its postings stay, and new terms
+    /// can then be added (which `card add` on an account with terms asks for).
+    @Test func cardAndDepositTermsAreRemovedAndTheAccountsStay() throws {
+        let cli = try Self.withMoney()
+        let card = ["card", "add", "Tinkoff", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "VTB Debit"]
+        cli.ok(card + Self.today)
+        cli.ok(["spend", "3000", "Groceries", "--from", "Tinkoff", "--on", "2025-03-26"])
+        cli.ok(["deposit", "add", "Sber deposit", "--rate", "12", "--opened", "2025-01-10", "--maturity", "2025-04-10", "--payout", "VTB Debit"])
+        cli.ok(["transfer", "100000", "--from", "VTB Debit", "--to", "Sber deposit", "--on", "2025-01-10"])
+        #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == -300_000)
+        cli.fails(card + Self.today, mentioning: ["'Tinkoff'", "it already has card terms; remove them first"])
+        #expect(cli.ok(["card", "rm", "Tinkoff"]) == "Removed card 'Tinkoff'; its account stays.\n")
+        let removed = try Self.object(cli, ["deposit", "rm", "Sber deposit", "--format", "json"])
+        #expect(removed.string("name") == "Sber deposit" && removed.string("id") != nil)
+        #expect(try cli.rows(["card", "list"] + Self.today).isEmpty && cli.rows(["deposit", "list"] + Self.today).isEmpty)
+        // No payback and no payout in the forecast; the accounts and their postings stay.
+        #expect(try Self.day(cli, "VTB Debit", "2025-05-15").outflow == 0)
+        #expect(try Self.day(cli, "VTB Debit", "2025-04-10").inflow == 0)
+        let accounts = try cli.rows(["account", "list"]).compactMap { $0.string("name") }
+        #expect(accounts.contains("Tinkoff") && accounts.contains("Sber deposit"))
+        #expect(cli.ok(["check"]).contains(": ok"))
+        // Terms again on the same account; an unknown or already removed one is refused, nothing changed.
+        cli.ok(card + Self.today)
+        cli.fails(["deposit", "rm", "Sber deposit"], mentioning: ["deposit 'Sber deposit'", "not found"])
+        cli.fails(["card", "rm", "Nowhere"], mentioning: ["card 'Nowhere'", "not found"])
+    }
+
     /// A car bought for 2 000 000 losing 15 % a year: 25 000.00 a month, 1 700 000.00 a year on.
     @Test func aDepreciatingCarLosesItsRateEachYear() throws {
         let cli = try Self.withMoney()

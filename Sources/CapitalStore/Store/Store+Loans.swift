@@ -56,6 +56,11 @@ public struct PrepaymentInput: Sendable {
 /// `firstPayment` → `{firstPayment}`: a field named by key, for the front end to spell (`FieldKeys`).
 @Sendable public func fieldKey(_ key: String) -> String { "{\(key)}" }
 
+/// The terms an account can hold that `Store.removeTerms` removes; the raw value is their table.
+public enum Terms: String, Sendable, CaseIterable {
+    case loan, card, deposit
+}
+
 extension Store {
     // MARK: Reading
 
@@ -102,14 +107,30 @@ extension Store {
         return dryRun ? try read("trying a prepayment", body) : try write("prepaying loan '\(reference)'", body)
     }
 
-    /// Removes a loan's terms; its account and every posted transaction stay.
-    public func removeLoan(_ reference: String) throws(StoreError) -> LedgerLoan {
-        try write("removing loan '\(reference)'") { db in
-            let loan = try Store.resolveLoan(db, reference)
-            try db.cachedStatement(sql: "UPDATE loan SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(arguments: [
-                Timestamp.now(), loan.id,
-            ])
-            return loan
+    /// Removes the terms of kind `terms` (a loan's, a card's, a deposit's) on the account
+    /// `reference` names (or an id prefix): a soft delete, which sync carries. The account and
+    /// every posted transaction stay. Returns the terms' id and account.
+    public func removeTerms(_ terms: Terms, _ reference: String) throws(StoreError) -> (id: String, accountID: String) {
+        try write("removing \(terms.rawValue) '\(reference)'") { db in
+            let found: (id: String, accountID: String)
+            switch terms {
+            case .loan:
+                let loan = try Store.resolveLoan(db, reference)
+                found = (loan.id, loan.accountID)
+            case .card:
+                let card = try Store.resolveInstrument(db, reference, what: "card") {
+                    try Store.fetchCards(db, filter: "AND accountId = ?", arguments: [$0])
+                }
+                found = (card.id, card.accountID)
+            case .deposit:
+                let deposit = try Store.resolveInstrument(db, reference, what: "deposit") {
+                    try Store.fetchDeposits(db, filter: "AND accountId = ?", arguments: [$0])
+                }
+                found = (deposit.id, deposit.accountID)
+            }
+            try db.cachedStatement(sql: "UPDATE \(terms.rawValue) SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?").execute(
+                arguments: [Timestamp.now(), found.id])
+            return found
         }
     }
 

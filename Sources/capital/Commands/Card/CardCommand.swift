@@ -10,7 +10,7 @@ extension Capital {
     struct CardCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "card", abstract: "Credit cards: statement cycles, paybacks and interest in the forecast.",
-            subcommands: [Add.self, List.self, Show.self])
+            subcommands: [Add.self, List.self, Show.self, RemoveTerms<CardTerms>.self])
     }
 }
 

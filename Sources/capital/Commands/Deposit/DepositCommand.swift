@@ -10,7 +10,7 @@ extension Capital {
     struct DepositCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "deposit", abstract: "Deposits: interest, capitalisation and payout at maturity in the forecast.",
-            subcommands: [Add.self, List.self, Show.self])
+            subcommands: [Add.self, List.self, Show.self, RemoveTerms<DepositTerms>.self])
     }
 }
 

@@ -145,20 +145,4 @@ extension Capital.LoanCommand {
             try global.print(report)
         }
     }
-
-    struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            "rm", "Remove a loan's terms; its account and posted transactions stay.", example: "capital loan rm \"Car loan\"")
-
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
-
-        func run() throws {
-            let output = try global.writeOutput()
-            let store = try global.ledgerStore(writing: true)
-            let removed = try store.removeLoan(loan)
-            let name = try store.account(removed.accountID).name
-            try output.said("Removed loan '\(name)'; its account stays.") { Report.removed(removed.id, [("name", name)]) }
-        }
-    }
 }

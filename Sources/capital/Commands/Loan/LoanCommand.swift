@@ -14,7 +14,7 @@ extension Capital {
     struct LoanCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "loan", abstract: "Loans: stored loans in the forecast, amortisation schedules and early repayment.",
-            subcommands: [Add.self, List.self, Show.self, Prepay.self, Remove.self, Schedule.self])
+            subcommands: [Add.self, List.self, Show.self, Prepay.self, RemoveTerms<LoanTerms>.self, Schedule.self])
     }
 }
 
