@@ -212,6 +212,15 @@ struct ScenarioCommandTests {
         let down = cli.fails(tryCommand + ["--price", "1000", "--down", "300.5"], mentioning: ["--down '300.5'", "(--loan-rate and --loan-term)"])
         #expect(!down.stderr.contains("loan_"), "\(down.stderr)")
         cli.fails(tryCommand + ["--price", "1000", "--instalments", "0"], mentioning: ["--instalments '0'"])
+        // A start or a date without what it is of was passed over; refused as --down without a loan is.
+        cli.fails(
+            tryCommand + ["--price", "1000", "--cost-start", "2025-07-01"],
+            mentioning: ["--cost-start '2025-07-01'", "goes with a cost (--monthly-cost or --yearly-cost)"])
+        cli.fails(
+            tryCommand + ["--price", "1000", "--income-start", "2025-07-01"],
+            mentioning: ["--income-start '2025-07-01'", "goes with an income change (--income-change)"])
+        cli.fails(
+            tryCommand + ["--price", "1000", "--sale-date", "2026-07-01"], mentioning: ["--sale-date '2026-07-01'", "goes with a sale (--sale)"])
         cli.fails(tryCommand + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2030-01-01"], mentioning: ["--on '2030-01-01'", "horizon"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])

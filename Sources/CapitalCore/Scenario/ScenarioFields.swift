@@ -158,9 +158,18 @@ extension Scenario {
         } else if down != nil {
             throw fail(.down, "a down payment goes with a loan ({loanRate} and {loanTerm})")
         }
-        let costStart = try day(.costStart) ?? purchase
         let monthly = try amount(.monthlyCost)
         let yearly = try amount(.yearlyCost)
+        // A start or a date without what it is of would be passed over: refused, as a down
+        // payment without a loan is.
+        if monthly == nil && yearly == nil, try day(.costStart) != nil {
+            throw fail(.costStart, "a cost start goes with a cost ({monthlyCost} or {yearlyCost})")
+        }
+        if try amount(.incomeChange, signed: true) == nil, try day(.incomeStart) != nil {
+            throw fail(.incomeStart, "an income start goes with an income change ({incomeChange})")
+        }
+        if try amount(.sale) == nil, try day(.saleDate) != nil { throw fail(.saleDate, "a sale date goes with a sale ({sale})") }
+        let costStart = try day(.costStart) ?? purchase
         var costs: [RecurringChange] = []
         if monthly != nil || yearly != nil { costs.reserveCapacity(2) }  // one allocation for both
         if let monthly { costs.append(RecurringChange(amount: monthly, period: .monthly, start: costStart)) }

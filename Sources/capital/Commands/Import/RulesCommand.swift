@@ -12,7 +12,9 @@ extension Capital {
 }
 
 extension Capital.RulesCommand {
-    struct Test: ParsableCommand {
+    struct Test: ParsableCommand, SpellsFields {
+        // Both files are arguments here, not --rules and a statement.
+        static let fieldNames = ["rules": "RULES", "statement": "STATEMENT"]
         static let configuration = CommandConfiguration(
             "test", "Show each line of a CSV statement as the rules read it, and which if blocks or table rows matched it.",
             about: "Amounts have two decimals unless --currency names a currency with other (JPY: none). See docs/import.md.",
