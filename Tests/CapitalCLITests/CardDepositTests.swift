@@ -231,6 +231,14 @@ struct CardDepositTests {
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum"], mentioning: ["--minimum", "percentage"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "fixed", "--fixed", "0"], mentioning: ["--fixed"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "sometimes"], mentioning: ["--payback 'sometimes'"])
+        // Another payback's terms were passed over; refused.
+        cli.fails(
+            card + ["--statement-day", "5", "--due-after", "20", "--fixed", "100"],
+            mentioning: ["--fixed '100'", "goes with a fixed payback (--payback fixed), not 'full'"])
+        cli.fails(
+            card + ["--statement-day", "5", "--due-after", "20", "--payback", "fixed", "--fixed", "100", "--minimum", "5"],
+            mentioning: ["--minimum '5'", "goes with a minimum payback (--payback minimum), not 'fixed'"])
+        cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--minimum-floor", "1000"], mentioning: ["--minimum-floor '1000'"])
         cli.fails(
             ["card", "add", "X", "--limit", "0", "--statement-day", "5", "--due-after", "20", "--pay-from", "VTB Debit"], mentioning: ["--limit"])
         cli.fails(

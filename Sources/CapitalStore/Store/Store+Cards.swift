@@ -77,6 +77,16 @@ extension Store {
                 field: f("dueDay"), value: "", reason: "give the due day of the month or the days after the statement (\(f("dueAfter")))")
         case (let day?, _): throw StoreError.invalid(field: f("dueDay"), value: String(day), reason: "give a due day or \(f("dueAfter")), not both")
         }
+        // Terms of another payback would be passed over without a word: refused instead.
+        if input.payback != "minimum", let given = input.minimum ?? input.minimumFloor {
+            let field = input.minimum != nil ? "minimum" : "minimumFloor"
+            throw StoreError.invalid(
+                field: f(field), value: given, reason: "goes with a minimum payback ({payback} minimum), not '\(FieldKeys.literal(input.payback))'")
+        }
+        if input.payback != "fixed", let given = input.fixed {
+            throw StoreError.invalid(
+                field: f("fixed"), value: given, reason: "goes with a fixed payback ({payback} fixed), not '\(FieldKeys.literal(input.payback))'")
+        }
         let payback: CardPayback
         switch input.payback {
         case "full":
