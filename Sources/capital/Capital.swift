@@ -77,6 +77,8 @@ struct Capital: ParsableCommand {
         case let error as StoreError:
             // An error in a file names its line; a value quoted from it never runs on for pages.
             if case .file = error { return fail(clipped(spelled(error), to: 200 - "capital: error: ".count), code: 1) }
+            // An amount on the command line that is not one is malformed, as cli.md's table says: 64.
+            if case .money = error { return fail(spelled(error), code: 64) }
             return fail(spelled(error), code: 1)
         case let error as any KeyedError:
             // As argument-parser would exit for any other error: a usage error, 64.

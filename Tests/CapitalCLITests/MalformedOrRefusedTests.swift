@@ -24,6 +24,27 @@ struct MalformedOrRefusedTests {
         }
     }
 
+    /// An amount that is not one is 64 wherever it is given — a quick entry, a posting, a due
+    /// payment, a budget, a loan's principal — as the table says; a well-formed one refused is 1.
+    @Test func anAmountThatIsNotOneIs64ForEveryCommand() throws {
+        let cli = try CLI.household()
+        let cases: [([String], Int32, String)] = [
+            (["spend", "abc", "Groceries"], 64, "'abc' is not an amount"),
+            (["tx", "add", "--posting", "Cash=abc", "--posting", "Groceries"], 64, "--posting 'Cash=abc': 'abc' is not an amount"),
+            (["due", "pay", "1", "abc"], 64, "AMOUNT: 'abc' is not an amount"),
+            (["budget", "set", "Groceries", "abc"], 64, "AMOUNT: 'abc' is not an amount"),
+            (
+                ["loan", "add", "X", "--principal", "abc", "--rate", "5", "--term", "12", "--start", "2025-01-01", "--pay-from", "Cash"], 64,
+                "--principal: 'abc' is not an amount"
+            ),
+            (["budget", "set", "Groceries", "0"], 1, "must be more than 0"),
+        ]
+        for (args, status, message) in cases {
+            let result = cli.fails(args, mentioning: [message])
+            #expect(result.status == status, "\(args): \(result)")
+        }
+    }
+
     /// A file in the way stops `export --out`, `sample generate --out` and `backup` alike: exit 1.
     @Test func aFileInTheWayIs1ForEveryCommandThatWritesOne() throws {
         let cli = try CLI.household()
