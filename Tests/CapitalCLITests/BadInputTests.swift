@@ -116,6 +116,9 @@ struct BadInputTests {
             mentions: ["--format", "'xml'", "yaml, json, csv or journal"]),
         BadCommand(testDescription: "unknown tx kind filter", args: ["tx", "list", "--kind", "gift"], mentions: ["--kind", "'gift'"]),
         BadCommand(
+            testDescription: "an unknown category filter is named a category", args: ["tx", "list", "--category", "Groc"],
+            mentions: ["category 'Groc': not found", "did you mean 'Groceries'?"]),
+        BadCommand(
             testDescription: "an account as a category filter", args: ["tx", "list", "--category", "VTB Debit"],
             mentions: ["--category 'VTB Debit'", "not an income or expense category"]),
         BadCommand(testDescription: "an unreadable --min", args: ["tx", "list", "--min", "lots"], mentions: ["--min", "'lots'"]),

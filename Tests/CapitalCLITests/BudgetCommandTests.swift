@@ -263,7 +263,7 @@ struct BudgetCommandTests {
     @Test func everyBadInputIsRefusedWithTheLedgerUnchanged() throws {
         let cli = try CLITemplate.tracking.copy()
         cli.ok(["budget", "set", "Groceries", "3000"] + Self.today)
-        cli.refuses(["budget", "set", "Nope", "100"] + Self.today, mentioning: ["'Nope'", "not found"])
+        cli.refuses(["budget", "set", "Nope", "100"] + Self.today, mentioning: ["category 'Nope': not found", "capital category list"])
         cli.refuses(["budget", "set", "Salary", "100"] + Self.today, mentioning: ["CATEGORY 'Salary'", "income", "expense category"])
         cli.refuses(["budget", "set", "VTB Debit", "100"] + Self.today, mentioning: ["CATEGORY 'VTB Debit'", "debit", "expense category"])
         cli.refuses(["budget", "set", "Capital", "100"] + Self.today, mentioning: ["CATEGORY 'Capital'", "expense category"])

@@ -77,7 +77,8 @@ extension Store {
         filter.accountIDs = Set(try query.accounts.map { try account($0).id })
         filter.categoryIDs = Set(
             try query.categories.map { name in
-                let found = try account(name)
+                let found: Account
+                do { found = try account(name) } catch let error as StoreError { throw error.named("category") }
                 guard found.kind.isCategory else {
                     throw KitError.invalid(
                         .category, value: name, reason: "it is \(found.kind.withArticle) account, not an income or expense category")

@@ -271,7 +271,8 @@ extension Store {
     static func buildBudget(_ db: some LedgerContext, id: String, _ input: BudgetInput) throws -> Budget {
         let f = fieldKey
         let accounts = try db.accountIndex()
-        let category = try accounts.resolve(input.category)
+        let category: Account
+        do { category = try accounts.resolve(input.category) } catch let error as StoreError { throw error.named("category") }
         guard category.kind == .expense else {
             throw StoreError.invalid(
                 field: f("category"), value: input.category,

@@ -61,6 +61,17 @@ public enum StoreError: KeyedError {
     /// The error with every field key replaced by `spelling(key)`, in its field and its reason.
     public func rekeyed(_ spelling: (String) -> String) -> StoreError { rekeyed(spelling, inReason: spelling) }
 
+    /// An account not found, or ambiguous, named as the `what` it was asked for (`category`):
+    /// `category 'Nope': not found; see `capital category list``. Other errors as they are.
+    public func named(_ what: String) -> StoreError {
+        switch self {
+        case .notFound("account", let reference, let hint):
+            .notFound(what: what, reference: reference, hint: hint == .list("account") ? .list(what) : hint)
+        case .ambiguous("account", let reference, let candidates): .ambiguous(what: what, reference: reference, candidates: candidates)
+        default: self
+        }
+    }
+
     /// The error with the database's path filled in where it names none yet.
 
     func at(_ location: String) -> StoreError {
