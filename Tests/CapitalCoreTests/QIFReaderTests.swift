@@ -50,6 +50,27 @@ struct QIFReaderTests {
         #expect(statement.lines[2].splits.map(\.amountMinor).reduce(0, +) == statement.lines[2].amountMinor)
     }
 
+    /// Quicken exports every account to one file, each register after an `!Account` block naming
+    /// it; a statement is one account's lines, so a second account's records are refused (they
+    /// were read into the one account imported). One account named twice, or registers with no
+    /// `!Account` at all, are one account's.
+    @Test("records of a second account's register are refused, naming both")
+    func severalAccountsAreRefused() throws {
+        let two = "!Account\nNChecking\nTBank\n^\n!Type:Bank\nD1/2/2025\nT-5.00\n^\n!Account\nNSavings\nTBank\n^\n!Type:Bank\nD1/3/2025\nT7.00\n^\n"
+        #expect(
+            throws: StatementError(
+                line: 14,
+                "the file holds the registers of several accounts ('Checking', then 'Savings'): "
+                    + "capital imports one account's lines at a time; export each account on its own")
+        ) { try QIFReader.read(two, exponent: 2) }
+        let again = two.replacingOccurrences(of: "NSavings", with: "NChecking")
+        #expect(try QIFReader.read(again, exponent: 2).lines.count == 2)
+        // An account list with no records of the other account, or none named at all, is fine.
+        let listed = "!Account\nNSavings\nTBank\n^\n!Account\nNChecking\nTBank\n^\n!Type:Bank\nD1/2/2025\nT-5.00\n^\n"
+        #expect(try QIFReader.read(listed, exponent: 2).lines.count == 1)
+        #expect(try QIFReader.read(Self.record() + Self.record(date: "1/3/2025"), exponent: 2).lines.count == 2)
+    }
+
     @Test("reads a credit-card register with CRLF line ends")
     func readsCardRegister() throws {
         let text = try Self.fixture("card.qif")

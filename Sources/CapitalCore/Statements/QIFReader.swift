@@ -4,8 +4,9 @@
 /// A register section starts at `!Type:Bank`, `!Type:CCard`, `!Type:Cash`, `!Type:Oth A` or
 /// `!Type:Oth L`; its records are lines of one field code and a value, each record ended by `^`
 /// (or by the next header, or the end of the file). Category and class lists (`!Type:Cat`,
-/// `!Type:Class`), `!Account` blocks and `!Option:`/`!Clear:` lines are skipped; any other
-/// `!Type:` (`Invst`, `Memorized`, `Prices`, …) is refused.
+/// `!Type:Class`) and `!Option:`/`!Clear:` lines are skipped; any other `!Type:` (`Invst`,
+/// `Memorized`, `Prices`, …) is refused. An `!Account` block's `N` names the account of the
+/// registers after it: records of a second account are refused (a statement is one account's).
 ///
 /// Fields: `D` the date, `T` the amount (`U` when there is no `T`), `P` the payee, `M` the memo
 /// (the line's note), `L` the category (the counterpart; a transfer's `[Account]` keeps its
@@ -56,7 +57,8 @@ public enum QIFReader {
         return head.hasPrefix("!type:") || head.hasPrefix("!account") || head.hasPrefix("!option:")
     }
 
-    private enum Section { case none, skipped, register }
+    /// `account`: an `!Account` block, whose `N` names the registers after it.
+    private enum Section { case none, skipped, account, register }
 
     /// A field's trimmed text and its line.
     private struct Field {
@@ -90,6 +92,10 @@ public enum QIFReader {
         var kind: Statement.Kind?
         var record = Record()
         var lines: [StatementLine] = []
+        /// The account the last `!Account` block named, and each account whose register had records,
+        /// with the line of the first (a statement is one account's).
+        var named: String?
+        var accounts: [(name: String, line: Int)] = []
 
         init(exponent: Int, dayFirst: Bool) {
             self.exponent = exponent
@@ -103,6 +109,9 @@ public enum QIFReader {
             switch section {
             case .none: throw StatementError(line: number, "'\(String(decoding: bytes, as: UTF8.self))' comes before any !Type: section")
             case .skipped: return
+            case .account:
+                if code == UInt8(ascii: "N") { named = String(decoding: QIFReader.trimmed(bytes.dropFirst()), as: UTF8.self) }
+                return
             case .register: break
             }
             guard code != UInt8(ascii: "^") else { return try endRecord() }
@@ -146,7 +155,8 @@ public enum QIFReader {
                     throw StatementError(line: number, "unknown QIF section !Type:\(type); capital reads Bank, CCard, Cash, Oth A, Oth L")
                 }
             } else if lower.hasPrefix("!account") {
-                section = .skipped
+                section = .account
+                named = nil
             } else if !lower.hasPrefix("!option:") && !lower.hasPrefix("!clear:") {
                 throw StatementError(line: number, "unknown QIF header '\(text)'")
             }
@@ -167,6 +177,16 @@ public enum QIFReader {
                 }
                 let minor = try QIFReader.amount(amount, code: "$", exponent: exponent)
                 splits.append(StatementSplit(counterpart: QIFReader.account(split.category), amountMinor: minor, note: split.memo ?? ""))
+            }
+            if let named, accounts.last?.name != named {
+                // A second account's register: a statement is one account's lines.
+                if let first = accounts.first, first.name != named {
+                    throw StatementError(
+                        line: record.line,
+                        "the file holds the registers of several accounts ('\(first.name)', then '\(named)'): "
+                            + "capital imports one account's lines at a time; export each account on its own")
+                }
+                accounts.append((named, record.line))
             }
             lines.append(
                 StatementLine(
