@@ -192,6 +192,20 @@ final class TestServer: @unchecked Sendable {
         return (home, phone, ledger)
     }
 
+    /// `sync status` is one record as every `show` prints one, its values aligned after the labels.
+    @Test func statusIsARecordWithItsValuesAligned() throws {
+        let cli = try CLI.initialized()
+        let lines = cli.ok(["sync", "status"]).split(separator: "\n")
+        #expect(lines.count == 8 && lines.first?.hasPrefix("Server:") == true, "\(lines)")
+        let starts = Set(
+            lines.map { line in
+                line.firstIndex(of: ":").map {
+                    line[line.index(after: $0)...].prefix { $0 == " " }.count + line.distance(from: line.startIndex, to: $0)
+                } ?? -1
+            })
+        #expect(starts.count == 1, "values start in one column: \(lines)")
+    }
+
     @Test func theHouseholdIsSharedBetweenTwoDevicesAndAnEditTravels() throws {
         let (home, phone, _) = try shared()
         let today = ["--today", "2025-03-20"]

@@ -155,13 +155,8 @@ extension Capital.SyncCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let format = try global.outputFormat()
-            let store = try global.store(writing: false)
-            if format == .table {
-                for (column, cell) in try Self.fields(store) { Console.current.line("\(column.title): \(Self.text(cell))") }
-            } else {
-                try global.print(Self.report(store))
-            }
+            // One record, as every `show` prints one: its labels aligned in a table.
+            try global.print(Self.report(try global.store(writing: false)))
         }
 
         static func fields(_ store: Store) throws -> [(Column, Cell)] {
@@ -180,15 +175,6 @@ extension Capital.SyncCommand {
                 (Column("conflicts", "Open conflicts", numeric: true), .int(link?.conflicts ?? 0)),
                 (Column("cursor", "Server sequence applied", numeric: true), .int(Int(link?.cursor ?? 0))),
             ]
-        }
-
-        static func text(_ cell: Cell) -> String {
-            switch cell {
-            case .text(let text): text
-            case .absent(let words): words
-            case .int(let n): "\(n)"
-            default: "\(cell)"
-            }
         }
 
         static func report(_ store: Store) -> Report { Report.record("sync", (try? fields(store)) ?? []) }
