@@ -43,6 +43,19 @@ struct MalformedOrRefusedTests {
             let result = cli.fails(args, mentioning: [message])
             #expect(result.status == status, "\(args): \(result)")
         }
+        // In a ledger file it is the file's error, named by line: 1, as a bad date there is.
+        let file = cli.path("bad.yaml")
+        for entry in [
+            "transactions:\n  - {date: 2025-01-01, amount: \"12,34.5\", from: Capital, to: Cash}",
+            "loans:\n  - {account: Boat loan, principal: \"12,34.5\", rate: 10, term: 12, start: 2025-01-01, payFrom: Cash}",
+        ] {
+            try "capital: 1\ncurrency: RUB\naccounts:\n  - {name: Cash, kind: cash}\n\(entry)\n".write(
+                toFile: file, atomically: true, encoding: .utf8)
+            for args in [["-f", file, "balance"], ["import", file]] {
+                let result = cli.fails(args, mentioning: ["bad.yaml:6:", "'12,34.5' is not an amount"], unchanged: args[0] == "import")
+                #expect(result.status == 1, "\(args): \(result)")
+            }
+        }
     }
 
     /// A file in the way stops `export --out`, `sample generate --out` and `backup` alike: exit 1.

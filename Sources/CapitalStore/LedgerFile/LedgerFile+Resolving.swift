@@ -17,6 +17,11 @@ extension Store {
     /// named by their places in the file (`{limit}` → `household.yaml:40: cards[0].limit`).
     static func building<T>(_ place: (String) -> FileLocation, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as StoreError {
+            // An amount in the file that is not one is the file's error (exit 1, clipped), not a
+            // malformed command line's.
+            if case .money(let field, let money) = error, field.hasPrefix("{"), field.hasSuffix("}") {
+                throw StoreError.file(LedgerFileError(place(String(field.dropFirst().dropLast())), "\(money)"))
+            }
             throw error.rekeyed({ FieldKeys.literal("\(place($0))") }, inReason: { FieldKeys.literal(place($0).path) })
         }
     }
@@ -545,7 +550,8 @@ struct TransactionResolver {
                 accounts, id: "",
                 TransactionInput(day: entry.day, payee: entry.payee, note: entry.note, spender: entry.spender, tags: entry.tags, postings: inputs))
         } catch StoreError.money(let field, let error) {
-            throw StoreError.money(field: Int(field).map { "\(entry.postings[$0].amountLocation)" } ?? field, error)
+            // The file's error (exit 1), at the posting's amount.
+            throw fail(Int(field).map { entry.postings[$0].amountLocation } ?? entry.location, "\(error)")
         } catch StoreError.ledger(let error) {
             throw fail(entry.location, "\(error)")
         } catch StoreError.invalid(_, let value, let reason) {
