@@ -219,7 +219,8 @@ struct ForecastCommandTests {
             let got = HouseholdForecast.Answer(
                 amount: try Self.minor(row, "amount"), shortfall: try Self.minor(row, "shortfall"),
                 bindingDay: try #require(row.string("bindingDay")),
-                bindingBalance: try Self.minor(row, "bindingBalance"), floor: try Self.minor(row, "floor"))
+                bindingBalance: try Self.minor(row, "bindingBalance"), floor: try Self.minor(row, "floor"),
+                card: try (row["split"] as? [[String: Any]])?.first { $0.string("kind") == "card" }.map { try Self.minor($0, "amount") } ?? 0)
             #expect(got == want, "level \(level)")
             #expect(row.string("on") == day)
         }
@@ -232,25 +233,28 @@ struct ForecastCommandTests {
     @Test func canSpendToday() throws {
         let reference = try Self.reference()
         let want = reference.canSpend(level: 4, on: HouseholdForecast.today)
-        // Worked out from the daily balances: the lowest pessimistic level-4 balance, the day before Anna's July salary (the budgets'
-        // daily spending since April took it below June's).
-        // Level 4 holds the debit accounts, cash and the card: 320 989.79 at the end of March (VTB Debit
-        // 354 919.31, Cash 19 730, the card's debt −63 500, the euro card's 107.90 EUR at 91.2, its
-        // lowest rate of the look-back: 9 840.48); the card's paybacks move money inside the
-        // level. The floor is VTB Debit's 20 000 less the card's limit of 150 000 (a card without a
-        // floor of its own lends up to its limit), so the credit left counts.
+        // Worked out by the reference's split: level 4's pool is the debit accounts and cash (354 919.31
+        // on VTB Debit and 19 730 in cash at the end of March, the euro card's 107.90 EUR at 91.2, its
+        // lowest rate of the look-back: 9 840.48), its floor VTB Debit's 20 000; the card is a
+        // constraint of its own (limit 150 000, 63 500 owed). The pool's lowest day is 9 July, the
+        // day before Anna's salary, at 106 802.94: 86 802.94 above the floor. A purchase on the card
+        // today joins the 25 April statement and leaves VTB Debit on 15 May, before that day, so the
+        // answer stays 86 802.94; the card takes what its room allows before the payback (the
+        // budgets spend on it every day), and the pool pays the rest.
         #expect(
             want
                 == HouseholdForecast.Answer(
-                    amount: 152_802_94, shortfall: 0, bindingDay: "2025-07-09", bindingBalance: 22_802_94, floor: 20_000_00 - 150_000_00)
+                    amount: 86_802_94, shortfall: 0, bindingDay: "2025-07-09", bindingBalance: 106_802_94, floor: 20_000_00, card: 62_500_00)
         )
         let cli = try CLI.household()
         #expect(
             cli.ok(Self.dated(["can-spend"]))
-                == "You can spend 152 802.94 on 2025-04-01 (level 4, forecast, pessimistic amounts, to 2026-04-01).\n")
-        // A later horizon can only lower the answer; an earlier one (before the binding day) raises it.
+                == "You can spend 86 802.94 on 2025-04-01 (level 4, forecast, pessimistic amounts, to 2026-04-01).\n"
+                + "Pay with: 24 302.94 from VTB Debit, 62 500.00 on Tinkoff Card.\n")
+        // A later horizon can only lower the answer (more days to keep the pool above its floor);
+        // an earlier one, before the binding day, binds elsewhere and never lowers it.
         let shorter = try Self.object(cli, Self.dated(["can-spend", "--until", "2025-06-08"]))
-        #expect(try Self.minor(shorter, "amount") > want.amount)
+        #expect(try Self.minor(shorter, "amount") >= want.amount)
         #expect(shorter.string("bindingDay") != "2025-07-09")
     }
 
@@ -260,7 +264,8 @@ struct ForecastCommandTests {
         let object = try Self.object(cli, Self.dated(["can-spend", "--why"]))
         for key in ["level", "on", "amount", "bindingDay", "bindingBalance", "drivers", "relief"] { #expect(object[key] != nil, "no \(key)") }
         let binding = try #require(object.string("bindingDay"))
-        let events = reference.events(of: reference.accounts(level: 4), through: HouseholdForecast.defaultHorizon, .pessimistic)
+        // The pool's flows: level 4 less the card, a constraint of its own.
+        let events = reference.events(of: reference.accounts(level: 4).subtracting(["Tinkoff Card"]), through: HouseholdForecast.defaultHorizon, .pessimistic)
         let before = events.filter { $0.date <= binding && $0.amount < 0 }.map(\.amount).sorted()
         let drivers = try #require(object["drivers"] as? [[String: Any]])
         #expect(drivers.count == 3)
@@ -279,11 +284,12 @@ struct ForecastCommandTests {
             })
         // The sentence, with the sample's numbers.
         let text = cli.ok(Self.dated(["can-spend", "--why"]))
-        #expect(text.contains("Why: binding on 2025-07-09 (balance 22 802.94, floor -130 000.00): Mortgage payment 69 979.36 on 04-05"))
+        #expect(text.contains("Why: binding on 2025-07-09 (balance 106 802.94, floor 20 000.00): Tinkoff Card payback 74 500.00 on 05-15"))
         #expect(text.contains("; Salary Anna 180 000.00 on 07-10 lifts it"))
+        #expect(text.contains("; Tinkoff Card: its limit binds on 2025-05-09, before its payback on 2025-05-15"))
     }
 
-    @Test(arguments: ["300000", "1", "152802.94", "152802.95", "200000", "5 000 000"])
+    @Test(arguments: ["300000", "1", "86802.94", "86802.95", "200000", "5 000 000"])
     func whenAgreesWithTheBruteForce(amount: String) throws {
         let reference = try Self.reference()
         let cli = try CLI.household()
@@ -296,19 +302,17 @@ struct ForecastCommandTests {
             #expect(object.string("day") == want)
         } else {
             #expect(object["day"] is NSNull)
-            // Short by what the horizon's last balance lacks.
-            let last = try #require(
-                reference.balances(of: reference.accounts(level: 4), through: HouseholdForecast.defaultHorizon, .pessimistic).last)
-            let floor = reference.floor(of: reference.accounts(level: 4))
-            #expect(object.string("shortfall") == HouseholdForecast.decimal(minor - (last - floor)))
+            // Short by what the horizon's last answer lacks.
+            let last = reference.canSpend(level: 4, on: HouseholdForecast.defaultHorizon).amount
+            #expect(object.string("shortfall") == HouseholdForecast.decimal(minor - last))
             #expect(cli.ok(Self.dated(["when", amount])).hasPrefix("Not before the horizon 2026-04-01"))
         }
     }
 
     @Test func whenOnTheSample() throws {
         let reference = try Self.reference()
-        #expect(reference.when(152_802_94) == HouseholdForecast.today)
-        #expect(reference.when(152_802_94 + 1) != HouseholdForecast.today)
+        #expect(reference.when(86_802_94) == HouseholdForecast.today)
+        #expect(reference.when(86_802_94 + 1) != HouseholdForecast.today)
         #expect(reference.when(5_000_000_00) == nil)
         let cli = try CLI.household()
         #expect(try Self.object(cli, Self.dated(["when", "5000000"]))["day"] is NSNull)
@@ -317,25 +321,29 @@ struct ForecastCommandTests {
 
     // MARK: The defining property, on a database
 
-    /// can-spend X on day d: recording X more on d leaves 0 to spend and nothing short; one kopeck
-    /// more leaves a later balance a kopeck below the floor.
+    /// can-spend X on day d: recording its split on d (the pool's part from VTB Debit, the card's on
+    /// the card) leaves 0 to spend and nothing short; one kopeck more leaves a later balance of the
+    /// pool a kopeck below its floor.
     @Test(arguments: ["2025-04-01", "2025-05-20", "2025-06-10", "2026-01-15"])
     func spendingTheAnswerLeavesExactlyNothing(on day: String) throws {
         let today = ["--today", HouseholdForecast.today]
-        // Level 4's floor: VTB Debit's 20 000 less the card's limit, the card having no floor of its own.
-        let floor: Int64 = 20_000_00 - 150_000_00
+        // The pool's floor: VTB Debit's 20 000 (the card is not in the pool).
+        let floor: Int64 = 20_000_00
         let cli = try CLI.household()
         let before = try Self.object(cli, today + ["can-spend", "--on", day])
         let amount = try Self.minor(before, "amount")
         #expect(amount > 0)
+        let split = try #require(before["split"] as? [[String: Any]])
+        #expect(split.map { $0.string("account") } == ["VTB Debit", "Tinkoff Card"])
+        #expect(try split.map { try Self.minor($0, "amount") }.reduce(0, +) == amount)
         // Recorded by that day (salaries expected before it are not) VTB Debit may fall below its
         // floor: a warning, not a refusal.
-        func spend(_ amount: String) {
-            let spent = cli.run(today + ["spend", amount, "Other", "--from", "VTB Debit", "--on", day])
+        func spend(_ amount: String, from account: String = "VTB Debit") {
+            let spent = cli.run(today + ["spend", amount, "Other", "--from", account, "--on", day])
             let lines = spent.stderr.split(separator: "\n")
             #expect(spent.status == 0 && lines.allSatisfy { CLI.isAnswerNote($0) || $0.hasPrefix("capital: warning: VTB Debit is at ") }, "\(spent)")
         }
-        spend(HouseholdForecast.decimal(amount))
+        for part in split where try Self.minor(part, "amount") > 0 { spend(part.string("amount")!, from: part.string("account")!) }
         let after = try Self.object(cli, today + ["can-spend", "--on", day])
         #expect(after.string("amount") == "0.00")
         #expect(after.string("shortfall") == "0.00")

@@ -363,38 +363,110 @@ struct HouseholdForecast: Sendable {
         return rows
     }
 
-    /// can-spend by brute force: for levels 4–6 the lowest `balance − floor` from the day to the
-    /// horizon (its first day binds), for levels 1–3 that day's only.
+    /// can-spend by brute force: for levels 1–3 that day's `balance − floor`; for levels 4–6 the
+    /// best split of a part from the pool (the level less its card, its floors summed) and a part
+    /// on the card (its room until the purchase is paid back, then the pool's), found by trying
+    /// card parts on a coarse grid and then every minor unit around the best; the binding day is
+    /// the pool's lowest day once the split is spent.
     struct Answer: Equatable, CustomStringConvertible {
         var amount: Int64
         var shortfall: Int64
         var bindingDay: String
         var bindingBalance: Int64
         var floor: Int64
-        var description: String { "amount \(amount) shortfall \(shortfall) binding \(bindingDay) at \(bindingBalance) floor \(floor)" }
+        /// The card's part of the split (levels 4–6).
+        var card: Int64 = 0
+        var description: String { "amount \(amount) (card \(card)) shortfall \(shortfall) binding \(bindingDay) at \(bindingBalance) floor \(floor)" }
     }
 
     func canSpend(level: Int, on day: String, through last: String = defaultHorizon, _ forecastCase: Case = .pessimistic) -> Answer {
-        let accounts = accounts(level: level)
-        let floor = floor(of: accounts)
         let days = Self.days(from: Self.today, through: last)
-        let balances = self.balances(of: accounts, through: last, forecastCase)
         let first = days.firstIndex(of: day)!
-        let scanned = level >= 4 ? first..<days.count : first..<first + 1
-        var lowest = scanned.lowerBound
-        for index in scanned where balances[index] < balances[lowest] { lowest = index }
-        let headroom = balances[lowest] - floor
-        return Answer(
-            amount: max(0, headroom), shortfall: max(0, -headroom), bindingDay: days[lowest], bindingBalance: balances[lowest], floor: floor)
+        guard level >= 4 else {
+            let accounts = accounts(level: level)
+            let floor = floor(of: accounts)
+            let balance = self.balances(of: accounts, through: last, forecastCase)[first]
+            return Answer(amount: max(0, balance - floor), shortfall: max(0, floor - balance), bindingDay: day, bindingBalance: balance, floor: floor)
+        }
+        return split(level: level, through: last, forecastCase).answer(at: first)
     }
 
-    /// when by brute force: the first day whose every later day (to the horizon) keeps `amount` above the floor.
-    func when(_ amount: Int64, level: Int = 4, through last: String = defaultHorizon) -> String? {
-        let accounts = accounts(level: level)
-        let floor = floor(of: accounts)
+    /// What the split of levels 4–6 is found from: the pool's headroom and balances, the card's
+    /// room, day by day.
+    struct Split {
+        var days: [String]
+        var headroom: [Int64]
+        var balances: [Int64]
+        var room: [Int64]
+        var floor: Int64
+        var payback: (Int) -> Int
+
+        func answer(at first: Int) -> Answer {
+            let payback = payback(first)
+            let before = headroom[first..<min(payback, days.count)].min()!
+            let after = headroom[min(payback, days.count - 1)...].min()!
+            var best = (total: Int64(0), card: Int64(0))
+            if min(before, after) >= 0 {
+                let cardRoom = max(0, room[first..<min(payback, days.count)].min()!)
+                func consider(_ x: Int64) {
+                    guard x >= 0 && x <= cardRoom, min(before, after - x) >= 0 else { return }
+                    let total = min(before, after - x) + x
+                    // Of the best totals, the one with the least from the pool: the most on the card.
+                    if total > best.total || (total == best.total && x > best.card) { best = (total, x) }
+                }
+                let step = max(1, cardRoom / 1_000)
+                for x in stride(from: 0, through: cardRoom, by: Int(step)) { consider(x) }
+                consider(cardRoom)
+                let coarse = best.card
+                for x in (coarse - step)...(coarse + step) { consider(x) }
+            }
+            // The pool once the split is spent: the card's part from its payback on.
+            var lowest = first
+            var least = Int64.max
+            for index in first..<days.count {
+                let left = headroom[index] - (best.total - best.card) - (index >= min(payback, days.count - 1) ? best.card : 0)
+                if left < least { (least, lowest) = (left, index) }
+            }
+            let short = headroom[first...].min()!
+            return Answer(
+                amount: best.total, shortfall: max(0, -short), bindingDay: days[lowest], bindingBalance: balances[lowest], floor: floor,
+                card: best.card)
+        }
+    }
+
+    func split(level: Int, through last: String, _ forecastCase: Case) -> Split {
+        precondition(sample.cards.count == 1, "the reference splits one card")
+        let card = sample.cards[0]
         let days = Self.days(from: Self.today, through: last)
-        let balances = self.balances(of: accounts, through: last, .pessimistic)
-        for start in days.indices where balances[start...].allSatisfy({ $0 - floor >= amount }) { return days[start] }
+        let pool = accounts(level: level).subtracting([card.account])
+        let floor = floor(of: pool)
+        let balances = self.balances(of: pool, through: last, forecastCase)
+        let room = self.balances(of: [card.account], through: last, forecastCase).map { $0 - floors[card.account]! }
+        return Split(
+            days: days, headroom: balances.map { $0 - floor }, balances: balances, room: room, floor: floor,
+            payback: { paybackIndex(card, purchaseOn: $0, days: days) })
+    }
+
+    /// The day index a purchase on day index `index` is paid back: the card's statement on or
+    /// after it (its day clamped to short months) plus `dueAfter` days.
+    func paybackIndex(_ card: HouseholdSample.Instrument, purchaseOn index: Int, days: [String]) -> Int {
+        let statementDay = card.number("statementDay")!
+        var day = Self.number(days[index])
+        while true {
+            let iso = Self.iso(day)
+            let month = Self.daysIn(month: Int(iso.dropFirst(5).prefix(2))!, year: Int(iso.prefix(4))!)
+            if Int(iso.suffix(2))! == min(statementDay, month) { break }
+            day += 1
+        }
+        return day + card.number("dueAfter")! - Self.number(days[0])
+    }
+
+    /// when by brute force: the first day from which every day's answer (to the horizon) is at least `amount`.
+    func when(_ amount: Int64, level: Int = 4, through last: String = defaultHorizon) -> String? {
+        let split = split(level: level, through: last, .pessimistic)
+        let days = split.days
+        let answers = days.indices.map { split.answer(at: $0).amount }
+        for start in days.indices where answers[start...].allSatisfy({ $0 >= amount }) { return days[start] }
         return nil
     }
 

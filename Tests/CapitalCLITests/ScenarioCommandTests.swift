@@ -17,18 +17,35 @@ struct ScenarioCommandTests {
     static func plusOne(_ minor: Int64) -> String { String(format: "%.2f", Double(minor + 1) / 100) }
     static func text(_ minor: Int64) -> String { String(format: "%.2f", Double(minor) / 100) }
 
-    /// With no financing, a purchase is feasible exactly when its price is at most can-spend on its day.
+    /// With no financing and no card in the level, a purchase is feasible exactly when its price is
+    /// at most can-spend on its day (the sample with its card's terms removed: scenarios are paid
+    /// from the pool, and can-spend adds what a card can take).
     @Test(arguments: ["2025-04-01", "2025-06-09", "2025-08-01", "2026-01-15", "2026-04-01"])
     func aCashPurchaseIsFeasibleExactlyUpToCanSpend(_ day: String) throws {
-        let cli = try CLI()
-        let canSpend = try #require(Self.minor(try Self.object(cli, ["can-spend", "--on", day])["amount"]))
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-01"]
+        cli.ok(["card", "rm", "Tinkoff Card"] + today)
+        let canSpend = try #require(Self.minor((try cli.json(["can-spend", "--on", day] + today) as? [String: Any])?["amount"]))
         #expect(canSpend > 0)
-        let at = try Self.object(cli, ["scenario", "try", "--price", Self.text(canSpend), "--on", day])
+        let at = try #require(try cli.json(["scenario", "try", "--price", Self.text(canSpend), "--on", day] + today) as? [String: Any])
         #expect(at["feasible"] as? Bool == true)
         #expect(Self.minor(at["maxPrice"]) == canSpend)
-        let above = try Self.object(cli, ["scenario", "try", "--price", Self.plusOne(canSpend), "--on", day])
+        let above = try #require(try cli.json(["scenario", "try", "--price", Self.plusOne(canSpend), "--on", day] + today) as? [String: Any])
         #expect(above["feasible"] as? Bool == false)
         #expect(Self.minor(above["shortfall"]) == 1)
+    }
+
+    /// With the card, scenarios are paid from the pool alone: never more than can-spend, which
+    /// adds what the card can take, and exact at their own maximum.
+    @Test(arguments: ["2025-04-01", "2025-06-09", "2026-01-15"])
+    func aCashPurchaseWithTheCardNeverExceedsCanSpend(_ day: String) throws {
+        let cli = try CLI()
+        let canSpend = try #require(Self.minor(try Self.object(cli, ["can-spend", "--on", day])["amount"]))
+        let at = try Self.object(cli, ["scenario", "try", "--price", "1", "--on", day])
+        let most = try #require(Self.minor(at["maxPrice"]))
+        #expect(most <= canSpend)
+        #expect(try Self.object(cli, ["scenario", "try", "--price", Self.text(most), "--on", day])["feasible"] as? Bool == true)
+        #expect(try Self.object(cli, ["scenario", "try", "--price", Self.plusOne(most), "--on", day])["feasible"] as? Bool == false)
     }
 
     /// The maximum price with a loan: feasible at it, not one kopeck above.
@@ -268,8 +285,13 @@ struct ScenarioBruteForceTests {
     @Test func evalAgreesWithTheBruteForceOnTheSample() throws {
         let cli = try CLI()
         let sample = ["-f", CLI.samplePath, "--today", "2025-04-01"]
-        let forecast = try #require(try cli.json(sample + ["forecast", "--by", "day", "--until", "2026-04-01"]) as? [String: Any])
-        let closing = try #require(forecast["periods"] as? [[String: Any]]).map { minorUnits($0.string("closing")!)! }
+        // Scenarios are paid from the level's pool: level 4 less the card (its floor the pool's).
+        func closings(_ selection: [String]) throws -> [Int64] {
+            let forecast = try #require(try cli.json(sample + ["forecast", "--by", "day", "--until", "2026-04-01"] + selection) as? [String: Any])
+            return try #require(forecast["periods"] as? [[String: Any]]).map { minorUnits($0.string("closing")!)! }
+        }
+        let card = try closings(["--account", "Tinkoff Card"])
+        let closing = zip(try closings([]), card).map { $0 - $1 }
         let floor = try #require(minorUnits((try cli.json(sample + ["can-spend"]) as? [String: Any])?.string("floor") ?? ""))
         let headroom = closing.map { $0 - floor }
         let last = headroom.count - 1

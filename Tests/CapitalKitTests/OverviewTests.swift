@@ -68,7 +68,7 @@ struct OverviewTests {
     @Test func roundAmountsStartAboveTheAnswer() throws {
         let overview = try Self.sample().overview(OverviewRequest())
         let amounts = overview.affordable.map(\.amount.minor)
-        #expect(amounts == [20_000_000, 50_000_000, 100_000_000, 200_000_000])
+        #expect(amounts == [10_000_000, 20_000_000, 50_000_000, 100_000_000])
         #expect(amounts.allSatisfy { $0 > overview.canSpend.answer.amount })
         for when in overview.affordable {
             #expect(when.day == (try Self.sample().when(when.amount, level: 4, .pessimistic)).day)

@@ -19,11 +19,12 @@ struct ProjectionTests {
     }()
 
     /// A level's balance less its floor, day by day, summed by hand over the accounts the ladder
-    /// includes (the sample's dollar savings and euro card by their valued series).
-    static func bruteHeadroom(level: Int, _ forecastCase: ForecastCase) -> [Int64] {
+    /// includes (the sample's dollar savings and euro card by their valued series); `without` the
+    /// accounts named (the pool of levels 4–6 is the level less its card).
+    static func bruteHeadroom(level: Int, _ forecastCase: ForecastCase, without excluded: Set<String> = []) -> [Int64] {
         let timeline = projection.timeline
         var headroom = [Int64](repeating: 0, count: timeline.dayCount)
-        for (index, account) in timeline.accounts.enumerated() where Ladder.includes(account, in: level) {
+        for (index, account) in timeline.accounts.enumerated() where Ladder.includes(account, in: level) && !excluded.contains(account.name) {
             let series =
                 account.currency == timeline.currency
                 ? Array(timeline.balances(ofAccountAt: index, forecastCase)) : try! timeline.value(ofAccountAt: index, forecastCase)
@@ -33,22 +34,73 @@ struct ProjectionTests {
         return headroom
     }
 
+    /// The sample's card, worked by hand: Tinkoff Card, limit 150 000, statements on the 25th, due
+    /// 20 days later from VTB Debit. Its room (balance + limit) day by day, and the day index a
+    /// purchase on day index `offset` is paid back: the 25th on or after it, plus 20 days.
+    static func card(_ forecastCase: ForecastCase) -> (room: [Int64], payback: (Int) -> Int) {
+        let timeline = projection.timeline
+        let index = timeline.accounts.firstIndex { $0.name == "Tinkoff Card" }!
+        let room = timeline.balances(ofAccountAt: index, forecastCase).map { $0 + 15_000_000 }
+        let payback = { (offset: Int) -> Int in
+            var day = projection.today.advanced(by: offset)
+            while day.civil.day != 25 { day = day.advanced(by: 1) }
+            return day.advanced(by: 20).number - projection.today.number
+        }
+        return (room, payback)
+    }
+
+    /// The best split on day index `offset` by brute force: every card part on a coarse grid (a
+    /// thousandth of the card's room), the most the pool can add to each (its lowest room before
+    /// the payback, and after it less the card part), then every minor unit around the best.
+    static func bruteSplit(pool: [Int64], card: (room: [Int64], payback: (Int) -> Int), at offset: Int) -> (total: Int64, pool: Int64, card: Int64) {
+        let payback = card.payback(offset)
+        let before = pool[offset..<min(payback, pool.count)].min() ?? .max
+        let after = pool[min(payback, pool.count - 1)...].min()!
+        guard min(before, after) >= 0 else { return (0, 0, 0) }
+        let room = max(0, card.room[offset..<min(payback, pool.count)].min()!)
+        func total(_ x1: Int64) -> (Int64, Int64)? {
+            let x0 = min(before, after - x1)
+            return x0 >= 0 ? (x0 + x1, x0) : nil
+        }
+        let step = max(1, room / 1_000)
+        var best: (total: Int64, pool: Int64, card: Int64) = (0, 0, 0)
+        func consider(_ x1: Int64) {
+            guard x1 >= 0 && x1 <= room, let (sum, x0) = total(x1) else { return }
+            if sum > best.total || (sum == best.total && x0 < best.pool) { best = (sum, x0, x1) }
+        }
+        for x1 in stride(from: 0, through: room, by: Int(step)) { consider(x1) }
+        consider(room)
+        let coarse = best.card
+        for x1 in (coarse - step)...(coarse + step) { consider(x1) }
+        return best
+    }
+
     @Test(
-        "can-spend at every level and every tenth day is the brute-force minimum ahead (levels 4–6) or that day's headroom (1–3)",
+        "can-spend at every level and every tenth day: levels 1–3 that day's headroom; 4–6 the best split of the pool and the card, by brute force",
         arguments: [ForecastCase.pessimistic, .expected])
     func canSpendIsTheBruteForceMinimum(forecastCase: ForecastCase) throws {
         let projection = Self.projection
+        let card = Self.card(forecastCase)
         for level in Ladder.levels {
-            let headroom = Self.bruteHeadroom(level: level, forecastCase)
+            let forecast = Ladder.isForecast(level)
+            let headroom = Self.bruteHeadroom(level: level, forecastCase, without: forecast ? ["Tinkoff Card"] : [])
             for offset in stride(from: 0, to: headroom.count, by: 10) {
                 let day = projection.today.advanced(by: offset)
                 let answers = try projection.canSpend(on: day, levels: [level], why: false, forecastCase)
                 let answer = try #require(answers.first).answer
-                let lowest = Ladder.isForecast(level) ? headroom[offset...].min()! : headroom[offset]
-                #expect(answer.amount == max(0, lowest), "level \(level) on \(day)")
+                guard forecast else {
+                    #expect(answer.amount == max(0, headroom[offset]) && answer.shortfall == max(0, -headroom[offset]), "level \(level) on \(day)")
+                    #expect(answer.bindingDay == day && answer.parts.isEmpty)
+                    continue
+                }
+                let best = Self.bruteSplit(pool: headroom, card: card, at: offset)
+                #expect(answer.amount == best.total, "level \(level) on \(day): \(answer) vs \(best)")
+                #expect(answer.parts.map(\.amount) == [best.pool, best.card], "level \(level) on \(day): \(answer.parts) vs \(best)")
+                let lowest = headroom[offset...].min()!
                 #expect(answer.shortfall == max(0, -lowest), "level \(level) on \(day)")
                 let binding = answer.bindingDay.number - projection.today.number
-                #expect(headroom[binding] == lowest && binding >= offset, "level \(level) on \(day): binding day \(answer.bindingDay)")
+                let floor = try projection.availability(level: level, forecastCase).floor
+                #expect(binding >= offset && headroom[binding] == answer.bindingBalance - floor, "level \(level) on \(day)")
             }
         }
     }
@@ -67,17 +119,19 @@ struct ProjectionTests {
         #expect(cash.why?.countsThatDayOnly == true && cash.why?.drivers == [])
     }
 
-    @Test("when is the first day from which every later headroom covers the amount, by linear search")
+    @Test("when is the first day from which every later day's best split covers the amount, by linear search")
     func whenIsTheFirstDayThatStaysAffordable() throws {
         let projection = Self.projection
-        let headroom = Self.bruteHeadroom(level: 4, .pessimistic)
+        let headroom = Self.bruteHeadroom(level: 4, .pessimistic, without: ["Tinkoff Card"])
+        let card = Self.card(.pessimistic)
+        let answers = headroom.indices.map { Self.bruteSplit(pool: headroom, card: card, at: $0).total }
         for roubles: Int64 in [1, 100, 50_000, 300_000, 1_000_000, 100_000_000] {
             let amount = roubles * 100
             let answer = try projection.when(String(roubles), level: 4, .pessimistic)
-            let lastBelow = headroom.indices.last { headroom[$0] < amount }
-            let expected: Int? = lastBelow.map { $0 + 1 < headroom.count ? $0 + 1 : -1 } ?? 0
+            let lastBelow = answers.indices.last { answers[$0] < amount }
+            let expected: Int? = lastBelow.map { $0 + 1 < answers.count ? $0 + 1 : -1 } ?? 0
             #expect(answer.day.map { $0.number - projection.today.number } ?? -1 == expected, "amount \(amount)")
-            if answer.day == nil { #expect(answer.shortfall == amount - headroom.last!) } else { #expect(answer.shortfall == 0) }
+            if answer.day == nil { #expect(answer.shortfall == amount - answers.last!) } else { #expect(answer.shortfall == 0) }
         }
     }
 

@@ -1,21 +1,32 @@
 /// "How much can I spend, and when" for one ladder level over a built timeline.
 ///
-/// Levels 1–3 answer with the balance on the day less the floor; levels 4–6 with the lowest
-/// balance from that day to the horizon less the floor (a suffix minimum, O(1) per question).
-/// `firstDay(toSpend:)` is a binary search over that non-decreasing suffix minimum.
+/// Levels 1–3 answer with the balance on the day less the floor. Levels 4–6 answer exactly
+/// (`SplitAvailability`): the level's accounts other than credit cards with terms form a pool
+/// whose lowest balance from the day to the horizon, less its floor, bounds what it can pay; each
+/// card is a constraint of its own, its credit paying only for purchases on it, paid back from the
+/// pool on the statement's due day. Without cards that is the pool's suffix minimum, O(1) per
+/// question; with them, a split per question in O(cards log cards).
 public struct Availability: Sendable {
     public let level: Int
     public let forecastCase: ForecastCase
     public let today: Day
-    /// The level's summed floors (reserves never to be spent).
+    /// The pool's summed floors (reserves never to be spent): at levels 4–6 without the cards.
     public let floor: Int64
-    /// The level's end-of-day balance, today first.
+    /// The pool's end-of-day balance, today first.
     public let balances: [Int64]
     /// `balances − floor`, day by day.
     public let headroom: [Int64]
     public let suffix: SuffixMinimum
-    /// The level's accounts (indices into the timeline's accounts).
+    /// The pool's accounts (indices into the timeline's accounts): at levels 4–6 the level's
+    /// accounts less its cards with terms.
     public let accounts: [Int]
+    /// The level's cards with terms, each a constraint of its own (levels 4–6 only).
+    public let cards: [CardConstraint]
+    /// The pool's account a pool part is paid from: the default account when it is in the
+    /// pool, else (nil) the pool account with the most room on the day.
+    public let defaultAccount: Int?
+    let split: SplitAvailability?
+    let accountRoom: [[Int64]]
 
     /// One answer: the amount (never below zero), the day that binds it and the balance there.
     public struct Answer: Hashable, Sendable {
@@ -23,15 +34,52 @@ public struct Availability: Sendable {
         public var amount: Int64
         /// What is missing to reach the floor when the answer is 0 (else 0).
         public var shortfall: Int64
+        /// The pool's binding day: its lowest day from `day` on once the split is spent.
         public var bindingDay: Day
+        /// The pool's balance on the binding day (before the split is spent).
         public var bindingBalance: Int64
+        /// How to pay it (levels 4–6): a part from the pool, then one on each card, their
+        /// amounts summing to `amount`. Empty at levels 1–3.
+        public var parts: [SpendPart] = []
     }
 
-    /// The availability of ladder `level` over `timeline`: its accounts' summed balance less their floors.
+    /// The availability of ladder `level` over `timeline`: its accounts' summed balance less
+    /// their floors; at levels 4–6, `cards` in the ledger's currency counted each on its own.
+    /// - Parameters:
+    ///   - cards: the ledger's cards with terms (those of the level are split off the pool).
+    ///   - defaultAccountID: the account a pool part is paid from when it is in the pool.
     /// - Throws: `TimelineError.overflow` when a sum leaves Int64.
-    /// - Complexity: O(accounts × days).
-    public init(_ timeline: Timeline, level: Int, _ forecastCase: ForecastCase = .pessimistic) throws(TimelineError) {
-        let (indices, floor) = try timeline.levelAccounts(level)
+    /// - Complexity: O(accounts × days), plus O(days log days) per card and for the pool when
+    ///   the level has cards.
+    public init(
+        _ timeline: Timeline, level: Int, _ forecastCase: ForecastCase = .pessimistic, cards: [LedgerCard] = [],
+        defaultAccountID: String? = nil
+    ) throws(TimelineError) {
+        var (indices, floor) = try timeline.levelAccounts(level)
+        var found: [(account: Int, room: [Int64], terms: CreditCard, payFrom: Int?)] = []
+        if Ladder.isForecast(level) {
+            for card in cards {
+                guard let index = indices.first(where: { timeline.accounts[$0].id == card.accountID }),
+                    timeline.accounts[index].currency == timeline.currency
+                else { continue }
+                indices.removeAll { $0 == index }
+                let cardFloor = timeline.accounts[index].floor ?? -card.terms.limit
+                var room = Array(timeline.balances(ofAccountAt: index, forecastCase))
+                for i in room.indices {
+                    let (value, overflow) = room[i].subtractingReportingOverflow(cardFloor)
+                    if overflow { throw .overflow(account: timeline.accounts[index].name) }
+                    room[i] = value
+                }
+                found.append((index, room, card.terms, timeline.accounts.firstIndex { $0.id == card.payFromID }))
+            }
+            if !found.isEmpty { floor = try timeline.floor(ofAccountsAt: indices) }
+        }
+        let pool = indices
+        let constraints = found.map { card in
+            let counting: CardConstraint.Counting =
+                card.terms.payback != .full ? .notCounted : card.payFrom.map(pool.contains) == true ? .paidFromPool : .paidOutsidePool
+            return CardConstraint(account: card.account, headroom: card.room, terms: card.terms, counting: counting, payFrom: card.payFrom)
+        }
         let balances = try timeline.sum(accountsAt: indices, forecastCase)
         var headroom = balances
         for i in headroom.indices {
@@ -46,38 +94,87 @@ public struct Availability: Sendable {
         self.balances = balances
         self.headroom = headroom
         self.accounts = indices
+        self.cards = constraints
         self.suffix = SuffixMinimum(headroom)
+        self.defaultAccount = indices.first { timeline.accounts[$0].id == defaultAccountID }
+        self.split = constraints.isEmpty ? nil : SplitAvailability(pool: headroom, cards: constraints, today: timeline.today)
+        // Each pool account's own room (balance less floor) in its own currency, for naming the
+        // account a pool part is paid from: only the ledger's currency's accounts are offered.
+        var rooms: [[Int64]] = []
+        if Ladder.isForecast(level) && defaultAccount == nil {
+            for index in indices {
+                guard timeline.accounts[index].currency == timeline.currency else {
+                    rooms.append([])
+                    continue
+                }
+                let own = timeline.accounts[index].floor ?? 0
+                rooms.append(timeline.balances(ofAccountAt: index, forecastCase).map { saturatingSum($0, own == .min ? .max : -own) })
+            }
+        }
+        self.accountRoom = rooms
     }
 
-    /// The most that can be spent on `day` without the level going below its floor later
-    /// (levels 4–6) or that day (levels 1–3); nil outside the timeline.
-    /// - Complexity: O(1).
+    /// The most that can be spent on `day` without the pool going below its floor or a card
+    /// past its limit later (levels 4–6), with the split that reaches it; or without the level
+    /// going below its floor that day (levels 1–3); nil outside the timeline.
+    /// - Complexity: O(1) without cards; O(cards log cards) with them.
     public func canSpend(on day: Day) -> Answer? {
         let index = day.number - today.number
         guard index >= 0 && index < headroom.count else { return nil }
-        let value: Int64
-        let binding: Int
-        if Ladder.isForecast(level) {
-            value = suffix.values[index]
-            binding = Int(suffix.days[index])
-        } else {
-            value = headroom[index]
-            binding = index
+        guard Ladder.isForecast(level) else {
+            let value = headroom[index]
+            return Answer(day: day, amount: max(0, value), shortfall: Availability.shortfall(value), bindingDay: day, bindingBalance: balances[index])
         }
+        if let split {
+            let found = split.solve(at: index)
+            var parts = found.parts
+            if let first = parts.first, !first.isCard { parts[0].account = poolAccount(at: index) }
+            return Answer(
+                day: day, amount: found.total, shortfall: found.shortfall, bindingDay: today.advanced(by: found.binding),
+                bindingBalance: balances[found.binding], parts: parts)
+        }
+        let value = suffix.values[index]
+        let binding = Int(suffix.days[index])
+        let part = SpendPart(account: poolAccount(at: index), amount: max(0, value), isCard: false, binding: .pool(today.advanced(by: binding)))
         return Answer(
-            day: day, amount: max(0, value), shortfall: value < 0 ? value.magnitude > UInt64(Int64.max) ? .max : -value : 0,
-            bindingDay: today.advanced(by: binding), bindingBalance: balances[binding])
+            day: day, amount: max(0, value), shortfall: Availability.shortfall(value), bindingDay: today.advanced(by: binding),
+            bindingBalance: balances[binding], parts: accounts.isEmpty ? [] : [part])
     }
 
     /// The first day from which `amount` can be spent and stays affordable to the horizon, or nil.
-    /// - Complexity: O(log days).
+    /// - Complexity: O(log days) without cards; O(days × cards log cards) with them (every
+    ///   day's answer, then the last day from which none is below `amount`).
     public func firstDay(toSpend amount: Int64) -> Day? {
-        suffix.firstIndex(atLeast: amount).map { today.advanced(by: $0) }
+        if let split, Ladder.isForecast(level) {
+            return split.lowestFromEachDay().firstIndex(atLeast: amount).map { today.advanced(by: $0) }
+        }
+        return suffix.firstIndex(atLeast: amount).map { today.advanced(by: $0) }
     }
 
-    /// What the horizon's suffix lacks for `amount`: how far the lowest balance at the end falls short.
+    /// What the horizon's suffix lacks for `amount`: how far the lowest answer at the end falls short.
     public func shortfallAtHorizon(for amount: Int64) -> Int64 {
-        guard let last = suffix.values.last else { return amount }
+        // With cards, the last day's answer; a pool short already lacks that too.
+        let last = split.map { split in
+            let solution = split.solve(at: headroom.count - 1)
+            return solution.shortfall > 0 ? -solution.shortfall : solution.total
+        } ?? suffix.values.last
+        guard let last else { return amount }
         return max(0, amount.subtractingReportingOverflow(last).partialValue)
+    }
+
+    /// The pool account a pool part on day index `index` is paid from.
+    private func poolAccount(at index: Int) -> Int {
+        if let defaultAccount { return defaultAccount }
+        var best: (account: Int, room: Int64)?
+        for (position, account) in accounts.enumerated() where position < accountRoom.count && !accountRoom[position].isEmpty {
+            let room = accountRoom[position][index]
+            if best == nil || room > best!.room { best = (account, room) }
+        }
+        return best?.account ?? accounts.first ?? -1
+    }
+
+    /// What a headroom below zero lacks (0 when it is not below).
+    static func shortfall(_ value: Int64) -> Int64 {
+        value < 0 ? value.magnitude > UInt64(Int64.max) ? .max : -value : 0
     }
 }

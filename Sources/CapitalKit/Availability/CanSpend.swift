@@ -59,9 +59,17 @@ extension Projection {
     /// The level's availability: balance less floor, and its suffix minimum.
     public func availability(level: Int, _ forecastCase: ForecastCase) throws(KitError) -> Availability {
         try Pool.check(level: level)
-        do { return try Availability(timeline, level: level, forecastCase) } catch {
+        do { return try Availability(timeline, level: level, forecastCase, cards: ledger.cards, defaultAccountID: ledger.defaultAccountID) } catch {
             throw .engine(context: "level \(level)", reason: KitError.template(error))
         }
+    }
+
+    /// The pool a level's answer is about: at levels 4–6 the level's accounts less its cards with
+    /// terms (a card's credit pays only for what is bought on it, and its payback comes back to
+    /// the pool), with their floors; at levels 1–3 the level.
+    public func answerPool(level: Int, _ forecastCase: ForecastCase) throws(KitError) -> Pool {
+        let availability = try availability(level: level, forecastCase)
+        return Pool(kind: .level(level), indices: availability.accounts, floor: availability.floor, currency: currency)
     }
 
     /// The most that can be spent on `day` at each of `levels`, with the why when `why` is set.

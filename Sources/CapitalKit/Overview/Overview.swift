@@ -91,7 +91,7 @@ extension Projection {
     public func overview(_ request: OverviewRequest) throws -> Overview {
         let forecastCase = window.forecastCase
         let level = request.level ?? Ladder.defaultLevel
-        let pool = try pool(level: level)
+        let pool = try answerPool(level: level, forecastCase)
         guard var canSpend = try canSpend(on: today, levels: [level], why: false, forecastCase).first else {
             throw KitError.engine(context: "level \(level)", reason: "it has no answer for today")
         }
@@ -138,7 +138,7 @@ extension Projection {
     func ladder(_ forecastCase: ForecastCase) throws(KitError) -> [LadderStep] {
         let answers = try canSpend(on: today, levels: Array(Ladder.levels), why: false, forecastCase)
         return try Ladder.levels.map { level throws(KitError) in
-            let pool = try pool(level: level)
+            let pool = try answerPool(level: level, forecastCase)
             let balances = try pool.balances(in: timeline, forecastCase)
             return LadderStep(
                 level: level, balanceToday: balances.first ?? 0, balanceAtHorizon: balances.last ?? 0,

@@ -50,7 +50,8 @@ extension Projection {
             guard Ladder.isForecast(chosen) else {
                 throw KitError.invalid(.level, value: String(chosen), reason: "scenarios look ahead: use a forecast level, 4 to 6")
             }
-            pool = try self.pool(level: chosen)
+            // Scenarios are paid from the level's pool alone, without its cards' credit.
+            pool = try answerPool(level: chosen, forecastCase)
         }
         let headroom = try pool.headroom(in: timeline, forecastCase)
         return ScenarioBasis(

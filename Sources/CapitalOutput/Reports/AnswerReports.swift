@@ -11,6 +11,7 @@ package extension Report {
         let columns = [
             Column("level", "Level", numeric: true), Column("name", "Name"), Column("on", "On"), Column("amount", "Can spend", numeric: true),
             Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true), Column("floor", "Floor", numeric: true),
+            Column("payWith", "Pay with", tableHidden: true),
         ]
         var rows: [[Cell]] = []
         var objects: [JSON] = []
@@ -19,13 +20,18 @@ package extension Report {
             let (level, answer) = (item.level, item.answer)
             let row: [Cell] = [
                 .int(level), .text(Ladder.name(level)), .day(day), .money(money(answer.amount)), .day(answer.bindingDay),
-                .money(money(answer.bindingBalance)), .money(money(item.floor)),
+                .money(money(answer.bindingBalance)), .money(money(item.floor)), .text(payWith(answer, projection, plain: true)),
             ]
             rows.append(row)
-            var fields = zip(columns, row).map { ($0.key, jsonValue($1)) }
+            var fields = zip(columns, row).filter { $0.0.key != "payWith" }.map { ($0.key, jsonValue($1)) }
             fields.append(("shortfall", .string(money(answer.shortfall).plain)))
+            if !answer.parts.isEmpty {
+                fields.append(("split", .array(answer.parts.map { json($0, projection) })))
+            }
             if let why = item.why {
-                let text = sentence(item, why, on: day, options.shown(money)) + currencySentence(why, projection, options)
+                let text =
+                    sentence(item, why, on: day, options.shown(money)) + currencySentence(why, projection, options)
+                    + cardSentence(answer, projection, on: day)
                 explanations.append("level \(level) (\(Ladder.name(level))): \(text)")
                 fields.append(("drivers", .array(why.drivers.map { json($0, money) })))
                 fields.append(("relief", why.relief.map { json($0, money) } ?? .null))
@@ -50,14 +56,82 @@ package extension Report {
         if !allLevels, let item = answers.first {
             let amounts = forecastCase == .expected ? "expected" : "pessimistic"
             let shown = options.shown(money(item.answer.amount))
+            let pay = payWith(item.answer, projection, plain: false, options)
             report.headline =
                 ["You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."]
+                + (pay.isEmpty ? [] : ["Pay with: \(pay)."])
                 + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
             report.headlineOnly = true
         } else {
-            report.footer = explanations
+            report.footer =
+                answers.compactMap { item in
+                    let pay = payWith(item.answer, projection, plain: false, options)
+                    return item.answer.parts.count > 1 && !pay.isEmpty ? "level \(item.level) (\(Ladder.name(item.level))) pays with: \(pay)" : nil
+                } + explanations
         }
         return report
+    }
+
+    /// How to pay an answer, in words: `235 887.64 from VTB Debit, 74 441.27 on Tinkoff Card`
+    /// (parts of nothing left out; empty when every part is nothing). `plain`: amounts as CSV
+    /// writes them, each part `account amount`, joined by `; `.
+    static func payWith(_ answer: Availability.Answer, _ projection: Projection, plain: Bool, _ options: RenderOptions = RenderOptions()) -> String {
+        let timeline = projection.timeline
+        let parts = answer.parts.filter { $0.amount > 0 && timeline.accounts.indices.contains($0.account) }
+        if plain {
+            return parts.map { "\(timeline.accounts[$0.account].name) \(projection.money($0.amount).plain)" }.joined(separator: "; ")
+        }
+        return parts.map { part in
+            "\(options.shown(projection.money(part.amount))) \(part.isCard ? "on" : "from") \(timeline.accounts[part.account].name)"
+        }.joined(separator: ", ")
+    }
+
+    /// One part of a split as JSON: `{"account", "amount", "kind", "binds", "bindingDay", "payback"}`.
+    private static func json(_ part: SpendPart, _ projection: Projection) -> JSON {
+        let accounts = projection.timeline.accounts
+        let name = accounts.indices.contains(part.account) ? accounts[part.account].name : ""
+        let (binds, day) = bindingWords(part.binding)
+        return .object([
+            ("account", .string(name)), ("amount", .string(projection.money(part.amount).plain)), ("kind", .string(part.isCard ? "card" : "pool")),
+            ("binds", .string(part.outsidePool ? "limit-alone" : binds)), ("bindingDay", day.map { .string($0.iso) } ?? .null),
+            ("payback", part.payback.map { .string($0.iso) } ?? .null),
+        ])
+    }
+
+    /// A binding's key in JSON and its day.
+    private static func bindingWords(_ binding: SpendPart.Binding) -> (String, Day?) {
+        switch binding {
+        case .pool(let day): ("pool", day)
+        case .limit(let day): ("limit", day)
+        case .payback(let day): ("payback", day)
+        case .overLimit(let day): ("over-limit", day)
+        case .notCounted: ("not-counted", nil)
+        }
+    }
+
+    /// What binds each card's part, in words, after the pool's why.
+    private static func cardSentence(_ answer: Availability.Answer, _ projection: Projection, on day: Day) -> String {
+        let accounts = projection.timeline.accounts
+        let cards = answer.parts.filter { $0.isCard && accounts.indices.contains($0.account) }
+        guard !cards.isEmpty else { return "" }
+        return "; "
+            + cards.map { part in
+                let name = accounts[part.account].name
+                switch part.binding {
+                case .limit(let limitDay) where part.outsidePool:
+                    return "\(name) is paid back from outside the level, so only its limit counts (reached on \(limitDay))"
+                case .limit(let limitDay):
+                    return "\(name): its limit binds on \(limitDay), before its payback on \(part.payback.map(\.iso) ?? "?")"
+                case .payback(let payback):
+                    return "\(name): paid back on \(payback), when the pool pays for it"
+                case .overLimit(let overDay):
+                    return "\(name) is over its limit on \(overDay): nothing more fits on it"
+                case .notCounted:
+                    return "\(name) is paid back by a minimum or fixed amount: its credit is not counted"
+                case .pool:
+                    return name
+                }
+            }.joined(separator: "; ")
     }
 
     /// What the why says of accounts in other currencies: each one's balance on the binding day,

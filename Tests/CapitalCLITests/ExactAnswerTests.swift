@@ -1,0 +1,151 @@
+import CapitalCore
+import Foundation
+import Testing
+
+/// The exact answer with credit cards, end to end: the issue's bank and card (50 000, not the
+/// 150 000 a pooled level said), and generated households whose answer is spent for real, as
+/// the split says, then checked day by day in the forecast the engine makes of the ledger with
+/// that spending recorded: the pool at or above its floor, every card within its limit, nothing
+/// left to spend, and one kopeck more on any part of the split breaking a constraint.
+@Suite("CLI: the exact answer with cards")
+struct ExactAnswerTests {
+    /// The issue's ledger: 100 000 in the bank, 50 000 spent on the card on 11-20 (its 11-25
+    /// statement due 12-15 from the bank), seen on 2026-12-01.
+    static func issueLedger() throws -> CLI {
+        let cli = try CLI()
+        let today = ["--today", "2026-12-01"]
+        cli.ok(["init"] + today)
+        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + today)
+        cli.ok(["card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank"] + today)
+        cli.ok(["tx", "add", "--on", "2026-11-20", "--posting", "Bank=100000", "--posting", "Capital"] + today)
+        cli.ok(["spend", "50000", "Other", "--from", "Card", "--on", "2026-11-20"] + today)
+        return cli
+    }
+
+    @Test func theIssuesCardAnswers50000OnTheCard() throws {
+        let cli = try Self.issueLedger()
+        let today = ["--today", "2026-12-01"]
+        let text = cli.ok(["can-spend", "--why"] + today)
+        #expect(text.hasPrefix("You can spend 50 000.00 on 2026-12-01 (level 4"), "\(text)")
+        #expect(text.contains("Pay with: 50 000.00 on Card."), "\(text)")
+        #expect(text.contains("Card: its limit binds on 2026-12-01, before its payback on 2027-01-14"), "\(text)")
+        let object = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
+        #expect(object.string("amount") == "50000.00")
+        let split = try #require(object["split"] as? [[String: Any]])
+        #expect(split.map { $0.string("account") } == ["Bank", "Card"])
+        #expect(split.map { $0.string("amount") } == ["0.00", "50000.00"])
+        #expect(split.compactMap { minorUnits($0.string("amount")!) }.reduce(0, +) == 5_000_000)
+        #expect(split[1].string("payback") == "2027-01-14" && split[1].string("binds") == "limit")
+        // CSV names the split in one field.
+        #expect(cli.ok(["can-spend", "--format", "csv"] + today).contains("Card 50000.00"))
+        // 150 000 no longer passes for a purchase: the pool alone pays scenarios.
+        #expect(cli.ok(["scenario", "try", "--price", "150000", "--on", "2026-12-01"] + today).contains("No"))
+        // when: 50 000 today, 50 000.01 never within the horizon (nothing comes in).
+        #expect(cli.ok(["when", "50000"] + today).contains("can be spent from 2026-12-01 on"))
+        #expect(cli.ok(["when", "50000.01"] + today).hasPrefix("Not before the horizon"))
+
+        // Spent as the split says: nothing is left, the bank never goes below 0, the card never past its limit.
+        cli.ok(["spend", "50000", "Other", "--from", "Card", "--on", "2026-12-01"] + today)
+        let after = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
+        #expect(after.string("amount") == "0.00" && after.string("shortfall") == "0.00")
+        #expect(try Self.closings(cli, "Bank", today).min() == 0)
+        #expect(try Self.closings(cli, "Card", today).min() == -10_000_000)
+    }
+
+    /// Each day's closing balance of an account to the horizon, in kopecks.
+    static func closings(_ cli: CLI, _ account: String, _ today: [String]) throws -> [Int64] {
+        let object = try #require(try cli.json(["forecast", "--account", account, "--by", "day"] + today) as? [String: Any])
+        let periods = try #require(object["periods"] as? [[String: Any]])
+        return periods.compactMap { $0.string("closing").flatMap(minorUnits) }
+    }
+
+    /// A generated household: a bank (the default, with a floor) and a wallet, a salary and the
+    /// rent, one or two cards paid back in full from the bank, spending on the cards by schedule
+    /// and already on their statements.
+    struct Household: CustomStringConvertible {
+        var seed: UInt64
+        var cards: [(name: String, limit: Int64)] = []
+        var floors: [String: Int64] = [:]
+        var description: String { "household \(seed)" }
+    }
+
+    static let today = ["--today", "2026-03-10"]
+
+    static func household(_ seed: UInt64, _ cli: CLI) -> Household {
+        var random = SplitMix64(seed: seed)
+        func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+        var household = Household(seed: seed)
+        cli.ok(["init"] + today)
+        let bankFloor = Int64(int(0...3) * 5_000)
+        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default", "--floor", "\(bankFloor)"] + today)
+        cli.ok(["account", "add", "Wallet", "--kind", "cash"] + today)
+        household.floors = ["Bank": bankFloor * 100, "Wallet": 0]
+        cli.ok(["tx", "add", "--on", "2026-02-01", "--posting", "Bank=\(int(20...120) * 1_000)", "--posting", "Wallet=\(int(0...5) * 1_000)", "--posting", "Capital"] + today)
+        cli.ok(["schedule", "add", "Salary", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(60...150) * 1_000)", "--from", "Salary", "--to", "Bank"] + today)
+        cli.ok(["schedule", "add", "Rent", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(30...70) * 1_000)", "--from", "Bank", "--to", "Housing"] + today)
+        for k in 1...int(1...2) {
+            let name = "Card\(k)"
+            let limit = int(5...20) * 10_000
+            let statement = int(1...28)
+            let due = int(0...1) == 0 ? ["--due-after", "\(int(10...25))"] : ["--due-day", "\((statement + int(1...20) - 1) % 28 + 1)"]
+            cli.ok(["card", "add", name, "--limit", "\(limit)", "--statement-day", "\(statement)", "--pay-from", "Bank"] + due + today)
+            cli.ok(["schedule", "add", "Shop\(k)", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(2...15) * 1_000)", "--from", name, "--to", "Groceries"] + today)
+            cli.ok(["spend", "\(int(1...30) * 500)", "Other", "--from", name, "--on", "2026-03-0\(int(1...9))"] + today)
+            household.cards.append((name, Int64(limit) * 100))
+        }
+        return household
+    }
+
+    /// Whether the ledger as it stands keeps the pool (bank and wallet) at or above its floors and
+    /// every card within its limit on every day to the horizon.
+    static func withinLimits(_ cli: CLI, _ household: Household) throws -> Bool {
+        let bank = try closings(cli, "Bank", today)
+        let wallet = try closings(cli, "Wallet", today)
+        let floor = household.floors.values.reduce(0, +)
+        guard zip(bank, wallet).allSatisfy({ $0 + $1 >= floor }) else { return false }
+        for card in household.cards where try closings(cli, card.name, today).contains(where: { $0 < -card.limit }) { return false }
+        return true
+    }
+
+    @Test("generated households: the split spent for real keeps every limit, leaves nothing, and a kopeck more breaks one", arguments: 0..<6)
+    func theSplitSpentForReal(batch: Int) throws {
+        for seed in stride(from: UInt64(100 + batch), to: 124, by: 6) {
+            let cli = try CLI()
+            let household = Self.household(seed, cli)
+            let base = try #require(try cli.json(["can-spend"] + Self.today) as? [String: Any])
+            let amount = try #require(base.string("amount").flatMap(minorUnits))
+            let split = try #require(base["split"] as? [[String: Any]])
+            let parts = split.map { ($0.string("account")!, minorUnits($0.string("amount")!)!) }
+            #expect(parts.map(\.1).reduce(0, +) == amount, "\(household): \(split)")
+            guard amount > 0 else {
+                let breaks = !(try Self.withinLimits(cli, household))
+                #expect(minorUnits(base.string("shortfall")!)! > 0 || breaks, "\(household): \(base)")
+                continue
+            }
+            #expect(try Self.withinLimits(cli, household), "\(household): the base breaks a limit")
+            let backup = cli.path("before.sqlite")
+            cli.ok(["backup", backup])
+            for (account, minor) in parts where minor > 0 { Self.spend(cli, minor, from: account) }
+            #expect(try Self.withinLimits(cli, household), "\(household): spending \(split) breaks a limit")
+            let after = try #require(try cli.json(["can-spend"] + Self.today) as? [String: Any])
+            #expect(after.string("amount") == "0.00", "\(household): \(after)")
+            // A kopeck more on any part (the rest as the split says) breaks a limit.
+            for (index, part) in parts.enumerated() {
+                let trial = try CLI()
+                trial.ok(["backup", trial.db, "--db", backup])
+                for (j, other) in parts.enumerated() where other.1 > 0 || j == index {
+                    Self.spend(trial, other.1 + (j == index ? 1 : 0), from: other.0)
+                }
+                #expect(!(try Self.withinLimits(trial, household)), "\(household): one kopeck more on \(part.0) still fits")
+            }
+        }
+    }
+
+    /// Spends `minor` kopecks from `account` today (a pool part may take its one account below
+    /// its own floor while the pool stays above the summed floors: the warning says so).
+    static func spend(_ cli: CLI, _ minor: Int64, from account: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let result = cli.run(["spend", "\(minor / 100).\(String(format: "%02d", minor % 100))", "Other", "--from", account, "--on", "2026-03-10"] + today)
+        #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+    }
+}
+
