@@ -1,4 +1,5 @@
 import ArgumentParser
+import CapitalCore
 
 /// What a mistyped command line gets before argument-parser reads it, where argument-parser's own
 /// answer would not help: a command name that is not one (`capital balanse`, `capital help
@@ -57,24 +58,9 @@ enum CommandLineHints {
     static func nearest(_ word: String, among names: [String]) -> String? {
         let typed = word.lowercased()
         if let prefixed = names.first(where: { $0.hasPrefix(typed) && typed.count >= 2 }) { return prefixed }
-        let scored = names.map { ($0, distance(typed, $0)) }.min { $0.1 < $1.1 }
+        let scored = names.map { ($0, editDistance(typed, $0)) }.min { $0.1 < $1.1 }
         guard let (name, edits) = scored, edits <= max(2, typed.count / 3) else { return nil }
         return name
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 
     /// `spend -100 Groceries`: argument-parser would read `-100` as an option and complain about a

@@ -1,3 +1,4 @@
+import CapitalCore
 import Foundation
 import Testing
 
@@ -40,8 +41,8 @@ struct CommandLineHintsTests {
         #expect(CommandLineHints.nearest("canspend", among: names) == "can-spend")
         #expect(CommandLineHints.nearest("wen", among: names) == "when")
         #expect(CommandLineHints.nearest("xyzzy", among: names) == nil)
-        #expect(CommandLineHints.distance("kitten", "sitting") == 3)
-        #expect(CommandLineHints.distance("", "abc") == 3 && CommandLineHints.distance("abc", "") == 3)
+        #expect(editDistance("kitten", "sitting") == 3)
+        #expect(editDistance("", "abc") == 3 && editDistance("abc", "") == 3)
     }
 }
 

@@ -52,6 +52,85 @@ struct ExactAnswerTests {
         #expect(try Self.closings(cli, "Card", today).min() == -10_000_000)
     }
 
+    /// A purchase paid on the card (`scenario try --from Card`): the card's room until its payback,
+    /// the bank's after it: exactly 50 000.
+    @Test func aScenarioOnTheCardIsPaidBackFromThePool() throws {
+        let cli = try Self.issueLedger()
+        let today = ["--today", "2026-12-01"]
+        let at = try #require(try cli.json(["scenario", "try", "--price", "50000", "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+        #expect(at["feasible"] as? Bool == true && at.string("maxPrice") == "50000.00")
+        let above = try #require(
+            try cli.json(["scenario", "try", "--price", "50000.01", "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+        #expect(above["feasible"] as? Bool == false && above.string("shortfall") == "0.01")
+        cli.fails(
+            ["scenario", "try", "--price", "500", "--on", "2026-12-01", "--from", "Card", "--earliest"] + today,
+            mentioning: ["--from 'Card'", "moves the purchase"])
+    }
+
+    /// `--from` names an account of level 4 to pay from: anything else is bad input (exit 64).
+    @Test func aPurchaseIsPaidFromAnAccountOfTheLevel() throws {
+        let cli = try Self.issueLedger()
+        let today = ["--today", "2026-12-01"]
+        cli.ok(["account", "add", "Savings", "--kind", "debit", "--level", "5"] + today)
+        cli.ok(["loan", "add", "Car", "--principal", "100000", "--rate", "10", "--term", "12", "--start", "2026-06-01", "--pay-from", "Bank"] + today)
+        let cases: [(String, [String])] = [
+            ("Savings", ["--from 'Savings'", "counts from level 5"]), ("Groceries", ["--from 'Groceries'", "expense account"]),
+            ("Car", ["--from 'Car'", "counts from level 6"]), ("Nope", ["--from 'Nope'", "no such account"]),
+            ("Cardd", ["--from 'Cardd'", "did you mean 'Card'?"]),
+        ]
+        for (name, mentions) in cases {
+            let result = cli.fails(["scenario", "try", "--price", "1000", "--on", "2026-12-01", "--from", name] + today, mentioning: mentions)
+            #expect(result.status == 64, "\(name): \(result)")
+        }
+    }
+
+    /// A pool short already: 0, the shortfall, and the smallest top-up from outside the level that
+    /// restores it, by the first day the pool is short; doing it leaves nothing short.
+    @Test func aShortPoolSaysWhatRestoresIt() throws {
+        let cli = try Self.issueLedger()
+        let today = ["--today", "2026-12-01"]
+        cli.ok(["account", "add", "Savings", "--kind", "debit", "--level", "5"] + today)
+        cli.ok(["tx", "add", "--on", "2026-11-01", "--posting", "Savings=30000", "--posting", "Capital"] + today)
+        // Rent of 70 000 on the 20th: the bank (100 000, 50 000 of it for the card's payback) is short on 12-20.
+        cli.ok(["schedule", "add", "Rent", "--rule", "monthly on 20", "--start", "2026-12-01", "--count", "1", "--amount", "70000", "--from", "Bank", "--to", "Housing"] + today)
+        let object = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
+        #expect(object.string("amount") == "0.00" && object.string("shortfall") == "20000.00")
+        let topUp = try #require(object["topUp"] as? [String: Any])
+        #expect(topUp.string("amount") == "20000.00" && topUp.string("by") == "2026-12-20" && topUp.string("uncovered") == "0.00")
+        let moves = try #require(topUp["moves"] as? [[String: Any]])
+        #expect(moves.map { [$0.string("from"), $0.string("to"), $0.string("amount")] } == [["Savings", "Bank", "20000.00"]])
+        #expect(cli.ok(["can-spend"] + today).contains("To restore it: move 20 000.00 from Savings to Bank by 2026-12-20."))
+        cli.ok(["transfer", "20000", "--from", "Savings", "--to", "Bank", "--on", "2026-12-20"] + today)
+        let after = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
+        #expect(after.string("shortfall") == "0.00" && after.string("amount") == "0.00" && after["topUp"] is NSNull)
+        // Nothing outside the level to take it from: said so.
+        let bare = try Self.issueLedger()
+        bare.ok(["schedule", "add", "Rent", "--rule", "monthly on 20", "--start", "2026-12-01", "--count", "1", "--amount", "70000", "--from", "Bank", "--to", "Housing"] + today)
+        #expect(bare.ok(["can-spend"] + today).contains("To restore it: 20 000.00 is needed by 2026-12-20, and no cash or debit account outside the level can give it."))
+    }
+
+    /// A card paid back from outside the level counts its limit alone; one paid back by a minimum
+    /// adds no credit; `--why` says which.
+    @Test func cardsPaidOtherwiseSayHowTheyCount() throws {
+        let cli = try CLI()
+        let today = ["--today", "2026-12-01"]
+        cli.ok(["init"] + today)
+        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + today)
+        cli.ok(["account", "add", "Savings", "--kind", "debit", "--level", "5"] + today)
+        cli.ok(["tx", "add", "--on", "2026-11-20", "--posting", "Bank=100000", "--posting", "Savings=10000", "--posting", "Capital"] + today)
+        cli.ok(["card", "add", "Outside", "--limit", "30000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Savings"] + today)
+        cli.ok(["card", "add", "Minimum", "--limit", "40000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank", "--payback", "minimum", "--minimum", "5"] + today)
+        let object = try #require(try cli.json(["can-spend", "--why"] + today) as? [String: Any])
+        let split = try #require(object["split"] as? [[String: Any]])
+        #expect(split.map { $0.string("account") } == ["Bank", "Outside", "Minimum"])
+        #expect(split.map { $0.string("amount") } == ["100000.00", "30000.00", "0.00"])
+        #expect(split.map { $0.string("binds") } == ["pool", "limit-alone", "not-counted"])
+        #expect(object.string("amount") == "130000.00")
+        let text = cli.ok(["can-spend", "--why"] + today)
+        #expect(text.contains("Outside is paid back from outside the level, so only its limit counts"), "\(text)")
+        #expect(text.contains("Minimum is paid back by a minimum or fixed amount: its credit is not counted"), "\(text)")
+    }
+
     /// Each day's closing balance of an account to the horizon, in kopecks.
     static func closings(_ cli: CLI, _ account: String, _ today: [String]) throws -> [Int64] {
         let object = try #require(try cli.json(["forecast", "--account", account, "--by", "day"] + today) as? [String: Any])

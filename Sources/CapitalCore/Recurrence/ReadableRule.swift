@@ -273,21 +273,7 @@ public enum ReadableRule {
         let sameHead = examples.filter { $0.hasPrefix(head) }
         let candidates = sameHead.isEmpty ? examples : sameHead
         // Each distance once (the first of equals wins, as with `min(by:)`).
-        let distances = candidates.map { distance(Array($0), target) }
+        let distances = candidates.map { editDistance(Array($0), target) }
         return distances.indices.min { distances[$0] < distances[$1] }.map { candidates[$0] } ?? examples[0]
-    }
-
-    /// Levenshtein distance, over two rows kept for the whole run.
-    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for (i, x) in a.enumerated() {
-            current[0] = i + 1
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

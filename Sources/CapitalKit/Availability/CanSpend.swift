@@ -8,6 +8,8 @@ public struct CanSpendAnswer: Sendable {
     /// The level's summed floors.
     public var floor: Int64
     public var why: Why?
+    /// When the pool is short (levels 4–6): the smallest top-up that restores the answer.
+    public var topUp: TopUp?
 
     /// Why the answer is what it is: the flows that drive the level down to the binding day and
     /// the inflow that lifts it after.
@@ -89,7 +91,8 @@ extension Projection {
                     drivers: Ladder.isForecast(level) ? drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase) : nil)
                 explanation?.currencies = try currencyEffects(availability.accounts, on: answer.bindingDay, forecastCase)
             }
-            answers.append(CanSpendAnswer(level: level, answer: answer, floor: availability.floor, why: explanation))
+            answers.append(
+                CanSpendAnswer(level: level, answer: answer, floor: availability.floor, why: explanation, topUp: topUp(for: answer, availability)))
         }
         return answers
     }

@@ -114,7 +114,7 @@ extension Projection {
     /// currency; paid from only in the ledger's.
     /// - Parameter field: the request's field the name came in, for the error.
     public func pool(account reference: String, for use: Pool.Use, field: KitError.Field) throws -> Pool {
-        let found = try store.account(reference)
+        let found = try paymentAccount(reference, for: use, field: field)
         guard let index = timeline.accounts.firstIndex(where: { $0.id == found.id }) else {
             let reason =
                 use == .forecast ? "forecasts follow balance-sheet accounts" : "pay from a balance account"
@@ -126,6 +126,20 @@ extension Projection {
                 reason: "it holds \(found.currency.code); \(use == .forecast ? "forecasts" : "scenarios") are in \(timeline.currency.code)")
         }
         return Pool(kind: .account(id: found.id, name: found.name), indices: [index], floor: found.floor ?? 0, currency: found.currency)
+    }
+
+    /// The account `reference` names; for a payment, a name that is none is bad input, with the
+    /// names it may have meant.
+    private func paymentAccount(_ reference: String, for use: Pool.Use, field: KitError.Field) throws -> Account {
+        let looked: Result<Account, StoreError> = Result { () throws(StoreError) in try store.account(reference) }
+        switch looked {
+        case .success(let account):
+            return account
+        case .failure(.notFound(_, _, let hint)) where use == .payment:
+            throw KitError.invalid(field, value: reference, reason: "no such account" + (hint.map { "; \($0.plain)" } ?? ""))
+        case .failure(let error):
+            throw error
+        }
     }
 
     /// A group's balance-sheet accounts, every currency's valued in the ledger's.

@@ -6,7 +6,36 @@ public struct ScenarioBasis: Sendable {
     public let projection: Projection
     public let paidFrom: Pool
     public let forecastCase: ForecastCase
+    /// The evaluator of a purchase today (with `card`, one made on another day has its own: `evaluator(for:)`).
     public let evaluator: ScenarioEvaluator
+    /// Paid on a card (`--from` a card with terms): the card's room until the purchase is paid
+    /// back, the level's pool from then on.
+    public let card: CardConstraint?
+    /// The level's pool's headroom, with `card`.
+    let poolHeadroom: [Int64]
+
+    /// The evaluator for a purchase on `day`: paid on a card, what it spends counts against the
+    /// card's room until its payback day and against the pool's from then on.
+    /// - Complexity: O(1) without a card; O(days log days) with one (the series is laid anew).
+    public func evaluator(for day: Day) -> ScenarioEvaluator {
+        guard let card else { return evaluator }
+        let today = projection.today
+        let payback = card.paybackDay(forPurchaseOn: max(day, today)).number - today.number
+        let series = card.headroom.indices.map { $0 < payback ? card.headroom[$0] : poolHeadroom[$0] }
+        return ScenarioEvaluator(headroom: series, today: today)
+    }
+
+    /// Evaluates `scenario` against the evaluator of its day.
+    /// - Throws: `ScenarioError` as `ScenarioEvaluator.evaluate` does; `KitError` naming `from`
+    ///   for `earliest` with a card (moving the purchase day moves its payback).
+    public func evaluate(_ scenario: Scenario, earliest: Bool) throws -> ScenarioResult {
+        if earliest, card != nil {
+            throw KitError.invalid(
+                .from, value: paidFrom.name,
+                reason: "it is a card: the earliest day moves the purchase and with it its payback; try the days one by one")
+        }
+        return try evaluator(for: scenario.day).evaluate(scenario, earliest: earliest)
+    }
 
     /// The pool's floor.
     public var floor: Int64 { paidFrom.floor }
@@ -42,8 +71,29 @@ extension Projection {
     public func scenarioBasis(level: Int?, from account: String?, _ forecastCase: ForecastCase) throws -> ScenarioBasis {
         if let account, level != nil { throw KitError.invalid(.from, value: account, reason: "", remedy: .oneOf([.from, .level])) }
         let pool: Pool
+        var card: CardConstraint?
+        var poolHeadroom: [Int64] = []
         if let account {
             pool = try self.pool(account: account, for: .payment, field: .from)
+            // An account of level 4 pays: cash, a debit account or a card; a card with terms is
+            // paid back from the pool.
+            guard let index = pool.indices.first, Ladder.includes(timeline.accounts[index], in: Ladder.defaultLevel) else {
+                let found = timeline.accounts[pool.indices[0]]
+                let joins = Ladder.level(of: found).map { "it counts from level \($0) (\(Ladder.name($0)))" } ?? "it is not on the ladder"
+                throw KitError.invalid(
+                    .from, value: account,
+                    reason: "\(joins); a purchase is paid from cash, a debit account or a card of level \(Ladder.defaultLevel)")
+            }
+            let availability = try availability(level: Ladder.defaultLevel, forecastCase)
+            card = availability.cards.first { $0.account == index }
+            if let found = card, found.counting != .paidFromPool {
+                throw KitError.invalid(
+                    .from, value: account,
+                    reason: found.counting == .notCounted
+                        ? "it is paid back by a minimum or fixed amount, so what a purchase on it costs later is not counted"
+                        : "it is paid back from outside level \(Ladder.defaultLevel)")
+            }
+            if card != nil { poolHeadroom = availability.headroom }
         } else {
             let chosen = level ?? Ladder.defaultLevel
             try Pool.check(level: chosen)
@@ -53,9 +103,21 @@ extension Projection {
             // Scenarios are paid from the level's pool alone, without its cards' credit.
             pool = try answerPool(level: chosen, forecastCase)
         }
-        let headroom = try pool.headroom(in: timeline, forecastCase)
-        return ScenarioBasis(
-            projection: self, paidFrom: pool, forecastCase: forecastCase, evaluator: ScenarioEvaluator(headroom: headroom, today: today))
+        var basis = ScenarioBasis(
+            projection: self, paidFrom: pool, forecastCase: forecastCase,
+            evaluator: ScenarioEvaluator(headroom: try pool.headroom(in: timeline, forecastCase), today: today), card: card,
+            poolHeadroom: poolHeadroom)
+        if card != nil { basis = ScenarioBasis(basis, evaluator: basis.evaluator(for: today)) }
+        return basis
+    }
+}
+
+extension ScenarioBasis {
+    /// `basis` with another evaluator.
+    init(_ basis: ScenarioBasis, evaluator: ScenarioEvaluator) {
+        self.init(
+            projection: basis.projection, paidFrom: basis.paidFrom, forecastCase: basis.forecastCase, evaluator: evaluator, card: basis.card,
+            poolHeadroom: basis.poolHeadroom)
     }
 }
 

@@ -60,6 +60,10 @@ extension ScenarioBasis {
         _ source: ScenarioSource, earliest: Bool, batchSize: Int = 1 << 16, threads: Int = 2,
         _ body: (_ outcomes: [ScenarioOutcome], _ progress: ScenarioBatchProgress) throws -> Void
     ) throws -> ScenarioBatchSummary {
+        if card != nil {
+            throw KitError.invalid(
+                .from, value: paidFrom.name, reason: "it is a card: each purchase day has its own payback; try them one by one, or pay from the level")
+        }
         var summary = ScenarioBatchSummary()
         var progress = ScenarioBatchProgress(bytes: source.size)
         try source.forEachBatch(size: batchSize) { rows, bytesRead in

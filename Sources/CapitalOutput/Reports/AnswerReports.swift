@@ -28,6 +28,7 @@ package extension Report {
             if !answer.parts.isEmpty {
                 fields.append(("split", .array(answer.parts.map { json($0, projection) })))
             }
+            if Ladder.isForecast(level) { fields.append(("topUp", item.topUp.map { json($0, money) } ?? .null)) }
             if let why = item.why {
                 let text =
                     sentence(item, why, on: day, options.shown(money)) + currencySentence(why, projection, options)
@@ -60,6 +61,7 @@ package extension Report {
             report.headline =
                 ["You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."]
                 + (pay.isEmpty ? [] : ["Pay with: \(pay)."])
+                + (item.topUp.map { [topUpSentence($0, options.shown(money))] } ?? [])
                 + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
             report.headlineOnly = true
         } else {
@@ -67,6 +69,9 @@ package extension Report {
                 answers.compactMap { item in
                     let pay = payWith(item.answer, projection, plain: false, options)
                     return item.answer.parts.count > 1 && !pay.isEmpty ? "level \(item.level) (\(Ladder.name(item.level))) pays with: \(pay)" : nil
+                }
+                + answers.compactMap { item in
+                    item.topUp.map { "level \(item.level) (\(Ladder.name(item.level))): " + topUpSentence($0, options.shown(money)) }
                 } + explanations
         }
         return report
@@ -84,6 +89,34 @@ package extension Report {
         return parts.map { part in
             "\(options.shown(projection.money(part.amount))) \(part.isCard ? "on" : "from") \(timeline.accounts[part.account].name)"
         }.joined(separator: ", ")
+    }
+
+    /// What restores a short answer, in words: `To restore it: move 23 139.37 from Savings to VTB
+    /// Debit by 2027-01-28.`, or what nothing outside the level can cover.
+    static func topUpSentence(_ topUp: TopUp, _ shown: (Int64) -> String) -> String {
+        let moves = topUp.moves.map { "move \(shown($0.amount)) from \($0.from) to \($0.to)" }.joined(separator: " and ")
+        guard !topUp.moves.isEmpty else {
+            return "To restore it: \(shown(topUp.amount)) is needed by \(topUp.by), and no cash or debit account outside the level can give it."
+        }
+        let rest = topUp.uncovered > 0 ? "; \(shown(topUp.uncovered)) more is needed, from outside the ledger" : ""
+        return "To restore it: \(moves) by \(topUp.by)\(rest)."
+    }
+
+    /// A top-up as JSON: `{"amount", "by", "moves": [{"from", "to", "amount", "by"}], "uncovered"}`.
+    private static func json(_ topUp: TopUp, _ money: (Int64) -> Money) -> JSON {
+        .object([
+            ("amount", .string(money(topUp.amount).plain)), ("by", .string(topUp.by.iso)),
+            (
+                "moves",
+                .array(
+                    topUp.moves.map {
+                        .object([
+                            ("from", .string($0.from)), ("to", .string($0.to)), ("amount", .string(money($0.amount).plain)), ("by", .string($0.by.iso)),
+                        ])
+                    })
+            ),
+            ("uncovered", .string(money(topUp.uncovered).plain)),
+        ])
     }
 
     /// One part of a split as JSON: `{"account", "amount", "kind", "binds", "bindingDay", "payback"}`.

@@ -48,7 +48,7 @@ enum ScenarioAnswer {
         }
         let earliest = try query.flag("earliest")
         let result: ScenarioResult
-        do { result = try basis.evaluator.evaluate(scenario, earliest: earliest) } catch {
+        do { result = try basis.evaluate(scenario, earliest: earliest) } catch let error as ScenarioError {
             guard case .invalid(let part, let value, let reason) = error else { throw Problem(422, "unanswerable", error.description) }
             let keys = ["down payment": "down", "loan term": "loan_term", "loan rate": "loan_rate", "day": "date"]
             throw field(keys[part] ?? part, value, reason)

@@ -420,7 +420,12 @@ struct AccountIndex {
             throw StoreError.ambiguous(
                 what: "account", reference: reference, candidates: matches.map { "\(Store.shortID($0.id)) (\($0.name))" })
         }
-        let similar = accounts.filter { $0.name.lowercased().contains(reference.lowercased()) }.map(\.name)
+        // Names that hold what was typed, or are a few edits from it (a third of its letters, at least one).
+        let typed = reference.lowercased()
+        let similar = accounts.filter {
+            let name = $0.name.lowercased()
+            return name.contains(typed) || editDistance(typed, name) <= max(1, typed.count / 3)
+        }.map(\.name)
         throw StoreError.notFound(
             what: "account", reference: reference,
             hint: similar.isEmpty ? .list("account") : .didYouMean(Array(similar.prefix(5))))

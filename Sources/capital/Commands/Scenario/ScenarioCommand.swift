@@ -91,7 +91,7 @@ extension Capital.ScenarioCommand {
                 throw CLIError.invalid("--on", on, "is before today \(base.evaluator.today): a purchase is tried from today on (--today sets today)")
             }
             let result: ScenarioResult
-            do { result = try base.evaluator.evaluate(scenario, earliest: earliest) } catch {
+            do { result = try kit { try base.basis.evaluate(scenario, earliest: earliest) } } catch let error as ScenarioError {
                 throw scenarioError(
                     error, ["price": "--price", "down payment": "--down", "loan term": "--loan-term", "loan rate": "--loan-rate", "day": "--on"])
             }
