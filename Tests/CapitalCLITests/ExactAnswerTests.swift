@@ -57,7 +57,8 @@ struct ExactAnswerTests {
     @Test func aScenarioOnTheCardIsPaidBackFromThePool() throws {
         let cli = try Self.issueLedger()
         let today = ["--today", "2026-12-01"]
-        let at = try #require(try cli.json(["scenario", "try", "--price", "50000", "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+        let at = try #require(
+            try cli.json(["scenario", "try", "--price", "50000", "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
         #expect(at["feasible"] as? Bool == true && at.string("maxPrice") == "50000.00")
         let above = try #require(
             try cli.json(["scenario", "try", "--price", "50000.01", "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
@@ -72,7 +73,8 @@ struct ExactAnswerTests {
         let cli = try Self.issueLedger()
         let today = ["--today", "2026-12-01"]
         cli.ok(["account", "add", "Savings", "--kind", "debit", "--level", "5"] + today)
-        cli.ok(["loan", "add", "Car", "--principal", "100000", "--rate", "10", "--term", "12", "--start", "2026-06-01", "--pay-from", "Bank"] + today)
+        cli.ok(
+            ["loan", "add", "Car", "--principal", "100000", "--rate", "10", "--term", "12", "--start", "2026-06-01", "--pay-from", "Bank"] + today)
         let cases: [(String, [String])] = [
             ("Savings", ["--from 'Savings'", "counts from level 5"]), ("Groceries", ["--from 'Groceries'", "expense account"]),
             ("Car", ["--from 'Car'", "counts from level 6"]), ("Nope", ["--from 'Nope'", "no such account"]),
@@ -92,7 +94,11 @@ struct ExactAnswerTests {
         cli.ok(["account", "add", "Savings", "--kind", "debit", "--level", "5"] + today)
         cli.ok(["tx", "add", "--on", "2026-11-01", "--posting", "Savings=30000", "--posting", "Capital"] + today)
         // Rent of 70 000 on the 20th: the bank (100 000, 50 000 of it for the card's payback) is short on 12-20.
-        cli.ok(["schedule", "add", "Rent", "--rule", "monthly on 20", "--start", "2026-12-01", "--count", "1", "--amount", "70000", "--from", "Bank", "--to", "Housing"] + today)
+        cli.ok(
+            [
+                "schedule", "add", "Rent", "--rule", "monthly on 20", "--start", "2026-12-01", "--count", "1", "--amount", "70000", "--from", "Bank",
+                "--to", "Housing",
+            ] + today)
         let object = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
         #expect(object.string("amount") == "0.00" && object.string("shortfall") == "20000.00")
         let topUp = try #require(object["topUp"] as? [String: Any])
@@ -105,8 +111,14 @@ struct ExactAnswerTests {
         #expect(after.string("shortfall") == "0.00" && after.string("amount") == "0.00" && after["topUp"] is NSNull)
         // Nothing outside the level to take it from: said so.
         let bare = try Self.issueLedger()
-        bare.ok(["schedule", "add", "Rent", "--rule", "monthly on 20", "--start", "2026-12-01", "--count", "1", "--amount", "70000", "--from", "Bank", "--to", "Housing"] + today)
-        #expect(bare.ok(["can-spend"] + today).contains("To restore it: 20 000.00 is needed by 2026-12-20, and no cash or debit account outside the level can give it."))
+        bare.ok(
+            [
+                "schedule", "add", "Rent", "--rule", "monthly on 20", "--start", "2026-12-01", "--count", "1", "--amount", "70000", "--from", "Bank",
+                "--to", "Housing",
+            ] + today)
+        #expect(
+            bare.ok(["can-spend"] + today).contains(
+                "To restore it: 20 000.00 is needed by 2026-12-20, and no cash or debit account outside the level can give it."))
     }
 
     /// A card paid back from outside the level counts its limit alone; one paid back by a minimum
@@ -119,7 +131,11 @@ struct ExactAnswerTests {
         cli.ok(["account", "add", "Savings", "--kind", "debit", "--level", "5"] + today)
         cli.ok(["tx", "add", "--on", "2026-11-20", "--posting", "Bank=100000", "--posting", "Savings=10000", "--posting", "Capital"] + today)
         cli.ok(["card", "add", "Outside", "--limit", "30000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Savings"] + today)
-        cli.ok(["card", "add", "Minimum", "--limit", "40000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank", "--payback", "minimum", "--minimum", "5"] + today)
+        cli.ok(
+            [
+                "card", "add", "Minimum", "--limit", "40000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank", "--payback",
+                "minimum", "--minimum", "5",
+            ] + today)
         let object = try #require(try cli.json(["can-spend", "--why"] + today) as? [String: Any])
         let split = try #require(object["split"] as? [[String: Any]])
         #expect(split.map { $0.string("account") } == ["Bank", "Outside", "Minimum"])
@@ -159,16 +175,32 @@ struct ExactAnswerTests {
         cli.ok(["account", "add", "Bank", "--kind", "debit", "--default", "--floor", "\(bankFloor)"] + today)
         cli.ok(["account", "add", "Wallet", "--kind", "cash"] + today)
         household.floors = ["Bank": bankFloor * 100, "Wallet": 0]
-        cli.ok(["tx", "add", "--on", "2026-02-01", "--posting", "Bank=\(int(20...120) * 1_000)", "--posting", "Wallet=\(int(0...5) * 1_000)", "--posting", "Capital"] + today)
-        cli.ok(["schedule", "add", "Salary", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(60...150) * 1_000)", "--from", "Salary", "--to", "Bank"] + today)
-        cli.ok(["schedule", "add", "Rent", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(30...70) * 1_000)", "--from", "Bank", "--to", "Housing"] + today)
+        cli.ok(
+            [
+                "tx", "add", "--on", "2026-02-01", "--posting", "Bank=\(int(20...120) * 1_000)", "--posting", "Wallet=\(int(0...5) * 1_000)",
+                "--posting", "Capital",
+            ] + today)
+        cli.ok(
+            [
+                "schedule", "add", "Salary", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(60...150) * 1_000)",
+                "--from", "Salary", "--to", "Bank",
+            ] + today)
+        cli.ok(
+            [
+                "schedule", "add", "Rent", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(30...70) * 1_000)",
+                "--from", "Bank", "--to", "Housing",
+            ] + today)
         for k in 1...int(1...2) {
             let name = "Card\(k)"
             let limit = int(5...20) * 10_000
             let statement = int(1...28)
             let due = int(0...1) == 0 ? ["--due-after", "\(int(10...25))"] : ["--due-day", "\((statement + int(1...20) - 1) % 28 + 1)"]
             cli.ok(["card", "add", name, "--limit", "\(limit)", "--statement-day", "\(statement)", "--pay-from", "Bank"] + due + today)
-            cli.ok(["schedule", "add", "Shop\(k)", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount", "\(int(2...15) * 1_000)", "--from", name, "--to", "Groceries"] + today)
+            cli.ok(
+                [
+                    "schedule", "add", "Shop\(k)", "--rule", "monthly on \(int(1...28))", "--start", "2026-01-01", "--amount",
+                    "\(int(2...15) * 1_000)", "--from", name, "--to", "Groceries",
+                ] + today)
             cli.ok(["spend", "\(int(1...30) * 500)", "Other", "--from", name, "--on", "2026-03-0\(int(1...9))"] + today)
             household.cards.append((name, Int64(limit) * 100))
         }
@@ -223,8 +255,8 @@ struct ExactAnswerTests {
     /// Spends `minor` kopecks from `account` today (a pool part may take its one account below
     /// its own floor while the pool stays above the summed floors: the warning says so).
     static func spend(_ cli: CLI, _ minor: Int64, from account: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let result = cli.run(["spend", "\(minor / 100).\(String(format: "%02d", minor % 100))", "Other", "--from", account, "--on", "2026-03-10"] + today)
+        let result = cli.run(
+            ["spend", "\(minor / 100).\(String(format: "%02d", minor % 100))", "Other", "--from", account, "--on", "2026-03-10"] + today)
         #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
     }
 }
-

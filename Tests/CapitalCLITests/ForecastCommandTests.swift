@@ -265,7 +265,8 @@ struct ForecastCommandTests {
         for key in ["level", "on", "amount", "bindingDay", "bindingBalance", "drivers", "relief"] { #expect(object[key] != nil, "no \(key)") }
         let binding = try #require(object.string("bindingDay"))
         // The pool's flows: level 4 less the card, a constraint of its own.
-        let events = reference.events(of: reference.accounts(level: 4).subtracting(["Tinkoff Card"]), through: HouseholdForecast.defaultHorizon, .pessimistic)
+        let events = reference.events(
+            of: reference.accounts(level: 4).subtracting(["Tinkoff Card"]), through: HouseholdForecast.defaultHorizon, .pessimistic)
         let before = events.filter { $0.date <= binding && $0.amount < 0 }.map(\.amount).sorted()
         let drivers = try #require(object["drivers"] as? [[String: Any]])
         #expect(drivers.count == 3)

@@ -43,9 +43,13 @@ struct SplitAvailabilityTests {
                 }
                 let due: CardDue = int(0...1) == 0 ? .daysAfterStatement(int(1...27)) : .dayOfMonth(int(1...31))
                 var terms = try? CreditCard(limit: 100, statementDay: int(1...31), due: due, payback: .full, rate: Rate(perMillion: 0))
-                if terms == nil { terms = try! CreditCard(limit: 100, statementDay: 1, due: .daysAfterStatement(int(1...27)), payback: .full, rate: Rate(perMillion: 0)) }
+                if terms == nil {
+                    terms = try! CreditCard(
+                        limit: 100, statementDay: 1, due: .daysAfterStatement(int(1...27)), payback: .full, rate: Rate(perMillion: 0))
+                }
                 let counting: CardConstraint.Counting = [.paidFromPool, .paidFromPool, .paidFromPool, .paidOutsidePool, .notCounted][int(0...4)]
-                return CardConstraint(account: j + 1, headroom: headroom, terms: terms!, counting: counting, payFrom: counting == .paidFromPool ? 0 : nil)
+                return CardConstraint(
+                    account: j + 1, headroom: headroom, terms: terms!, counting: counting, payFrom: counting == .paidFromPool ? 0 : nil)
             }
         }
 
@@ -95,7 +99,9 @@ struct SplitAvailabilityTests {
         }
     }
 
-    @Test("the answer is the best split's total, its split the one with the least from the pool, and spending it keeps every constraint", arguments: 0..<8)
+    @Test(
+        "the answer is the best split's total, its split the one with the least from the pool, and spending it keeps every constraint",
+        arguments: 0..<8)
     func matchesBruteForce(batch: Int) {
         for seed in stride(from: UInt64(batch), to: 160, by: 8) {
             let problem = Problem(seed: seed)

@@ -154,10 +154,11 @@ public struct Availability: Sendable {
     /// What the horizon's suffix lacks for `amount`: how far the lowest answer at the end falls short.
     public func shortfallAtHorizon(for amount: Int64) -> Int64 {
         // With cards, the last day's answer; a pool short already lacks that too.
-        let last = split.map { split in
-            let solution = split.solve(at: headroom.count - 1)
-            return solution.shortfall > 0 ? -solution.shortfall : solution.total
-        } ?? suffix.values.last
+        let last =
+            split.map { split in
+                let solution = split.solve(at: headroom.count - 1)
+                return solution.shortfall > 0 ? -solution.shortfall : solution.total
+            } ?? suffix.values.last
         guard let last else { return amount }
         return max(0, amount.subtractingReportingOverflow(last).partialValue)
     }

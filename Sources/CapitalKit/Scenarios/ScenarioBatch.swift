@@ -62,7 +62,8 @@ extension ScenarioBasis {
     ) throws -> ScenarioBatchSummary {
         if card != nil {
             throw KitError.invalid(
-                .from, value: paidFrom.name, reason: "it is a card: each purchase day has its own payback; try them one by one, or pay from the level")
+                .from, value: paidFrom.name, reason: "it is a card: each purchase day has its own payback; try them one by one, or pay from the level"
+            )
         }
         var summary = ScenarioBatchSummary()
         var progress = ScenarioBatchProgress(bytes: source.size)

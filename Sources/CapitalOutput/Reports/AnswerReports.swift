@@ -111,7 +111,8 @@ package extension Report {
                 .array(
                     topUp.moves.map {
                         .object([
-                            ("from", .string($0.from)), ("to", .string($0.to)), ("amount", .string(money($0.amount).plain)), ("by", .string($0.by.iso)),
+                            ("from", .string($0.from)), ("to", .string($0.to)), ("amount", .string(money($0.amount).plain)),
+                            ("by", .string($0.by.iso)),
                         ])
                     })
             ),
