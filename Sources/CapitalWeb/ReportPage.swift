@@ -107,6 +107,11 @@ public struct ReportPage: Sendable {
             "without going below the floor of " + money(floor, id: "floor") + " later, to " + HTML.escape(horizon.iso) + ". The binding day is "
                 + HTML.element("strong", [("id", "binding-day")], answer.bindingDay.iso) + ", with a balance of "
                 + money(answer.bindingBalance, id: "binding-balance") + " there.")
+        let pay = overview.canSpend.payWith { amounts.text($0) }
+        if !pay.isEmpty { out += HTML.element("p", [("class", "pay-with"), ("id", "pay-with")], HTML.escape("Pay with: \(pay).")) }
+        if let topUp = overview.canSpend.topUp {
+            out += HTML.element("p", [("class", "top-up"), ("id", "top-up")], HTML.escape(topUp.sentence { amounts.text($0) }))
+        }
         if let why = overview.canSpend.why, !why.countsThatDayOnly {
             var items = why.drivers.map { event in
                 HTML.element("li", [], HTML.escape(event.label) + " " + money(event.amount, signed: true) + " on " + HTML.escape(event.day.iso))

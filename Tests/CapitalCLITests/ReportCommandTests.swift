@@ -169,6 +169,17 @@ struct ReportCommandTests {
         }
     }
 
+    /// The headline says how to pay, as can-spend's split does.
+    @Test func theHeadlineSaysHowToPay() throws {
+        let cli = try CLI()
+        let (_, document) = try Self.page(cli)
+        let pay = try #require(try Self.elements(document, "//p[@id='pay-with']").first)
+        // The page groups digits with no-break spaces.
+        #expect(pay.stringValue?.replacingOccurrences(of: "\u{A0}", with: " ") == "Pay with: 24 302.94 from VTB Debit, 62 500.00 on Tinkoff Card.")
+        #expect(cli.ok(Self.sample + ["can-spend"]).contains("Pay with: 24 302.94 from VTB Debit, 62 500.00 on Tinkoff Card."))
+        #expect(try Self.elements(document, "//p[@id='top-up']").isEmpty)
+    }
+
     @Test func theLadderDuesAndExpectedFlowsAreTheListsAnswers() throws {
         let cli = try CLI()
         let (_, document) = try Self.page(cli)

@@ -110,10 +110,13 @@ extension Ledger {
                 flows.append(loanFlow(loan, account: account, row: row, isOpen: state.isOpen(row.original)))
             }
         }
+        // Cards pay back what the forecast pays: the spending budgets and bills expect on them too.
+        let spending = kinds.contains(.card) ? withExpectedSpending(today: today, horizon: range.end.advanced(by: -1), calendars: calendars) : self
         for card in cards where kinds.contains(.card) {
             // The paybacks still to make: the overdue one, then each due day from today on.
             guard let account = accounts.first(where: { $0.id == card.accountID }) else { continue }
-            let (cycles, late, overdue) = cardCycles(card, today: today, horizon: max(today, range.end.advanced(by: -1)), calendars: calendars)
+            let (cycles, late, overdue) = spending.cardCycles(
+                card, today: today, horizon: max(today, range.end.advanced(by: -1)), calendars: calendars)
             func payback(_ cycle: CardCycle, _ amount: Int64, isOpen: Bool = true) -> ExpectedFlow {
                 ExpectedFlow(
                     kind: .card, instrumentID: card.id, key: cycle.statement, day: cycle.due, payee: "\(account.name) payback",
@@ -128,7 +131,7 @@ extension Ledger {
             }
             // Skipped ones, not open, at what they would have asked.
             for statement in flowMarks[card.id] ?? [] {
-                var unmarked = self
+                var unmarked = spending
                 unmarked.flowMarks[card.id]?.remove(statement)
                 let (cycles, late, overdue) = unmarked.cardCycles(
                     card, today: today, horizon: max(today, range.end.advanced(by: -1)), calendars: calendars)

@@ -270,6 +270,16 @@ extension Ledger {
         return (card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made), late, overdue)
     }
 
+    /// The ledger with what bills, fines and budgets expect to spend to `horizon`
+    /// (`trackingTransactions`), as the forecast has it before it pays the cards: the ledger whose
+    /// `cardCycles` pay back what the forecast pays (a budget spent on a card is paid back with
+    /// the rest). The ledger itself when it has no cards, dues or budgets.
+    /// - Complexity: that of `trackingTransactions`, and a merge of what it makes.
+    public func withExpectedSpending(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar]) -> Ledger {
+        guard !cards.isEmpty, !dues.isEmpty || !budgets.isEmpty else { return self }
+        return adding(trackingTransactions(today: today, horizon: max(today, horizon), calendars: calendars))
+    }
+
     /// A card's overdue payback today, then each statement's interest and each due day's payback,
     /// with their amounts in each forecast case (the spending they follow differs by case).
     private func cardTransactions(

@@ -10,6 +10,16 @@ public struct CanSpendAnswer: Sendable {
     public var why: Why?
     /// When the pool is short (levels 4–6): the smallest top-up that restores the answer.
     public var topUp: TopUp?
+    /// The name of each part's account of `answer.parts`, in their order.
+    public var payers: [String] = []
+
+    /// How to pay it, in words every front end shows: `24 302.94 from VTB Debit, 62 500.00 on
+    /// Tinkoff Card` (parts of nothing left out; empty when every part is nothing).
+    public func payWith(_ shown: (Int64) -> String) -> String {
+        zip(answer.parts, payers).filter { $0.0.amount > 0 }.map { part, name in
+            "\(shown(part.amount)) \(part.isCard ? "on" : "from") \(name)"
+        }.joined(separator: ", ")
+    }
 
     /// Why the answer is what it is: the flows that drive the level down to the binding day and
     /// the inflow that lifts it after.
@@ -91,8 +101,11 @@ extension Projection {
                     drivers: Ladder.isForecast(level) ? drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase) : nil)
                 explanation?.currencies = try currencyEffects(availability.accounts, on: answer.bindingDay, forecastCase)
             }
+            let payers = answer.parts.map { timeline.accounts.indices.contains($0.account) ? timeline.accounts[$0.account].name : "" }
             answers.append(
-                CanSpendAnswer(level: level, answer: answer, floor: availability.floor, why: explanation, topUp: topUp(for: answer, availability)))
+                CanSpendAnswer(
+                    level: level, answer: answer, floor: availability.floor, why: explanation, topUp: topUp(for: answer, availability),
+                    payers: payers))
         }
         return answers
     }

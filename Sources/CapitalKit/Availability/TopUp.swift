@@ -19,6 +19,17 @@ public struct TopUp: Sendable, Equatable {
     public var moves: [Move]
     /// What the moves leave missing (0 when they cover it all).
     public var uncovered: Int64
+
+    /// In words every front end shows: `To restore it: move 23 139.37 from Savings to VTB Debit
+    /// by 2027-01-28.`, or what nothing outside the level can cover.
+    public func sentence(_ shown: (Int64) -> String) -> String {
+        guard !moves.isEmpty else {
+            return "To restore it: \(shown(amount)) is needed by \(by), and no cash or debit account outside the level can give it."
+        }
+        let all = moves.map { "move \(shown($0.amount)) from \($0.from) to \($0.to)" }.joined(separator: " and ")
+        let rest = uncovered > 0 ? "; \(shown(uncovered)) more is needed, from outside the ledger" : ""
+        return "To restore it: \(all) by \(by)\(rest)."
+    }
 }
 
 extension Projection {

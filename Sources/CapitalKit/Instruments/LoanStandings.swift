@@ -40,12 +40,19 @@ extension Store {
         var ledger = Ledger(currency: account.currency)
         ledger.flowMarks[loan.id] = made
         let state = loan.state(in: ledger, today: today, rows: schedule.rows)
-        let open = schedule.rows.filter { state.isOpen($0.original) || ($0.day > seen && $0.day <= today) }
+        // Seen from a later day, the payments open until then are made as the forecast makes
+        // them (an overdue one today): what is left is what falls after that day.
+        let ahead = schedule.rows.filter { state.isOpen($0.original) || ($0.day > seen && $0.day <= today) }
+        let open = seen > today ? ahead.filter { $0.day > seen } : ahead
         status.next = open.first
         status.interestLeft = open.reduce(0) { $0 + $1.interest }
         status.paymentsLeft = open.filter { $0.kind == .payment }.count
         let balances = try sheet ?? balanceSheet(on: seen, today: today)
         status.balance = -(balances.balances[BalanceKey(accountID: loan.accountID, currency: account.currency)] ?? 0)
+        if seen > today {
+            // What the account holds today less the principal those payments repay.
+            status.balance -= ahead.filter { $0.day <= seen }.reduce(0) { $0 + $1.principal }
+        }
         return LoanStanding(loan: loan, account: account, schedule: schedule, status: status, today: seen)
     }
 }

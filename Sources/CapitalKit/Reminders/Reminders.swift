@@ -67,8 +67,10 @@ extension Ledger {
                 items.append(Reminder(day: occurrence.day, kind: .confirm, what: schedule.name, amount: amount, overdue: occurrence.day < today))
             }
         }
+        // Cards pay back what the forecast pays: the spending budgets and bills expect on them too.
+        let spending = withExpectedSpending(today: today, horizon: last.advanced(by: 62), calendars: calendars)
         for card in cards {
-            let (cycles, late, overdue) = cardCycles(card, today: today, horizon: last.advanced(by: 62), calendars: calendars)
+            let (cycles, late, overdue) = spending.cardCycles(card, today: today, horizon: last.advanced(by: 62), calendars: calendars)
             let cardCurrency = accounts.first { $0.id == card.accountID }?.currency ?? currency
             let name = names[card.accountID] ?? "card"
             if let late, overdue > 0 {

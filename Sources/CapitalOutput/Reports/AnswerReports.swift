@@ -20,7 +20,7 @@ package extension Report {
             let (level, answer) = (item.level, item.answer)
             let row: [Cell] = [
                 .int(level), .text(Ladder.name(level)), .day(day), .money(money(answer.amount)), .day(answer.bindingDay),
-                .money(money(answer.bindingBalance)), .money(money(item.floor)), .text(payWith(answer, projection, plain: true)),
+                .money(money(answer.bindingBalance)), .money(money(item.floor)), .text(payWith(item, projection, plain: true)),
             ]
             rows.append(row)
             var fields = zip(columns, row).filter { $0.0.key != "payWith" }.map { ($0.key, jsonValue($1)) }
@@ -57,49 +57,32 @@ package extension Report {
         if !allLevels, let item = answers.first {
             let amounts = forecastCase == .expected ? "expected" : "pessimistic"
             let shown = options.shown(money(item.answer.amount))
-            let pay = payWith(item.answer, projection, plain: false, options)
+            let pay = payWith(item, projection, plain: false, options)
             report.headline =
                 ["You can spend \(shown) on \(day) (level \(item.level), \(Ladder.name(item.level)), \(amounts) amounts, to \(projection.horizon))."]
                 + (pay.isEmpty ? [] : ["Pay with: \(pay)."])
-                + (item.topUp.map { [topUpSentence($0, options.shown(money))] } ?? [])
+                + (item.topUp.map { [$0.sentence(options.shown(money))] } ?? [])
                 + explanations.map { $0.replacingOccurrences(of: "level \(item.level) (\(Ladder.name(item.level))): ", with: "Why: ") }
             report.headlineOnly = true
         } else {
             report.footer =
                 answers.compactMap { item in
-                    let pay = payWith(item.answer, projection, plain: false, options)
+                    let pay = payWith(item, projection, plain: false, options)
                     return item.answer.parts.count > 1 && !pay.isEmpty ? "level \(item.level) (\(Ladder.name(item.level))) pays with: \(pay)" : nil
                 }
                 + answers.compactMap { item in
-                    item.topUp.map { "level \(item.level) (\(Ladder.name(item.level))): " + topUpSentence($0, options.shown(money)) }
+                    item.topUp.map { "level \(item.level) (\(Ladder.name(item.level))): " + $0.sentence(options.shown(money)) }
                 } + explanations
         }
         return report
     }
 
-    /// How to pay an answer, in words: `235 887.64 from VTB Debit, 74 441.27 on Tinkoff Card`
-    /// (parts of nothing left out; empty when every part is nothing). `plain`: amounts as CSV
-    /// writes them, each part `account amount`, joined by `; `.
-    static func payWith(_ answer: Availability.Answer, _ projection: Projection, plain: Bool, _ options: RenderOptions = RenderOptions()) -> String {
-        let timeline = projection.timeline
-        let parts = answer.parts.filter { $0.amount > 0 && timeline.accounts.indices.contains($0.account) }
-        if plain {
-            return parts.map { "\(timeline.accounts[$0.account].name) \(projection.money($0.amount).plain)" }.joined(separator: "; ")
-        }
-        return parts.map { part in
-            "\(options.shown(projection.money(part.amount))) \(part.isCard ? "on" : "from") \(timeline.accounts[part.account].name)"
-        }.joined(separator: ", ")
-    }
-
-    /// What restores a short answer, in words: `To restore it: move 23 139.37 from Savings to VTB
-    /// Debit by 2027-01-28.`, or what nothing outside the level can cover.
-    static func topUpSentence(_ topUp: TopUp, _ shown: (Int64) -> String) -> String {
-        let moves = topUp.moves.map { "move \(shown($0.amount)) from \($0.from) to \($0.to)" }.joined(separator: " and ")
-        guard !topUp.moves.isEmpty else {
-            return "To restore it: \(shown(topUp.amount)) is needed by \(topUp.by), and no cash or debit account outside the level can give it."
-        }
-        let rest = topUp.uncovered > 0 ? "; \(shown(topUp.uncovered)) more is needed, from outside the ledger" : ""
-        return "To restore it: \(moves) by \(topUp.by)\(rest)."
+    /// How to pay an answer, in words (`CanSpendAnswer.payWith`); `plain`: amounts as CSV writes
+    /// them, each part `account amount`, joined by `; `.
+    static func payWith(_ item: CanSpendAnswer, _ projection: Projection, plain: Bool, _ options: RenderOptions = RenderOptions()) -> String {
+        guard plain else { return item.payWith(options.shown(projection.money)) }
+        return zip(item.answer.parts, item.payers).filter { $0.0.amount > 0 }.map { "\($1) \(projection.money($0.amount).plain)" }
+            .joined(separator: "; ")
     }
 
     /// A top-up as JSON: `{"amount", "by", "moves": [{"from", "to", "amount", "by"}], "uncovered"}`.

@@ -65,7 +65,9 @@ extension Capital.ScenarioCommand {
         @Option(help: ArgumentHelp("The day of the sale (default --on).", valueName: "date")) var saleDate: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
         @Option(
-            help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"),
+            help: ArgumentHelp(
+                "Pay from this account of level 4 alone (its balance less its floor), or on its card (paid back from the level).",
+                valueName: "account"),
             completion: .accountNames)
         var from: String?
         @Flag(help: "Also find the first day from which the whole plan, moved, is feasible.") var earliest = false
@@ -122,7 +124,7 @@ extension Capital.ScenarioCommand {
         @Argument(help: "A CSV or JSON file of scenarios.") var file: String
         @Option(parsing: .unconditional, help: ArgumentHelp("A forecast level, 4 to 6 (default 4).", valueName: "n")) var level: Int?
         @Option(
-            help: ArgumentHelp("Pay from this account alone (its balance less its floor) instead of a level.", valueName: "account"),
+            help: ArgumentHelp("Pay from this account of level 4 alone (its balance less its floor) instead of a level.", valueName: "account"),
             completion: .accountNames)
         var from: String?
         @Flag(help: "Also find each plan's earliest feasible day.") var earliest = false
