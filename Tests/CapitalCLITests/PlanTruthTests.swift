@@ -57,4 +57,37 @@ struct PlanTruthTests {
         let reminders = try cli.rows(["remind", "--days", "50"] + Self.today).filter { $0.string("kind") == "card" }
         #expect(reminders.map { $0.string("amount") } == paid.map(\.1), "\(reminders)")
     }
+
+    /// A statement paid in part stays overdue after the next statement falls (until that one's
+    /// due day): `card show`, `expected list --overdue`, `remind`, the forecast (which pays it
+    /// today) and `post` all keep it; the next statement asks nothing more for it.
+    @Test(arguments: ["2026-11-20", "2026-12-01", "2026-12-16"])
+    func aStatementPaidInPartStaysOverdue(on day: String) throws {
+        let cli = try CLI()
+        let first = ["--today", "2026-10-01"]
+        cli.ok(["init"] + first)
+        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + first)
+        cli.ok(["tx", "add", "--on", "2026-10-01", "--posting", "Bank=500000", "--posting", "Capital"] + first)
+        cli.ok(["card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank"] + first)
+        cli.ok(["spend", "50000", "Other", "--from", "Card", "--on", "2026-10-20"] + first)
+        // Of the 10-25 statement's 50 000, due 11-14, 20 000 paid.
+        cli.ok(["transfer", "20000", "--from", "Bank", "--to", "Card", "--on", "2026-11-10", "--today", "2026-11-10"])
+        let today = ["--today", day]
+        let show = try #require(try cli.json(["card", "show", "Card"] + today) as? [String: Any])
+        #expect(show.string("overdue") == "30000.00", "\(show)")
+        let overdue = try cli.rows(["expected", "list", "--overdue"] + today).filter { $0.string("kind") == "card" }
+        #expect(overdue.map { $0.string("amount") } == ["30000.00"], "\(overdue)")
+        // remind exits 2 when something is overdue.
+        let remind = cli.run(["remind", "--days", "10", "--format", "json"] + today)
+        #expect(remind.status == 2, "\(remind)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(remind.stdout.utf8)) as? [[String: Any]])
+        let reminders = listed.filter { $0.string("kind") == "card" }
+        #expect(reminders.map { $0.string("amount") } == ["30000.00"] && reminders.first?["overdue"] as? Bool == true, "\(reminders)")
+        // The forecast pays it today, and only once.
+        let forecast = try #require(
+            try cli.json(["forecast", "--account", "Bank", "--by", "day", "--until", "2027-01-31"] + today) as? [String: Any])
+        let out = try #require(forecast["periods"] as? [[String: Any]]).filter { $0.string("outflow") != "0.00" }
+        #expect(out.map { $0.string("start") } == [day] && out.map { $0.string("outflow") } == ["-30000.00"], "\(out)")
+        #expect(cli.ok(["post", "--dry-run"] + today).contains("30 000.00"))
+    }
 }

@@ -238,10 +238,11 @@ extension Ledger {
         return flows
     }
 
-    /// A card's statement cycles from the statement before today through the horizon: the debt of
-    /// each statement, the interest charged at it, and the payback on its due day; and what is
+    /// A card's statement cycles from the statement before the one before today (the one before
+    /// today when the ledger's history starts after it) through the horizon: the debt of each
+    /// statement, the interest charged at it, and the payback on its due day; and what is
     /// overdue: the part of the last statement due before today that its policy asked and was not
-    /// paid. Overdue amounts count today, like overdue bills: the cycles are those with that
+    /// paid (so a statement paid in part stays overdue after the next statement, until its due day). Overdue amounts count today, like overdue bills: the cycles are those with that
     /// payment made today. Statements whose paybacks are skipped or posted (`flowMarks`) ask
     /// nothing more: a skipped one's debt is carried to the next statement.
     /// The cycles follow the spending of `forecastCase` (ranged schedules at their expected value,
@@ -249,7 +250,10 @@ extension Ledger {
     public func cardCycles(
         _ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
     ) -> (cycles: [CardCycle], overdue: CardCycle?, overdueAmount: Int64) {
-        let from = card.terms.statement(onOrBefore: today.advanced(by: -1))
+        // From the statement before the one before today (when the ledger's history reaches it):
+        // a statement not paid by its due day stays overdue after the next statement falls.
+        let earlier = card.terms.cyclesStart(today: today)
+        let from = (self.opening?.day ?? earlier) <= earlier ? earlier : card.terms.statement(onOrBefore: today.advanced(by: -1))
         precondition(self.opening?.day ?? from <= from, "a card cycle from before the ledger's opening")
         var opening: Int64 = self.opening?.sum(of: card.accountID) ?? 0
         for transaction in transactions where transaction.day < from {

@@ -122,6 +122,12 @@ public struct CreditCard: Hashable, Sendable {
         return statement(inMonth: month)
     }
 
+    /// Where a card's cycles seen from `today` start: the statement before the one before today,
+    /// so that a statement not paid by its due day stays overdue after the next one falls.
+    public func cyclesStart(today: Day) -> Day {
+        statement(onOrBefore: statement(onOrBefore: today.advanced(by: -1)).advanced(by: -1))
+    }
+
     /// The first statement day after `day`.
     public func statement(after day: Day) -> Day {
         statement(inMonth: statementMonth(onOrBefore: day) + 1)

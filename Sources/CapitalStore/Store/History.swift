@@ -15,7 +15,7 @@ enum History {
         guard let earliest = days.min() else { return nil }
         var first = earliest.startOfMonth.advanced(by: -1).startOfMonth
         for card in ledger.cards {
-            first = min(first, card.terms.statement(onOrBefore: earliest.advanced(by: -1)).startOfMonth)
+            first = min(first, card.terms.cyclesStart(today: earliest).startOfMonth)
         }
         for budget in ledger.budgets {
             if let period = budget.period(containing: earliest) { first = min(first, period.start.startOfMonth) }
