@@ -108,8 +108,11 @@ struct CardDepositTests {
         #expect(show.string("nextStatement") == "2025-05-25" && show.string("nextInterest") == "180.00")
         // Days pass without the payback recorded: the past is what was posted, so on 26 May the
         // 25 May statement is the whole 20 000.00 (no interest was charged in the ledger).
+        // The 25 April statement's minimum, missed on 15 May, stays overdue; the 25 May statement
+        // still asks its own minimum.
         let later = try Self.object(cli, ["card", "show", "Alfa", "--today", "2025-05-26"])
         #expect(later.string("statementDebt") == "20000.00" && later.string("amountDue") == "2000.00")
+        #expect(later.string("overdue") == "2000.00", "\(later)")
     }
 
     /// 100 000.00 at 12 % capitalised monthly from 10 January, maturing 10 April (actual/actual):

@@ -238,7 +238,7 @@ struct ScenarioCommandTests {
             mentioning: ["--income-start '2025-07-01'", "goes with an income change (--income-change)"])
         cli.fails(
             tryCommand + ["--price", "1000", "--sale-date", "2026-07-01"], mentioning: ["--sale-date '2026-07-01'", "goes with a sale (--sale)"])
-        cli.fails(tryCommand + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "not found"])
+        cli.fails(tryCommand + ["--price", "1000", "--from", "Nowhere"], mentioning: ["'Nowhere'", "no such account"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2030-01-01"], mentioning: ["--on '2030-01-01'", "horizon"])
         cli.fails(Self.sample + ["scenario", "try", "--price", "1000", "--on", "2025-13-01"], mentioning: ["--on", "2025-13-01"])
         // Issue 17, case 10: a past day was answered for today under the day asked.

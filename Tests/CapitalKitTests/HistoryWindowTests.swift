@@ -55,11 +55,12 @@ struct HistoryWindowTests {
         #expect(try store.snapshot(asOf: [try Day(iso: "2024-12-20")]).opening?.day == (try Day(iso: "2024-01-01")))
         #expect(try store.snapshot(asOf: [try Day(iso: "2025-07-20"), try Day(iso: "2024-05-03")]).opening?.day == (try Day(iso: "2024-01-01")))
         let withoutYearly = Self.makeStore(yearlyBudget: false)
-        // Then the month before, or the card's last statement's month (25 March for 1 April).
-        #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-04-01")]).opening?.day == (try Day(iso: "2025-03-01")))
+        // Then the month before, or the month of the card's statement before its last one (so a
+        // statement not paid by its due day stays overdue after the next: 25 February for 1 April).
+        #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-04-01")]).opening?.day == (try Day(iso: "2025-02-01")))
         #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-05-26")]).opening?.day == (try Day(iso: "2025-04-01")))
-        #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-05-25")]).opening?.day == (try Day(iso: "2025-04-01")))
-        #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-05-01")]).opening?.day == (try Day(iso: "2025-04-01")))
+        #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-05-25")]).opening?.day == (try Day(iso: "2025-03-01")))
+        #expect(try withoutYearly.snapshot(asOf: [try Day(iso: "2025-05-01")]).opening?.day == (try Day(iso: "2025-03-01")))
         let all = try withoutYearly.snapshot()
         #expect(all.opening == nil)
         let recent = try withoutYearly.snapshot(asOf: [try Day(iso: "2025-07-20")])

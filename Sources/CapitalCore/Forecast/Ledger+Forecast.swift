@@ -259,7 +259,7 @@ extension Ledger {
         for transaction in transactions where transaction.day < from {
             for posting in transaction.postings where posting.accountID == card.accountID { opening = saturatingSum(opening, posting.amount.minor) }
         }
-        var flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase)
+        let flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase)
         // Skipped paybacks (and posted ones: their transfers paid them) are not asked again.
         let made = flowMarks[card.id] ?? []
         let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made)
@@ -270,8 +270,9 @@ extension Ledger {
         let paid = late.debt - late.carried
         let overdue = min(max(0, card.terms.payback.amount(for: late.debt) - paid), late.carried)
         guard overdue > 0 else { return (cycles, nil, 0) }
-        flows.append(CardFlow(day: today, amount: overdue))
-        return (card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made), late, overdue)
+        let payment = CardFlow(day: today, amount: overdue)
+        let paying = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made, overdue: payment)
+        return (paying, late, overdue)
     }
 
     /// The ledger with what bills, fines and budgets expect to spend to `horizon`

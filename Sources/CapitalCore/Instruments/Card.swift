@@ -164,7 +164,14 @@ public struct CreditCard: Hashable, Sendable {
     /// cycle due after `last` pays nothing and counts as carried what is unpaid by `last`. The
     /// statements in `skipped` pay nothing back: what they owe is carried to the next.
     /// - Complexity: O(flows + cycles).
-    public func cycles(opening: Int64, flows: [CardFlow], from: Day, today: Day, through last: Day, skipped: Set<Day> = []) -> [CardCycle] {
+    ///
+    /// `overdue` is the payment of what an earlier statement left unpaid (made today): it lowers
+    /// the balance like any payment, and counts toward the statement it falls in only when that
+    /// statement is paid in full (its balance holds the unpaid rest); a minimum or fixed payback
+    /// still asks its own amount.
+    public func cycles(
+        opening: Int64, flows: [CardFlow], from: Day, today: Day, through last: Day, skipped: Set<Day> = [], overdue: CardFlow? = nil
+    ) -> [CardCycle] {
         guard from <= last else { return [] }
         var statements: [Day] = []
         var next = statement(onOrBefore: from) == from ? from : statement(after: from)
@@ -182,7 +189,10 @@ public struct CreditCard: Hashable, Sendable {
         var beforeDue = [Int64](repeating: 0, count: statements.count)
         var credits = beforeDue
         var afterDue = beforeDue
-        for flow in flows where flow.day >= from && flow.day <= last {
+        // Paid toward an earlier statement: lowers what is carried, not what this one asks.
+        var paidLate = beforeDue
+        let late = overdue.map { [($0, payback != .full)] } ?? []
+        for (flow, isLate) in flows.map({ ($0, false) }) + late where flow.day >= from && flow.day <= last {
             guard flow.day > first else {
                 opening = saturatingSum(opening, flow.amount)
                 continue
@@ -191,7 +201,9 @@ public struct CreditCard: Hashable, Sendable {
             let k = statementMonth(onOrBefore: flow.day.advanced(by: -1)) - firstMonth
             if flow.day <= dues[k] {
                 beforeDue[k] = saturatingSum(beforeDue[k], flow.amount)
-                if flow.amount > 0 { credits[k] = saturatingSum(credits[k], flow.amount) }
+                if flow.amount > 0 {
+                    if isLate { paidLate[k] = saturatingSum(paidLate[k], flow.amount) } else { credits[k] = saturatingSum(credits[k], flow.amount) }
+                }
             } else {
                 afterDue[k] = saturatingSum(afterDue[k], flow.amount)
             }
@@ -215,7 +227,7 @@ public struct CreditCard: Hashable, Sendable {
                 cycle.payback = min(asked, CreditCard.owed(balance))
                 balance = saturatingSum(balance, cycle.payback)
             }
-            cycle.carried = max(0, cycle.debt - saturatingSum(credits[k], cycle.payback))
+            cycle.carried = max(0, cycle.debt - saturatingSum(saturatingSum(credits[k], paidLate[k]), cycle.payback))
             balance = saturatingSum(balance, afterDue[k])
             result.append(cycle)
         }
