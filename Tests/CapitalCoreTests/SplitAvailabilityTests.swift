@@ -131,6 +131,23 @@ struct SplitAvailabilityTests {
         }
     }
 
+    @Test("the first day an amount stays spendable is the day after the last one short of it, by every day's answer", arguments: 0..<4)
+    func firstDayIsTheLastShortDayPlusOne(batch: Int) {
+        for seed in stride(from: UInt64(500 + batch), to: 700, by: 4) {
+            let problem = Problem(seed: seed)
+            let split = SplitAvailability(pool: problem.pool, cards: problem.cards, today: problem.today)
+            let answers = problem.pool.indices.map { split.solve(at: $0).total }
+            let suffix = SuffixMinimum(problem.pool)
+            var amounts: Set<Int64> = [0, 1, -1, .max, .min]
+            for answer in answers { amounts.formUnion([answer - 1, answer, answer + 1]) }
+            for amount in amounts {
+                let lastShort = answers.indices.last { answers[$0] < amount }
+                let expected = lastShort.map { $0 + 1 < answers.count ? $0 + 1 : nil } ?? 0
+                #expect(split.firstIndex(toSpend: amount, poolSuffix: suffix) == expected, "\(problem) amount \(amount)")
+            }
+        }
+    }
+
     @Test("the issue's card: 100 000 in the bank, 50 000 owed on the card due 12-15, a purchase today paid back 01-14: 50 000 on the card")
     func issueExample() throws {
         let today = try Day(iso: "2026-12-01")

@@ -142,11 +142,11 @@ public struct Availability: Sendable {
     }
 
     /// The first day from which `amount` can be spent and stays affordable to the horizon, or nil.
-    /// - Complexity: O(log days) without cards; O(days × cards log cards) with them (every
-    ///   day's answer, then the last day from which none is below `amount`).
+    /// - Complexity: O(log days) without cards; with them the days before the pool alone covers
+    ///   `amount`, going back, bounded or solved until one is short (`SplitAvailability.firstIndex`).
     public func firstDay(toSpend amount: Int64) -> Day? {
         if let split, Ladder.isForecast(level) {
-            return split.lowestFromEachDay().firstIndex(atLeast: amount).map { today.advanced(by: $0) }
+            return split.firstIndex(toSpend: amount, poolSuffix: suffix).map { today.advanced(by: $0) }
         }
         return suffix.firstIndex(atLeast: amount).map { today.advanced(by: $0) }
     }

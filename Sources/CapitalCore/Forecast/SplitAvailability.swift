@@ -143,4 +143,40 @@ public struct SplitAvailability: Sendable {
     public func lowestFromEachDay() -> SuffixMinimum {
         SuffixMinimum((0..<pool.count).map { solve(at: $0).total })
     }
+
+    /// The first day index from which every day's answer to the horizon is at least `amount`, or
+    /// nil when the last day's is not: the day after the last one short of it.
+    ///
+    /// `poolSuffix` is the pool's own suffix minimum: what the pool alone can pay from a day on
+    /// is a lower bound of that day's answer, so the days from which it covers the amount are
+    /// skipped; before them, going back, a day is short when even the pool's lowest room from its
+    /// last payback on (plus what cards paid from outside the pool can take) is short, else it is
+    /// solved. Equal to `lowestFromEachDay().firstIndex(atLeast:)`, tested.
+    /// - Complexity: O(log days + cards) for the bounds of each day looked at, and a solution for
+    ///   those the bounds do not settle: usually a few, O(days × cards log cards) at worst.
+    public func firstIndex(toSpend amount: Int64, poolSuffix: SuffixMinimum) -> Int? {
+        let count = pool.count
+        // Every answer is at least nothing.
+        guard amount > 0 else { return count > 0 ? 0 : nil }
+        var index = (poolSuffix.firstIndex(atLeast: amount) ?? count) - 1
+        while index >= 0 {
+            let day = today.advanced(by: index)
+            var latest = index
+            var outside: Int64 = 0
+            for card in cards {
+                let payback = card.paybackDay(forPurchaseOn: day).number - today.number
+                switch card.counting {
+                case .paidFromPool: latest = max(latest, min(payback, count - 1))
+                case .paidOutsidePool:
+                    let room = card.range.minimum(index..<max(min(payback, count), index + 1))?.value ?? 0
+                    outside = saturatingSum(outside, max(0, room))
+                case .notCounted: break
+                }
+            }
+            let bound = saturatingSum(poolSuffix.values[latest], outside)
+            if bound < amount || solve(at: index).total < amount { return index + 1 < count ? index + 1 : nil }
+            index -= 1
+        }
+        return count > 0 ? 0 : nil
+    }
 }
