@@ -68,6 +68,39 @@ struct ExactAnswerTests {
             mentioning: ["--from 'Card'", "moves the purchase"])
     }
 
+    /// A payback after the horizon counts against the pool on its last day, in can-spend and in a
+    /// scenario on the card alike; a pool short already binds the cards too.
+    @Test func theHorizonAndAShortPoolBindTheCardsToo() throws {
+        let cli = try CLI()
+        let today = ["--today", "2025-01-10"]
+        cli.ok(["init"] + today)
+        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + today)
+        cli.ok(["card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank"] + today)
+        cli.ok(["tx", "add", "--on", "2025-01-01", "--posting", "Bank=30000", "--posting", "Capital"] + today)
+        let short = ["--until", "2025-01-20"]
+        let text = cli.ok(["can-spend", "--why"] + short + today)
+        #expect(
+            text.hasPrefix("You can spend 30 000.00") && text.contains("paid back on 2025-02-14, after the horizon (counted on its last day)"),
+            "\(text)")
+        for (price, feasible) in [("30000", true), ("30000.01", false), ("90000", false)] {
+            let tried = try #require(
+                try cli.json(["scenario", "try", "--price", price, "--on", "2025-01-10", "--from", "Card"] + short + today) as? [String: Any])
+            #expect(tried["feasible"] as? Bool == feasible, "\(price): \(tried)")
+        }
+        #expect(
+            cli.ok(["scenario", "try", "--price", "50000", "--on", "2025-01-10", "--from", "Card"] + today).contains(
+                "card 'Card' (then level 4 from its payback)"))
+        cli.ok(
+            ["schedule", "add", "Rent", "--rule", "monthly on 5", "--start", "2025-02-05", "--amount", "40000", "--from", "Bank", "--to", "Housing"]
+                + today)
+        let object = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
+        let split = try #require(object["split"] as? [[String: Any]])
+        #expect(
+            object.string("amount") == "0.00"
+                && split.allSatisfy { $0.string("binds") == "pool" && $0.string("bindingDay") == object.string("bindingDay") }, "\(object)")
+        #expect(!cli.ok(["can-spend", "--why"] + today).contains("its limit binds"))
+    }
+
     /// `--from` names an account of level 4 to pay from: anything else is bad input (exit 64).
     @Test func aPurchaseIsPaidFromAnAccountOfTheLevel() throws {
         let cli = try Self.issueLedger()
@@ -139,11 +172,14 @@ struct ExactAnswerTests {
         let object = try #require(try cli.json(["can-spend", "--why"] + today) as? [String: Any])
         let split = try #require(object["split"] as? [[String: Any]])
         #expect(split.map { $0.string("account") } == ["Bank", "Outside", "Minimum"])
-        #expect(split.map { $0.string("amount") } == ["100000.00", "30000.00", "0.00"])
-        #expect(split.map { $0.string("binds") } == ["pool", "limit-alone", "not-counted"])
-        #expect(object.string("amount") == "130000.00")
+        // Outside's limit is 30 000, but Savings can pay back only its 10 000.
+        #expect(split.map { $0.string("amount") } == ["100000.00", "10000.00", "0.00"])
+        #expect(split.map { $0.string("binds") } == ["pool", "paying-account", "not-counted"])
+        #expect(object.string("amount") == "110000.00")
         let text = cli.ok(["can-spend", "--why"] + today)
-        #expect(text.contains("Outside is paid back from outside the level, so only its limit counts"), "\(text)")
+        #expect(
+            text.contains("Outside is paid back from outside the level: what its paying account can pay after its payback on 2027-01-14 binds"),
+            "\(text)")
         #expect(text.contains("Minimum is paid back by a minimum or fixed amount: its credit is not counted"), "\(text)")
     }
 

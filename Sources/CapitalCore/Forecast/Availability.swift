@@ -78,7 +78,13 @@ public struct Availability: Sendable {
         let constraints = found.map { card in
             let counting: CardConstraint.Counting =
                 card.terms.payback != .full ? .notCounted : card.payFrom.map(pool.contains) == true ? .paidFromPool : .paidOutsidePool
-            return CardConstraint(account: card.account, headroom: card.room, terms: card.terms, counting: counting, payFrom: card.payFrom)
+            var paying: [Int64]?
+            if counting == .paidOutsidePool, let index = card.payFrom, timeline.accounts[index].currency == timeline.currency {
+                let own = timeline.accounts[index].floor ?? 0
+                paying = timeline.balances(ofAccountAt: index, forecastCase).map { saturatingSum($0, own == .min ? .max : -own) }
+            }
+            return CardConstraint(
+                account: card.account, headroom: card.room, terms: card.terms, counting: counting, payFrom: card.payFrom, payingRoom: paying)
         }
         let balances = try timeline.sum(accountsAt: indices, forecastCase)
         var headroom = balances

@@ -10,7 +10,8 @@ public struct CardConstraint: Sendable {
         /// Paid back in full on the due day from an account of the pool: the card's room until
         /// then, the pool's from then on.
         case paidFromPool
-        /// Paid back from an account outside the pool (or none): the card's room alone limits it.
+        /// Paid back from an account outside the pool: the card's room limits it, and what that
+        /// account can pay from the payback on (none: the card's room alone).
         case paidOutsidePool
         /// Paid back by a minimum or fixed amount: what a purchase costs the pool later depends
         /// on the card's interest and carried balance; its credit is not counted.
@@ -26,16 +27,21 @@ public struct CardConstraint: Sendable {
     /// The paying account's index in the timeline's accounts, when it has one there.
     public let payFrom: Int?
     let range: RangeMinimum
+    /// Paid from outside the pool: the paying account's own room (balance less floor), whose
+    /// lowest from the payback on bounds a purchase on the card too.
+    let payingRoom: RangeMinimum?
 
-    /// A card at timeline index `account` whose room is `headroom`, paid from `payFrom`.
-    /// - Complexity: O(days log days) for the range-minimum table.
-    public init(account: Int, headroom: [Int64], terms: CreditCard, counting: Counting, payFrom: Int?) {
+    /// A card at timeline index `account` whose room is `headroom`, paid from `payFrom`; paid
+    /// from outside the pool, `payingRoom` is that account's room day by day.
+    /// - Complexity: O(days log days) for the range-minimum tables.
+    public init(account: Int, headroom: [Int64], terms: CreditCard, counting: Counting, payFrom: Int?, payingRoom: [Int64]? = nil) {
         self.account = account
         self.headroom = headroom
         self.terms = terms
         self.counting = counting
         self.payFrom = payFrom
         self.range = RangeMinimum(headroom)
+        self.payingRoom = payingRoom.map(RangeMinimum.init)
     }
 
     /// The day a purchase made on `day` is paid back: the due day of the statement it joins (the
@@ -50,11 +56,13 @@ public struct CardConstraint: Sendable {
 public struct SpendPart: Hashable, Sendable {
     /// What limits a part.
     public enum Binding: Hashable, Sendable {
-        /// The pool's lowest day, from the asked day on (for the pool's own part).
+        /// The pool's lowest day, from the asked day on (for the pool's own part, and for every
+        /// part when the pool is short already).
         case pool(Day)
         /// The card's limit, reached on this day before the payback.
         case limit(Day)
-        /// The payback on this day moves the part to the pool, whose lowest day after it binds.
+        /// The payback on this day (the horizon's last, when it falls after it) moves the part to
+        /// the pool, or to the paying account outside it, whose lowest day from then on binds.
         case payback(Day)
         /// The card's payback is a minimum or fixed amount: its credit is not counted.
         case notCounted
@@ -68,8 +76,10 @@ public struct SpendPart: Hashable, Sendable {
     /// Whether the part is on a card (else from the pool).
     public var isCard: Bool
     public var binding: Binding
-    /// For a card: the day its purchase is paid back (clipped to the horizon), else nil.
+    /// For a card: the day its purchase is paid back (after the horizon when it is later: the
+    /// pool then pays for it on the horizon's last day), else nil.
     public var payback: Day?
-    /// For a card: it is paid back from an account outside the pool (or none), so its limit alone counts.
+    /// For a card: it is paid back from an account outside the pool (or none), so its limit and
+    /// that account's room count, not the pool's.
     public var outsidePool = false
 }

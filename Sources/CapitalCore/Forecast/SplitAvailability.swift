@@ -63,13 +63,18 @@ public struct SplitAvailability: Sendable {
             let bind = today.advanced(by: lowest.index)
             var part = SpendPart(
                 account: card.account, amount: 0, isCard: true, binding: lowest.value < 0 ? .overLimit(bind) : .limit(bind),
-                payback: today.advanced(by: min(payback, count - 1)))
+                payback: today.advanced(by: payback))
             switch card.counting {
             case .notCounted:
                 part.binding = .notCounted
             case .paidOutsidePool:
                 part.amount = max(0, lowest.value)
                 part.outsidePool = true
+                // What its paying account can pay from the payback on bounds it too.
+                if let paying = card.payingRoom?.minimum(min(payback, count - 1)..<count), paying.value < part.amount, lowest.value >= 0 {
+                    part.amount = max(0, paying.value)
+                    part.binding = .payback(today.advanced(by: min(payback, count - 1)))
+                }
             case .paidFromPool:
                 rooms[j] = max(0, lowest.value)
                 starts[j] = min(payback, count - 1)
@@ -78,8 +83,11 @@ public struct SplitAvailability: Sendable {
         }
         guard let lowest = range.minimum(index..<count) else { return Solution(parts: parts, total: 0, shortfall: 0, binding: index) }
         guard lowest.value >= 0 else {
-            // The pool is short already: nothing can be spent, from it or on a card.
-            for j in parts.indices { parts[j].amount = 0 }
+            // The pool is short already: nothing can be spent, from it or on a card; the pool binds.
+            for j in parts.indices {
+                parts[j].amount = 0
+                if parts[j].binding != .notCounted { parts[j].binding = .pool(today.advanced(by: lowest.index)) }
+            }
             return Solution(parts: parts, total: 0, shortfall: Availability.shortfall(lowest.value), binding: lowest.index)
         }
         // The stretches: from the asked day, then from each distinct payback day (the cards paid from the pool).

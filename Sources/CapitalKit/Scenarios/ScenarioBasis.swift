@@ -21,7 +21,13 @@ public struct ScenarioBasis: Sendable {
         guard let card else { return evaluator }
         let today = projection.today
         let payback = card.paybackDay(forPurchaseOn: max(day, today)).number - today.number
-        let series = card.headroom.indices.map { $0 < payback ? card.headroom[$0] : poolHeadroom[$0] }
+        // A payback after the horizon counts against the pool on its last day (with the card's room).
+        let last = card.headroom.count - 1
+        let series = card.headroom.indices.map { index in
+            index < min(payback, last)
+                ? card.headroom[index]
+                : index == last && payback > last ? min(card.headroom[index], poolHeadroom[index]) : poolHeadroom[index]
+        }
         return ScenarioEvaluator(headroom: series, today: today)
     }
 

@@ -110,7 +110,8 @@ package extension Report {
         let (binds, day) = bindingWords(part.binding)
         return .object([
             ("account", .string(name)), ("amount", .string(projection.money(part.amount).plain)), ("kind", .string(part.isCard ? "card" : "pool")),
-            ("binds", .string(part.outsidePool ? "limit-alone" : binds)), ("bindingDay", day.map { .string($0.iso) } ?? .null),
+            ("binds", .string(part.outsidePool ? (binds == "payback" ? "paying-account" : binds == "limit" ? "limit-alone" : binds) : binds)),
+            ("bindingDay", day.map { .string($0.iso) } ?? .null),
             ("payback", part.payback.map { .string($0.iso) } ?? .null),
         ])
     }
@@ -127,20 +128,33 @@ package extension Report {
     }
 
     /// What binds each card's part, in words, after the pool's why.
+    /// A pool short already binds every card too: the why's own words say so, and the cards say nothing.
     private static func cardSentence(_ answer: Availability.Answer, _ projection: Projection, on day: Day) -> String {
         let accounts = projection.timeline.accounts
-        let cards = answer.parts.filter { $0.isCard && accounts.indices.contains($0.account) }
+        let horizon = projection.horizon
+        let cards = answer.parts.filter { part in
+            guard part.isCard, accounts.indices.contains(part.account) else { return false }
+            if case .pool = part.binding { return false }
+            return true
+        }
         guard !cards.isEmpty else { return "" }
+        /// `on 2025-05-15`, or for a payback after the horizon what it is counted as.
+        func paid(_ part: SpendPart) -> String {
+            guard let payback = part.payback else { return "" }
+            return payback > horizon ? "on \(payback), after the horizon (counted on its last day)" : "on \(payback)"
+        }
         return "; "
             + cards.map { part in
                 let name = accounts[part.account].name
                 switch part.binding {
                 case .limit(let limitDay) where part.outsidePool:
-                    return "\(name) is paid back from outside the level, so only its limit counts (reached on \(limitDay))"
+                    return "\(name) is paid back from outside the level: its limit binds on \(limitDay)"
+                case .payback where part.outsidePool:
+                    return "\(name) is paid back from outside the level: what its paying account can pay after its payback \(paid(part)) binds"
                 case .limit(let limitDay):
-                    return "\(name): its limit binds on \(limitDay), before its payback on \(part.payback.map(\.iso) ?? "?")"
-                case .payback(let payback):
-                    return "\(name): paid back on \(payback), when the pool pays for it"
+                    return "\(name): its limit binds on \(limitDay), before its payback \(paid(part))"
+                case .payback:
+                    return "\(name): paid back \(paid(part)), when the pool pays for it"
                 case .overLimit(let overDay):
                     return "\(name) is over its limit on \(overDay): nothing more fits on it"
                 case .notCounted:

@@ -2,8 +2,9 @@ import CapitalCore
 import CapitalKit
 
 package extension ScenarioBasis {
-    /// "level 4" or "account 'VTB Debit'".
+    /// "level 4", "account 'VTB Debit'", or for a card "card 'Tinkoff Card' (then level 4 from its payback)".
     var pool: String {
+        if card != nil, case .account(_, let name) = paidFrom.kind { return "card '\(name)' (then level \(Ladder.defaultLevel) from its payback)" }
         if case .account(_, let name) = paidFrom.kind { return "account '\(name)'" }
         return "level \(paidFrom.level ?? Ladder.defaultLevel)"
     }
