@@ -111,7 +111,7 @@ struct ExactAnswerTests {
         let cases: [(String, [String])] = [
             ("Savings", ["--from 'Savings'", "counts from level 5"]), ("Groceries", ["--from 'Groceries'", "expense account"]),
             ("Car", ["--from 'Car'", "counts from level 6"]), ("Nope", ["--from 'Nope'", "no such account"]),
-            ("Cardd", ["--from 'Cardd'", "did you mean 'Card'?"]),
+            ("Cardd", ["--from 'Cardd'", "did you mean 'Card'"]), ("Crad", ["--from 'Crad'", "did you mean 'Card'"]),
         ]
         for (name, mentions) in cases {
             let result = cli.fails(["scenario", "try", "--price", "1000", "--on", "2026-12-01", "--from", name] + today, mentioning: mentions)

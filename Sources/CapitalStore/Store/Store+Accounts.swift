@@ -420,11 +420,12 @@ struct AccountIndex {
             throw StoreError.ambiguous(
                 what: "account", reference: reference, candidates: matches.map { "\(Store.shortID($0.id)) (\($0.name))" })
         }
-        // Names that hold what was typed, or are a few edits from it (a third of its letters, at least one).
+        // Names that hold what was typed, or are a few edits from it (a third of its letters, at least
+        // two: a swapped pair of letters is two), as the command line suggests commands.
         let typed = reference.lowercased()
         let similar = accounts.filter {
             let name = $0.name.lowercased()
-            return name.contains(typed) || editDistance(typed, name) <= max(1, typed.count / 3)
+            return name.contains(typed) || editDistance(typed, name) <= max(2, typed.count / 3)
         }.map(\.name)
         throw StoreError.notFound(
             what: "account", reference: reference,
