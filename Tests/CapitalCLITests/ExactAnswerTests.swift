@@ -12,13 +12,20 @@ struct ExactAnswerTests {
     /// The issue's ledger: 100 000 in the bank, 50 000 spent on the card on 11-20 (its 11-25
     /// statement due 12-15 from the bank), seen on 2026-12-01.
     static func issueLedger() throws -> CLI {
+        let cli = try bankAndCard(bank: "100000", on: "2026-11-20", today: "2026-12-01")
+        cli.ok(["spend", "50000", "Other", "--from", "Card", "--on", "2026-11-20", "--today", "2026-12-01"])
+        return cli
+    }
+
+    /// A bank holding `bank` from `day` (the default account) and a card of 100 000, statements on
+    /// the 25th due 20 days later from the bank, seen from `today`.
+    static func bankAndCard(bank: String, on day: String, today: String) throws -> CLI {
         let cli = try CLI()
-        let today = ["--today", "2026-12-01"]
+        let today = ["--today", today]
         cli.ok(["init"] + today)
         cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + today)
         cli.ok(["card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank"] + today)
-        cli.ok(["tx", "add", "--on", "2026-11-20", "--posting", "Bank=100000", "--posting", "Capital"] + today)
-        cli.ok(["spend", "50000", "Other", "--from", "Card", "--on", "2026-11-20"] + today)
+        cli.ok(["tx", "add", "--on", day, "--posting", "Bank=\(bank)", "--posting", "Capital"] + today)
         return cli
     }
 
@@ -71,12 +78,8 @@ struct ExactAnswerTests {
     /// A payback after the horizon counts against the pool on its last day, in can-spend and in a
     /// scenario on the card alike; a pool short already binds the cards too.
     @Test func theHorizonAndAShortPoolBindTheCardsToo() throws {
-        let cli = try CLI()
+        let cli = try Self.bankAndCard(bank: "30000", on: "2025-01-01", today: "2025-01-10")
         let today = ["--today", "2025-01-10"]
-        cli.ok(["init"] + today)
-        cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + today)
-        cli.ok(["card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank"] + today)
-        cli.ok(["tx", "add", "--on", "2025-01-01", "--posting", "Bank=30000", "--posting", "Capital"] + today)
         let short = ["--until", "2025-01-20"]
         let text = cli.ok(["can-spend", "--why"] + short + today)
         #expect(
