@@ -138,6 +138,25 @@ struct ForecastCommandTests {
         let expected = reference.forecast(of: accounts, through: check.until, by: check.by, check.forecastCase)
         #expect(got.count == expected.count)
         for (row, want) in zip(got, expected) { #expect(row == want) }
+        // A forecast level's Can spend: the brute-force split on each period's first day.
+        if case .level(let level) = check.scope, level >= 4 {
+            for period in periods {
+                let start = try #require(period.string("start"))
+                let want = reference.canSpend(level: level, on: start, through: check.until, check.forecastCase)
+                #expect(try Self.minor(period, "canSpend") == want.amount, "\(start)")
+            }
+            let today = try #require(object["canSpend"] as? [String: Any])
+            let want = reference.canSpend(level: level, on: HouseholdForecast.today, through: check.until, check.forecastCase)
+            #expect(today.string("on") == HouseholdForecast.today)
+            #expect(try Self.minor(today, "amount") == want.amount)
+            #expect(today.string("bindingDay") == want.bindingDay)
+            let split = try #require(today["split"] as? [[String: Any]])
+            #expect(try split.map { try Self.minor($0, "amount") }.reduce(0, +) == want.amount)
+            #expect(try split.filter { $0.string("kind") == "card" }.map { try Self.minor($0, "amount") }.reduce(0, +) == want.card)
+        } else {
+            #expect(periods.allSatisfy { $0["canSpend"] == nil })
+            #expect(object["canSpend"] == nil)
+        }
         // Periods tile the range: each starts the day after the previous one ends.
         for (a, b) in zip(got, got.dropFirst()) {
             #expect(HouseholdForecast.number(b.start) == HouseholdForecast.number(a.end) + 1)

@@ -91,23 +91,27 @@ extension Projection {
         guard day <= horizon else { throw .invalid(.on, value: day.iso, reason: "is after the horizon \(horizon)", remedy: .laterHorizon) }
         var answers: [CanSpendAnswer] = []
         for level in levels {
-            let availability = try availability(level: level, forecastCase)
-            guard let answer = availability.canSpend(on: day) else { continue }
-            var explanation: CanSpendAnswer.Why?
-            if why {
-                let pool = Pool(kind: .level(level), indices: availability.accounts, floor: availability.floor, currency: currency)
-                explanation = self.why(
-                    of: answer, level: level,
-                    drivers: Ladder.isForecast(level) ? drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase) : nil)
-                explanation?.currencies = try currencyEffects(availability.accounts, on: answer.bindingDay, forecastCase)
-            }
-            let payers = answer.parts.map { timeline.accounts.indices.contains($0.account) ? timeline.accounts[$0.account].name : "" }
-            answers.append(
-                CanSpendAnswer(
-                    level: level, answer: answer, floor: availability.floor, why: explanation, topUp: topUp(for: answer, availability),
-                    payers: payers))
+            if let answer = try canSpend(on: day, try availability(level: level, forecastCase), why: why, forecastCase) { answers.append(answer) }
         }
         return answers
+    }
+
+    /// The most that can be spent on `day` by `availability`'s level, with its why when `why`
+    /// is set, its payers and its top-up; nil when the day is outside the timeline.
+    func canSpend(on day: Day, _ availability: Availability, why: Bool, _ forecastCase: ForecastCase) throws(KitError) -> CanSpendAnswer? {
+        let level = availability.level
+        guard let answer = availability.canSpend(on: day) else { return nil }
+        var explanation: CanSpendAnswer.Why?
+        if why {
+            let pool = Pool(kind: .level(level), indices: availability.accounts, floor: availability.floor, currency: currency)
+            explanation = self.why(
+                of: answer, level: level,
+                drivers: Ladder.isForecast(level) ? drivers(of: pool, from: answer.day, binding: answer.bindingDay, forecastCase) : nil)
+            explanation?.currencies = try currencyEffects(availability.accounts, on: answer.bindingDay, forecastCase)
+        }
+        let payers = answer.parts.map { timeline.accounts.indices.contains($0.account) ? timeline.accounts[$0.account].name : "" }
+        return CanSpendAnswer(
+            level: level, answer: answer, floor: availability.floor, why: explanation, topUp: topUp(for: answer, availability), payers: payers)
     }
 
     /// The accounts at `indices` in other currencies with a balance on `day`, and how each is valued there.

@@ -46,6 +46,13 @@ public struct ForecastReport: Sendable {
     /// Each period's part per currency of the pool's accounts, the pool's own currency first and
     /// the others by code; empty unless asked for.
     public var currencies: [CurrencyPeriod] = []
+    /// A forecast level's (4–6) exact answer on each period's first day, in `periods`' order:
+    /// the most that can be spent that day and stay within every floor and card limit to the
+    /// horizon (`Availability.canSpend(on:)`); empty for an account, a group or levels 1–3.
+    public var spendable: [Availability.Answer] = []
+    /// A forecast level's can-spend answer on its first day, with how to pay it; nil for an
+    /// account, a group or levels 1–3.
+    public var canSpend: CanSpendAnswer?
 
     /// The index of the lowest day (the first of equal ones).
     public var minimumIndex: Int {
@@ -65,6 +72,11 @@ extension Projection {
             pool: pool, forecastCase: forecastCase, balances: balances,
             periods: try periods(pool, balances: balances, by: period, from: max(first ?? today, today), forecastCase))
         if byCurrency { report.currencies = try currencyPeriods(pool, report.periods, forecastCase) }
+        if let level = pool.level, Ladder.isForecast(level), let start = report.periods.first?.start {
+            let availability = try availability(level: level, forecastCase)
+            report.spendable = report.periods.compactMap { availability.canSpend(on: $0.start) }
+            report.canSpend = try canSpend(on: start, availability, why: false, forecastCase)
+        }
         return report
     }
 

@@ -224,7 +224,11 @@ package extension Report {
 
     /// `forecast`: a row per period, its heading above; JSON writes what the periods are of
     /// (currency, level or account or group, case, days) before them, CSV a currency on each row.
-    static func forecast(_ forecast: ForecastReport, _ projection: Projection, account: Bool, group: Bool) -> Report {
+    /// A forecast level (4–6) adds each period's exact answer on its first day (`canSpend`), and
+    /// below the table (in JSON beside the periods) the first day's answer and how to pay it.
+    static func forecast(
+        _ forecast: ForecastReport, _ projection: Projection, account: Bool, group: Bool, _ options: RenderOptions = RenderOptions()
+    ) -> Report {
         let timeline = projection.timeline
         let pool = forecast.pool
         let currency = pool.currency
@@ -238,13 +242,19 @@ package extension Report {
         if valued { columns.append(Column("revaluation", "Rates", numeric: true)) }
         columns += [
             Column("closing", "Closing", numeric: true), Column("min", "Min", numeric: true), Column("minDay", "Min day"),
-            Column("currency", "Cur", tableHidden: true, jsonHidden: true),
         ]
+        let spendable = forecast.spendable.count == forecast.periods.count ? forecast.spendable : []
+        if !spendable.isEmpty { columns.append(Column("canSpend", "Can spend", numeric: true)) }
+        columns.append(Column("currency", "Cur", tableHidden: true, jsonHidden: true))
         var section = Section(name: "periods", columns: columns)
-        section.rows = forecast.periods.map { period in
-            [.day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow))]
+        section.rows = forecast.periods.indices.map { index in
+            let period = forecast.periods[index]
+            return [
+                .day(period.start), .day(period.end), .money(money(period.opening)), .money(money(period.inflow)), .money(money(period.outflow)),
+            ]
                 + (valued ? [.money(money(period.revaluation))] : [])
-                + [.money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay), .text(currency.code)]
+                + [.money(money(period.closing)), .money(money(period.minimum)), .day(period.minimumDay)]
+                + (spendable.isEmpty ? [] : [.money(money(spendable[index].amount))]) + [.text(currency.code)]
         }
         var sections = [section]
         if !forecast.currencies.isEmpty {
@@ -266,12 +276,29 @@ package extension Report {
             sections = [section, parts]
         }
         var report = Report(sections)
-        report.envelope = Envelope(fields: [
+        var fields: [(String, JSON)] = [
             ("currency", .string(currency.code)), ("level", pool.level.map { .number(String($0)) } ?? .null),
             ("account", account ? .string(pool.name) : .null), ("group", group ? .string(pool.name) : .null),
             ("case", .string(forecast.forecastCase == .expected ? "expected" : "pessimistic")),
             ("from", .string(timeline.today.iso)), ("until", .string(timeline.horizon.iso)),
-        ])
+        ]
+        if let item = forecast.canSpend {
+            let answer = item.answer
+            fields.append(
+                (
+                    "canSpend",
+                    .object([
+                        ("on", .string(answer.day.iso)), ("amount", .string(money(answer.amount).plain)),
+                        ("shortfall", .string(money(answer.shortfall).plain)), ("bindingDay", .string(answer.bindingDay.iso)),
+                        ("split", .array(answer.parts.map { json($0, projection) })),
+                    ])
+                ))
+            let pay = payWith(item, projection, plain: false, options)
+            report.footer =
+                ["Can spend on \(answer.day): \(options.shown(money(answer.amount))) \(currency.code), bound on \(answer.bindingDay)."]
+                + (pay.isEmpty ? [] : ["Pay with: \(pay)."]) + (item.topUp.map { [$0.sentence(options.shown(projection.money))] } ?? [])
+        }
+        report.envelope = Envelope(fields: fields)
         let amounts = forecast.forecastCase == .expected ? "expected amounts" : "pessimistic amounts (--expected for expected)"
         report.headline = ["Forecast of \(pool.title), \(timeline.today) to \(timeline.horizon), \(amounts), \(currency.code)"]
         return report

@@ -56,7 +56,7 @@ extension Capital {
                     ForecastChart.svg(forecast, today: projection.today, currency: forecast.pool.currency, hideAmounts: global.hideAmounts), to: out)
                 return global.noteCounted(projection)
             }
-            var report = Report.forecast(forecast, projection, account: account != nil, group: group != nil)
+            var report = Report.forecast(forecast, projection, account: account != nil, group: group != nil, global.renderOptions)
             if chart, try global.outputFormat() == .table { report.headline.append(Report.chart(forecast, projection, global)) }
             try global.print(report, from: projection)
         }
