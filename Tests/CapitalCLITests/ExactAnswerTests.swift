@@ -45,8 +45,11 @@ struct ExactAnswerTests {
         #expect(split[1].string("payback") == "2027-01-14" && split[1].string("binds") == "limit")
         // CSV names the split in one field.
         #expect(cli.ok(["can-spend", "--format", "csv"] + today).contains("Card 50000.00"))
-        // 150 000 no longer passes for a purchase: the pool alone pays scenarios.
+        // 150 000 no longer passes for a purchase; 50 000 does, all of it on the card, and not a kopeck more.
         #expect(cli.ok(["scenario", "try", "--price", "150000", "--on", "2026-12-01"] + today).contains("No"))
+        let fits = try #require(try cli.json(["scenario", "try", "--price", "50000", "--on", "2026-12-01"] + today) as? [String: Any])
+        #expect(fits["feasible"] as? Bool == true && fits.string("maxPrice") == "50000.00" && fits.string("onCards") == "50000.00")
+        #expect(cli.ok(["scenario", "try", "--price", "50000.01", "--on", "2026-12-01"] + today).contains("No"))
         // when: 50 000 today, 50 000.01 never within the horizon (nothing comes in).
         #expect(cli.ok(["when", "50000"] + today).contains("can be spent from 2026-12-01 on"))
         #expect(cli.ok(["when", "50000.01"] + today).hasPrefix("Not before the horizon"))

@@ -35,16 +35,19 @@ struct ScenarioCommandTests {
         #expect(Self.minor(above["shortfall"]) == 1)
     }
 
-    /// With the card, scenarios are paid from the pool alone: never more than can-spend, which
-    /// adds what the card can take, and exact at their own maximum.
+    /// With the card, a scenario is paid by the best split too: its largest price is can-spend's
+    /// answer that day, feasible at it and not one kopeck above, and its split is can-spend's total.
     @Test(arguments: ["2025-04-01", "2025-06-09", "2026-01-15"])
-    func aCashPurchaseWithTheCardNeverExceedsCanSpend(_ day: String) throws {
+    func aCashPurchaseWithTheCardIsFeasibleExactlyUpToCanSpend(_ day: String) throws {
         let cli = try CLI()
         let canSpend = try #require(Self.minor(try Self.object(cli, ["can-spend", "--on", day])["amount"]))
         let at = try Self.object(cli, ["scenario", "try", "--price", "1", "--on", day])
         let most = try #require(Self.minor(at["maxPrice"]))
-        #expect(most <= canSpend)
-        #expect(try Self.object(cli, ["scenario", "try", "--price", Self.text(most), "--on", day])["feasible"] as? Bool == true)
+        #expect(most == canSpend)
+        let fits = try Self.object(cli, ["scenario", "try", "--price", Self.text(most), "--on", day])
+        #expect(fits["feasible"] as? Bool == true)
+        let split = try #require(fits["split"] as? [[String: Any]])
+        #expect(split.compactMap { Self.minor($0["amount"]) }.reduce(0, +) == most)
         #expect(try Self.object(cli, ["scenario", "try", "--price", Self.plusOne(most), "--on", day])["feasible"] as? Bool == false)
     }
 
@@ -145,7 +148,7 @@ struct ScenarioCommandTests {
         let lines = text.split(separator: "\n")
         #expect(lines.first?.hasPrefix("# capital scenario eval") == true)
         let header = try #require(lines.first { !$0.hasPrefix("#") })
-        #expect(header == "line,name,feasible,worstBalance,worstDay,shortfall,maxPrice,loanInterest,recurringCosts,totalCost,error")
+        #expect(header == "line,name,feasible,worstBalance,worstDay,shortfall,maxPrice,loanInterest,recurringCosts,totalCost,onCards,error")
         #expect(lines.filter { !$0.hasPrefix("#") }.count == 13)
         #expect(text.contains("\"Lada Vesta, cash\""))
     }
@@ -285,7 +288,7 @@ struct ScenarioBruteForceTests {
     @Test func evalAgreesWithTheBruteForceOnTheSample() throws {
         let cli = try CLI()
         let sample = ["-f", CLI.samplePath, "--today", "2025-04-01"]
-        // Scenarios are paid from the level's pool: level 4 less the card (its floor the pool's).
+        // Scenarios are paid by the best split: level 4 less the card (its floor the pool's) and the card.
         func closings(_ selection: [String]) throws -> [Int64] {
             let forecast = try #require(try cli.json(sample + ["forecast", "--by", "day", "--until", "2026-04-01"] + selection) as? [String: Any])
             return try #require(forecast["periods"] as? [[String: Any]]).map { minorUnits($0.string("closing")!)! }
@@ -295,6 +298,9 @@ struct ScenarioBruteForceTests {
         let floor = try #require(minorUnits((try cli.json(sample + ["can-spend"]) as? [String: Any])?.string("floor") ?? ""))
         let headroom = closing.map { $0 - floor }
         let last = headroom.count - 1
+        // The card's room and paybacks, from the reference (plain loops over the sample).
+        let split = try HouseholdForecast.shared.get().split(level: 4, through: "2026-04-01", .pessimistic)
+        #expect(split.headroom == headroom)
 
         var random = PlanRandom(state: 6)
         var plans: [Plan] = []
@@ -329,7 +335,14 @@ struct ScenarioBruteForceTests {
                     if day <= last { outflow[day] += k == count - 1 ? plan.price - part * Int64(count - 1) : part }
                 }
             } else {
-                outflow[plan.day] += plan.price
+                // The best split: as much as the card's room until its payback carries, the
+                // pool paying the rest at once and the card's part on the payback day (the
+                // horizon's last when it is later).
+                let payback = split.payback(plan.day)
+                let cap = payback > plan.day ? max(0, split.room[plan.day..<min(payback, last + 1)].min()!) : 0
+                let onCard = min(plan.price, cap)
+                outflow[plan.day] += plan.price - onCard
+                outflow[min(payback, last)] += onCard
             }
             var first = plan.day
             if let cost = plan.monthlyCost, let start = plan.costStart {

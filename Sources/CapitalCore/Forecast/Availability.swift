@@ -134,14 +134,14 @@ public struct Availability: Sendable {
         if let split {
             let found = split.solve(at: index)
             var parts = found.parts
-            if let first = parts.first, !first.isCard { parts[0].account = poolAccount(at: index) }
+            if let first = parts.first, !first.isCard { parts[0].account = payingAccount(at: index) }
             return Answer(
                 day: day, amount: found.total, shortfall: found.shortfall, bindingDay: today.advanced(by: found.binding),
                 bindingBalance: balances[found.binding], parts: parts)
         }
         let value = suffix.values[index]
         let binding = Int(suffix.days[index])
-        let part = SpendPart(account: poolAccount(at: index), amount: max(0, value), isCard: false, binding: .pool(today.advanced(by: binding)))
+        let part = SpendPart(account: payingAccount(at: index), amount: max(0, value), isCard: false, binding: .pool(today.advanced(by: binding)))
         return Answer(
             day: day, amount: max(0, value), shortfall: Availability.shortfall(value), bindingDay: today.advanced(by: binding),
             bindingBalance: balances[binding], parts: accounts.isEmpty ? [] : [part])
@@ -169,8 +169,9 @@ public struct Availability: Sendable {
         return max(0, amount.subtractingReportingOverflow(last).partialValue)
     }
 
-    /// The pool account a pool part on day index `index` is paid from.
-    private func poolAccount(at index: Int) -> Int {
+    /// The pool account a pool part on day index `index` (0 is today) is paid from: the default
+    /// account when it is in the pool, else the one with the most room that day (-1 for no account).
+    public func payingAccount(at index: Int) -> Int {
         if let defaultAccount { return defaultAccount }
         var best: (account: Int, room: Int64)?
         for (position, account) in accounts.enumerated() where position < accountRoom.count && !accountRoom[position].isEmpty {

@@ -18,7 +18,8 @@ extension ScenarioEvaluator {
         let lastShift = headroom.count - 1 - base
         var shift = max(0, -base)
         if shift == 0 && feasible { return scenario.day }
-        if !workspace.hasInflow {
+        // The bound counts the upfront payment against the pool: with cards it may go on them.
+        if !workspace.hasInflow && cards.isEmpty {
             guard let bound = purchaseBound(scenario, from: shift, through: lastShift) else { return nil }
             shift = bound
         }

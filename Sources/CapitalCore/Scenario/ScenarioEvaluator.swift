@@ -34,16 +34,31 @@ public struct ScenarioEvaluator: Sendable {
     public let headroom: [Int64]
     let range: RangeMinimum
     let suffix: SuffixMinimum
+    /// The cards an upfront payment may go on (the best split): those whose credit counts, paid
+    /// back from the pool whose headroom this is, or from outside it.
+    public let cards: [CardConstraint]
 
     /// The last day of the series.
     public var horizon: Day { today.advanced(by: headroom.count - 1) }
 
     /// - Complexity: O(days log days) for the range-minimum table.
     public init(headroom: [Int64], today: Day) {
+        self.init(headroom: headroom, today: today, cards: [])
+    }
+
+    /// Scenarios paid by the best split: an upfront payment (a cash price, a loan's down
+    /// payment) on `cards` as far as each card's room until its payback lets it, the latest
+    /// payback first, the rest and everything else from the pool whose room is `headroom`. A
+    /// card's part is charged to the pool from its payback day on (the horizon's last day when
+    /// it is later), never for a card paid back from outside the pool; a card whose credit does
+    /// not count (minimum or fixed payback) takes nothing.
+    /// - Complexity: O(days log days) for the range-minimum table.
+    public init(headroom: [Int64], today: Day, cards: [CardConstraint]) {
         self.today = today
         self.headroom = headroom
         self.range = RangeMinimum(headroom)
         self.suffix = SuffixMinimum(headroom)
+        self.cards = cards.filter { $0.counting != .notCounted && $0.headroom.count == headroom.count }
     }
 
     /// Scenarios on a ladder level's headroom, reusing its suffix minimum.
@@ -53,6 +68,7 @@ public struct ScenarioEvaluator: Sendable {
         self.headroom = availability.headroom
         self.range = RangeMinimum(availability.headroom)
         self.suffix = availability.suffix
+        self.cards = []
     }
 
     /// Evaluates one scenario (with a workspace of its own).
@@ -82,11 +98,25 @@ public struct ScenarioEvaluator: Sendable {
         let (withInterest, overflow) = scenario.price.addingReportingOverflow(interest)
         let (total, overflow2) = withInterest.addingReportingOverflow(recurringCosts)
         if overflow || overflow2 { throw .overflow }
+        var onCards: [ScenarioCardPart] = []
+        if !workspace.cardCaps.isEmpty {
+            var upfront = scenario.price
+            if case .loan(let loan) = scenario.financing { upfront = min(loan.downPayment, scenario.price) }
+            let day = Swift.max(scenario.day, today)
+            onCards = workspace.cardParts(of: upfront).map { part in
+                let card = cards[part.card]
+                return ScenarioCardPart(
+                    account: card.account, amount: part.amount,
+                    payback: card.counting == .paidFromPool ? card.paybackDay(forPurchaseOn: day) : nil)
+            }
+        }
         let earliestDay = earliest ? try self.earliestDay(scenario, feasible: feasible, using: &workspace) : nil
-        return ScenarioResult(
+        var result = ScenarioResult(
             feasible: feasible, worstHeadroom: worst, worstDay: today.advanced(by: worstIndex),
             shortfall: worst >= 0 ? 0 : worst == .min ? .max : -worst, maxPrice: maxPrice, earliestDay: earliestDay,
             loanInterest: interest, recurringCosts: recurringCosts, totalCost: total)
+        result.onCards = onCards
+        return result
     }
 
     /// Evaluates a batch, in input order, one result or error per scenario, splitting the work

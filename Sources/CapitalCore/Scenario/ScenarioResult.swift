@@ -28,6 +28,13 @@ public struct ScenarioResult: Hashable, Sendable {
     /// Income changes and the sale do not reduce it; instalments are interest-free, so they add
     /// nothing; the whole price counts even when part of it is paid after the horizon.
     public var totalCost: Int64
+    /// The parts of the upfront payment (a cash price, a loan's down payment) put on cards, for
+    /// an evaluator with cards (the best split): latest payback first, each up to the card's room
+    /// until its payback; the rest is paid from the pool. Empty without cards.
+    public var onCards: [ScenarioCardPart] = []
+
+    /// The cards' parts summed: what of the upfront payment goes on cards.
+    public var onCardsTotal: Int64 { onCards.reduce(0) { $0 + $1.amount } }
 
     /// A result with every figure given.
     public init(
@@ -43,5 +50,20 @@ public struct ScenarioResult: Hashable, Sendable {
         self.loanInterest = loanInterest
         self.recurringCosts = recurringCosts
         self.totalCost = totalCost
+    }
+}
+
+/// A card's part of a scenario's upfront payment.
+public struct ScenarioCardPart: Hashable, Sendable {
+    /// The card's index in the timeline's accounts.
+    public var account: Int
+    public var amount: Int64
+    /// The day the part is paid back (after the horizon when it is later: the pool then pays it
+    /// on the horizon's last day); nil when the card is paid back from outside the pool.
+    public var payback: Day?
+
+    /// The part of `amount` on the card at timeline index `account`, paid back on `payback`.
+    public init(account: Int, amount: Int64, payback: Day?) {
+        (self.account, self.amount, self.payback) = (account, amount, payback)
     }
 }

@@ -2,8 +2,9 @@ extension ScenarioWorkspace {
     /// The largest price with the compiled structure that keeps every stretch at 0 or above, at
     /// most `Scenario.maximumAmount`; 0 when even price 0 fails.
     ///
-    /// - Cash: the price is paid on every stretch from the purchase on, so the answer is the
-    ///   lowest `available` among them: exact in O(stretches).
+    /// - Cash: the price is paid on every stretch from the purchase on, less what the cards not
+    ///   yet paid back carry of it, so the answer is the lowest `available + onCards` among them:
+    ///   exact in O(stretches).
     /// - Instalments: a stretch after `k` of `N` instalments pays `k × ⌊P / N⌋` (all `P` once the
     ///   last is paid), so `⌊P / N⌋ ≤ ⌊available / k⌋`, that is `P ≤ N·⌊available / k⌋ + N − 1`:
     ///   exact in O(stretches).
@@ -24,7 +25,10 @@ extension ScenarioWorkspace {
         var lowestPurchased = Int64.max
         for stretch in stretches {
             if stretch.available < 0 { return 0 }  // the fixed parts alone break the floor
-            if stretch.purchased && stretch.available < lowestPurchased { lowestPurchased = stretch.available }
+            // An upfront payment P fits a stretch when P − min(P, onCards) ≤ available, that is
+            // P ≤ available + onCards (available being at least 0).
+            let room = Self.saturatingAdd(stretch.available, stretch.onCards)
+            if stretch.purchased && room < lowestPurchased { lowestPurchased = room }
         }
         switch kind {
         case .cash:
@@ -53,6 +57,13 @@ extension ScenarioWorkspace {
         }
     }
 
+    /// `a + b` for `b ≥ 0`, saturated at Int64.max.
+    @inline(__always)
+    static func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+
     /// The analytic estimate of the largest loan price (see `maxPrice(feasibleAtPrice:)`).
     private mutating func loanGuess() -> Int64 {
         let count = factors.count
@@ -77,7 +88,7 @@ extension ScenarioWorkspace {
         }
         var bound = Double.infinity
         for stretch in stretches where stretch.loanPayments > 0 {
-            let room = stretch.available - downPayment
+            let room = stretch.available + Self.carried(downPayment, onCards: stretch.onCards) - downPayment
             let k = Int(stretch.loanPayments)
             let limit = method == .annuity && k < term ? (Double(room / Int64(k)) + 0.5) / factor : Double(room) / unitPaid[k]
             bound = min(bound, limit)

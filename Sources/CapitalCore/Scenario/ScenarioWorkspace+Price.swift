@@ -1,7 +1,8 @@
 extension ScenarioWorkspace {
     /// Walks the stretches in order at `price`, handing `body` each stretch and the scenario's
     /// cumulative outflow over it (the price-dependent part: the cash price or the down payment
-    /// from the purchase on, the loan's payments so far, the instalments so far); stops when
+    /// from the purchase on, less what the cards not yet paid back carry of it, the loan's
+    /// payments so far, the instalments so far); stops when
     /// `body` returns false. A loan is amortised only as far as the walk goes (see `LoanRun`).
     /// - Returns: the loan interest paid up to where the walk stopped (all of it inside the
     ///   horizon when it did not stop), or nil when a loan amount overflows Int64.
@@ -10,7 +11,9 @@ extension ScenarioWorkspace {
     mutating func walk(price: Int64, _ body: (Stretch, Int64) -> Bool) -> Int64? {
         switch kind {
         case .cash:
-            for stretch in stretches where !body(stretch, stretch.purchased ? price : 0) { break }
+            for stretch in stretches where !body(stretch, stretch.purchased ? price - Self.carried(price, onCards: stretch.onCards) : 0) {
+                break
+            }
             return 0
         case .instalments:
             let count = instalmentCount
@@ -30,7 +33,7 @@ extension ScenarioWorkspace {
                     while run.made < Int(stretch.loanPayments) {
                         guard run.pay(factor: factors[run.made]) else { return false }
                     }
-                    if !body(stretch, (stretch.purchased ? down : 0) + run.paid) { break }
+                    if !body(stretch, (stretch.purchased ? down - Self.carried(down, onCards: stretch.onCards) : 0) + run.paid) { break }
                 }
                 return true
             }

@@ -12,6 +12,8 @@ public struct ScenarioWorkspace: Sendable {
     /// or a change that does not depend on the price (a recurring cost or income change, a sale).
     enum EventKind: UInt8 {
         case purchase, loanPayment, instalment, fixed
+        /// A card's part of the upfront payment is paid back: the pool pays it from then on.
+        case payback
     }
 
     struct Event {
@@ -34,6 +36,9 @@ public struct ScenarioWorkspace: Sendable {
         var instalments: Int32
         /// Whether the purchase day is at or before the stretch's start.
         var purchased: Bool
+        /// What the cards' parts of the upfront payment can carry over the stretch: the caps of
+        /// the cards not yet paid back by its start, summed (`ScenarioWorkspace.carried`).
+        var onCards: Int64 = 0
         /// The base headroom's minimum over the stretch (from its start to the horizon when the
         /// scenario has no inflow) less the cumulative fixed outflow (costs less income changes
         /// and the sale), saturated at the Int64 bounds.
@@ -67,6 +72,12 @@ public struct ScenarioWorkspace: Sendable {
     var recurringCosts: Int64 = 0
     /// A sale or an income increase: the cumulative outflow can fall over time.
     var hasInflow = false
+    /// The cards the upfront payment may go on, latest payback first (those paid back from
+    /// outside the pool, never charged to it, before all): each one's room over the purchase's
+    /// days until its payback, and its payback day index (Int32.max when outside the pool).
+    var cardCaps: [Int64] = []
+    var cardPaybacks: [Int32] = []
+    var cardIndices: [Int] = []
 
     /// Empty buffers: they grow to the largest scenario evaluated in them and stay.
     public init() {}
@@ -125,6 +136,8 @@ extension ScenarioWorkspace {
             }
         }
 
+        try compileCards(purchase: Int(Self.clamp(scenario.day.number + shift - today)), last: last, evaluator)
+
         recurringCosts = 0
         hasInflow = false
         for cost in scenario.costs {
@@ -150,6 +163,61 @@ extension ScenarioWorkspace {
         }
         if !sorted { events.sort { $0.day < $1.day } }
         try fold(evaluator)
+    }
+
+    /// The cards' caps for a purchase on day index `purchase` (see `cardCaps`), and a payback
+    /// event for each card paid back from the pool. Only a cash price or a loan's down payment
+    /// goes on a card; instalments are paid from the pool.
+    private mutating func compileCards(purchase: Int, last: Int, _ evaluator: ScenarioEvaluator) throws(ScenarioError) {
+        cardCaps.removeAll(keepingCapacity: true)
+        cardPaybacks.removeAll(keepingCapacity: true)
+        cardIndices.removeAll(keepingCapacity: true)
+        guard !evaluator.cards.isEmpty, kind != .instalments else { return }
+        let day = evaluator.today.advanced(by: purchase)
+        for (j, card) in evaluator.cards.enumerated() {
+            // The card's room counts to its payback (the horizon when it is later); a payback
+            // after the horizon counts against the pool on its last day.
+            let due = card.paybackDay(forPurchaseOn: day).number - evaluator.today.number
+            let payback = min(due, last)
+            guard due > purchase, let room = card.range.minimum(purchase..<min(due, last + 1)), room.value > 0 else { continue }
+            var cap = room.value
+            if card.counting == .paidOutsidePool {
+                if let paying = card.payingRoom?.minimum(payback..<(last + 1)) { cap = min(cap, max(0, paying.value)) }
+                if cap == 0 { continue }
+            }
+            cardCaps.append(cap)
+            cardPaybacks.append(card.counting == .paidOutsidePool ? .max : Int32(payback))
+            cardIndices.append(j)
+            if card.counting == .paidFromPool { events.append(Event(day: Int32(payback), kind: .payback, amount: 0)) }
+        }
+        // Latest payback first: a part there relieves the pool on every day an earlier one does.
+        var order = Array(cardCaps.indices)
+        order.sort { (cardPaybacks[$0], -$0) > (cardPaybacks[$1], -$1) }
+        (cardCaps, cardPaybacks, cardIndices) = (order.map { cardCaps[$0] }, order.map { cardPaybacks[$0] }, order.map { cardIndices[$0] })
+        // The running sums: what the first k cards carry together.
+        for k in cardCaps.indices.dropFirst() {
+            let (sum, overflow) = cardCaps[k].addingReportingOverflow(cardCaps[k - 1])
+            if overflow { throw .overflow }
+            cardCaps[k] = sum
+        }
+    }
+
+    /// How much of an upfront payment of `amount` the cards carry on a stretch whose cards can
+    /// carry `onCards` together.
+    @inline(__always)
+    static func carried(_ amount: Int64, onCards: Int64) -> Int64 { min(amount, onCards) }
+
+    /// Each card's part of an upfront payment of `amount`: the latest payback first, each up to
+    /// its cap (as timeline-card positions of the evaluator's `cards`, with the amount).
+    func cardParts(of amount: Int64) -> [(card: Int, amount: Int64)] {
+        var parts: [(card: Int, amount: Int64)] = []
+        var before: Int64 = 0
+        for k in cardCaps.indices {
+            let part = min(amount, cardCaps[k]) - min(amount, before)
+            if part > 0 { parts.append((cardIndices[k], part)) }
+            before = cardCaps[k]
+        }
+        return parts
     }
 
     /// Appends one recurring change's occurrences up to its end and the horizon; returns their sum.
@@ -181,6 +249,7 @@ extension ScenarioWorkspace {
         var loanPayments: Int32 = 0
         var instalments: Int32 = 0
         var purchased = false
+        var paidBack = 0
         var i = 0
         while i < events.count {
             let day = events[i].day
@@ -188,6 +257,7 @@ extension ScenarioWorkspace {
                 let event = events[i]
                 switch event.kind {
                 case .purchase: purchased = true
+                case .payback: paidBack += 1
                 case .loanPayment: loanPayments += 1
                 case .instalment: instalments += 1
                 case .fixed:
@@ -197,10 +267,15 @@ extension ScenarioWorkspace {
                 }
                 i += 1
             } while i < events.count && events[i].day == day
+            // The cards still unpaid are the first ones of `cardCaps` (latest payback first).
+            let unpaid = cardCaps.count - paidBack
             stretches.append(
-                Stretch(start: day, minimumDay: 0, loanPayments: loanPayments, instalments: instalments, purchased: purchased, available: fixed))
+                Stretch(
+                    start: day, minimumDay: 0, loanPayments: loanPayments, instalments: instalments, purchased: purchased,
+                    onCards: purchased && unpaid > 0 ? cardCaps[unpaid - 1] : 0, available: fixed))
         }
-        // With no inflow the cumulative outflow never falls, whatever the price: then the lowest
+        // With no inflow the cumulative outflow never falls, whatever the price (a card's part
+        // joins it on its payback day, never leaves it): then the lowest
         // headroom from a stretch's start to the horizon (the suffix minimum) stands for the
         // stretch's own minimum. A lower value further on belongs to a later stretch, whose
         // outflow is at least as large, so feasibility, the worst margin and the first day

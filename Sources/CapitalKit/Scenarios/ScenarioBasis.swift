@@ -13,6 +13,34 @@ public struct ScenarioBasis: Sendable {
     public let card: CardConstraint?
     /// The level's pool's headroom, with `card`.
     let poolHeadroom: [Int64]
+    /// Paid from a level (no account named): its availability, which names the pool account a
+    /// split's pool part is paid from.
+    let level: Availability?
+
+    /// One part of how a scenario's upfront payment (a cash price, a loan's down payment) is
+    /// paid by the best split: from the pool's paying account, or on a card.
+    public struct Payment: Sendable, Equatable {
+        public var account: String
+        public var amount: Int64
+        public var isCard: Bool
+        /// For a card: the day its part is paid back (nil when paid back from outside the level).
+        public var payback: Day?
+    }
+
+    /// How `result`'s upfront payment is paid, pool part first, when some of it goes on a card
+    /// (the best split of a scenario paid from a level); else empty: the pool or the named
+    /// account pays it all.
+    public func payments(_ scenario: Scenario, _ result: ScenarioResult) -> [Payment] {
+        guard let level, !result.onCards.isEmpty else { return [] }
+        var upfront = scenario.price
+        if case .loan(let loan) = scenario.financing { upfront = min(loan.downPayment, scenario.price) }
+        let accounts = projection.timeline.accounts
+        let cards = result.onCards.map { Payment(account: accounts[$0.account].name, amount: $0.amount, isCard: true, payback: $0.payback) }
+        let rest = upfront - result.onCards.reduce(0) { $0 + $1.amount }
+        let payer = level.payingAccount(at: max(0, scenario.day.number - projection.today.number))
+        let pool = rest > 0 && accounts.indices.contains(payer) ? [Payment(account: accounts[payer].name, amount: rest, isCard: false)] : []
+        return pool + cards
+    }
 
     /// The evaluator for a purchase on `day`: paid on a card, what it spends counts against the
     /// card's room until its payback day and against the pool's from then on.
@@ -78,6 +106,8 @@ extension Projection {
         if let account, level != nil { throw KitError.invalid(.from, value: account, reason: "", remedy: .oneOf([.from, .level])) }
         let pool: Pool
         var card: CardConstraint?
+        var cards: [CardConstraint] = []
+        var paidFromLevel: Availability?
         var poolHeadroom: [Int64] = []
         if let account {
             pool = try self.pool(account: account, for: .payment, field: .from)
@@ -106,13 +136,16 @@ extension Projection {
             guard Ladder.isForecast(chosen) else {
                 throw KitError.invalid(.level, value: String(chosen), reason: "scenarios look ahead: use a forecast level, 4 to 6")
             }
-            // Scenarios are paid from the level's pool alone, without its cards' credit.
+            // Paid by the best split: the upfront payment on the level's cards as far as their
+            // room until each payback lets it, the rest from the pool.
             pool = try answerPool(level: chosen, forecastCase)
+            paidFromLevel = try availability(level: chosen, forecastCase)
+            cards = paidFromLevel?.cards ?? []
         }
         var basis = ScenarioBasis(
             projection: self, paidFrom: pool, forecastCase: forecastCase,
-            evaluator: ScenarioEvaluator(headroom: try pool.headroom(in: timeline, forecastCase), today: today), card: card,
-            poolHeadroom: poolHeadroom)
+            evaluator: ScenarioEvaluator(headroom: try pool.headroom(in: timeline, forecastCase), today: today, cards: cards), card: card,
+            poolHeadroom: poolHeadroom, level: paidFromLevel)
         if card != nil { basis = ScenarioBasis(basis, evaluator: basis.evaluator(for: today)) }
         return basis
     }
@@ -123,7 +156,7 @@ extension ScenarioBasis {
     init(_ basis: ScenarioBasis, evaluator: ScenarioEvaluator) {
         self.init(
             projection: basis.projection, paidFrom: basis.paidFrom, forecastCase: basis.forecastCase, evaluator: evaluator, card: basis.card,
-            poolHeadroom: basis.poolHeadroom)
+            poolHeadroom: basis.poolHeadroom, level: basis.level)
     }
 }
 

@@ -7,8 +7,8 @@ import Dispatch
 ///
 /// CSV: five `#` comment lines saying what the columns mean, a header, then one row a scenario:
 /// ```
-/// line,name,feasible,worstBalance,worstDay,shortfall,maxPrice,loanInterest,recurringCosts,totalCost,error
-/// 2,Kia Rio,true,15630.00,2025-06-24,0.00,181630.00,0.00,0.00,900000.00,
+/// line,name,feasible,worstBalance,worstDay,shortfall,maxPrice,loanInterest,recurringCosts,totalCost,onCards,error
+/// 2,Kia Rio,true,15630.00,2025-06-24,0.00,181630.00,0.00,0.00,900000.00,62500.00,
 /// ```
 /// JSON: one array of objects with the same keys (every object has every key; a row that failed
 /// has null results and its error), one compact object a line, as `jq -c` writes them:
@@ -55,7 +55,7 @@ public struct ScenarioResultWriter: Sendable {
     /// The result keys, in column order (without `line`, `name` and `error`).
     public static func keys(earliest: Bool) -> [String] {
         ["feasible", "worstBalance", "worstDay", "shortfall", "maxPrice"] + (earliest ? ["earliestDay"] : [])
-            + ["loanInterest", "recurringCosts", "totalCost"]
+            + ["loanInterest", "recurringCosts", "totalCost", "onCards"]
     }
 
     /// What comes before the first row: CSV's comments and header, JSON's `[`.
@@ -68,7 +68,7 @@ public struct ScenarioResultWriter: Sendable {
                 # line: its line in the file; name; feasible: every balance to the horizon stays at or above the floor
                 # worstBalance, worstDay: the lowest balance after the scenario and its first day; shortfall: how far below the floor
                 # maxPrice: the largest price with the same financing; \(earliest ? "earliestDay: the first feasible day; " : "")\
-                loanInterest, recurringCosts to the horizon; totalCost = price + both; error: why a row could not be evaluated
+                loanInterest, recurringCosts to the horizon; totalCost = price + both; onCards: what of the price or down payment goes                 on cards; error: why a row could not be evaluated
 
                 """)
             out.append((["line", "name"] + Self.keys(earliest: earliest) + ["error"]).joined(separator: ","))
@@ -155,11 +155,13 @@ public struct ScenarioResultWriter: Sendable {
                 out.put(amount: result.recurringCosts, exponent: exponent)
                 out.put(comma)
                 out.put(amount: result.totalCost, exponent: exponent)
+                out.put(comma)
+                out.put(amount: result.onCardsTotal, exponent: exponent)
                 out.put(",\n")
             }
         }
         if case .failure(let failure) = result {
-            out.append(earliest ? ",,,,,,,,,," : ",,,,,,,,,")
+            out.append(earliest ? ",,,,,,,,,,," : ",,,,,,,,,,")
             out.append(csvField: failure.description)
             out.append(byte: 10)
         }
@@ -195,6 +197,8 @@ public struct ScenarioResultWriter: Sendable {
                 out.put(amount: result.recurringCosts, exponent: exponent)
                 out.put("\",\"totalCost\":\"")
                 out.put(amount: result.totalCost, exponent: exponent)
+                out.put("\",\"onCards\":\"")
+                out.put(amount: result.onCardsTotal, exponent: exponent)
                 out.put("\",\"error\":null}")
             }
         }

@@ -25,6 +25,7 @@ package extension ScenarioBasis {
             (Column("loanInterest", "Interest", numeric: true), .money(money(result.loanInterest))),
             (Column("recurringCosts", "Recurring", numeric: true), .money(money(result.recurringCosts))),
             (Column("totalCost", "Total cost", numeric: true), .money(money(result.totalCost))),
+            (Column("onCards", "On cards", numeric: true), .money(money(result.onCardsTotal))),
         ]
         return cells
     }
@@ -42,17 +43,35 @@ package extension ScenarioBasis {
             cells.append((Column("why", "Why"), .text(whyText!)))
         }
         var report = Report.record("scenario", cells)
-        if why {
+        let payments = payments(scenario, result)
+        if why || !payments.isEmpty {
             var object = cells.map { ($0.0.key, Report.jsonValue($0.1)) }
-            object.append(("drivers", .array(drivers.map { Report.json($0, self.money) })))
+            if !payments.isEmpty {
+                object.append(
+                    (
+                        "split",
+                        .array(
+                            payments.map { payment in
+                                .object([
+                                    ("account", .string(payment.account)), ("amount", .string(money(payment.amount).plain)),
+                                    ("kind", .string(payment.isCard ? "card" : "pool")),
+                                    ("payback", payment.payback.map { .string($0.iso) } ?? .null),
+                                ])
+                            })
+                    ))
+            }
+            if why { object.append(("drivers", .array(drivers.map { Report.json($0, self.money) }))) }
             report.json = .object(object)
         }
         let shown = { (minor: Int64) in options.shown(self.money(minor)) }
-        report.headline = [
-            result.feasible
-                ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(pool) at or above its floor to \(evaluator.horizon)."
-                : "No: \(shown(scenario.price)) on \(scenario.day) takes \(pool) \(shown(result.shortfall)) below its floor on \(result.worstDay)."
-        ]
+        let paid = payments.map { "\(shown($0.amount)) \($0.isCard ? "on" : "from") \($0.account)" }.joined(separator: ", ")
+        let upfront = scenario.financing == .cash ? "Pay with" : "Pay the down payment with"
+        report.headline =
+            [
+                result.feasible
+                    ? "Yes: \(shown(scenario.price)) on \(scenario.day) keeps \(pool) at or above its floor to \(evaluator.horizon)."
+                    : "No: \(shown(scenario.price)) on \(scenario.day) takes \(pool) \(shown(result.shortfall)) below its floor on \(result.worstDay)."
+            ] + (payments.isEmpty || !result.feasible ? [] : ["\(upfront): \(paid)."])
         return report
     }
 
