@@ -9,6 +9,8 @@ import CapitalCore
 ///   cash purchases (price 1.00 … 6 000 000.00, any day of the 30 years) evaluated with
 ///   `evaluate(_:threads:)`: feasible, worst headroom and day, shortfall, maximum price, total
 ///   cost. Target: under 0.5 s.
+/// - `Scenario: 1000000 cash purchases with a card, 2 threads`: the same purchases paid by the
+///   best split with one card (its room until each purchase's payback, then the pool).
 /// - `Scenario: 1000000 loans x 60 months, 2 threads`: one million purchases of 500 000.00 …
 ///   5 000 000.00 with 0–30 % down and a 60-month annuity at 5–25 % (30/360 and actual/365 mixed),
 ///   purchase days in the first 28 years. Target: under 3 s on the machine's two cores.
@@ -25,14 +27,14 @@ func scenarioBenchmarks() {
     let scenariosPerSecond = BenchmarkMetric.custom("scenarios per second", polarity: .prefersLarger, useScalingFactor: false)
 
     func benchmark(
-        _ name: String, maxIterations: Int = 20, earliest: Bool = false, threads: Int = 2,
+        _ name: String, maxIterations: Int = 20, earliest: Bool = false, threads: Int = 2, card: Bool = false,
         _ make: @escaping (inout SplitMix64, Day, Int) -> [Scenario]
     ) {
         let configuration = Benchmark.Configuration(
             metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .peakMemoryResident, scenariosPerSecond], scalingFactor: .one,
             maxDuration: .seconds(10), maxIterations: maxIterations)
         Benchmark(
-            name, configuration: threads == 2 && name.contains("cash") ? configuration.checked(threaded: true) : configuration,
+            name, configuration: threads == 2 && name.contains("cash") && !card ? configuration.checked(threaded: true) : configuration,
             closure: { benchmark in
                 guard let evaluator = inputs.evaluator else { return }
                 let clock = ContinuousClock()
@@ -47,7 +49,19 @@ func scenarioBenchmarks() {
             },
             setup: {
                 var random = SplitMix64(seed: 6)
-                inputs.evaluator = ScenarioEvaluator(headroom: ScenarioBenchmarkInputs.headroom(&random, days: days), today: today)
+                let headroom = ScenarioBenchmarkInputs.headroom(&random, days: days)
+                // With `card`: the best split, a card of 150 000.00 (statements on the 25th, due 20
+                // days later) whose room the budgets spend down and every payback restores.
+                let cards =
+                    card
+                    ? [
+                        CardConstraint(
+                            account: 1, headroom: (0..<days).map { 15_000_000 - Int64($0 % 30) * 400_000 },
+                            terms: try! CreditCard(
+                                limit: 15_000_000, statementDay: 25, due: .daysAfterStatement(20), payback: .full, rate: Rate(perMillion: 0)),
+                            counting: .paidFromPool, payFrom: 0)
+                    ] : []
+                inputs.evaluator = ScenarioEvaluator(headroom: headroom, today: today, cards: cards)
                 inputs.scenarios = make(&random, today, days)
                 // Every scenario must be valid: an error would be measured as a (cheap) result.
                 for result in inputs.evaluator!.evaluate(Array(inputs.scenarios.prefix(10_000))) {
@@ -66,6 +80,11 @@ func scenarioBenchmarks() {
             (0..<million).map { _ in
                 try! Scenario(price: 100 + Int64(random.next(below: 600_000_000)), day: today.advanced(by: random.next(below: days)))
             }
+        }
+    }
+    benchmark("Scenario: 1000000 cash purchases with a card, 2 threads", card: true) { random, today, days in
+        (0..<million).map { _ in
+            try! Scenario(price: 100 + Int64(random.next(below: 600_000_000)), day: today.advanced(by: random.next(below: days)))
         }
     }
     benchmark("Scenario: 1000000 loans x 60 months, 2 threads", maxIterations: 10) { random, today, days in

@@ -191,9 +191,16 @@ extension ScenarioWorkspace {
             if card.counting == .paidFromPool { events.append(Event(day: Int32(payback), kind: .payback, amount: 0)) }
         }
         // Latest payback first: a part there relieves the pool on every day an earlier one does.
-        var order = Array(cardCaps.indices)
-        order.sort { (cardPaybacks[$0], -$0) > (cardPaybacks[$1], -$1) }
-        (cardCaps, cardPaybacks, cardIndices) = (order.map { cardCaps[$0] }, order.map { cardPaybacks[$0] }, order.map { cardIndices[$0] })
+        // (An insertion sort in place: a few cards, and nothing allocated.)
+        for k in cardCaps.indices.dropFirst() {
+            var j = k
+            while j > 0 && cardPaybacks[j - 1] < cardPaybacks[j] {
+                cardCaps.swapAt(j, j - 1)
+                cardPaybacks.swapAt(j, j - 1)
+                cardIndices.swapAt(j, j - 1)
+                j -= 1
+            }
+        }
         // The running sums: what the first k cards carry together.
         for k in cardCaps.indices.dropFirst() {
             let (sum, overflow) = cardCaps[k].addingReportingOverflow(cardCaps[k - 1])
