@@ -259,7 +259,7 @@ struct StatementImportTests {
         let cli = try Self.ledger()
         try "!Type:Bank\nD01/02/2025\nT-100.00\nPShop\nLGroceries\n$-60.00\nSHealth\n$-40.00\n^\n".write(
             toFile: cli.path("part.qif"), atomically: true, encoding: .utf8)
-        let rows = try Self.lines(try cli.json(["import", cli.path("part.qif"), "--account", "Giro", "--create-missing"]))
+        let rows = try Self.lines(try cli.json(["import", cli.path("part.qif"), "--account", "Giro", "--create-missing", "--month-first"]))
         #expect(rows.first?.string("status") == "uncategorised")
         #expect(rows.first?.string("counterpart") == "Uncategorised, Health")
         let names = try cli.rows(["category", "list"]).compactMap { $0.string("name") }

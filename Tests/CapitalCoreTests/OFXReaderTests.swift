@@ -312,11 +312,67 @@ struct OFXReaderTests {
         #expect(throws: StatementError(line: 12, "STMTTRN has no TRNAMT")) {
             try OFXReader.read(Self.bankFile("<STMTTRN>\n<DTPOSTED>20250102\n<MEMO>x\n</STMTTRN>"), exponent: 2)
         }
-        #expect(throws: StatementError(line: 14, "LEDGERBAL has no DTASOF")) {
-            try OFXReader.read(Self.bankFile("", ledger: "<LEDGERBAL><BALAMT>5</LEDGERBAL>"), exponent: 2)
-        }
         #expect(throws: StatementError(line: 14, "BALAMT '5x' is not an amount")) {
             try OFXReader.read(Self.bankFile("", ledger: "<LEDGERBAL><BALAMT>5x<DTASOF>20250101</LEDGERBAL>"), exponent: 2)
+        }
+    }
+
+    // MARK: Files written by others (issue 51)
+
+    @Test("a file without its header, SGML or XML, is read from its <OFX>")
+    func headerless() throws {
+        let sgml = Self.bankFile(Self.transaction()).components(separatedBy: "\n").dropFirst(2).joined(separator: "\n")
+        #expect(OFXReader.looksLikeOFX(sgml))
+        #expect(try Self.onlyLine(sgml).amountMinor == -1234)
+        let xml = Self.closingLeaves(sgml)
+        #expect(OFXReader.looksLikeOFX(xml))
+        #expect(try Self.onlyLine(xml).amountMinor == -1234)
+    }
+
+    @Test(
+        "an empty or missing BALAMT or DTASOF leaves the statement without a closing balance, its lines read",
+        arguments: [
+            ("<LEDGERBAL><BALAMT><DTASOF>20250131</LEDGERBAL>", "LEDGERBAL has an empty BALAMT"),
+            ("<LEDGERBAL><BALAMT>5.00<DTASOF></LEDGERBAL>", "LEDGERBAL has an empty DTASOF"),
+            ("<LEDGERBAL><BALAMT></BALAMT><DTASOF></DTASOF></LEDGERBAL>", "LEDGERBAL has an empty BALAMT and an empty DTASOF"),
+            ("<LEDGERBAL><BALAMT>5</LEDGERBAL>", "LEDGERBAL has no DTASOF"),
+        ])
+    func unusableBalance(ledger: String, reason: String) throws {
+        let statement = try #require(try OFXReader.read(Self.bankFile(Self.transaction(), ledger: ledger), exponent: 2).first)
+        #expect(statement.lines.count == 1)
+        #expect(statement.closingBalance == nil)
+        #expect(statement.unusableBalance == StatementError(line: 17, reason))
+        // A balance that is there and does not read is still refused.
+        #expect(throws: StatementError(line: 17, "DTASOF '2025' is not a date: expected YYYYMMDD")) {
+            try OFXReader.read(Self.bankFile(Self.transaction(), ledger: "<LEDGERBAL><BALAMT>5<DTASOF>2025</LEDGERBAL>"), exponent: 2)
+        }
+    }
+
+    @Test("CDATA sections are read as text, as written")
+    func cdata() throws {
+        let line = try Self.onlyLine(
+            Self.bankFile(
+                "<STMTTRN>\n<DTPOSTED>20250102\n<TRNAMT>-5.00\n<NAME><![CDATA[EFTPOS WDL ALDI]]>\n<MEMO><![CDATA[a <b> &amp; c]]></MEMO>\n</STMTTRN>")
+        )
+        #expect(line.payee == "EFTPOS WDL ALDI")
+        #expect(line.note == "a <b> &amp; c")
+        let mixed = try Self.onlyLine(
+            Self.bankFile("<STMTTRN>\n<DTPOSTED>20250102\n<TRNAMT>-5.00\n<NAME>Caf&eacute; &amp; <![CDATA[Bar]]>\n</STMTTRN>"))
+        #expect(mixed.payee == "Caf&eacute; & Bar")
+        #expect(throws: StatementError(line: 15, "'<![CDATA[' is never closed by ']]>': the file looks cut short")) {
+            try OFXReader.read(Self.bankFile("<STMTTRN>\n<DTPOSTED>20250102\n<TRNAMT>-5.00\n<NAME><![CDATA[EFTPOS\n</STMTTRN>"), exponent: 2)
+        }
+    }
+
+    @Test("an aggregate closed only by the close tag of the one around it is refused on its line")
+    func unclosedAggregate() {
+        let text = Self.bankFile(Self.transaction()).replacingOccurrences(of: "</BANKTRANLIST>\n", with: "")
+        #expect(throws: StatementError(line: 11, "<BANKTRANLIST> is never closed: </STMTRS> on line 17 closes the <STMTRS> around it")) {
+            try OFXReader.read(text, exponent: 2)
+        }
+        let transaction = Self.bankFile("<STMTTRN>\n<DTPOSTED>20250102\n<TRNAMT>-1\n" + Self.transaction())
+        #expect(throws: StatementError(line: 12, "<STMTTRN> is never closed: </BANKTRANLIST> on line 19 closes the <BANKTRANLIST> around it")) {
+            try OFXReader.read(transaction, exponent: 2)
         }
     }
 
@@ -332,7 +388,9 @@ struct OFXReaderTests {
         arguments: [
             ("OFXHEADER:100\nDATA:OFXSGML", true), ("\u{FEFF}\r\n  OFXHEADER:100", true), ("ofxheader:100", true),
             ("<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\"?>", true), ("<?xml version=\"1.0\"?><OFX>", true),
-            ("<?xml version=\"1.0\"?>\n<html>", false), ("<OFX>", false), ("!Type:Bank", false), ("date,amount", false), ("", false),
+            ("<?xml version=\"1.0\"?>\n<html>", false), ("<OFX>", true),
+            ("\r\n<ofx>\r\n<SIGNONMSGSRSV1>", true), ("<OFXHEADER", false), ("<OFX-like>", false), ("!Type:Bank", false), ("date,amount", false),
+            ("", false),
             ("<?xml version=\"1.0\"", false),
         ])
     func recognition(text: String, isOFX: Bool) {

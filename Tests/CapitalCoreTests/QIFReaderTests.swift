@@ -129,7 +129,67 @@ struct QIFReaderTests {
         }
     }
 
+    // MARK: Dates told by the file (issue 51)
+
+    /// Two records dated `first` (line 2) and `second` (line 6).
+    static func twoRecords(_ first: String, _ second: String) -> String {
+        "!Type:Bank\nD\(first)\nT-1.00\n^\nPShop\nD\(second)\nT-2.00\n^\n"
+    }
+
+    @Test(
+        "a date that reads only day first makes the whole file day first",
+        arguments: [("29/12/10", 2010), ("29/12/2010", 2010), ("29.12.2010", 2010), ("29/12'10", 2010)])
+    func oneDayFirstDateTellsTheFile(text: String, year: Int) throws {
+        let statement = try QIFReader.read(Self.twoRecords("01/02/2010", text), exponent: 2, dates: .fromFile)
+        #expect(statement.lines.map(\.day) == [Self.day(2010, 2, 1), Self.day(year, 12, 29)])
+    }
+
+    @Test("a date that reads only month first makes the whole file month first")
+    func oneMonthFirstDateTellsTheFile() throws {
+        let statement = try QIFReader.read(Self.twoRecords("01/02/2010", "12/29/2010"), exponent: 2, dates: .fromFile)
+        #expect(statement.lines.map(\.day) == [Self.day(2010, 1, 2), Self.day(2010, 12, 29)])
+        // Dates that read the same either way, and ISO dates, need no telling: month first.
+        let same = try QIFReader.read(Self.twoRecords("5/5/25", "2025-01-02"), exponent: 2, dates: .fromFile)
+        #expect(same.lines.map(\.day) == [Self.day(2025, 5, 5), Self.day(2025, 1, 2)])
+    }
+
+    @Test("a file whose dates stay ambiguous, or mix the orders, is refused on its line")
+    func ambiguousDatesAreRefused() throws {
+        var ambiguous = StatementError(line: 2, "date '01/02/2010' reads month first and day first, and no date of the file reads only one way")
+        ambiguous.needsDateOrder = true
+        #expect(throws: ambiguous) { try QIFReader.read(Self.twoRecords("01/02/2010", "03/04/2010"), exponent: 2, dates: .fromFile) }
+        #expect(
+            throws: StatementError(
+                line: 6,
+                "date '12/29/2010' reads only month first, and date '29/12/2010' on line 2 only day first: the file's dates are not in one order")
+        ) { try QIFReader.read(Self.twoRecords("29/12/2010", "12/29/2010"), exponent: 2, dates: .fromFile) }
+        // Told the order, the file is read so, and a date of the other order is not a date.
+        #expect(try QIFReader.read(Self.twoRecords("01/02/2010", "03/04/2010"), exponent: 2, dates: .dayFirst).lines[0].day == Self.day(2010, 2, 1))
+        #expect(throws: StatementError(line: 6, "date '29/12/2010' is not a calendar date (read month first)")) {
+            try QIFReader.read(Self.twoRecords("01/02/2010", "29/12/2010"), exponent: 2, dates: .monthFirst)
+        }
+        #expect(throws: StatementError(line: 2, "date '31/31/2010' is not a calendar date (read month first)")) {
+            try QIFReader.read(Self.twoRecords("31/31/2010", "5/5/2010"), exponent: 2, dates: .fromFile)
+        }
+    }
+
     // MARK: Amounts
+
+    /// The QIF specification's own example writes its second split amount `$=746.36`: read as
+    /// the number after `=`, as the Ruby qif gem reads it.
+    @Test("a split amount written =746.36 is the amount 746.36")
+    func splitAmountWithEquals() throws {
+        let text = "!Type:Bank\nD6/ 1/94\nT-1,000.00\nN1005\nPBank Of Mortgage\nL[linda]\nS[linda]\n$-253.64\nSMort Int\n$=746.36\n^\n"
+        let line = try Self.onlyLine(text)
+        #expect(line.splits.map(\.amountMinor) == [-25364, 74636])
+        #expect(try Self.onlyLine("!Type:Bank\nD6/ 1/94\nT-10.00\nSA\n$=-10.00\n^\n").splits.map(\.amountMinor) == [-1000])
+        // `=` alone, twice, or in T is not an amount.
+        #expect(throws: StatementError(line: 5, "$ '=' is not an amount")) { try QIFReader.read("!Type:Bank\nD1/2/25\nT-1\nSA\n$=\n^", exponent: 2) }
+        #expect(throws: StatementError(line: 5, "$ '==1' is not an amount")) {
+            try QIFReader.read("!Type:Bank\nD1/2/25\nT-1\nSA\n$==1\n^", exponent: 2)
+        }
+        #expect(throws: StatementError(line: 3, "T '=1' is not an amount")) { try QIFReader.read("!Type:Bank\nD1/2/25\nT=1\n^", exponent: 2) }
+    }
 
     @Test(
         "amounts take the last mark before 1 to exponent digits as the decimal mark, the other as thousands",

@@ -3,8 +3,11 @@
 /// Both flavours are read by one tolerant tree builder: an element followed by text is a leaf
 /// (its close tag, when present, is consumed), an element followed by a tag is an aggregate, and an
 /// aggregate closed implicitly by an outer close tag (an SGML leaf left empty) hands its would-be
-/// children back to its parent. Tag names are case-insensitive; `&amp; &lt; &gt; &quot; &apos;` and
-/// numeric character references are decoded in values, which are trimmed.
+/// children back to its parent — unless it is one of a statement's aggregates (`BANKTRANLIST`,
+/// `STMTTRN`, …), which are always closed: one closed only by its parent's close tag is refused.
+/// Tag names are case-insensitive; `&amp; &lt; &gt; &quot; &apos;` and numeric character
+/// references are decoded in values, which are trimmed; `<![CDATA[…]]>` text is read as written.
+/// A file may start at its `<OFX>` tag, without a header.
 ///
 /// Each `STMTRS` (bank) or `CCSTMTRS` (card) becomes a `Statement`: `ACCTID` of `BANKACCTFROM` or
 /// `CCACCTFROM`, `CURDEF`, the `STMTTRN`s of `BANKTRANLIST` and the `LEDGERBAL`. A transaction's
@@ -39,10 +42,11 @@ public enum OFXReader {
         return statements
     }
 
-    /// True when the text starts (after whitespace/BOM) like an OFX file: `OFXHEADER:` or `<?xml` followed by `<?OFX` or an `<OFX>` tag.
+    /// True when the text starts (after whitespace/BOM) like an OFX file: `OFXHEADER:`, an
+    /// `<OFX>` tag (a file without its header, SGML or XML), or `<?xml` followed by `<?OFX` or an `<OFX>` tag.
     public static func looksLikeOFX(_ text: String) -> Bool {
         var bytes = Substring(text.unicodeScalars.drop { $0 == "\u{FEFF}" || $0.properties.isWhitespace }).utf8[...]
-        if startsIgnoringCase(bytes, "OFXHEADER:") { return true }
+        if startsIgnoringCase(bytes, "OFXHEADER:") || startsIgnoringCase(bytes, "<OFX>") { return true }
         guard startsIgnoringCase(bytes, "<?xml") else { return false }
         while let first = bytes.first, first != UInt8(ascii: ">") { bytes = bytes.dropFirst() }
         bytes = bytes.dropFirst().drop(while: isSpace)
@@ -66,10 +70,18 @@ public enum OFXReader {
         }
         if let ledger = document.child("LEDGERBAL", of: index) {
             let line = document.elements[ledger].line
-            guard let amount = document.leaf("BALAMT", in: ledger) else { throw StatementError(line: line, "LEDGERBAL has no BALAMT") }
-            guard let asOf = document.leaf("DTASOF", in: ledger) else { throw StatementError(line: line, "LEDGERBAL has no DTASOF") }
-            statement.closingBalance = StatementBalance(
-                day: try day("DTASOF", asOf), amountMinor: try amountMinor("BALAMT", amount, exponent: exponent))
+            let amount = document.leaf("BALAMT", in: ledger)
+            let asOf = document.leaf("DTASOF", in: ledger)
+            // An empty (or absent) figure is a balance the bank did not give: the lines still count.
+            if let amount, let asOf, !amount.text.isEmpty, !asOf.text.isEmpty {
+                statement.closingBalance = StatementBalance(
+                    day: try day("DTASOF", asOf), amountMinor: try amountMinor("BALAMT", amount, exponent: exponent))
+            } else {
+                let missing = [("BALAMT", amount), ("DTASOF", asOf)].filter { $0.1?.text.isEmpty ?? true }.map {
+                    $0.1 == nil ? "no \($0.0)" : "an empty \($0.0)"
+                }
+                statement.unusableBalance = StatementError(line: line, "LEDGERBAL has \(missing.joined(separator: " and "))")
+            }
         }
         return statement
     }
@@ -181,11 +193,18 @@ extension OFXReader {
             }
             while let token = try next() {
                 switch token {
-                case .text:
+                case .text, .cdata:
                     continue  // outside any leaf: the SGML header, text between aggregates
-                case .close(let name):
+                case .close(let name, let line):
                     guard openCount[name, default: 0] > 0, let position = open.lastIndex(where: { elements[$0].name == name }) else {
                         continue  // a stray close tag
+                    }
+                    // An aggregate is always closed: one left open is a file written wrong, whose
+                    // lines would otherwise be read as its parent's (or not at all).
+                    if let unclosed = open[(position + 1)...].first(where: { Self.aggregates.contains(elements[$0].name) }) {
+                        throw StatementError(
+                            line: elements[unclosed].line,
+                            "<\(elements[unclosed].name)> is never closed: </\(name)> on line \(line) closes the <\(name)> around it")
                     }
                     // Elements left open inside are SGML leaves without a value: what they seemed to
                     // hold are their siblings, children of the element closed here, in file order.
@@ -201,15 +220,17 @@ extension OFXReader {
                     if let parent = open.last { elements[parent].children.append(index) }
                     if selfClosing { continue }
                     var following = try next()
-                    if case .text(let raw)? = following {
-                        let text = Self.trimmed(raw)
+                    // The text up to the next tag: plain text (entities decoded) and CDATA sections (as written).
+                    var pieces: [Token] = []
+                    while let token = following, token.isText {
+                        pieces.append(token)
                         following = try next()
-                        if !text.isEmpty {
-                            elements[index].value = Self.decoded(text)
-                            if case .close(name)? = following { following = nil }  // XML, or SGML written closed
-                            pending = following
-                            continue
-                        }
+                    }
+                    if let value = Self.value(pieces) {
+                        elements[index].value = value
+                        if case .close(name, _)? = following { following = nil }  // XML, or SGML written closed
+                        pending = following
+                        continue
                     }
                     pending = following
                     open.append(index)
@@ -224,6 +245,30 @@ extension OFXReader {
                     "the file ends inside <\(elements[unclosed].name)> opened on line \(elements[unclosed].line): it looks cut short")
             }
             self.elements = elements
+        }
+
+        /// The aggregates of a statement: each is closed by its own close tag, never implicitly.
+        static let aggregates: Set<String> = [
+            "BANKMSGSRSV1", "CREDITCARDMSGSRSV1", "STMTTRNRS", "CCSTMTTRNRS", "STMTRS", "CCSTMTRS", "BANKACCTFROM", "CCACCTFROM",
+            "BANKTRANLIST", "STMTTRN", "LEDGERBAL", "AVAILBAL",
+        ]
+
+        /// The trimmed text of a run of text and CDATA tokens; nil when there is none.
+        private static func value(_ pieces: [Token]) -> String? {
+            if pieces.count == 1, case .text(let raw) = pieces[0] {
+                let text = trimmed(raw)
+                return text.isEmpty ? nil : decoded(text)
+            }
+            var bytes: [UInt8] = []
+            for piece in pieces {
+                switch piece {
+                case .text(let raw): bytes += decoded(raw).utf8
+                case .cdata(let raw): bytes += raw
+                case .open, .close: continue
+                }
+            }
+            let text = trimmed(bytes[...])
+            return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
         }
 
         /// The first child of `index` named `name`.
@@ -282,9 +327,19 @@ extension OFXReader {
     private enum Token {
         /// An open tag, its name upper case; `<TAG/>` is self-closing.
         case open(String, line: Int, selfClosing: Bool)
-        case close(String)
+        /// A close tag, its name upper case, and the line of its `<`.
+        case close(String, line: Int)
         /// The bytes between two tags, as they are.
         case text(ArraySlice<UInt8>)
+        /// The text of a `<![CDATA[…]]>` section, as it is (no entities).
+        case cdata(ArraySlice<UInt8>)
+
+        var isText: Bool {
+            switch self {
+            case .text, .cdata: true
+            case .open, .close: false
+            }
+        }
     }
 
     /// Tags and text, with processing instructions (`<?xml ?>`, `<?OFX ?>`), comments and
@@ -297,6 +352,9 @@ extension OFXReader {
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
+        static let cdataStart = Array("<![CDATA[".utf8)
+        static let cdataEnd = Array("]]>".utf8)
+
         mutating func next() throws(StatementError) -> Token? {
             while index < bytes.count {
                 let start = index
@@ -308,6 +366,13 @@ extension OFXReader {
                     return .text(bytes[start..<end])
                 }
                 let kind = bytes[index + 1]
+                if bytes[index...].starts(with: Self.cdataStart) {
+                    guard let end = find(Self.cdataEnd, from: index + Self.cdataStart.count) else {
+                        throw StatementError(line: startLine, "'<![CDATA[' is never closed by ']]>': the file looks cut short")
+                    }
+                    advance(to: end + Self.cdataEnd.count)
+                    return .cdata(bytes[(start + Self.cdataStart.count)..<end])
+                }
                 if kind == UInt8(ascii: "!") || kind == UInt8(ascii: "?") {
                     let comment = bytes[index...].starts(with: "<!--".utf8)
                     let terminator = Array((comment ? "-->" : ">").utf8)
@@ -332,7 +397,7 @@ extension OFXReader {
                 let name = inside.prefix { !OFXReader.isSpace($0) && $0 != UInt8(ascii: "/") }
                 guard !name.isEmpty else { continue }  // `</>`
                 let upper = String(decoding: name.map(OFXReader.upper), as: UTF8.self)
-                return closing ? .close(upper) : .open(upper, line: startLine, selfClosing: selfClosing)
+                return closing ? .close(upper, line: startLine) : .open(upper, line: startLine, selfClosing: selfClosing)
             }
             return nil
         }

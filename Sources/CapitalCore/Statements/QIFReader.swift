@@ -16,11 +16,12 @@
 /// ignored too.
 ///
 /// Dates: `1/ 2'25`, `01/02/2025`, `1/2/25`, `01/02'2025`, `1-2-2025`, `1.2.2025` (month first,
-/// or day first with `dayFirst`), and `2025-01-02` when the first group has four digits. Spaces
+/// day first, or as the file's dates allow: `DateOrder`), and `2025-01-02` when the first group has four digits. Spaces
 /// may follow a separator. A two-digit year after `'` is 20yy; after another separator it is 20yy
 /// below 70 and 19yy from 70. Amounts: `-1,234.56`, and `1.234,56`: the last `.` or `,` is the
 /// decimal mark when it occurs once and 1 to `exponent` digits follow it; the other mark
-/// separates thousands (groups of three).
+/// separates thousands (groups of three). A split's `$` may start with `=` (`$=746.36`, as in
+/// the QIF specification's example): the number after it is the amount.
 ///
 /// The statement's kind is `.card` when the first register section is `CCard`, else `.bank`; QIF
 /// names no account number, currency or balance.
@@ -35,8 +36,31 @@ public enum QIFReader {
     ///   a date or an amount that does not read, a split without an amount, no register at all.
     /// - Complexity: O(n) in the length of the text.
     public static func read(_ text: String, exponent: Int, dayFirst: Bool = false) throws(StatementError) -> Statement {
+        try read(text, exponent: exponent, dates: dayFirst ? .dayFirst : .monthFirst)
+    }
+
+    /// The order of the day and the month in a date such as `01/02/2025` (a date whose first
+    /// group has four digits is always year, month, day).
+    public enum DateOrder: Sendable, Equatable {
+        /// Quicken's own order: `12/29/2010`.
+        case monthFirst
+        /// `29/12/2010`.
+        case dayFirst
+        /// As the file's dates allow: when one of them reads only day first (`29/12/10`), or only
+        /// month first (`12/29/10`), the whole file is read that way. A file whose dates read both
+        /// ways (`01/02/2025`) and none tells which is refused (`StatementError.needsDateOrder`);
+        /// one whose dates read the same either way (`5/5/25`) is read month first.
+        case fromFile
+    }
+
+    /// The transactions of the file's registers, as `read(_:exponent:dayFirst:)`, with dates in
+    /// the order `dates` says.
+    /// - Throws: as `read(_:exponent:dayFirst:)`; with `.fromFile`, a file whose dates stay
+    ///   ambiguous (the error's `needsDateOrder` set) or mix the two orders.
+    /// - Complexity: O(n) in the length of the text.
+    public static func read(_ text: String, exponent: Int, dates: DateOrder) throws(StatementError) -> Statement {
         guard (0...18).contains(exponent) else { throw StatementError(line: 0, "exponent \(exponent) is not 0 to 18") }
-        var reader = Reader(exponent: exponent, dayFirst: dayFirst)
+        var reader = Reader(exponent: exponent, dates: dates)
         let bytes = Array(text.utf8)
         var start = 0
         var number = 1
@@ -87,19 +111,21 @@ public enum QIFReader {
 
     private struct Reader {
         let exponent: Int
-        let dayFirst: Bool
+        let dates: DateOrder
         var section = Section.none
         var kind: Statement.Kind?
         var record = Record()
         var lines: [StatementLine] = []
+        /// Each line's date, read into its groups: the day is set once the file's order is known.
+        var dateGroups: [DateGroups] = []
         /// The account the last `!Account` block named, and each account whose register had records,
         /// with the line of the first (a statement is one account's).
         var named: String?
         var accounts: [(name: String, line: Int)] = []
 
-        init(exponent: Int, dayFirst: Bool) {
+        init(exponent: Int, dates: DateOrder) {
             self.exponent = exponent
-            self.dayFirst = dayFirst
+            self.dates = dates
         }
 
         mutating func read(line: ArraySlice<UInt8>, number: Int) throws(StatementError) {
@@ -188,9 +214,10 @@ public enum QIFReader {
                 }
                 accounts.append((named, record.line))
             }
+            dateGroups.append(try QIFReader.groups(date, dates: dates))
             lines.append(
                 StatementLine(
-                    line: record.line, day: try QIFReader.day(date, dayFirst: dayFirst),
+                    line: record.line, day: Day(0),
                     amountMinor: try QIFReader.amount(total, code: record.total == nil ? "U" : "T", exponent: exponent),
                     payee: record.payee, note: record.memo, counterpart: record.category.isEmpty ? nil : QIFReader.account(record.category),
                     splits: splits))
@@ -202,6 +229,8 @@ public enum QIFReader {
                 throw StatementError(
                     line: 0, "no bank, card or cash section (!Type:Bank, !Type:CCard, !Type:Cash, !Type:Oth A, !Type:Oth L) in the file")
             }
+            let order = try QIFReader.order(dateGroups, dates: dates)
+            for index in lines.indices { lines[index].day = try QIFReader.day(dateGroups[index], dayFirst: order == .dayFirst) }
             return Statement(kind: kind, lines: lines)
         }
     }
@@ -209,11 +238,32 @@ public enum QIFReader {
     /// A category as it is; a transfer's `[Account]` keeps its brackets (an account, never a category).
     private static func account(_ category: String) -> String { category }
 
+    /// A date's three groups of digits: year, month, day when `yearFirst`, else two short groups
+    /// (month and day in an order the file decides) and the year.
+    private struct DateGroups {
+        var field: Field
+        var yearFirst: Bool
+        var first: Int
+        var second: Int
+        var year: Int
+
+        /// Whether the groups make a calendar date read day first (`dayFirst`) or month first.
+        func reads(dayFirst: Bool) -> Bool {
+            if yearFirst { return (try? Day(year: year, month: first, day: second)) != nil }
+            return (try? Day(year: year, month: dayFirst ? second : first, day: dayFirst ? first : second)) != nil
+        }
+    }
+
     /// `1/ 2'25`, `01/02/2025`, `1-2-25`, `2025-01-02`: three groups of digits, separated by one
     /// of `/ - . '`, spaces allowed around the separators.
-    private static func day(_ field: Field, dayFirst: Bool) throws(StatementError) -> Day {
+    private static func groups(_ field: Field, dates: DateOrder) throws(StatementError) -> DateGroups {
         var notDate: StatementError {
-            let forms = dayFirst ? "D/M/YY, D/M'YY, D/M/YYYY" : "M/D/YY, M/D'YY, M/D/YYYY"
+            let forms =
+                switch dates {
+                case .monthFirst: "M/D/YY, M/D'YY, M/D/YYYY"
+                case .dayFirst: "D/M/YY, D/M'YY, D/M/YYYY"
+                case .fromFile: "M/D/YYYY, D/M/YYYY (or a two-digit year, after / or ')"
+                }
             return StatementError(line: field.line, "date '\(field.text)' is not a date: expected \(forms) or YYYY-MM-DD")
         }
         var groups: [(value: Int, digits: Int, separator: UInt8)] = []
@@ -230,23 +280,59 @@ public enum QIFReader {
             bytes = bytes.dropFirst().drop(while: isSpace)
         }
         guard groups.count == 3 else { throw notDate }
-        let year: Int
-        let month: Int
-        let day: Int
         if groups[0].digits == 4 {
             guard groups[1].digits <= 2, groups[2].digits <= 2 else { throw notDate }
-            (year, month, day) = (groups[0].value, groups[1].value, groups[2].value)
-        } else {
-            guard groups[0].digits <= 2, groups[1].digits <= 2, groups[2].digits != 3 else { throw notDate }
-            let short = groups[2].value
-            year = groups[2].digits == 4 ? short : groups[2].separator == UInt8(ascii: "'") || short < 70 ? 2000 + short : 1900 + short
-            (month, day) = dayFirst ? (groups[1].value, groups[0].value) : (groups[0].value, groups[1].value)
+            return DateGroups(field: field, yearFirst: true, first: groups[1].value, second: groups[2].value, year: groups[0].value)
         }
+        guard groups[0].digits <= 2, groups[1].digits <= 2, groups[2].digits != 3 else { throw notDate }
+        let short = groups[2].value
+        let year = groups[2].digits == 4 ? short : groups[2].separator == UInt8(ascii: "'") || short < 70 ? 2000 + short : 1900 + short
+        return DateGroups(field: field, yearFirst: false, first: groups[0].value, second: groups[1].value, year: year)
+    }
+
+    /// The order the file's dates are read in: `dates`, unless `.fromFile`; then the order the
+    /// first date that reads only one way says (a date that reads only the other way is then an
+    /// error naming both), month first when every date reads the same both ways.
+    private static func order(_ dates: [DateGroups], dates order: DateOrder) throws(StatementError) -> DateOrder {
+        guard order == .fromFile else { return order }
+        var onlyDayFirst: DateGroups?
+        var onlyMonthFirst: DateGroups?
+        var ambiguous: DateGroups?
+        for date in dates where !date.yearFirst {
+            let (dayFirst, monthFirst) = (date.reads(dayFirst: true), date.reads(dayFirst: false))
+            if dayFirst && !monthFirst && onlyDayFirst == nil { onlyDayFirst = date }
+            if monthFirst && !dayFirst && onlyMonthFirst == nil { onlyMonthFirst = date }
+            if dayFirst && monthFirst && date.first != date.second && ambiguous == nil { ambiguous = date }
+        }
+        switch (onlyDayFirst, onlyMonthFirst) {
+        case (let day?, let month?):
+            let (later, earlier) = day.field.line > month.field.line ? (day, month) : (month, day)
+            let (laterOrder, earlierOrder) = later.field.line == day.field.line ? ("day", "month") : ("month", "day")
+            throw StatementError(
+                line: later.field.line,
+                "date '\(later.field.text)' reads only \(laterOrder) first, and date '\(earlier.field.text)' on line \(earlier.field.line) "
+                    + "only \(earlierOrder) first: the file's dates are not in one order")
+        case (_?, nil): return .dayFirst
+        case (nil, _?): return .monthFirst
+        case (nil, nil):
+            guard let ambiguous else { return .monthFirst }
+            var error = StatementError(
+                line: ambiguous.field.line,
+                "date '\(ambiguous.field.text)' reads month first and day first, and no date of the file reads only one way")
+            error.needsDateOrder = true
+            throw error
+        }
+    }
+
+    /// The day of a date's groups, month and day in the order `dayFirst` says.
+    private static func day(_ groups: DateGroups, dayFirst: Bool) throws(StatementError) -> Day {
         do {
-            return try Day(year: year, month: month, day: day)
+            if groups.yearFirst { return try Day(year: groups.year, month: groups.first, day: groups.second) }
+            return try Day(
+                year: groups.year, month: dayFirst ? groups.second : groups.first, day: dayFirst ? groups.first : groups.second)
         } catch {
-            let order = groups[0].digits == 4 ? "year first" : dayFirst ? "day first" : "month first"
-            throw StatementError(line: field.line, "date '\(field.text)' is not a calendar date (read \(order))")
+            let order = groups.yearFirst ? "year first" : dayFirst ? "day first" : "month first"
+            throw StatementError(line: groups.field.line, "date '\(groups.field.text)' is not a calendar date (read \(order))")
         }
     }
 
@@ -255,6 +341,8 @@ public enum QIFReader {
     private static func amount(_ field: Field, code: String, exponent: Int) throws(StatementError) -> Int64 {
         var notAmount: StatementError { StatementError(line: field.line, "\(code) '\(field.text)' is not an amount") }
         var bytes = field.text.utf8[...]
+        // The QIF specification's own split example writes `$=746.36`: the number as written.
+        if code == "$", bytes.first == UInt8(ascii: "=") { bytes = bytes.dropFirst() }
         let negative = bytes.first == UInt8(ascii: "-")
         if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
         let isMark = { (byte: UInt8) in byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") }

@@ -15,6 +15,9 @@ public struct Statement: Sendable, Equatable {
     public var lines: [StatementLine]
     /// The closing balance the bank states (OFX `LEDGERBAL`), when it gives one.
     public var closingBalance: StatementBalance?
+    /// Why a closing balance the file holds cannot be used (`LEDGERBAL has an empty BALAMT`), by
+    /// line; nil when there is none or it reads. The lines are read all the same.
+    public var unusableBalance: StatementError?
 
     /// A statement with every field given; all are optional but the kind.
     public init(
@@ -26,6 +29,36 @@ public struct Statement: Sendable, Equatable {
         self.currency = currency
         self.lines = lines
         self.closingBalance = closingBalance
+    }
+}
+
+extension Statement {
+    /// Gives each line that has only a balance (`amountFromBalance`) its amount, as hledger
+    /// settles a balance assignment: the line's balance less the account's balance before it.
+    /// That is the balance the last line before it gave, plus the amounts of the lines since;
+    /// before any line gave one, `opening` (the account's balance before the statement).
+    /// ```swift
+    /// // balances 100, 200, 300 (no amounts), opening 0: amounts 100, 100, 100
+    /// ```
+    /// - Throws: `StatementError` naming the line when the difference is past the range of amounts.
+    /// - Complexity: O(lines).
+    public mutating func settleAmountsFromBalances(opening: Int64) throws(StatementError) {
+        guard lines.contains(where: \.amountFromBalance) else { return }
+        var running = opening
+        for index in lines.indices {
+            let line = lines[index]
+            if line.amountFromBalance, let balance = line.balanceMinor {
+                let (difference, overflow) = balance.subtractingReportingOverflow(running)
+                guard !overflow, difference != .min else {
+                    throw StatementError(line: line.line, "its balance less the balance before it is past the range of amounts")
+                }
+                lines[index].amountMinor = difference
+                lines[index].amountFromBalance = false
+                running = balance
+            } else {
+                running = line.balanceMinor ?? saturatingSum(running, line.amountMinor)
+            }
+        }
     }
 }
 
@@ -48,6 +81,9 @@ public struct StatementLine: Sendable, Equatable {
     public var balanceMinor: Int64?
     /// The parts of a split line (QIF `S`/`$`/`E`); empty when the line is not split.
     public var splits: [StatementSplit]
+    /// The line gives its balance and no amount (an hledger balance assignment): its amount is
+    /// the change from the balance before it, set by `Statement.settleAmountsFromBalances`.
+    public var amountFromBalance = false
 
     /// A line of `amountMinor` on `day`, read from the file's `line`.
     public init(
@@ -99,6 +135,9 @@ public struct StatementBalance: Sendable, Equatable {
 public struct StatementError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var reason: String
+    /// A QIF file whose dates read both month first and day first, none telling which: the
+    /// front end names the options that decide it.
+    public var needsDateOrder = false
 
     /// `reason` at the file's `line` (0: the whole file).
     public init(line: Int, _ reason: String) {

@@ -82,6 +82,9 @@ public struct StatementImportResult: Sendable {
     /// Categories created (or that would be) for names the rules gave.
     public var createdCategories: [String]
     public var balance: StatementBalanceCheck?
+    /// Why the closing balance the statement holds cannot be used (`LEDGERBAL has an empty
+    /// BALAMT`), by line: its lines are imported without the balance check.
+    public var unusableBalance: StatementError?
     /// Whether anything was written (false for a dry run, or when every line was there already).
     public var written: Bool
 }
@@ -106,7 +109,7 @@ extension Store {
         }
         let currency = account.currency
         // The statement's lines are let go once decided: the write holds only the plan.
-        let (plan, balance, format, encoding) = try decide(request, account: account)
+        let (plan, balance, reading) = try decide(request, account: account)
         if let balance, balance.difference != 0, request.strict {
             throw KitError.refused(
                 reason: "the statement's closing balance on \(balance.day.iso) is \(balance.stated.plain), the ledger's would be "
@@ -118,16 +121,28 @@ extension Store {
             written = true
         }
         return StatementImportResult(
-            rows: plan.rows, format: format, encoding: encoding, createdCategories: plan.newCategories.map(\.name), balance: balance,
-            written: written)
+            rows: plan.rows, format: reading.format, encoding: reading.encoding, createdCategories: plan.newCategories.map(\.name),
+            balance: balance, unusableBalance: reading.unusableBalance, written: written)
     }
 
     /// Reads `request`'s statement and decides its lines (see `importStatement`), with the balance
     /// check; the statement itself is not kept.
     private func decide(
         _ request: StatementImport, account: Account
-    ) throws -> (StatementPlan, StatementBalanceCheck?, StatementFormat, TextEncoding) {
-        let reading = try request.source.read(exponent: account.currency.exponent)
+    ) throws -> (StatementPlan, StatementBalanceCheck?, (format: StatementFormat, encoding: TextEncoding, unusableBalance: StatementError?)) {
+        var reading = try request.source.read(exponent: account.currency.exponent)
+        // A credit card's statement moves a card: into another kind of account its signs and its balance mean nothing.
+        if reading.statement.kind == .card, account.kind != .creditCard {
+            let what = reading.format == .ofx ? "a credit-card statement (CREDITCARDMSGSRSV1)" : "a credit-card register (!Type:CCard)"
+            throw KitError.invalid(
+                .account, value: request.account,
+                reason: "it is \(account.kind.withArticle) account and the statement is \(what): import it into a credit-card account")
+        }
+        if let first = reading.statement.lines.first, reading.statement.lines.contains(where: \.amountFromBalance) {
+            // hledger's balance assignments: the first line's amount is its balance less the account's before the statement.
+            let opening = try recordedBalance(account, on: first.day.advanced(by: -1))
+            reading = try reading.settlingAmountsFromBalances(opening: opening, path: request.source.path)
+        }
         let statement = reading.statement
         let inAccount = "account '\(FieldKeys.literal(account.name))' in \(account.currency.code)"
         if let code = statement.currency, !StatementCurrency.matches(code, account.currency.code) {
@@ -140,6 +155,14 @@ extension Store {
         }
         var plan = try StatementPlan(request: request, account: account, statement: statement, store: self)
         try plan.decide(statement.lines)
-        return (plan, try plan.balanceCheck(statement), reading.format, reading.encoding)
+        return (plan, try plan.balanceCheck(statement), (reading.format, reading.encoding, statement.unusableBalance))
+    }
+
+    /// The account's recorded balance at the end of `day`.
+    private func recordedBalance(_ account: Account, on day: Day) throws -> Int64 {
+        let ledger = try snapshot(asOf: [day])
+        do { return try ledger.balances(on: day)[BalanceKey(accountID: account.id, currency: account.currency)] ?? 0 } catch {
+            throw KitError.engine(context: "balance", reason: KitError.template(error))
+        }
     }
 }

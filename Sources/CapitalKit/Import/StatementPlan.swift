@@ -24,6 +24,8 @@ struct StatementPlan {
     private var seenKeys: Set<String> = []
     /// Hand-entered transactions by the amount they move on the account.
     private var unlinkedByAmount: [Int64: [UnlinkedTransaction]] = [:]
+    /// Transactions another account's statement holds, by the amount they move on the account.
+    private var linkedByAmount: [Int64: [LinkedTransaction]] = [:]
     /// Open flows by day.
     private var flowsByDay: [Int: [StatementFlow]] = [:]
     private var usedTransactions: Set<String> = []
@@ -43,6 +45,7 @@ struct StatementPlan {
             accountID: account.id, range: range, window: max(StatementImport.handEnteredDays, request.matchDays), today: request.today,
             learn: request.learn)
         unlinkedByAmount = Dictionary(grouping: history.unlinked, by: \.amount)
+        linkedByAmount = Dictionary(grouping: history.linkedElsewhere, by: \.amount)
         flowsByDay = Dictionary(grouping: history.flows, by: { $0.entry.flow.day.number })
         try resolveCounterparts(statement.lines)
         if request.learn { learn() }
@@ -208,6 +211,12 @@ struct StatementPlan {
                 row.status = .matches(Store.shortID(match.id))
                 row.counterpart = match.counterparts
                 writes.append(StatementWrite(key: key, action: .link(id: match.id)))
+            } else if line.splits.isEmpty, !request.keepBoth, let match = linkedElsewhere(line, counterpart: given) {
+                // The other statement's line of a transfer: the money is in the ledger once; that
+                // transaction keeps the other statement's key, and nothing is written.
+                usedTransactions.insert(match.id)
+                row.status = .matches(Store.shortID(match.id))
+                row.counterpart = match.counterparts
             } else if line.splits.isEmpty, let flow = flow(line, counterpart: given) {
                 usedFlows.insert(flow.entry.reference)
                 let transaction = Transaction(
@@ -277,6 +286,18 @@ struct StatementPlan {
     private func handEntered(_ line: StatementLine) -> UnlinkedTransaction? {
         (unlinkedByAmount[line.amountMinor] ?? []).filter {
             abs($0.day.number - line.day.number) <= StatementImport.handEnteredDays && !usedTransactions.contains($0.id)
+        }.min { abs($0.day.number - line.day.number) < abs($1.day.number - line.day.number) }
+    }
+
+    /// The nearest transaction another account's statement holds that moves this account by the
+    /// line's amount within the match window (`--match-days`, at least two days) and moves that
+    /// other account too (the line's counterpart, when it names one, must be it), not yet taken.
+    private func linkedElsewhere(_ line: StatementLine, counterpart: Account?) -> LinkedTransaction? {
+        if line.counterpart != nil && counterpart == nil { return nil }
+        let window = max(StatementImport.handEnteredDays, request.matchDays)
+        return (linkedByAmount[line.amountMinor] ?? []).filter { linked in
+            abs(linked.day.number - line.day.number) <= window && !usedTransactions.contains(linked.id)
+                && linked.otherAccountIDs.contains(linked.linkedAccountID) && (counterpart == nil || counterpart?.id == linked.linkedAccountID)
         }.min { abs($0.day.number - line.day.number) < abs($1.day.number - line.day.number) }
     }
 

@@ -106,14 +106,13 @@ extension StatementRules {
         /// What the rules make of one record; `foldedColumns` is the caller's scratch.
         @Sendable func process(_ record: DelimitedRecord, _ foldedColumns: inout [[UInt8]?]) throws -> RecordOutcome {
             let fields = record.fields
-            if !names.isEmpty && fields.count != names.count {
-                throw fail(
-                    record.line,
-                    "the record has \(fields.count) field\(fields.count == 1 ? "" : "s") and fields names \(names.count): "
-                        + FieldKeys.literal(fields.joined(separator: ",").prefix(80).description))
-            }
+            // A record of another shape (a footer, a total) may be one an `if` leaves out: as in
+            // hledger, `skip` and `end` are decided before the shape is checked, its missing
+            // columns read as empty.
+            let misshapen = !names.isEmpty && fields.count != names.count
             func column(_ index: Int) throws -> String {
                 guard fields.indices.contains(index) else {
+                    if misshapen { return "" }
                     throw fail(record.line, "the rules read column \(index + 1), and the record has \(fields.count)")
                 }
                 return fields[index]
@@ -149,7 +148,7 @@ extension StatementRules {
                 }
                 return result != matcher.negated
             }
-            for block in compiledBlocks {
+            for block in compiledBlocks where !misshapen || block.ends || block.skipsRecord {
                 var applies = false
                 for group in block.groups where try group.allSatisfy(matches) {
                     applies = true
@@ -160,6 +159,12 @@ extension StatementRules {
                 if block.skipsRecord { return .skipped }
                 hits.append(block.origin)
                 for (slot, template) in block.assignments { values[slot] = template }
+            }
+            if misshapen {
+                throw fail(
+                    record.line,
+                    "the record has \(fields.count) field\(fields.count == 1 ? "" : "s") and fields names \(names.count): "
+                        + FieldKeys.literal(fields.joined(separator: ",").prefix(80).description))
             }
             func value(_ slot: Slot) throws -> String? {
                 let template = values[slot.rawValue]
@@ -201,8 +206,10 @@ extension StatementRules {
                         "both amount-in '\(FieldKeys.literal(try value(.amountIn) ?? ""))' and amount-out '\(FieldKeys.literal(try value(.amountOut) ?? ""))' have a value"
                     )
                 case (nil, nil):
-                    // A line of 0.00 (a card check) is read as 0; one with no amount at all is refused.
-                    guard try value(.amount) != nil || value(.amountIn) != nil || value(.amountOut) != nil else {
+                    // A line of 0.00 (a card check) is read as 0; one with no amount at all is refused,
+                    // unless it gives its balance: its amount is then the change from the balance
+                    // before it (an hledger balance assignment).
+                    guard try value(.amount) != nil || value(.amountIn) != nil || value(.amountOut) != nil || value(.balance) != nil else {
                         let assigned = [Slot.amount, .amountIn, .amountOut].contains { values[$0.rawValue] >= 0 }
                         throw fail(
                             record.line,
@@ -213,6 +220,7 @@ extension StatementRules {
                 }
             }
             let balance = try amount(.balance)
+            let fromBalance = try value(.amount) == nil && value(.amountIn) == nil && value(.amountOut) == nil && balance != nil
             var currency = try value(.currency)
             if let printed {
                 // A sign printed with an amount names its currency: the rules' must agree with it.
@@ -224,9 +232,10 @@ extension StatementRules {
                 }
                 currency = currency ?? printed.mark
             }
-            let line = StatementLine(
+            var line = StatementLine(
                 line: record.line, day: day, amountMinor: minor, currency: currency, payee: try value(.description) ?? "",
                 note: try value(.comment) ?? "", counterpart: try value(.account2), balanceMinor: balance)
+            line.amountFromBalance = fromBalance
             return .line(line, hits)
         }
 

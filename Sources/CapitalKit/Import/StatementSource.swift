@@ -22,20 +22,21 @@ public struct StatementSource: Sendable {
     public var rulesPath: String?
     /// Which statement of an OFX file holding several: the bank's account number, or its last digits.
     public var ofxAccount: String?
-    /// QIF dates with the day first (`31/01/2025`); Quicken writes the month first.
-    public var dayFirst: Bool
+    /// The order of QIF dates (`01/02/2025`): `.fromFile` unless told, as the file's dates allow
+    /// (a file whose dates read both ways and none tells which is refused).
+    public var dates: QIFReader.DateOrder
 
     /// The statement at `path`, read as the other fields say (each nil: told from the file).
     public init(
         path: String, format: StatementFormat? = nil, encoding: TextEncoding? = nil, rulesPath: String? = nil, ofxAccount: String? = nil,
-        dayFirst: Bool = false
+        dates: QIFReader.DateOrder = .fromFile
     ) {
         self.path = path
         self.format = format
         self.encoding = encoding
         self.rulesPath = rulesPath
         self.ofxAccount = ofxAccount
-        self.dayFirst = dayFirst
+        self.dates = dates
     }
 
     /// The largest statement file read: a decade of daily lines is a few megabytes.
@@ -56,6 +57,19 @@ public struct StatementReading: Sendable {
     public var rulesPath: String?
 }
 
+extension StatementReading {
+    /// The reading with the amount of each line that gives only its balance settled from the
+    /// balance before it (`Statement.settleAmountsFromBalances`), `opening` before the first.
+    /// - Throws: `KitError.fileLine` naming `path` and the line whose amount is past the range.
+    public func settlingAmountsFromBalances(opening: Int64, path: String) throws -> StatementReading {
+        var reading = self
+        do { try reading.statement.settleAmountsFromBalances(opening: opening) } catch {
+            throw KitError.fileLine(path: path, line: error.line, reason: FieldKeys.literal(error.reason))
+        }
+        return reading
+    }
+}
+
 extension StatementSource {
     /// Reads, decodes and parses the statement, amounts in minor units of a currency with
     /// `exponent` decimals.
@@ -69,9 +83,9 @@ extension StatementSource {
             throw KitError.invalid(
                 .ofxAccount, value: wanted, reason: "the statement is \(format.rawValue.uppercased()), not OFX: it holds one account's lines")
         }
-        if dayFirst, format != .qif {
+        if dates != .fromFile, format != .qif {
             throw KitError.refused(
-                reason: "{dayFirst} reads QIF dates; the statement is \(format.rawValue.uppercased())"
+                reason: "\(dates == .dayFirst ? "{dayFirst}" : "{monthFirst}") reads QIF dates; the statement is \(format.rawValue.uppercased())"
                     + (format == .csv ? " (its rules' date-format says how its dates read)" : " (OFX dates are YYYYMMDD)"))
         }
         var declared = encoding
@@ -91,9 +105,13 @@ extension StatementSource {
             return StatementReading(statement: try choose(statements), format: format, encoding: used, matched: [], rulesPath: nil)
         case .qif:
             do {
-                let statement = try QIFReader.read(text, exponent: exponent, dayFirst: dayFirst)
+                let statement = try QIFReader.read(text, exponent: exponent, dates: dates)
                 return StatementReading(statement: statement, format: format, encoding: used, matched: [], rulesPath: nil)
-            } catch { throw lineError(error) }
+            } catch {
+                guard error.needsDateOrder else { throw lineError(error) }
+                throw KitError.fileLine(
+                    path: path, line: error.line, reason: FieldKeys.literal(error.reason) + ": give {dayFirst} or {monthFirst}")
+            }
         case .csv:
             // hledger's `bank.csv.rules`, else `bank.rules` beside the statement.
             let candidates = [path + ".rules", (path as NSString).deletingPathExtension + ".rules"]

@@ -9,6 +9,9 @@ public struct StatementHistory: Sendable {
     public var keys: [String: String]
     /// Live transactions on the account in the range, linked to no statement line.
     public var unlinked: [UnlinkedTransaction]
+    /// Live transactions on the account in the range that another account's statement linked
+    /// (a transfer the other statement imported or matched): this statement's line of it is the same money.
+    public var linkedElsewhere: [LinkedTransaction]
     /// Open expected flows (schedules, loans, deposits) in the range that move the account.
     public var flows: [StatementFlow]
     /// Per payee as recorded, the categories its transactions used and how often (when asked).
@@ -23,6 +26,21 @@ public struct UnlinkedTransaction: Sendable, Equatable {
     public var amount: Int64
     public var payee: String
     /// The other accounts and categories it moves, by name, joined by `, `.
+    public var counterparts: String
+}
+
+/// A transaction on the statement's account that a line of another account's statement holds
+/// (its import key is that account's).
+public struct LinkedTransaction: Sendable, Equatable {
+    public var id: String
+    public var day: Day
+    /// What it moves on the statement's account (minor units).
+    public var amount: Int64
+    /// The account whose statement line it holds.
+    public var linkedAccountID: String
+    /// The other accounts and categories it moves, by id.
+    public var otherAccountIDs: [String]
+    /// The same, by name, joined by `, `.
     public var counterparts: String
 }
 
@@ -77,6 +95,22 @@ extension Store {
             ).map { row in
                 UnlinkedTransaction(id: row[0], day: Day(row[1]), amount: row[3], payee: row[2], counterparts: row[4] ?? "")
             }
+            let linkedElsewhere = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.id, t.day, SUM(p.amountMinor), substr(t.importKey, 1, instr(t.importKey, ':') - 1),
+                        (SELECT GROUP_CONCAT(q.accountId, ',') FROM posting q WHERE q.txnId = t.id AND q.accountId <> ?),
+                        (SELECT GROUP_CONCAT(a.name, ', ') FROM posting q JOIN account a ON a.id = q.accountId WHERE q.txnId = t.id AND q.accountId <> ?)
+                    FROM txn t JOIN posting p ON p.txnId = t.id
+                    WHERE t.deleted = 0 AND t.importKey IS NOT NULL AND substr(t.importKey, 1, instr(t.importKey, ':') - 1) <> ?
+                        AND p.accountId = ? AND t.day >= ? AND t.day < ?
+                    GROUP BY t.id ORDER BY t.day, t.seq
+                    """, arguments: [accountID, accountID, accountID, accountID, wide.start.number, wide.end.number]
+            ).map { row in
+                LinkedTransaction(
+                    id: row[0], day: Day(row[1]), amount: row[2], linkedAccountID: row[3],
+                    otherAccountIDs: (row[4] as String? ?? "").split(separator: ",").map(String.init), counterparts: row[5] ?? "")
+            }
             var flows: [StatementFlow] = []
             if try Store.expectsFlows(db, into: [accountID]) {
                 let (ledger, calendars, marks) = try Store.expectedContext(db, location: location, asOf: [wide.start])
@@ -106,7 +140,8 @@ extension Store {
                     payeeCategories[row[0], default: [:]][row[1]] = row[2]
                 }
             }
-            return StatementHistory(keys: keys, unlinked: unlinked, flows: flows, payeeCategories: payeeCategories)
+            return StatementHistory(
+                keys: keys, unlinked: unlinked, linkedElsewhere: linkedElsewhere, flows: flows, payeeCategories: payeeCategories)
         }
     }
 

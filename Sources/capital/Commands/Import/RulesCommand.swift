@@ -39,7 +39,8 @@ extension Capital.RulesCommand {
             if let currency {
                 do { exponent = try Currency(currency).exponent } catch { throw CLIError.invalid("--currency", currency, spelled(error)) }
             }
-            let reading = try kit { try source.read(exponent: exponent) }
+            // Without a ledger, a line that gives only its balance counts from zero, as hledger reading the CSV alone.
+            let reading = try kit { try source.read(exponent: exponent).settlingAmountsFromBalances(opening: 0, path: statement) }
             var section = Section(
                 name: "lines",
                 columns: [

@@ -21,7 +21,9 @@ struct StatementOptions: ParsableArguments {
         name: .customLong("ofx-account"),
         help: ArgumentHelp("Which statement of an OFX file: its account number or last digits.", valueName: "number"))
     var ofxAccount: String?
-    @Flag(name: .customLong("day-first"), help: "QIF dates are day/month (Quicken writes month/day).") var dayFirst = false
+    @Flag(name: .customLong("day-first"), help: "QIF dates are day/month (default: as the file's dates tell).") var dayFirst = false
+    @Flag(name: .customLong("month-first"), help: "QIF dates are month/day, as Quicken writes them (default: as the file's dates tell).")
+    var monthFirst = false
     @Flag(name: .customLong("dry-run"), help: "Show what each line would become; write nothing.") var dryRun = false
     @Flag(name: .customLong("create-missing"), help: "Create the categories the rules name and the ledger lacks.") var createMissing = false
     @Flag(help: "Categorise a line the rules leave alone by what its payee was given most often before.") var learn = false
@@ -41,7 +43,8 @@ struct StatementOptions: ParsableArguments {
             if let value { given.append((option, value)) }
         }
         for (option, set) in [
-            ("--day-first", dayFirst), ("--dry-run", dryRun), ("--create-missing", createMissing), ("--learn", learn), ("--keep-both", keepBoth),
+            ("--day-first", dayFirst), ("--month-first", monthFirst), ("--dry-run", dryRun), ("--create-missing", createMissing), ("--learn", learn),
+            ("--keep-both", keepBoth),
             ("--strict", strict),
         ]
         where set {
@@ -62,7 +65,9 @@ struct StatementOptions: ParsableArguments {
 
     /// The statement as the options describe it.
     func source(_ file: String) throws -> StatementSource {
-        var source = StatementSource(path: file, rulesPath: rules, ofxAccount: ofxAccount, dayFirst: dayFirst)
+        if dayFirst && monthFirst { throw CLIError("give --day-first or --month-first, not both", exitCode: 64) }
+        var source = StatementSource(
+            path: file, rulesPath: rules, ofxAccount: ofxAccount, dates: dayFirst ? .dayFirst : monthFirst ? .monthFirst : .fromFile)
         if let formatIn {
             guard let format = StatementFormat(rawValue: formatIn.lowercased()) else {
                 throw CLIError.invalid("--format-in", formatIn, "expected csv, ofx or qif")
@@ -91,6 +96,11 @@ struct StatementOptions: ParsableArguments {
         let store = try global.ledgerStore(writing: !dryRun)
         let result = try kit { try store.importStatement(request, dryRun: dryRun) }
         let shown = { (money: Money) in global.hideAmounts ? "***" : money.plain }
+        if let unusable = result.unusableBalance {
+            Console.current.writeError(
+                "capital: warning: \(file):\(unusable.line): \(unusable.reason.singleLine): the statement gives no usable closing balance; "
+                    + "its lines \(dryRun ? "would be" : "are") imported without the balance check\n")
+        }
         if let balance = result.balance, balance.difference != 0 {
             let difference = Money(minor: balance.difference, currency: balance.stated.currency)
             Console.current.writeError(
