@@ -106,7 +106,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "CapitalServer"]),
+        .testTarget(name: "CapitalKitTests", dependencies: ["CapitalCore", "CapitalStore", "CapitalKit", "CapitalServer", "CapitalTestSupport"]),
         .testTarget(
             name: "CapitalServerTests",
             dependencies: [

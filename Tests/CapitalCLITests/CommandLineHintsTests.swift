@@ -65,8 +65,9 @@ struct DataNotDisplayTests {
         let cli = try CLI()
         let csv = cli.ok(Self.sample + ["forecast", "--until", "2025-06", "--format", "csv"])
         let lines = csv.split(whereSeparator: \.isNewline)
-        // The sample's level 4 holds its euro card: what rates added is a column of its own.
-        #expect(lines.first == "start,end,opening,inflow,outflow,revaluation,closing,min,minDay,currency")
+        // The sample's level 4 holds its euro card: what rates added is a column of its own; a
+        // forecast level adds each period's exact answer.
+        #expect(lines.first == "start,end,opening,inflow,outflow,revaluation,closing,min,minDay,canSpend,currency")
         #expect(lines.count == 4 && lines.dropFirst().allSatisfy { $0.hasSuffix(",RUB") }, "\(csv)")
         // JSON says it once, the table in its heading.
         let json = try #require(try cli.json(Self.sample + ["forecast", "--until", "2025-06", "--format", "json"]) as? [String: Any])

@@ -1,4 +1,5 @@
 import CapitalCore
+import CapitalTestSupport
 import Foundation
 import Testing
 
@@ -160,11 +161,11 @@ struct StatementsByOthersTests {
 
     @Test func footersLeftOutByIfBlocksAreNotRecords() throws {
         let cli = try Self.ledger("RUB", account: "Сбер")
-        let rules = try Self.file(cli, "ru.rules", StatementRulesFootersFixture.rules)
-        let csv = try Self.file(cli, "ru.csv", StatementRulesFootersFixture.csv)
+        let rules = try Self.file(cli, "ru.rules", RussianBankExport.rules)
+        let csv = try Self.file(cli, "ru.csv", RussianBankExport.csv)
         let rows = try StatementImportTests.lines(try cli.json(["import", csv, "--account", "Сбер", "--rules", rules]))
         #expect(rows.map { $0.string("amount") } == ["-1234.50", "180000.00"])
-        let footer = try Self.file(cli, "footer.csv", StatementRulesFootersFixture.csv.replacingOccurrences(of: "Итого списаний", with: "Всего"))
+        let footer = try Self.file(cli, "footer.csv", RussianBankExport.csv.replacingOccurrences(of: "Итого списаний", with: "Всего"))
         Self.malformed(
             cli, ["import", footer, "--account", "Сбер", "--rules", rules],
             mentioning: ["footer.csv:5", "the record has 2 fields and fields names 3"])
@@ -240,32 +241,4 @@ struct StatementsByOthersTests {
         cli.ok(["account", "add", "Visa", "--kind", "credit-card"])
         #expect(try StatementImportTests.lines(try cli.json(["import", qif, "--account", "Visa"])).count == 1)
     }
-}
-
-/// A Russian bank's export with its footers, and the rules that leave them out as hledger 1.25 does.
-enum StatementRulesFootersFixture {
-    static let rules = """
-        skip 1
-        separator ;
-        fields date, payee, amount
-        date-format %d.%m.%Y
-        decimal-mark ,
-        description %payee
-
-        if ^Итого
-          skip
-
-        if ^Исходящий остаток
-          end
-        """
-
-    static let csv = """
-        Дата;Описание;Сумма
-        01.04.2025;ПЯТЁРОЧКА;-1234,50
-        02.04.2025;ЗАРПЛАТА;180000,00
-        Итого поступлений;180000,00
-        Итого списаний;1234,50
-        Исходящий остаток;178765,50
-
-        """
 }

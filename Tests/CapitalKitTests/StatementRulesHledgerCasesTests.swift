@@ -1,4 +1,5 @@
 import CapitalCore
+import CapitalTestSupport
 import Foundation
 import Testing
 
@@ -58,31 +59,8 @@ struct StatementRulesHledgerCasesTests {
 
     /// A Russian bank's export ends with totals of two fields; hledger 1.25 leaves them out by
     /// `if ^Итого` + `skip`, and stops at `Исходящий остаток` by `end`, before any shape check.
-    static let footers = """
-        skip 1
-        separator ;
-        fields date, payee, amount
-        date-format %d.%m.%Y
-        decimal-mark ,
-        description %payee
-
-        if ^Итого
-          skip
-
-        if ^Исходящий остаток
-          end
-        """
-
-    static let russian = """
-        Дата;Описание;Сумма
-        01.04.2025;ПЯТЁРОЧКА;-1234,50
-        02.04.2025;ЗАРПЛАТА;180000,00
-        Итого поступлений;180000,00
-        Итого списаний;1234,50
-        Исходящий остаток;178765,50
-        03.04.2025;after the end;-1,00
-
-        """
+    static let footers = RussianBankExport.rules
+    static let russian = RussianBankExport.csv
 
     @Test func footersOfAnotherShapeAreLeftOutBySkipAndEndInIfBlocks() throws {
         let reading = try Self.read(Self.footers, Self.russian)
