@@ -44,6 +44,7 @@ package extension Report {
         switch cell {
         case .text(let s): return s.contains(where: \.isNewline) ? s.split(whereSeparator: \.isNewline).joined(separator: " ⏎ ") : s
         case .noted(let s, let note): return tableText(.text(s), options) + " (\(note))"
+        case .spelled(let s, _): return tableText(.text(s), options)
         case .rate(let rate): return rate.description
         case .absent(let words): return words
         case .id(let s): return Store.shortID(s)
@@ -134,7 +135,7 @@ package extension Report {
     /// must not run as a formula; amounts, days, ids and flags are values capital wrote.
     private func csvField(_ cell: Cell) -> CSVWriter.Field {
         switch cell {
-        case .text(let s), .noted(let s, _): return .text(s)
+        case .text(let s), .noted(let s, _), .spelled(_, let s): return .text(s)
         case .money(let m): return .value(m.plain)
         case .range(let low, let high): return .value(low.plain + ".." + high.plain)
         case .id(let s): return .value(s)
@@ -168,7 +169,7 @@ package extension Report {
 
     static func jsonValue(_ cell: Cell) -> JSON {
         switch cell {
-        case .text(let s), .id(let s), .noted(let s, _): return .string(s)
+        case .text(let s), .id(let s), .noted(let s, _), .spelled(_, let s): return .string(s)
         case .money(let m): return .string(m.plain)
         case .range(let low, let high): return .string(low.plain + ".." + high.plain)
         case .int(let i): return .number(String(i))

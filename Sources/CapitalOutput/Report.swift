@@ -5,6 +5,9 @@ package enum Cell {
     case text(String)
     /// A value with a note for people: `RU (the ledger's)` in tables, the value alone in JSON and CSV.
     case noted(String, note: String)
+    /// A value spelled for people in tables (`partially paid`, an IBAN in groups of four) and as
+    /// data in JSON and CSV (`partially-paid`, the IBAN without spaces).
+    case spelled(String, data: String)
     /// An annual rate: `7.75%` in tables, the decimal `7.75` in JSON and CSV.
     case rate(Rate)
     /// Nothing, said in words in tables (`(the default account)`): null in JSON, empty in CSV.
@@ -23,6 +26,11 @@ package enum Cell {
     /// Several accounts' names: joined in tables, a list of names in JSON.
     case labels([Label])
     case none
+}
+
+package extension Cell {
+    /// Free text that may be empty: an empty one is absent (null in JSON, an empty CSV field).
+    static func optional(_ text: String) -> Cell { text.isEmpty ? .none : .text(text) }
 }
 
 /// A column: its JSON/CSV key, its table title, and whether it lines up on the right.

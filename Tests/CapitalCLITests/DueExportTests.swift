@@ -27,7 +27,7 @@ struct DueExportTests {
             #expect(
                 row["total"].flatMap(minorUnits) == total && row["paid"].flatMap(minorUnits) == paid
                     && row["left"].flatMap(minorUnits) == total - paid)
-            #expect(row["status"] == (paid == 0 ? "unpaid" : paid == total ? "fully paid" : "partially paid"))
+            #expect(row["status"] == (paid == 0 ? "unpaid" : paid == total ? "fully-paid" : "partially-paid"))
             #expect(row["category"] == due["category"] ?? (due["type"] == "bill" ? "Bills" : "Fines"))
             #expect(row["iban"] == due["iban"] ?? "")
         }

@@ -1,17 +1,19 @@
 import Foundation
 import Testing
 
-/// IBANs on bills and fines: checked on the way in, stored without spaces, shown in groups of four.
+/// IBANs on bills and fines: checked on the way in, stored without spaces, shown in groups of four
+/// in tables (JSON and CSV carry it without spaces, and null when there is none).
 @Suite("CLI: due payment IBANs")
 struct DueIBANTests {
     @Test func aValidIBANIsStoredElectronicAndPrintedInGroups() throws {
         let cli = try CLI.initialized()
         cli.ok(["due", "add", "bill", "--total", "5400", "--due", "2025-04-25", "--reason", "Electricity", "--iban", "gb82 west 1234 5698 7654 32"])
         let shown = try #require(try cli.json(["due", "show", "1", "--format", "json"]) as? [String: Any])
-        #expect(shown["iban"] as? String == "GB82 WEST 1234 5698 7654 32")
+        #expect(shown["iban"] as? String == "GB82WEST12345698765432")
+        #expect(cli.ok(["due", "show", "1"]).contains("GB82 WEST 1234 5698 7654 32"))
         #expect(cli.ok(["export"]).contains("iban: GB82WEST12345698765432"))
         cli.ok(["due", "edit", "1", "--iban", ""])
-        #expect((try cli.json(["due", "show", "1", "--format", "json"]) as? [String: Any])?["iban"] as? String == "")
+        #expect((try cli.json(["due", "show", "1", "--format", "json"]) as? [String: Any])?["iban"] is NSNull)
     }
 
     @Test func aWrongIBANIsRefusedNamingWhatIsWrong() throws {

@@ -656,14 +656,13 @@ struct ExpectedFlowTests {
         let name = String(ref[..<ref.lastIndex(of: "@")!])
         if ["Mortgage", "VTB Loan", "Car Loan"].contains(name) { return ("VTB Debit", name) }
         if name == "Sber Deposit" { return ("Interest", name) }
-        // Postings as `NAME +AMOUNT`: the one given is `to`, the one taken `from`.
+        // Postings as objects: the one given is `to`, the one taken `from`.
         let schedule = try #require(try cli.json(["schedule", "show", name]) as? [String: Any])
-        let postings = try #require(schedule["postings"] as? [String])
-        func account(_ sign: String) throws -> String {
-            let posting = try #require(postings.first { $0.contains(" \(sign)") })
-            return String(posting[..<posting.range(of: " \(sign)", options: .backwards)!.lowerBound])
+        let postings = try #require(schedule["postings"] as? [[String: Any]])
+        func account(negative: Bool) throws -> String {
+            try #require(postings.first { ($0.string("amount") ?? "").hasPrefix("-") == negative }?.string("account"))
         }
-        return (try account("-"), try account("+"))
+        return (try account(negative: true), try account(negative: false))
     }
 
     /// Records by hand that `amount` moved from `from` to `to` on `day`, naming the flow it settles or not.

@@ -125,12 +125,12 @@ struct HouseholdForecast: Sendable {
     private static func events(of name: String, _ result: CLI.Result) -> [Event]? {
         guard result.status == 0,
             let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
-            let postings = object["postings"] as? [String], let list = object["occurrences"] as? [[String: Any]]
+            let postings = object["postings"] as? [[String: Any]], let list = object["occurrences"] as? [[String: Any]]
         else { return nil }
         var template: [(account: String, amount: Int64)] = []
         for posting in postings {
-            guard let space = posting.lastIndex(of: " "), let amount = minorUnits(String(posting[posting.index(after: space)...])) else { return nil }
-            template.append((String(posting[..<space]), amount))
+            guard let account = posting.string("account"), let amount = posting.string("amount").flatMap(minorUnits) else { return nil }
+            template.append((account, amount))
         }
         var events: [Event] = []
         for occurrence in list {

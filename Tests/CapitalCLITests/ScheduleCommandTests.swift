@@ -76,9 +76,14 @@ struct ScheduleCommandTests {
         #expect(shown.string("start") == "2025-03-05")
         #expect(shown.string("amount") == "50000.00")
         #expect(shown.string("approval") == "auto")
-        #expect(shown["postings"] as? [String] == ["Housing +50000.00", "VTB Debit -50000.00"])
+        #expect(Self.postings(shown) == ["Housing 50000.00", "VTB Debit -50000.00"])
         #expect(Self.dates(shown) == ["2025-03-05", "2025-04-05", "2025-05-05"])
         #expect(Self.amounts(shown) == ["50000.00", "50000.00", "50000.00"])
+    }
+
+    /// `schedule show`'s postings (objects) as `ACCOUNT AMOUNT`.
+    static func postings(_ shown: [String: Any]) -> [String]? {
+        (shown["postings"] as? [[String: Any]])?.map { "\($0.string("account") ?? "?") \($0.string("amount") ?? "?")" }
     }
 
     @Test func aRangeUsesItsExpectedValueOrElseItsMidpoint() throws {
@@ -105,7 +110,7 @@ struct ScheduleCommandTests {
             cli, "Mortgage", "monthly on 5", start: "2025-03-05", today: "2025-03-01",
             ["--posting", "Loan interest=60000", "--posting", "Housing=10000", "--posting", "VTB Debit"])
         let shown = try Self.show(cli, "Mortgage", next: 2, today: "2025-03-01")
-        #expect(shown["postings"] as? [String] == ["Loan interest +60000.00", "Housing +10000.00", "VTB Debit -70000.00"])
+        #expect(Self.postings(shown) == ["Loan interest 60000.00", "Housing 10000.00", "VTB Debit -70000.00"])
         #expect(shown.string("amount") == "70000.00")
         #expect(Self.amounts(shown) == ["70000.00", "70000.00"])
         #expect(Self.occurrences(shown).map { "\($0.string("low") ?? "") \($0.string("high") ?? "")" } == ["70000.00 70000.00", "70000.00 70000.00"])

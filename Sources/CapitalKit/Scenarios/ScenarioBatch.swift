@@ -96,17 +96,26 @@ extension ScenarioBasis {
     /// result kept; the buffers go to `output` in order. The same bytes as `evaluate` then
     /// `ScenarioResultWriter.rows`, with memory flat in the number of rows.
     /// - Parameters:
-    ///   - output: takes the text in order (the header, rows, the footer), a block at a time.
+    ///   - outputText: takes the text in order (the header, rows, the footer), a block at a time.
     ///   - progress: told after each block how far the batch has come.
     /// - Throws: `KitError` when the file cannot be read; what `output` throws.
     public func write(
         _ source: ScenarioSource, earliest: Bool, as writer: ScenarioResultWriter, threads: Int = 2,
-        _ output: (_ text: ArraySlice<UInt8>) throws -> Void, progress: (ScenarioBatchProgress) -> Void = { _ in }
+        _ outputText: (_ text: ArraySlice<UInt8>) throws -> Void, progress: (ScenarioBatchProgress) -> Void = { _ in }
     ) throws -> ScenarioBatchSummary {
         var buffers = [TextBytes](repeating: TextBytes(), count: max(1, threads))
-        writer.header(into: &buffers[0])
-        try output(buffers[0].bytes)
-        buffers[0].removeAll()
+        // The header goes out with the first rows (or the footer): a file refused at its header
+        // or first rows writes nothing, not half a document.
+        var header = TextBytes()
+        writer.header(into: &header)
+        var headerWritten = false
+        func output(_ text: ArraySlice<UInt8>) throws {
+            if !headerWritten {
+                headerWritten = true
+                try outputText(header.bytes)
+            }
+            try outputText(text)
+        }
         var summary = ScenarioBatchSummary()
         if source.isJSON {
             summary = try evaluate(source, earliest: earliest, threads: threads) { outcomes, done in

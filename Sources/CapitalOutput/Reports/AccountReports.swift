@@ -36,7 +36,7 @@ package extension Report {
                 (Column("floor", "Floor"), floorCell(found)), (Column("level", "Level"), found.level.map { .int($0) } ?? .none),
                 (Column("hidden", "Hidden"), .bool(found.hidden)), (Column("default", "Default"), .bool(detail.isDefault)),
                 (Column("postings", "Postings"), .int(detail.postings)), (Column("groups", "Groups"), .list(detail.groups)),
-                (Column("note", "Note"), .text(found.note)),
+                (Column("note", "Note"), .optional(found.note)),
                 (Column("valueChange", "Value change a year"), found.valueChange.map { .text($0.description) } ?? .none),
                 (Column("valueSince", "  counted from"), found.valueChange.map { .day($0.since) } ?? .none),
             ] + outlookFields(detail.outlook))

@@ -11,7 +11,7 @@ package extension Report {
         let columns = [
             Column("level", "Level", numeric: true), Column("name", "Name"), Column("on", "On"), Column("amount", "Can spend", numeric: true),
             Column("bindingDay", "Binding day"), Column("bindingBalance", "Balance there", numeric: true), Column("floor", "Floor", numeric: true),
-            Column("payWith", "Pay with", tableHidden: true),
+            Column("shortfall", "Shortfall", numeric: true, tableHidden: true), Column("payWith", "Pay with", tableHidden: true),
         ]
         var rows: [[Cell]] = []
         var objects: [JSON] = []
@@ -20,11 +20,11 @@ package extension Report {
             let (level, answer) = (item.level, item.answer)
             let row: [Cell] = [
                 .int(level), .text(Ladder.name(level)), .day(day), .money(money(answer.amount)), .day(answer.bindingDay),
-                .money(money(answer.bindingBalance)), .money(money(item.floor)), .text(payWith(item, projection, plain: true)),
+                .money(money(answer.bindingBalance)), .money(money(item.floor)), .money(money(answer.shortfall)),
+                .text(payWith(item, projection, plain: true)),
             ]
             rows.append(row)
             var fields = zip(columns, row).filter { $0.0.key != "payWith" }.map { ($0.key, jsonValue($1)) }
-            fields.append(("shortfall", .string(money(answer.shortfall).plain)))
             if !answer.parts.isEmpty {
                 fields.append(("split", .array(answer.parts.map { json($0, projection) })))
             }
@@ -204,8 +204,12 @@ package extension Report {
         let (money, day, shortfall) = (answer.amount, answer.day, answer.shortfall)
         var report = Report([
             Section(
-                name: "when", columns: [Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day")],
-                rows: [[.money(money), .int(level), day.map { .day($0) } ?? .none]])
+                name: "when",
+                columns: [
+                    Column("amount", "Amount", numeric: true), Column("level", "Level", numeric: true), Column("day", "Day"),
+                    Column("shortfall", "Shortfall", numeric: true), Column("horizon", "Horizon"),
+                ],
+                rows: [[.money(money), .int(level), day.map { .day($0) } ?? .none, .money(projection.money(shortfall)), .day(projection.horizon)]])
         ])
         report.json = .object([
             ("amount", .string(money.plain)), ("level", .number(String(level))), ("day", day.map { .string($0.iso) } ?? .null),

@@ -13,9 +13,11 @@ package extension Report {
     static func due(_ detail: DueDetail, today: Day) -> Report {
         let due = detail.due
         var fields = Array(zip(dueColumns, dueRow(due, today: today)))
-        let printed = due.iban.isEmpty ? "" : (try? IBAN(validating: due.iban))?.printed ?? due.iban
+        // Grouped by four in tables, without spaces as data.
+        let iban = (try? IBAN(validating: due.iban))
+        let ibanCell: Cell = due.iban.isEmpty ? .none : .spelled(iban?.printed ?? due.iban, data: iban?.electronic ?? due.iban)
         fields += [
-            (Column("iban", "IBAN"), .text(printed)), (Column("address", "Address"), .text(due.address)),
+            (Column("iban", "IBAN"), ibanCell), (Column("address", "Address"), .optional(due.address)),
             (Column("payFrom", "Paid from"), detail.payFrom.map { .text($0.name) } ?? .absent("(the default account)")),
             (Column("category", "Category"), detail.category.map { .text($0.name) } ?? .none),
         ]
@@ -41,7 +43,8 @@ package func dueRow(_ due: Due, today: Day) -> [Cell] {
     return [
         .int(due.number), .text(due.type.rawValue), .text(due.reason), .day(due.dueDay), .int(due.daysLeft(today: today)),
         .text(dueWhen(due, today: today)),
-        money(due.total), money(due.paid), money(due.left), .text(due.status.rawValue), .text(due.institution),
+        money(due.total), money(due.paid), money(due.left),
+        .spelled(due.status.rawValue, data: due.status.rawValue.replacingOccurrences(of: " ", with: "-")), .optional(due.institution),
     ]
 }
 

@@ -54,7 +54,7 @@ package extension Report {
             (Column("adjust", "Adjust"), .text(found.rule.adjustment.rawValue)),
             (Column("start", "Start"), .day(found.start)), (Column("end", "End"), found.end.map { .day($0) } ?? .none),
             (Column("amount", "Amount"), amountCell(found)), (Column("expected", "Expected"), found.amount.map { money($0.expected) } ?? .none),
-            (Column("approval", "Approval"), .text(found.approval.rawValue)), (Column("note", "Note"), .text(found.note)),
+            (Column("approval", "Approval"), .text(found.approval.rawValue)), (Column("note", "Note"), .optional(found.note)),
             (
                 Column("postings", "Postings"),
                 .list(
@@ -71,7 +71,23 @@ package extension Report {
         upcoming.rows = detail.occurrences.map {
             [.day($0.occurrence.day), .day($0.occurrence.original), money($0.size), money($0.low), money($0.high), .text($0.change?.rawValue ?? "")]
         }
-        return record("schedule", head, parts: [upcoming])
+        var report = record("schedule", head, parts: [upcoming])
+        // JSON: the postings as objects, as a transaction's are; the other fields as the record writes them.
+        report.json = .object(
+            head.map { column, cell in
+                guard column.key == "postings" else { return (column.key, jsonValue(cell)) }
+                return (
+                    "postings",
+                    .array(
+                        found.postings.map {
+                            .object([
+                                ("account", .string(detail.accountNames[$0.accountID] ?? $0.accountID)), ("amount", .string($0.amount.plain)),
+                                ("currency", .string($0.amount.currency.code)),
+                            ])
+                        })
+                )
+            } + [("occurrences", .array(upcoming.rows.map { row in .object(zip(upcoming.columns, row).map { ($0.key, jsonValue($1)) }) }))])
+        return report
     }
 }
 

@@ -22,11 +22,11 @@ package extension Report {
                 Column("id", "ID"), Column("date", "Date"), Column("payee", "Payee"), Column("note", "Note"), Column("spender", "Spender"),
                 Column("tags", "Tags"),
             ])
-        head.rows = [[.text(t.id), .day(t.day), .text(t.payee), .text(t.note), .text(t.spender), .list(t.tags)]]
+        head.rows = [[.text(t.id), .day(t.day), .text(t.payee), .optional(t.note), .text(t.spender), .list(t.tags)]]
         let names = Dictionary(accounts.map { ($0.id, $0.name) }) { first, _ in first }
         var report = Report([head, postings])
         report.json = .object([
-            ("id", .string(t.id)), ("date", .string(t.day.iso)), ("payee", .string(t.payee)), ("note", .string(t.note)),
+            ("id", .string(t.id)), ("date", .string(t.day.iso)), ("payee", .string(t.payee)), ("note", t.note.isEmpty ? .null : .string(t.note)),
             ("spender", .string(t.spender)), ("tags", .array(t.tags.map(JSON.string))),
             (
                 "postings",
@@ -34,7 +34,7 @@ package extension Report {
                     t.postings.map {
                         .object([
                             ("account", .string(names[$0.accountID] ?? $0.accountID)), ("amount", .string($0.amount.plain)),
-                            ("currency", .string($0.amount.currency.code)), ("note", .string($0.note)),
+                            ("currency", .string($0.amount.currency.code)), ("note", $0.note.isEmpty ? .null : .string($0.note)),
                         ])
                     })
             ),

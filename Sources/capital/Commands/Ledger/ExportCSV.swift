@@ -144,7 +144,8 @@ func dueTable(_ store: Store, today: Day, range: (from: Day?, to: Day?)) throws 
         table.rows.append([
             .value(String(due.number)), .value(due.type.rawValue), .text(due.reason), .value(due.dueDay.iso),
             .value(String(due.daysLeft(today: today))),
-            money(due.total), money(due.paid), money(due.left), .value(due.currency.code), .value(due.status.rawValue), .text(due.institution),
+            money(due.total), money(due.paid), money(due.left), .value(due.currency.code),
+            .value(due.status.rawValue.replacingOccurrences(of: " ", with: "-")), .text(due.institution),
             .text(due.iban), .text(due.address), .text(due.payFromID.flatMap { names[$0] } ?? ""), .text(due.categoryID.flatMap { names[$0] } ?? ""),
         ])
     }
