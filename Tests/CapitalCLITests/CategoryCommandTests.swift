@@ -113,7 +113,7 @@ struct CategoryCommandTests {
     // MARK: colour on a terminal
 
     /// Runs `capital ARGS` under `script` (a pseudo-terminal) and returns what it printed.
-    func onATerminal(_ cli: CLI, _ args: [String], noColor: Bool) throws -> String? {
+    func onATerminal(_ cli: CLI, _ args: [String], noColor: Bool, noColorValue: String? = nil) throws -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
         let typescript = cli.path("typescript-\(UUID().uuidString)")
         let command = ([CLI.executable, "--db", cli.db] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
@@ -122,7 +122,7 @@ struct CategoryCommandTests {
         script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         script.arguments = ["-q", "-c", command, typescript]
         var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = noColor ? "1" : nil
+        environment["NO_COLOR"] = noColorValue ?? (noColor ? "1" : nil)
         environment["TERM"] = "xterm"
         script.environment = environment
         script.standardInput = FileHandle.nullDevice
@@ -145,6 +145,9 @@ struct CategoryCommandTests {
         #expect(colored.contains("\u{1B}[31mHealth\u{1B}[0m"))
         let plain = try #require(try onATerminal(cli, ["category", "list"], noColor: true))
         #expect(plain.contains("🛒 Groceries") && !plain.contains("\u{1B}["), "\(plain)")
+        // An empty NO_COLOR is no NO_COLOR (no-color.org): the colours stay.
+        let empty = try #require(try onATerminal(cli, ["category", "list"], noColor: false, noColorValue: ""))
+        #expect(empty.contains("\u{1B}[94mKids\u{1B}[0m"), "\(empty)")
         // Not a terminal: no colour whatever the environment says.
         #expect(!cli.ok(["category", "list"], env: ["NO_COLOR": ""]).contains("\u{1B}["))
     }

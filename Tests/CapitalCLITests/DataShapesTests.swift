@@ -89,4 +89,12 @@ struct DataShapesTests {
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.stderr.contains("header 'prize'"))
     }
+
+    /// `when` takes one amount, and its usage says so (it is read raw, so that `-5` reaches the check).
+    @Test func whenUsageShowsOneAmount() throws {
+        let cli = try CLI()
+        let help = cli.ok(["when", "--help"])
+        #expect(help.contains("USAGE: capital when <amount> [<options>]"), "\(help)")
+        #expect(!help.contains("<amount> ..."))
+    }
 }

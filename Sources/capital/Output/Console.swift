@@ -129,8 +129,9 @@ final class Console: @unchecked Sendable {
         }
     }
 
-    /// Whether output may be coloured: a terminal, no `NO_COLOR`, and a `TERM` other than `dumb`.
-    var color: Bool { outputIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb" }
+    /// Whether output may be coloured: a terminal, no `NO_COLOR` (set and not empty, as
+    /// no-color.org says: an empty one keeps colour), and a `TERM` other than `dumb`.
+    var color: Bool { outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb" }
 
     /// The terminal's width in columns: the window size of stdout (`TIOCGWINSZ`) when it is a
     /// terminal, else `$COLUMNS`, else 80.

@@ -7,7 +7,9 @@ import CapitalStore
 extension Capital {
     struct When: ParsableCommand {
         static let configuration = CommandConfiguration(
-            "when", "The first day from which an amount can be spent and stays affordable to the horizon.", example: "capital when 300000 --level 4")
+            commandName: "when", abstract: "The first day from which an amount can be spent and stays affordable to the horizon.",
+            // One amount: it is taken raw (below), which the generated usage would show as a list.
+            usage: "capital when <amount> [<options>]", discussion: CommandConfiguration.discussion("", ["capital when 300000 --level 4"]))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions
