@@ -97,4 +97,39 @@ struct DataShapesTests {
         #expect(help.contains("USAGE: capital when <amount> [<options>]"), "\(help)")
         #expect(!help.contains("<amount> ..."))
     }
+
+    /// Smaller ones of item 18: a forecast export to a day counted from today; a transfer to or
+    /// from a category refused, naming what records it; every `--out` file the owner's only.
+    @Test func anExportsForecastTakesADayCountedFromToday() throws {
+        let cli = try CLI.household()
+        let csv = cli.ok(["export", "--format", "csv", "--what", "forecast", "--to", "+2y"] + Self.today)
+        let rows = csv.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(rows.count == 25, "\(rows.count) rows")  // April 2025 to April 2027 by month
+        #expect(rows.last?.hasPrefix("2027-04-01") == true, "\(rows.last ?? "")")
+        cli.fails(
+            ["export", "--format", "csv", "--what", "forecast", "--to", "+2q"] + Self.today, mentioning: ["--to", "+2q", "+N with d, w, m or y"])
+    }
+
+    @Test func aTransferToOrFromACategoryIsRefused() throws {
+        let cli = try CLI.initialized()
+        let before = cli.state()
+        let spent = cli.run(["transfer", "100", "--from", "VTB Debit", "--to", "Groceries"] + Self.today)
+        #expect(spent.status == 64 && spent.stderr.contains("--to 'Groceries': it is an expense category, not an account"), "\(spent.stderr)")
+        #expect(spent.stderr.contains("use `capital spend`"))
+        let earned = cli.run(["transfer", "100", "--from", "Salary", "--to", "VTB Debit"] + Self.today)
+        #expect(earned.status == 64 && earned.stderr.contains("--from 'Salary': it is an income category") && earned.stderr.contains("capital earn"))
+        #expect(cli.state() == before)
+    }
+
+    @Test func everyOutFileIsTheOwnersOnly() throws {
+        let cli = try CLI.household()
+        let report = cli.path("report.html")
+        cli.ok(["report", "--out", report] + Self.today)
+        let results = cli.path("cars.csv")
+        cli.ok(["scenario", "eval", CLI.root.appendingPathComponent("samples/cars.csv").path, "--format", "csv", "--out", results] + Self.today)
+        for path in [report, results] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            #expect(mode == 0o600, "\(path): \(String(mode, radix: 8))")
+        }
+    }
 }

@@ -72,6 +72,8 @@ public enum KitError: Error, Sendable, Equatable, CustomStringConvertible {
         case transferBetweenAccounts
         /// Money from an income category is earned, not spent.
         case earnFromIncome
+        /// Money to an expense category is spent, not transferred.
+        case spendOnExpense
         /// Name the account, or set a default one for quick entries.
         case nameOrSetDefault(Field)
     }
@@ -104,6 +106,7 @@ extension KitError.Remedy {
         case .laterHorizon: "give a later until"
         case .transferBetweenAccounts: "record money between accounts as a transfer"
         case .earnFromIncome: "record money from an income category as earned"
+        case .spendOnExpense: "record money to an expense category as spent"
         case .nameOrSetDefault(let field): "name the \(field.rawValue) account, or set a default account"
         }
     }

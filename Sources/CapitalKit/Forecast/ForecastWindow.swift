@@ -62,7 +62,7 @@ extension Day {
     /// The day `text` counts from this one: a sign, a count and a unit of days, weeks, months or
     /// years (`+90d`, `+6w`, `-18m`, `-1y`), at most 100 years away.
     /// - Throws: `KitError.invalid(field)` for text of another form or a count too far.
-    func counting(_ text: String, field: KitError.Field) throws(KitError) -> Day {
+    public func counting(_ text: String, field: KitError.Field) throws(KitError) -> Day {
         let sign = text.first == "-" ? -1 : 1
         guard let first = text.first, "+-".contains(first), let unit = text.last, "dwmy".contains(unit),
             let count = Int(text.dropFirst().dropLast()), count >= 1

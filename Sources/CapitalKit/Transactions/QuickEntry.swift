@@ -65,6 +65,17 @@ extension Store {
             from = try self.account(source)
             to = try self.account(target)
             if from.id == to.id { throw KitError.invalid(.to, value: target, reason: "it is the same account as {from}") }
+            // A transfer moves money between balance-sheet accounts; a category's side is spent or earned.
+            if from.kind.isCategory {
+                throw KitError.invalid(
+                    .from, value: source, reason: "it is \(from.kind.withArticle) category, not an account",
+                    remedy: from.kind == .income ? .earnFromIncome : nil)
+            }
+            if to.kind.isCategory {
+                throw KitError.invalid(
+                    .to, value: target, reason: "it is \(to.kind.withArticle) category, not an account",
+                    remedy: to.kind == .expense ? .spendOnExpense : nil)
+            }
         }
         if from.currency != to.currency {
             guard entry.paid != nil || entry.rate != nil else {

@@ -55,6 +55,7 @@ extension CLIError {
             case .laterHorizon?: "give a later \(flag(.until))"
             case .transferBetweenAccounts?: "use `capital transfer` between accounts"
             case .earnFromIncome?: "money from an income category is earned: use `capital earn`"
+            case .spendOnExpense?: "money to an expense category is spent: use `capital spend`"
             case .nameOrSetDefault(let field)?: "pass \(flag(field)) ACCOUNT or run `capital account edit ACCOUNT --default`"
             case nil: nil
             }

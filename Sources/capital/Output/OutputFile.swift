@@ -89,14 +89,14 @@ struct OutputFile {
         return folder.appendingPathComponent(url.lastPathComponent).resolvingSymlinksInPath().path
     }
 
-    /// Writes `text` whole; `owner` makes the file the owner's only (mode 0600), as a ledger is.
-    func write(_ text: String, ownerOnly: Bool = false) throws {
+    /// Writes `text` whole; `ownerOnly` (the default: what capital writes is the household's) makes the file the owner's only (mode 0600), as a ledger is.
+    func write(_ text: String, ownerOnly: Bool = true) throws {
         try stream(ownerOnly: ownerOnly) { write in try write(text) }
     }
 
     /// Writes what `body` hands its writer, part by part, and puts the file in place when `body`
     /// returns; when it throws (or a part cannot be written), nothing is left behind.
-    func stream(ownerOnly: Bool = false, _ body: (_ write: (String) throws -> Void) throws -> Void) throws {
+    func stream(ownerOnly: Bool = true, _ body: (_ write: (String) throws -> Void) throws -> Void) throws {
         let handle = try open(ownerOnly: ownerOnly)
         do {
             try body { text in
@@ -112,7 +112,7 @@ struct OutputFile {
     }
 
     /// The temporary file, open for writing; `commit(_:)` puts it in place.
-    func open(ownerOnly: Bool = false) throws -> FileHandle {
+    func open(ownerOnly: Bool = true) throws -> FileHandle {
         if direct {
             guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError.invalid("--out", path, "cannot be written") }
             return handle

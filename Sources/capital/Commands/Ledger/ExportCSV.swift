@@ -80,8 +80,14 @@ struct CSVExportOptions: ParsableArguments {
             let owner = CSVExport.allCases.first { $0.ownOptions.contains(option) }!
             throw CSVExportOptions.misplaced(option, value, "goes with --what \(owner.rawValue), not --what \(export.rawValue)")
         }
-        let first = try from.map { try parseDay($0, field: "--from", monthAs: .startOfMonth) }
-        let last = try to.map { try parseDay($0, field: "--to", monthAs: .endOfMonth) }
+        // A day, a month, or a count from today (`+30y`, `-6m`), as --until takes it.
+        func day(_ text: String, _ field: KitError.Field, _ form: Day.MonthForm) throws -> Day {
+            guard text.first == "+" || text.first == "-" else { return try parseDay(text, field: "--\(field.rawValue)", monthAs: form) }
+            let today = try global.todayDay()
+            return try kit { try today.counting(text, field: field) }
+        }
+        let first = try from.map { try day($0, .from, .startOfMonth) }
+        let last = try to.map { try day($0, .to, .endOfMonth) }
         if let first, let last, first > last { throw CLIError.invalid("--to", to!, "it is before --from \(from!)") }
         let csv = try export.table(self, global, range: (first, last))
         return CSVWriter(bom: bom, guardFormulas: !raw).write(header: csv.header, rows: csv.rows)
