@@ -132,4 +132,11 @@ struct DataShapesTests {
             #expect(mode == 0o600, "\(path): \(String(mode, radix: 8))")
         }
     }
+
+    @Test func aPrepaymentWithoutAnAmountNamesTheFullFlag() throws {
+        let cli = try CLI.household()
+        cli.fails(["loan", "prepay", "Car Loan", "--on", "2025-05-01"] + Self.today, mentioning: ["give the amount to repay, or --full"])
+        cli.fails(
+            ["loan", "prepay", "Car Loan", "100000", "--full", "--on", "2025-05-01"] + Self.today, mentioning: ["give an amount or --full, not both"])
+    }
 }

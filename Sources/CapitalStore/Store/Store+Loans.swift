@@ -161,11 +161,11 @@ extension Store {
     static func addPrepayment(_ input: PrepaymentInput, to loan: inout LedgerLoan, currency: Currency) throws {
         var minor: Int64 = 0
         if let text = input.amount {
-            guard !input.full else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "give an amount or full, not both") }
+            guard !input.full else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "give an amount or {full}, not both") }
             do { minor = try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: fieldKey("amount"), error) }
             guard minor > 0 else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "must be more than 0") }
         } else if !input.full {
-            throw StoreError.invalid(field: fieldKey("amount"), value: "", reason: "give the amount to repay, or full to pay the loan off")
+            throw StoreError.invalid(field: fieldKey("amount"), value: "", reason: "give the amount to repay, or {full} to pay the loan off")
         }
         if let every = input.every {
             guard !input.full else {
