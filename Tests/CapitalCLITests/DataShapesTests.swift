@@ -139,4 +139,14 @@ struct DataShapesTests {
         cli.fails(
             ["loan", "prepay", "Car Loan", "100000", "--full", "--on", "2025-05-01"] + Self.today, mentioning: ["give an amount or --full, not both"])
     }
+
+    /// A server that is no server is said before a password is read (standard input is left unread).
+    @Test(arguments: [["sync", "login", "ftp://x", "--user", "anna"], ["sync", "reset-password", "ftp://x", "--user", "anna", "--token", "T"]])
+    func aBadServerIsSaidBeforeThePassword(_ args: [String]) throws {
+        let cli = try CLI.initialized()
+        let result = cli.run(args + ["--password-stdin"], stdin: "")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("ftp://x") && result.stderr.contains("http://HOST:PORT or https://HOST"), "\(result.stderr)")
+        #expect(!result.stderr.contains("standard input is empty"))
+    }
 }

@@ -90,6 +90,8 @@ extension Capital.SyncCommand {
 
         func run() throws {
             let output = try global.writeOutput()
+            // A bad server is said before a password is asked for.
+            _ = try calling { try SyncClient.normalized(url) }
             let password = try readPassword(stdin: passwordStdin)
             let store = try global.store(writing: true, creating: true)
             let login = try calling { try client(store).login(server: url, user: user, password: password) }
@@ -215,6 +217,7 @@ extension Capital.SyncCommand {
         @Flag(help: "Read the new password from standard input (one line) instead of asking twice.") var passwordStdin = false
 
         func run() throws {
+            _ = try calling { try SyncClient.normalized(url) }
             let password: String
             if passwordStdin {
                 guard let line = Console.current.readLine() else { throw CLIError.invalid("--password-stdin", "", "standard input is empty") }
