@@ -74,6 +74,8 @@ package extension Report {
             if isRecord, index == 0, let row = section.rows.first {
                 let width = section.columns.map { $0.title.count }.max() ?? 0
                 for (column, cell) in zip(section.columns, row) where !column.tableHidden {
+                    // A field with no value is left out (JSON says null): no blank `End:` line.
+                    if case .none = cell { continue }
                     out += pad(column.title + ":", width + 1, right: false) + " " + colored(cell, tableText(cell, options), options) + "\n"
                 }
                 continue

@@ -149,4 +149,18 @@ struct DataShapesTests {
         #expect(result.stderr.contains("ftp://x") && result.stderr.contains("http://HOST:PORT or https://HOST"), "\(result.stderr)")
         #expect(!result.stderr.contains("standard input is empty"))
     }
+
+    /// A record's field with no value is left out of the table (JSON has it as null).
+    @Test func blankFieldsAreLeftOutOfATable() throws {
+        let cli = try CLI.household()
+        let table = cli.ok(["schedule", "show", "Salary Anna"] + Self.today)
+        let lines = table.split(whereSeparator: \.isNewline)
+        #expect(!lines.contains { $0.hasPrefix("End:") || $0.hasPrefix("Note:") || $0.hasPrefix("Expected:") }, "\(table)")
+        #expect(lines.contains { $0.hasPrefix("Start:") })
+        let json = try #require(try cli.json(["schedule", "show", "Salary Anna"] + Self.today) as? [String: Any])
+        #expect(json["end"] is NSNull && json["note"] is NSNull)
+        // Every line of a record has its value.
+        let record = lines.prefix { !$0.isEmpty }
+        #expect(record.allSatisfy { !$0.hasSuffix(":") }, "\(record)")
+    }
 }
