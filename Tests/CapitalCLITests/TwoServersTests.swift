@@ -18,7 +18,8 @@ struct TwoServersTests {
         let url = "http://127.0.0.1:\(proxy.port)"
         let home = try CLI.household()
         func login(_ db: String?) {
-            home.ok((db.map { ["--db", $0] } ?? []) + ["sync", "login", url, "--user", "anna", "--password-stdin"], stdin: TestServer.password + "\n")
+            let arguments = (db.map { ["--db", $0] } ?? []) + ["sync", "login", url, "--user", "anna", "--password-stdin"]
+            home.ok(arguments, stdin: TestServer.password + "\n")
         }
         login(nil)
         home.ok(["sync", "create", "--name", "Household"])

@@ -35,8 +35,8 @@ import Testing
                 let problem = try SyncServerTests.problem(response)
                 #expect(response.status.code == 409 && problem.code == "empty_ledger", "\(path): \(response.status) \(problem.detail)")
                 #expect(problem.detail.contains("POST /v1/ledgers/\(ledger)/changes"), "\(path): \(problem.detail)")
-                for internal in [":memory:", "database", "capital init", "import", "--"] {
-                    #expect(!problem.detail.contains(internal), "\(path): \(problem.detail)")
+                for word in [":memory:", "database", "capital init", "import", "--"] {
+                    #expect(!problem.detail.contains(word), "\(path): \(problem.detail)")
                 }
             }
             // Nothing was written: the log is as empty as it was.
