@@ -86,7 +86,7 @@ extension SyncServer {
     /// `Idempotency-Key`, the same request sent again by the same person within a day is answered
     /// as the first time and writes nothing (`IdempotencyKey`).
     func quickEntry(_ router: Router<ServerContext>) {
-        router.post("/v1/ledgers/:ledger/transactions") { request, context in
+        router.post("/v1/ledgers/:ledger/transactions") { request, context -> Response in
             let (ledger, _, user) = try await accessing(request, context, .member)
             // The asking device's default account pays when the entry names none.
             let query = try AnswerQuery(request, allowed: ["today", "default-account"])
@@ -94,7 +94,11 @@ extension SyncServer {
             let key = try IdempotencyKey(request, body: body)
             if let key, let kept = try await storage.keptAnswer(of: user, key: key.value, now: now()) { return try key.replay(kept, for: request) }
             let entry = try decoded(QuickEntryBody.self, body)
-            let keeping: (@Sendable (String) -> KeptAnswer)? = key.map { key in { text in key.keeping(text, status: 201, user: user, now: now()) } }
+            var keeping: (@Sendable (String) -> KeptAnswer)?
+            if let key {
+                let clock = now
+                keeping = { text in key.keeping(text, status: 201, user: user, now: clock()) }
+            }
             let text: String
             do {
                 text = try await written(ledger, by: user, { _ in query }, keeping: keeping) { store, today in
