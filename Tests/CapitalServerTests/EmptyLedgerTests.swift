@@ -22,16 +22,19 @@ import Testing
             let headers = SyncServerTests.headers(anna)
             var json = headers
             json[.contentType] = "application/json"
+            var csv = headers
+            csv[.contentType] = "text/csv"
             let asked: [(String, HTTPRequest.Method, ByteBuffer?)] = [
                 ("balance?today=2025-03-20", .get, nil), ("can-spend?why", .get, nil), ("forecast", .get, nil), ("dues", .get, nil),
                 ("budgets", .get, nil), ("expected", .get, nil), ("when?amount=100", .get, nil),
                 ("transactions", .post, ByteBuffer(string: #"{"kind": "spend", "amount": "350", "category": "Groceries"}"#)),
                 ("scenarios/try", .post, ByteBuffer(string: #"{"price": "1000"}"#)),
-                ("scenarios/eval", .post, ByteBuffer(string: "price\n1000\n")),
+                ("scenarios/eval", .post, ByteBuffer(string: "price,date\n1000,2025-06-01\n")),
             ]
             for (path, method, body) in asked {
                 let response = try await client.execute(
-                    uri: "/v1/ledgers/\(ledger)/\(path)", method: method, headers: method == .get ? headers : json, body: body)
+                    uri: "/v1/ledgers/\(ledger)/\(path)", method: method,
+                    headers: method == .get ? headers : path.hasSuffix("eval") ? csv : json, body: body)
                 let problem = try SyncServerTests.problem(response)
                 #expect(response.status.code == 409 && problem.code == "empty_ledger", "\(path): \(response.status) \(problem.detail)")
                 #expect(problem.detail.contains("POST /v1/ledgers/\(ledger)/changes"), "\(path): \(problem.detail)")
