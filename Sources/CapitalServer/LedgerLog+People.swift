@@ -20,6 +20,15 @@ public enum PeopleError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension LedgerLog: ServerStorage {
+    public func keptAnswer(of user: String, key: String, now: Int64) throws -> KeptAnswer? {
+        try writer.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT fingerprint, status, body, at FROM keptAnswer WHERE user = ? AND key = ? AND at >= ?",
+                arguments: [user, key, now - KeptAnswer.lifetime]
+            ).map { KeptAnswer(user: user, key: key, fingerprint: $0[0], status: $0[1], body: $0[2], at: $0[3]) }
+        }
+    }
+
     public func checkReachable() throws {
         _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ledger") }
     }

@@ -102,6 +102,15 @@ public final class LedgerLog: Sendable {
                         user TEXT PRIMARY KEY NOT NULL REFERENCES user(name), hash TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v4-idempotency") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE keptAnswer (
+                        user TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, status INTEGER NOT NULL, body TEXT NOT NULL,
+                        at INTEGER NOT NULL, PRIMARY KEY (user, key)) WITHOUT ROWID;
+                    CREATE INDEX keptAnswerAt ON keptAnswer(at);
+                    """)
+        }
         if let last { try migrator.migrate(writer, upTo: last) } else { try migrator.migrate(writer) }
     }
 
@@ -127,9 +136,22 @@ public final class LedgerLog: Sendable {
 
     /// `append`, and how many of the changes met a concurrent edit of their group.
     public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) throws -> Appended {
+        try appended(sets, to: ledger, by: user, now: now, keeping: nil)
+    }
+
+    /// `appended`, keeping `answer` in the same transaction (`ServerStorage`'s).
+    public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64, keeping answer: KeptAnswer?) throws -> Appended {
         try writer.write { db in
             guard var head = try Int64.fetchOne(db, sql: "SELECT head FROM ledger WHERE id = ?", arguments: [ledger]) else {
                 throw AppendError.noLedger(ledger)
+            }
+            if let answer {
+                try db.execute(sql: "DELETE FROM keptAnswer WHERE at < ?", arguments: [now - KeptAnswer.lifetime])
+                guard try Int.fetchOne(db, sql: "SELECT 1 FROM keptAnswer WHERE user = ? AND key = ?", arguments: [answer.user, answer.key]) == nil
+                else { throw KeyTaken(key: answer.key) }
+                try db.execute(
+                    sql: "INSERT INTO keptAnswer(user, key, fingerprint, status, body, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [answer.user, answer.key, answer.fingerprint, answer.status, answer.body, answer.at])
             }
             var answers: [Int64] = []
             var (added, conflicts) = (0, 0)

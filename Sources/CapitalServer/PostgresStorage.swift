@@ -141,6 +141,17 @@ public final class PostgresStorage: ServerStorage {
                 """,
             ]
         ),
+        (
+            "v4-idempotency",
+            [
+                """
+                CREATE TABLE kept_answer (
+                    "user" TEXT COLLATE "C" NOT NULL, "key" TEXT COLLATE "C" NOT NULL, fingerprint TEXT NOT NULL, status BIGINT NOT NULL,
+                    body TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY ("user", "key"))
+                """,
+                "CREATE INDEX kept_answer_at ON kept_answer(at)",
+            ]
+        ),
     ]
 
     /// Where the database's schema stands against this program's.
@@ -379,6 +390,18 @@ public final class PostgresStorage: ServerStorage {
     }
 
     /// A query through the pool within 3 s (the pool waits for a connection as long as it takes).
+    public func keptAnswer(of user: String, key: String, now: Int64) async throws -> KeptAnswer? {
+        try await rows(
+            """
+            SELECT fingerprint, status, body, at FROM kept_answer
+            WHERE "user" = \(user) AND "key" = \(key) AND at >= \(now - KeptAnswer.lifetime)
+            """
+        ) { row in
+            let (fingerprint, status, body, at) = try row.decode((String, Int64, String, Int64).self)
+            return KeptAnswer(user: user, key: key, fingerprint: fingerprint, status: Int(status), body: body, at: at)
+        }.first
+    }
+
     public func checkReachable() async throws {
         _ = try await Self.within(.seconds(3)) { try await self.first(Int64.self, "SELECT COUNT(*) FROM ledger") }
     }
@@ -460,7 +483,9 @@ public final class PostgresStorage: ServerStorage {
     /// what the push needs (the sets already logged, the devices' last numbers and owners, the
     /// stored winners of the groups it touches); one write of it all (devices, head, log rows,
     /// winners). Pushes to one ledger queue behind its lock, so its hold is the push's cost.
-    public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended {
+    public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64, keeping answer: KeptAnswer?) async throws
+        -> Appended
+    {
         let bodies = try sets.map { try $0.body }
         let keys = Array(Set(sets.flatMap { set in set.changes.map { GroupKey(entity: $0.entity, record: $0.record, group: $0.group) } }))
         return try await transaction { connection in
@@ -468,6 +493,18 @@ public final class PostgresStorage: ServerStorage {
                 var head = try await Self.first(
                     Int64.self, "SELECT head FROM ledger WHERE id = \(ledger) FOR UPDATE", on: connection, logger: self.logger)
             else { throw AppendError.noLedger(ledger) }
+            if let answer {
+                // Kept with the append, in its transaction; the key's row is taken by the first to commit.
+                try await connection.query("DELETE FROM kept_answer WHERE at < \(now - KeptAnswer.lifetime)", logger: self.logger)
+                let kept = try await Self.first(
+                    Int64.self,
+                    """
+                    INSERT INTO kept_answer("user", "key", fingerprint, status, body, at)
+                    VALUES (\(answer.user), \(answer.key), \(answer.fingerprint), \(Int64(answer.status)), \(answer.body), \(answer.at))
+                    ON CONFLICT ("user", "key") DO NOTHING RETURNING at
+                    """, on: connection, logger: self.logger)
+                guard kept != nil else { throw KeyTaken(key: answer.key) }
+            }
             let known = try await self.known(connection, sets, keys, in: ledger)
             var (logged, last, owners, current) = (known.logged, known.last, known.owners, known.current)
             var answers: [Int64] = []

@@ -50,6 +50,40 @@ public struct Appended: Equatable, Sendable {
     }
 }
 
+/// A write's answer kept under the `Idempotency-Key` it came with, for a day: the answer the same
+/// request from the same person gets again, instead of being written again.
+public struct KeptAnswer: Equatable, Sendable {
+    /// How long an answer is kept: 24 hours, in milliseconds.
+    public static let lifetime: Int64 = 24 * 3_600_000
+    /// Whose key it is: keys are each person's own.
+    public let user: String
+    /// The key, as the client sent it.
+    public let key: String
+    /// The SHA-256 of the request it answered (method, path, query, body): the key with another request is refused.
+    public let fingerprint: String
+    /// The answer's HTTP status.
+    public let status: Int
+    /// The answer's JSON.
+    public let body: String
+    /// When it was answered, in milliseconds since 1970.
+    public let at: Int64
+
+    /// An answer to keep.
+    public init(user: String, key: String, fingerprint: String, status: Int, body: String, at: Int64) {
+        (self.user, self.key, self.fingerprint, self.status, self.body, self.at) = (user, key, fingerprint, status, body, at)
+    }
+}
+
+/// A write whose `Idempotency-Key` another request took first (the same request sent twice at
+/// once, or to two servers): nothing of this one was written; the other's answer is kept.
+public struct KeyTaken: Error, Equatable, Sendable {
+    /// The key.
+    public let key: String
+
+    /// The key taken.
+    public init(key: String) { self.key = key }
+}
+
 /// `capital serve`'s storage: the shared ledgers' logs and the people who may read and write
 /// them. `LedgerLog` keeps it in SQLite, `PostgresStorage` in PostgreSQL; the HTTP layer sees only
 /// this protocol, and `StorageTests` hold both to the same behaviour.
@@ -67,7 +101,12 @@ public protocol ServerStorage: Sendable {
     func devices(of ledger: String) async throws -> [SyncWire.Device]
     func head(_ ledger: String) async throws -> Int64?
     /// Appends `sets` pushed by `user`: a device's sets come from the user who first pushed for it.
-    func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended
+    /// With `answer`, keeps it in the same transaction (so that the append and its answer commit
+    /// together), forgetting answers older than `KeptAnswer.lifetime`; throws `KeyTaken`, nothing
+    /// appended, when the answer's user and key hold a live answer already.
+    func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64, keeping answer: KeptAnswer?) async throws -> Appended
+    /// The answer kept for `user`'s `key`, when it was kept less than `KeptAnswer.lifetime` before `now`.
+    func keptAnswer(of user: String, key: String, now: Int64) async throws -> KeptAnswer?
     /// The change sets after `seq`, at most `limit`; with `digest`, the page reaching the head
     /// carries the ledger's digest there (what a device compares; the server's own copy needs none).
     func page(of ledger: String, after seq: Int64, limit: Int, digest: Bool) async throws -> SyncWire.Page
@@ -118,6 +157,11 @@ extension ServerStorage {
     /// A page as a device reads it: the one reaching the head with the ledger's digest there.
     public func page(of ledger: String, after seq: Int64, limit: Int) async throws -> SyncWire.Page {
         try await page(of: ledger, after: seq, limit: limit, digest: true)
+    }
+
+    /// Appends `sets` pushed by `user`, keeping no answer.
+    public func appended(_ sets: [ChangeSet], to ledger: String, by user: String?, now: Int64) async throws -> Appended {
+        try await appended(sets, to: ledger, by: user, now: now, keeping: nil)
     }
 
     /// Appends `sets` and answers each set's sequence number (`appended`'s `seqs`).

@@ -31,25 +31,29 @@ final class TestServer: @unchecked Sendable {
 
     /// A PostgreSQL database the server keeps its data in (`--database`), else SQLite in `folder`.
     let postgres: String?
+    /// Whether the database is this server's own (made, migrated and dropped by it), not another's it shares.
+    let ownsDatabase: Bool
     /// `--data FOLDER` or `--database URL`.
     var storage: [String] { postgres.map { ["--database", $0] } ?? ["--data", folder] }
 
     /// A server with `users`; `postgres`: on a new database of the tests' PostgreSQL, migrated by
-    /// `capital serve migrate`, instead of SQLite.
+    /// `capital serve migrate`, instead of SQLite. `sharing`: another process on that server's
+    /// PostgreSQL database (its users, ledgers and tokens), which this one neither migrates nor drops.
     init(
         users: [String] = ["anna", "boris", "vera"], log: Bool = false, logLevel: String = "debug", postgres: Bool = false,
-        idleTimeout: Int? = nil, through proxy: ((Int) throws -> TCPProxy)? = nil
+        idleTimeout: Int? = nil, through proxy: ((Int) throws -> TCPProxy)? = nil, sharing other: TestServer? = nil
     ) throws {
         self.idleTimeout = idleTimeout
         self.logLevel = logLevel
         logPath = log ? FileManager.default.temporaryDirectory.appendingPathComponent("capital-serve-\(UUID().uuidString).log").path : nil
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("capital-server-\(UUID().uuidString)").path
-        self.postgres = try postgres ? Self.database(through: proxy) : nil
-        if postgres {
+        ownsDatabase = other == nil
+        self.postgres = try other?.postgres ?? (postgres ? Self.database(through: proxy) : nil)
+        if postgres, other == nil {
             let migrated = Self.run(["migrate"] + storage)
             guard migrated.status == 0 else { throw TestServerError(message: "migrate: \(migrated.stderr)") }
         }
-        for user in users {
+        for user in other == nil ? users : [] {
             let result = Self.run(["user", "add", user, "--password-stdin", "--scrypt-log-n", "10"] + storage, stdin: Self.password + "\n")
             guard result.status == 0 else { throw TestServerError(message: "user add \(user): \(result.stderr)") }
         }
@@ -132,7 +136,7 @@ final class TestServer: @unchecked Sendable {
 
     deinit {
         stop()
-        if let postgres { TestPostgres.drop(postgres) }
+        if let postgres, ownsDatabase { TestPostgres.drop(postgres) }
         try? FileManager.default.removeItem(atPath: folder)
         if let logPath { try? FileManager.default.removeItem(atPath: logPath) }
     }

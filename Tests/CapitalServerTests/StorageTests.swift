@@ -42,8 +42,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await storage.client.run() }
                 defer { group.cancelAll() }
-                #expect(try await storage.checkSchema() == .behind(pending: ["v1", "v2-people", "v3-admin"]))
-                #expect(try await storage.migrate() == ["v1", "v2-people", "v3-admin"])
+                #expect(try await storage.checkSchema() == .behind(pending: ["v1", "v2-people", "v3-admin", "v4-idempotency"]))
+                #expect(try await storage.migrate() == ["v1", "v2-people", "v3-admin", "v4-idempotency"])
                 #expect(try await storage.migrate() == [])
                 #expect(try await storage.checkSchema() == .current)
                 try await storage.addUser("anna", hash: "-", now: now)
@@ -116,6 +116,37 @@ import Testing
             try phone.applySnapshot(Data(try await storage.snapshot(of: ledger).utf8))
             #expect(try phone.account("Cash").floor == 200_00)
             #expect(try phone.syncCanonical() == anna.syncCanonical())
+        }
+    }
+
+    /// An `Idempotency-Key`'s answer is kept with its append, all or none: a second write with the
+    /// same user and key is refused (`KeyTaken`) with nothing appended; another user's same key is
+    /// theirs; the answer is forgotten after 24 hours, and the key is free again.
+    @Test(arguments: Kind.tested)
+    func anAnswerIsKeptWithItsAppendForADay(_ kind: Kind) async throws {
+        try await Self.withStorage(kind) { storage in
+            try await storage.addUser("boris", hash: "-", now: Self.now)
+            let ledger = try await storage.createLedger(name: "home", owner: "anna")
+            let anna = try Self.origin()
+            let sets = try anna.pendingChangeSets()
+            let answer = KeptAnswer(user: "anna", key: "k-1", fingerprint: "f", status: 201, body: #"{"id":"1"}"#, at: Self.now)
+            _ = try await storage.appended(sets, to: ledger, by: "anna", now: Self.now, keeping: answer)
+            #expect(try await storage.keptAnswer(of: "anna", key: "k-1", now: Self.now + 1_000) == answer)
+            #expect(try await storage.keptAnswer(of: "boris", key: "k-1", now: Self.now) == nil)
+            let head = try await storage.head(ledger)
+            try anna.addAccount(name: "Wallet", kind: .cash, currency: nil)
+            let more = try anna.pendingChangeSets().filter { set in !sets.contains { $0.id == set.id } }
+            await #expect(throws: KeyTaken(key: "k-1")) {
+                try await storage.appended(more, to: ledger, by: "anna", now: Self.now + 2_000, keeping: answer)
+            }
+            #expect(try await storage.head(ledger) == head)
+            // A day later the key is forgotten: the same key keeps the next write's answer.
+            let later = Self.now + KeptAnswer.lifetime + 1
+            #expect(try await storage.keptAnswer(of: "anna", key: "k-1", now: later) == nil)
+            let next = KeptAnswer(user: "anna", key: "k-1", fingerprint: "g", status: 201, body: "{}", at: later)
+            _ = try await storage.appended(more, to: ledger, by: "anna", now: later, keeping: next)
+            #expect(try await storage.keptAnswer(of: "anna", key: "k-1", now: later) == next)
+            #expect(try await storage.head(ledger) == head.map { $0 + Int64(more.count) })
         }
     }
 
@@ -521,7 +552,7 @@ extension StorageTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await storage.client.run() }
                 defer { group.cancelAll() }
-                #expect(try await storage.migrate(through: old ? "v2-people" : nil) == (old ? ["v1", "v2-people"] : ["v3-admin"]))
+                #expect(try await storage.migrate(through: old ? "v2-people" : nil) == (old ? ["v1", "v2-people"] : ["v3-admin", "v4-idempotency"]))
                 try await body(storage)
             }
         }
@@ -565,7 +596,7 @@ extension StorageTests {
             group.addTask { await direct.client.run() }
             group.addTask { await proxied.client.run() }
             defer { group.cancelAll() }
-            #expect(try await direct.migrate() == ["v1", "v2-people", "v3-admin"])
+            #expect(try await direct.migrate() == ["v1", "v2-people", "v3-admin", "v4-idempotency"])
             try await direct.addUser("anna", hash: try Passwords.hash(SyncServerTests.password, logN: 10), now: Self.now)
             let (anna, ledger) = try await SyncServer(storage: direct, now: { Self.now }, logN: 10, logger: quiet).application().test(.router) {
                 client in

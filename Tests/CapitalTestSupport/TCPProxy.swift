@@ -6,22 +6,29 @@ import Foundation
     import Darwin
 #endif
 
-/// A TCP proxy on 127.0.0.1 to a port on 127.0.0.1, which a test cuts (every connection through it
-/// closed, and each new one closed as soon as it is accepted: a database gone away) and mends.
+/// A TCP proxy on 127.0.0.1 to a port on 127.0.0.1 (or to several, each new connection to the
+/// next: a load balancer's round robin), which a test cuts (every connection through it closed,
+/// and each new one closed as soon as it is accepted: a database gone away) and mends, or makes
+/// lose answers (a request passes; the connection is closed when its answer starts back).
 /// A thread accepts; two threads per connection copy bytes each way.
 public final class TCPProxy: @unchecked Sendable {
     /// The port the proxy listens on.
     public let port: Int
-    private let target: Int
+    private let targets: [Int]
+    private var next = 0
     private let listener: Int32
     private let lock = NSLock()
     private var isCut = false
+    private var isLosing = false
     private var isClosed = false
     private var sockets: Set<Int32> = []
 
     /// A proxy to `target`, listening on a port of the system's choosing.
-    public init(to target: Int) throws {
-        self.target = target
+    public convenience init(to target: Int) throws { try self.init(toEach: [target]) }
+
+    /// A proxy handing each new connection to the next of `targets` in turn.
+    public init(toEach targets: [Int]) throws {
+        self.targets = targets
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = Self.loopback(port: 0)
@@ -47,8 +54,19 @@ public final class TCPProxy: @unchecked Sendable {
         }
     }
 
-    /// Lets connections through again.
-    public func mend() { lock.withLock { isCut = false } }
+    /// Lets connections through again (and answers, after `loseAnswers()`).
+    public func mend() {
+        lock.withLock {
+            isCut = false
+            isLosing = false
+        }
+    }
+
+    /// Until `mend()`: requests pass, and each connection is closed as its answer starts back,
+    /// before any of it reaches the client (the answer lost on the way after the server acted).
+    public func loseAnswers() { lock.withLock { isLosing = true } }
+
+    var losing: Bool { lock.withLock { isLosing } }
 
     /// Stops listening and closes every connection.
     public func stop() {
@@ -86,6 +104,10 @@ public final class TCPProxy: @unchecked Sendable {
                 continue
             }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let target = lock.withLock {
+                defer { next += 1 }
+                return targets[next % targets.count]
+            }
             var address = Self.loopback(port: target)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
@@ -101,7 +123,7 @@ public final class TCPProxy: @unchecked Sendable {
             }
             let pair = Pair(client, upstream, proxy: self)
             Thread.detachNewThread { pair.pump(from: client, to: upstream) }
-            Thread.detachNewThread { pair.pump(from: upstream, to: client) }
+            Thread.detachNewThread { pair.pump(from: upstream, to: client, answers: true) }
         }
     }
 
@@ -117,11 +139,11 @@ public final class TCPProxy: @unchecked Sendable {
             self.proxy = proxy
         }
 
-        func pump(from source: Int32, to sink: Int32) {
+        func pump(from source: Int32, to sink: Int32, answers: Bool = false) {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             copying: while true {
                 let count = read(source, &buffer, buffer.count)
-                guard count > 0 else { break }
+                guard count > 0, !(answers && proxy.losing) else { break }
                 var sent = 0
                 while sent < count {
                     let wrote = buffer[sent..<count].withUnsafeBytes { send(sink, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -54,7 +54,9 @@ enum LedgerAnswer: String, CaseIterable, Sendable {
 
     /// `body`'s answer for the day the query names (`today`, else `clock`), with the query's
     /// `default-account` as the copy's; a use case's refusal as problem JSON naming the parameter.
+    /// A copy no device has pushed a ledger to throws `EmptyLedger` (its copy names the ledger).
     static func answering<T>(_ store: Store, _ query: AnswerQuery, clock: Day, _ body: (Day) throws -> T) throws -> T {
+        guard try store.isInitialized() else { throw EmptyLedger() }
         let today = try query.day("today") ?? clock
         do {
             do { try store.useDefaultAccount(query.text("default-account")) } catch {

@@ -31,6 +31,9 @@ actor LedgerCopies {
     }
 }
 
+/// A copy no device has pushed a ledger to: nothing to answer from (`Problem.emptyLedger`).
+struct EmptyLedger: Error {}
+
 /// One ledger's copy: brought up to date and asked one request at a time.
 actor LedgerCopy {
     let ledger: String
@@ -56,7 +59,7 @@ actor LedgerCopy {
         await acquire()
         defer { release() }
         let store = try await current(storage)
-        return try body(store)
+        return try naming { try body(store) }
     }
 
     /// The text `body` makes on the copy as of the log's head now, kept for `key` (the answer, its
@@ -76,20 +79,20 @@ actor LedgerCopy {
             answered[key]?.read = reads
             return kept.text
         }
-        let text = try body(store)
+        let text = try naming { try body(store) }
         if answered.count >= 64 { answered.removeAll() }
         answered[key] = (cursor, reads, text)
         return text
     }
 
-    /// `body`'s changes to the copy (a quick entry), appended to the log by `append` as change
-    /// sets of `user`'s device on this server (one per person, so that the log says who wrote
-    /// what), then acknowledged: the copy holds what every device will pull. When the append
-    /// fails the copy is dropped (made again from the log on the next request), so that it never
-    /// holds what the log does not.
+    /// `body`'s changes to the copy (a quick entry), appended to the log by `append` (given the
+    /// sets and what `body` answered) as change sets of `user`'s device on this server (one per
+    /// person, so that the log says who wrote what), then acknowledged: the copy holds what every
+    /// device will pull. When the append fails the copy is dropped (made again from the log on the
+    /// next request), so that it never holds what the log does not.
     func write<T: Sendable>(
         _ storage: any ServerStorage, as user: String, _ body: @Sendable (Store) throws -> T,
-        append: @Sendable ([ChangeSet]) async throws -> [Int64]
+        append: @Sendable ([ChangeSet], T) async throws -> [Int64]
     ) async throws -> T {
         await acquire()
         defer { release() }
@@ -98,7 +101,7 @@ actor LedgerCopy {
         try store.adoptDeviceIdentity(device.id, lastSeq: device.lastSeq)
         answered = [:]
         let value: T
-        do { value = try body(store) } catch {
+        do { value = try naming { try body(store) } } catch {
             // A write that failed after changing the copy (none does now): the copy goes, as after a failed append.
             if (try? store.pendingChangeSets().isEmpty) != true { self.store = nil }
             throw error
@@ -106,7 +109,7 @@ actor LedgerCopy {
         let sets = try store.pendingChangeSets()
         guard !sets.isEmpty else { return value }
         do {
-            let seqs = try await append(sets)
+            let seqs = try await append(sets, value)
             for (set, seq) in zip(sets, seqs) { try store.acknowledge(set.id, serverSeq: seq) }
             devices[user] = (device.id, device.lastSeq + Int64(sets.count))
         } catch {
@@ -115,6 +118,11 @@ actor LedgerCopy {
             throw error
         }
         return value
+    }
+
+    /// `body`, an empty ledger's refusal (`EmptyLedger`) made the problem that names this ledger.
+    private func naming<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch is EmptyLedger { throw Problem.emptyLedger(ledger) }
     }
 
     /// One request at a time (across its awaits): a second waits instead of applying the same

@@ -16,6 +16,8 @@ enum OpenAPI {
         /// Whether it takes the `Capital-Protocol` header (every route but health, metrics and this document).
         var protocolHeader = true
         var query: [String] = []
+        /// Whether it takes an `Idempotency-Key` (a write whose answer a resend gets again).
+        var idempotent = false
         var body: (type: String, schema: JSON)?
         var success: (status: String, type: String?, schema: JSON?)
     }
@@ -161,7 +163,7 @@ enum OpenAPI {
                 success: ("200", "application/json", answerSchema)),
             Operation(
                 method: "post", path: ledger + "/transactions", id: "quickEntry", summary: "capital spend, earn or transfer (a member).",
-                tag: "answers", query: ["today", "default-account"], body: ("application/json", quickEntrySchema),
+                tag: "answers", query: ["today", "default-account"], idempotent: true, body: ("application/json", quickEntrySchema),
                 success: ("201", "application/json", object([:]))),
         ]
         return operations
@@ -209,6 +211,7 @@ enum OpenAPI {
         ]
         var parameters: [JSON] = []
         if operation.protocolHeader { parameters.append(.object([("$ref", .string("#/components/parameters/CapitalProtocol"))])) }
+        if operation.idempotent { parameters.append(.object([("$ref", .string("#/components/parameters/IdempotencyKey"))])) }
         for name in pathParameters(operation.path) {
             parameters.append(
                 .object([("name", .string(name)), ("in", .string("path")), ("required", .bool(true)), ("schema", string)]))
@@ -329,7 +332,28 @@ enum OpenAPI {
                             ("schema", .object([("type", .string("string")), ("enum", .array([.string("1")]))])),
                             ("description", .string("The sync protocol's version the client speaks.")),
                         ])
-                    )
+                    ),
+                    (
+                        "IdempotencyKey",
+                        .object([
+                            ("name", .string("Idempotency-Key")), ("in", .string("header")), ("required", .bool(false)),
+                            (
+                                "schema",
+                                .object([
+                                    ("type", .string("string")), ("minLength", .number("1")), ("maxLength", .number("255")),
+                                    ("pattern", .string("^[!-~]+$")),
+                                ])
+                            ),
+                            (
+                                "description",
+                                .string(
+                                    "A key of the client's choosing (a UUID) for this write: sent again with the same key by the same "
+                                        + "person within 24 hours, the request is answered as the first time (same status and body, with "
+                                        + "Idempotent-Replayed: true) and writes nothing; the key with another request is 422 "
+                                        + "idempotency_key_reused. A malformed key is 400 naming the header.")
+                            ),
+                        ])
+                    ),
                 ])
             ),
             (

@@ -82,14 +82,33 @@ extension SyncServer {
     }
 
     /// `POST /v1/ledgers/{id}/transactions`: a quick entry (`QuickEntryBody`) by a member,
-    /// appended to the ledger's log as the member's; 201 with the transaction.
+    /// appended to the ledger's log as the member's; 201 with the transaction. With an
+    /// `Idempotency-Key`, the same request sent again by the same person within a day is answered
+    /// as the first time and writes nothing (`IdempotencyKey`).
     func quickEntry(_ router: Router<ServerContext>) {
-        router.post("/v1/ledgers/:ledger/transactions") { request, context in
+        router.post("/v1/ledgers/:ledger/transactions") { request, context -> Response in
             let (ledger, _, user) = try await accessing(request, context, .member)
             // The asking device's default account pays when the entry names none.
             let query = try AnswerQuery(request, allowed: ["today", "default-account"])
-            let entry = try await decode(QuickEntryBody.self, request)
-            let text = try await written(ledger, by: user, { _ in query }) { store, today in try entry.record(store, user: user, today: today) }
+            let body = try await collected(request)
+            let key = try IdempotencyKey(request, body: body)
+            if let key, let kept = try await storage.keptAnswer(of: user, key: key.value, now: now()) { return try key.replay(kept, for: request) }
+            let entry = try decoded(QuickEntryBody.self, body)
+            var keeping: (@Sendable (String) -> KeptAnswer)?
+            if let key {
+                let clock = now
+                keeping = { text in key.keeping(text, status: 201, user: user, now: clock()) }
+            }
+            let text: String
+            do {
+                text = try await written(ledger, by: user, { _ in query }, keeping: keeping) { store, today in
+                    try entry.record(store, user: user, today: today)
+                }
+            } catch let taken as KeyTaken {
+                // The same request sent twice at once (or to two servers): the other was written; this is answered as it was.
+                guard let key, let kept = try await storage.keptAnswer(of: user, key: key.value, now: now()) else { throw taken }
+                return try key.replay(kept, for: request)
+            }
             var response = try json(text: text, for: request)
             response.status = .created
             return response

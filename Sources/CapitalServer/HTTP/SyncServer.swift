@@ -301,9 +301,10 @@ public struct SyncServer: Sendable {
         try await appended(sets, to: ledger, by: user).seqs
     }
 
-    func appended(_ sets: [ChangeSet], to ledger: String, by user: String) async throws -> Appended {
+    /// Appends `sets` pushed by `user`, keeping `answer` with them (`ServerStorage`'s); a refusal as problem JSON.
+    func appended(_ sets: [ChangeSet], to ledger: String, by user: String, keeping answer: KeptAnswer? = nil) async throws -> Appended {
         do {
-            let appended = try await storage.appended(sets, to: ledger, by: user, now: now())
+            let appended = try await storage.appended(sets, to: ledger, by: user, now: now(), keeping: answer)
             metrics.pushed(changeSets: appended.added, conflicts: appended.conflicts)
             return appended
         } catch let error as AppendError {
@@ -389,7 +390,11 @@ private func json(buffer: ByteBuffer, status: HTTPResponse.Status, for request: 
 /// A request's JSON body (gzip-compressed or not) as `type`: 413 past `SyncWire.maxBody`, 400
 /// for what is not that JSON.
 func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
-    let buffer = try await collected(request)
+    try decoded(type, try await collected(request))
+}
+
+/// A body already collected (`collected(_:)`) as `type`: 400 for what is not that JSON.
+func decoded<T: Decodable>(_ type: T.Type, _ buffer: ByteBuffer) throws -> T {
     do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch let error as DecodingError {
         throw Problem(400, "malformed", "the request's body is not the JSON expected: \(describe(error))")
     }
@@ -451,6 +456,16 @@ struct Problem: Error, HTTPResponseError {
     init(_ status: Int, _ code: String, _ detail: String, headers: [String: String] = [:], invalidParams: [SyncWire.Problem.InvalidParam]? = nil) {
         problem = SyncWire.Problem(status: status, code: code, detail: detail, invalidParams: invalidParams)
         self.headers = headers
+    }
+
+    /// A ledger no device has pushed to yet: nothing to answer from or to write to (409), and how
+    /// to give it a household over HTTP.
+    static func emptyLedger(_ ledger: String) -> Problem {
+        Problem(
+            409, "empty_ledger",
+            "ledger \(ledger) is empty: no device has pushed a household's ledger to it yet, so there is nothing to answer from or write to; "
+                + "a device gives it one by pushing its change sets to POST /v1/ledgers/\(ledger)/changes, as capital sync does once the "
+                + "device shares its ledger (capital sync create shares one as a new ledger)")
     }
 
     /// A query parameter that cannot be used: 400, naming it in `invalid-params`.

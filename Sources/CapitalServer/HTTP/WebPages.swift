@@ -229,6 +229,8 @@ extension SyncServer {
                 }
             } catch let problem as Problem {
                 unanswered = problem.problem.detail
+            } catch is EmptyLedger {
+                unanswered = Problem.emptyLedger(chosen.id).problem.detail
             }
             let names = Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             return (
@@ -258,14 +260,15 @@ extension SyncServer {
 
     /// `body`'s change to the copy of `ledger` by `user`, on the day `query` (made on the copy)
     /// names, default the server's, appended to the ledger's log as `user`'s; what `body` answers.
+    /// `keeping`: the answer to keep with the append, made from what `body` answers.
     func written(
         _ ledger: String, by user: String, _ query: @escaping @Sendable (Store) throws -> AnswerQuery,
-        _ body: @escaping @Sendable (Store, Day) throws -> String
+        keeping: (@Sendable (String) -> KeptAnswer)? = nil, _ body: @escaping @Sendable (Store, Day) throws -> String
     ) async throws -> String {
         try await copies.copy(of: ledger).write(storage, as: user) { store in
             try LedgerAnswer.answering(store, try query(store), clock: Today.clock()) { today in try body(store, today) }
-        } append: { sets in
-            try await append(sets, to: ledger, by: user)
+        } append: { sets, text in
+            try await appended(sets, to: ledger, by: user, keeping: keeping?(text)).seqs
         }
     }
 
