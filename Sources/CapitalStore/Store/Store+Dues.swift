@@ -292,8 +292,16 @@ extension Store {
             arguments: [budget.id, now, now, budget.categoryID, budget.payFromID, budget.amount, budget.period.rawValue, budget.start.number])
     }
 
+    /// The live budgets `filter` keeps, by their category's name (as names compare: `nameKey`),
+    /// then id: both travel with sync, so every device lists them in one order (the order they
+    /// were written in is each device's own).
     static func fetchBudgets(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Budget] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM budget WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT budget.* FROM budget LEFT JOIN account ON account.id = budget.categoryId
+                    WHERE budget.deleted = 0 \(filter) ORDER BY account.nameKey, budget.id
+                    """), arguments: arguments)
             .map { row in
                 Budget(
                     id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
