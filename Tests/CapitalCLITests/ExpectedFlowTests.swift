@@ -279,7 +279,8 @@ struct ExpectedFlowTests {
             refused.status == 1
                 && refused.stderr
                     == "capital: error: REF '\(ref)': it is settled by transaction \(short), which stays recorded: reopened, Mortgage would count twice; "
-                    + "`capital tx rm \(short)` removes it and opens the flow, or give --force to count both\n", "\(refused)")
+                    + "`capital tx rm \(short)` removes it and opens the flow, or give --force to count both\n",
+            "\(refused)")
         #expect(try Self.state(cli, ref, today: "2025-04-06") == "settled")
         // Malformed, even with --force: exit 64, nothing changed.
         let malformed = cli.fails(today + ["expected", "reopen", "Mortgage@2025-04-31", "--force"], mentioning: ["REF 'Mortgage@2025-04-31'"])

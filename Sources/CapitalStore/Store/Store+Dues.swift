@@ -301,11 +301,12 @@ extension Store {
                 sql: """
                     SELECT budget.* FROM budget LEFT JOIN account ON account.id = budget.categoryId
                     WHERE budget.deleted = 0 \(filter) ORDER BY account.nameKey, budget.id
-                    """), arguments: arguments)
-            .map { row in
-                Budget(
-                    id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
-                    period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
-            }
+                    """), arguments: arguments
+        )
+        .map { row in
+            Budget(
+                id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
+                period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
+        }
     }
 }
