@@ -52,8 +52,13 @@ struct GlobalOptions: ParsableArguments {
             return try Store.load(path: file)
         }
         let path = creating ? databasePath : try existingDatabasePath()
-        let store = try Store.open(path: path)
-        return store
+        if let reason = Store.unwritable(path: path) {
+            // A database one cannot write: a query reads it as it is, a change is refused before
+            // anything is opened for writing.
+            if writing { throw StoreError.databaseReadOnly(path: path, reason: reason) }
+            return try Store.openReadOnly(path: path, reason: reason)
+        }
+        return try Store.open(path: path)
     }
 
     /// The database path, which must name an existing file; for commands that never create one.

@@ -176,6 +176,30 @@ struct CardDepositTests {
         #expect(try Self.day(cli, "Car", "2025-04-30").outflow == 0)
     }
 
+    /// Issue 51, item 11: a car bought on 20 June 2026 for 1 500 000.00 losing 15 % a year, entered
+    /// on 1 October, loses value from 20 June: 103 days' worth (63 493.15) on the day it is entered,
+    /// the rest of its first year in parts on the 20th; a year after it was bought it is worth
+    /// 1 275 000.00 (it stayed at 1 500 000.00 until July 2027 before).
+    @Test func aCarEnteredAfterItsValuationDayLosesValueFromThatDay() throws {
+        let cli = try CLI.initialized()
+        let today = ["--today", "2026-10-01"]
+        cli.ok(["earn", "3000000", "Salary", "--to", "VTB Debit", "--on", "2026-09-01"] + today)
+        // Bad input first: a valuation day that is not a date is malformed, and nothing is written.
+        let refused = cli.fails(
+            ["account", "add", "Car", "--kind", "fixed-asset", "--value-change", "-15", "--value-since", "2026-06-31"] + today,
+            mentioning: ["--value-since", "2026-06-31"])
+        #expect(refused.status == 64)
+        cli.ok(["account", "add", "Car", "--kind", "fixed-asset", "--value-change", "-15", "--value-since", "2026-06-20"] + today)
+        cli.ok(["transfer", "1500000", "--from", "VTB Debit", "--to", "Car"] + today)
+        let forecast = try Self.object(cli, ["forecast", "--account", "Car", "--by", "day", "--until", "2027-07-31"] + today)
+        let periods = try #require(forecast["periods"] as? [[String: Any]])
+        func closing(_ day: String) -> Int64? { periods.first { $0.string("start") == day }?.string("closing").flatMap(minorUnits) }
+        #expect(closing("2026-10-01") == 143_650_685)
+        #expect(closing("2026-10-20") == 141_856_165)  // less the first part, 1 794 520
+        #expect(closing("2027-06-01") == 129_294_525)
+        #expect(closing("2027-06-20") == 127_500_000)
+    }
+
     /// The car and its loan in one group: the forecast shows the collateral's value against the
     /// debt, month by month; `loan show` gives today's figures.
     @Test func collateralAgainstDebtShowsInAGroupAndInLoanShow() throws {

@@ -260,6 +260,49 @@ struct ExpectedFlowTests {
         }
     }
 
+    /// Issue 51, item 12: reopening a settled flow while its transaction stays would count it
+    /// twice: refused without --force, naming the transaction and what helps, nothing changed;
+    /// with --force it opens and a note says it now counts twice; skipping it or removing the
+    /// transaction counts it once again.
+    @Test func reopeningASettledFlowIsRefusedWithoutForce() throws {
+        let cli = try CLI.household()
+        let today = ["--today", "2025-04-06"]
+        let ref = "Mortgage@2025-04-05"
+        let open = try Self.canSpend(cli, today: "2025-04-06")
+        let recorded = cli.run(today + ["transfer", "69979.36", "--from", "VTB Debit", "--to", "Mortgage", "--on", "2025-04-04", "--format", "json"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(recorded.stdout.utf8)) as? [String: Any])?.string("id"), "\(recorded)")
+        let short = String(id.prefix(8))
+        #expect(try Self.state(cli, ref, today: "2025-04-06") == "settled")
+        let settled = try Self.canSpend(cli, today: "2025-04-06")
+        let refused = cli.fails(today + ["expected", "reopen", ref], mentioning: [])
+        #expect(
+            refused.status == 1
+                && refused.stderr
+                    == "capital: error: REF '\(ref)': it is settled by transaction \(short), which stays recorded: reopened, Mortgage would count twice; "
+                    + "`capital tx rm \(short)` removes it and opens the flow, or give --force to count both\n",
+            "\(refused)")
+        #expect(try Self.state(cli, ref, today: "2025-04-06") == "settled")
+        // Malformed, even with --force: exit 64, nothing changed.
+        let malformed = cli.fails(today + ["expected", "reopen", "Mortgage@2025-04-31", "--force"], mentioning: ["REF 'Mortgage@2025-04-31'"])
+        #expect(malformed.status == 64)
+        let forced = cli.run(today + ["expected", "reopen", ref, "--force"])
+        #expect(forced.status == 0 && forced.stdout == "Reopened Mortgage payment of 2025-04-05 (\(ref)).\n", "\(forced)")
+        #expect(
+            forced.stderr
+                == "capital: note: its transaction \(short) stays recorded: Mortgage now counts twice; "
+                + "`capital tx rm \(short)` or `capital expected skip '\(ref)'` counts it once\n", "\(forced)")
+        #expect(try Self.state(cli, ref, today: "2025-04-06") == "open")
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == settled - 69_979_36, "the payment and its transaction both count")
+        cli.ok(today + ["expected", "skip", ref])
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == settled)
+        // A skipped flow reopens without --force; with the transaction removed it counts once, open.
+        cli.ok(today + ["expected", "reopen", ref])
+        cli.ok(["tx", "rm", id])
+        #expect(try Self.canSpend(cli, today: "2025-04-06") == open)
+        let help = cli.run(["expected", "reopen", "--help"])
+        #expect(help.stdout.contains("--force"), "\(help)")
+    }
+
     /// `expected skip` and `reopen`: a skipped flow leaves the forecast and `post`; a posted one
     /// cannot be skipped (its transaction stands for it).
     @Test func skipAndReopen() throws {
@@ -608,14 +651,15 @@ struct ExpectedFlowTests {
         let cli = try CLI.household()
         let today = ["--today", "2025-04-12"]
         let list = try cli.rows(today + ["expected", "list", "--kind", "budget", "--until", "2025-05-31"])
+        // A day's budgets by their category's name (issue 51, item 13).
         #expect(
             list.map { $0.string("ref") ?? "" } == [
-                "Groceries budget@2025-04-01", "Entertainment budget@2025-04-01", "Groceries budget@2025-05-01", "Entertainment budget@2025-05-01",
+                "Entertainment budget@2025-04-01", "Groceries budget@2025-04-01", "Entertainment budget@2025-05-01", "Groceries budget@2025-05-01",
             ])
-        #expect(list[0].string("date") == "2025-04-12" && list[2].string("date") == "2025-05-01" && list.allSatisfy { $0.string("state") == "open" })
+        #expect(list[1].string("date") == "2025-04-12" && list[3].string("date") == "2025-05-01" && list.allSatisfy { $0.string("state") == "open" })
         // The forecast spends it: April's groceries come before the binding day, so skipping them
         // gives exactly that much more to spend.
-        let april = try #require(list[0].string("amount").flatMap(minorUnits))
+        let april = try #require(list[1].string("amount").flatMap(minorUnits))
         #expect(april > 0)
         let before = try Self.canSpend(cli, today: "2025-04-12")
         cli.ok(today + ["expected", "skip", "Groceries budget@2025-04-01"])

@@ -334,7 +334,10 @@ struct HouseholdSampleTests {
         let rows = try cli.rows(["tx", "list"] + filter.args)
         let listed = rows.map { "\($0.string("date") ?? "?") \($0.string("payee") ?? "?") \(minorUnits($0.string("amount") ?? "") ?? -1)" }
         let expected = Self.sample.transactions.filter(filter.matches).map { "\($0.date) \($0.payee) \(Self.sample.size(of: $0))" }
-        #expect(listed == expected)
+        // By day, and a day's by id (issue 51, item 13), not in the file's order.
+        #expect(listed.sorted() == expected.sorted())
+        let keys = rows.map { "\($0.string("date") ?? "?") \($0.string("id") ?? "?")" }
+        #expect(keys == keys.sorted())
         #expect(!expected.isEmpty, "a filter that matches nothing in the sample proves little")
     }
 

@@ -100,6 +100,51 @@ struct AssetValueTests {
         #expect(next[12..<24].map(\.amount).reduce(0, +) == -30_000_000)  // 200 000 000 × 0.15
     }
 
+    /// Issue 51, item 11: a car bought on 20 June 2026 for 1 500 000.00, losing 15 % a year
+    /// (225 000.00 in its first year), entered on 1 October: 103 of the year's 365 days have
+    /// passed, 63 493.15 (6 349 315.07 rounded) is posted on the day it is entered, and the rest,
+    /// 161 506.85, in nine parts on the 20th from October to June (8 × −1 794 520, −1 794 525).
+    /// A year after it was bought it is worth 1 275 000.00, as if it had been entered that day.
+    @Test func aValueEnteredAfterItsValuationDayCountsFromThatDay() throws {
+        let car = try AssetRevaluation(annualChange: -150_000, since: Self.day("2026-06-20"))
+        let valueAt = Self.ledger([("2026-10-01", 150_000_000)])
+        let changes = car.changes(valueAt: valueAt, through: Self.day("2027-07-20"), valuedFrom: Self.day("2026-10-01"))
+        #expect(changes.first == AssetChange(day: Self.day("2026-10-01"), amount: -6_349_315))
+        #expect(Array(changes[1...9].map(\.day)) == (4...12).map { Self.day("2026-06-20").addingMonths($0) })
+        #expect(changes[1..<9].allSatisfy { $0.amount == -1_794_520 } && changes[9].amount == -1_794_525)
+        #expect(Self.value(after: changes, through: Self.day("2027-06-01"), start: 150_000_000) == 129_294_525)
+        #expect(Self.value(after: changes, through: Self.day("2027-06-20"), start: 150_000_000) == 127_500_000)
+        // Year 2 as before: 127 500 000 × 0.15 = 19 125 000, a twelfth a month.
+        #expect(changes.last == AssetChange(day: Self.day("2027-07-20"), amount: -1_593_750))
+        // Nothing is posted before the day it was entered, nor when asked only up to the day before.
+        #expect(changes.allSatisfy { $0.day >= Self.day("2026-10-01") })
+        #expect(car.changes(valueAt: valueAt, through: Self.day("2026-09-30"), valuedFrom: Self.day("2026-10-01")).isEmpty)
+        // Entered on its valuation day, or with something posted by then: the monthly parts as always.
+        let onTheDay = Self.ledger([("2026-06-20", 150_000_000)])
+        let plain = car.changes(valueAt: onTheDay, through: Self.day("2027-06-20"))
+        #expect(car.changes(valueAt: onTheDay, through: Self.day("2027-06-20"), valuedFrom: Self.day("2026-06-20")) == plain)
+        #expect(plain.count == 12 && plain.allSatisfy { $0.amount == -1_875_000 })
+        let deposit = Self.ledger([("2026-06-20", 1_000), ("2026-10-01", 149_999_000)])
+        #expect(car.changes(valueAt: deposit, through: Self.day("2026-10-20"), valuedFrom: Self.day("2026-06-20")).count == 4)
+    }
+
+    /// Entered more than a year late: whole rate years before the day compound, all posted that
+    /// day. 1 000 000.00 from 1 January 2024 losing 15 %, entered on 2 July 2025: year 1 −15 000 000,
+    /// year 2 (base 85 000 000, −12 750 000) 182 of 365 days, −6 357 534; the rest, −6 392 466, in
+    /// six parts of −1 065 411 from August to 1 January 2026, when it is worth 722 500.00.
+    @Test func aValueEnteredYearsLateCompoundsTheYearsBefore() throws {
+        let flat = try AssetRevaluation(annualChange: -150_000, since: Self.day("2024-01-01"))
+        let valueAt = Self.ledger([("2025-07-02", 100_000_000)])
+        let changes = flat.changes(valueAt: valueAt, through: Self.day("2026-01-01"), valuedFrom: Self.day("2025-07-02"))
+        #expect(changes.first == AssetChange(day: Self.day("2025-07-02"), amount: -21_357_534))
+        #expect(changes.dropFirst().map(\.amount) == Array(repeating: -1_065_411, count: 6))
+        #expect(Self.value(after: changes, through: Self.day("2026-01-01"), start: 100_000_000) == 72_250_000)
+        // A gain the same way, never below zero for a loss of everything.
+        let all = try AssetRevaluation(annualChange: -1_000_000, since: Self.day("2024-01-01"))
+        let gone = all.changes(valueAt: valueAt, through: Self.day("2026-01-01"), valuedFrom: Self.day("2025-07-02"))
+        #expect(gone == [AssetChange(day: Self.day("2025-07-02"), amount: -100_000_000)])
+    }
+
     @Test func changesStopAtTheLastDayAndZeroChangesNothing() throws {
         let car = try AssetRevaluation(annualChange: -150_000, since: Self.day("2025-01-15"))
         #expect(car.changes(valueAt: { _ in 1_000_000 }, through: Self.day("2025-02-14")).isEmpty)

@@ -245,6 +245,41 @@ func exportedLines(_ device: Device) throws -> [String] {
         #expect(try anna.tables() == ivan.tables())
     }
 
+    /// Issue 51, item 13: budgets set and a day's transactions recorded on two devices list,
+    /// export and answer in one order on both once synced: budgets by category name then id, a
+    /// day's transactions by id. (Before, each device kept the order it wrote them in: the one
+    /// device its own first, the other in order of arrival.)
+    @Test func twoDevicesThatSyncedListExportAndAnswerInOneOrder() throws {
+        let (anna, ivan) = try pair()
+        let day = try Day(iso: "2025-03-01")
+        try anna.store.setBudget(BudgetInput(category: "Transport", amount: "3000", start: day))
+        try ivan.store.setBudget(BudgetInput(category: "Clothing", amount: "2000", start: day))
+        try anna.store.setBudget(BudgetInput(category: "Groceries", amount: "9000", start: day))
+        for payee in ["Market", "Bakery", "Kiosk"] { _ = try anna.store.add(on: "2025-03-02", payee: payee, [("Groceries", "100"), ("Cash", nil)]) }
+        for payee in ["Taxi", "Metro"] { _ = try ivan.store.add(on: "2025-03-02", payee: payee, [("Transport", "50"), ("Card", nil)]) }
+        try exchange(anna, ivan)
+        try exchange(anna, ivan)
+        func categories(_ device: Device) throws -> [String] { try device.store.budgets().map { try device.store.account($0.categoryID).name } }
+        #expect(try categories(anna) == ["Clothing", "Groceries", "Transport"])
+        #expect(try categories(ivan) == categories(anna))
+        func exported(_ device: Device) throws -> String {
+            try device.store.export(format: .yaml).split(separator: "\n").filter { !$0.hasPrefix("defaultAccount:") }.joined(separator: "\n")
+        }
+        #expect(try exported(anna) == exported(ivan))
+        func ids(_ device: Device) throws -> [String] {
+            var ids: [String] = []
+            try device.store.walkTransactions(Store.TransactionRange()) { transaction in
+                ids.append(transaction.id)
+                return true
+            }
+            return ids
+        }
+        #expect(try ids(anna) == ids(ivan) && (try ids(anna)) == (try ids(anna)).sorted())
+        let today = try Day(iso: "2025-03-10")
+        let range = DayRange(try Day(iso: "2025-03-01"), try Day(iso: "2025-06-01"))
+        #expect(try anna.store.expectedEntries(in: range, today: today) == ivan.store.expectedEntries(in: range, today: today))
+    }
+
     @Test func twoDuesNumberedAlikeOfflineGetTwoNumbers() throws {
         let (anna, ivan) = try pair()
         let day = try Day(iso: "2025-04-10")

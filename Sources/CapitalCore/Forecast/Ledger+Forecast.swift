@@ -200,7 +200,9 @@ extension Ledger {
                 }
                 return low == 0 ? 0 : sums[low - 1]
             }
-            for (index, step) in change.changes(valueAt: value, through: horizon).enumerated() {
+            // The first day real postings give it a value: one entered after its valuation day counts from that day.
+            let valued = sums.firstIndex { $0 > 0 }.map { days[$0] }
+            for (index, step) in change.changes(valueAt: value, through: horizon, valuedFrom: valued).enumerated() {
                 generated.append(
                     Transaction(
                         id: "\(account.id)#value\(index)", day: step.day, payee: "\(account.name): value change \(change)",

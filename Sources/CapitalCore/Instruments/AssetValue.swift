@@ -82,6 +82,16 @@ public struct AssetRevaluation: Hashable, Sendable, CustomStringConvertible {
     /// year changes by exactly the rounded amount. 2 000 000.00 losing 15 % is 1 700 000.00 a year
     /// later and 1 445 000.00 two years later.
     ///
+    /// - A value entered after `since` (`valuedFrom`, the first day real postings give the asset a
+    ///   value, is later than `since` and nothing is posted by `since`): that value counts as the
+    ///   value on `since`, so the change still counts from `since`. What it changes by before
+    ///   `valuedFrom` is posted on that day, in one change: whole rate years before it, and of the
+    ///   year it falls in the part of the days passed (`yearChange × days since the year's start /
+    ///   days of the year`, rounded half away from zero); the rest of that year is posted in equal
+    ///   parts (truncated, the last takes the rest) on the year's monthly days after `valuedFrom`.
+    ///   A car bought on 2026-06-20 for 1 500 000.00 losing 15 % and entered on 2026-10-01 loses
+    ///   63 493.15 (103 of 365 days of 225 000.00) on 2026-10-01 and is worth 1 275 000.00 on
+    ///   2027-06-20.
     /// - The value never goes below 0: before each posting, the value then
     ///   (`valueAt(day)` plus the changes generated so far) caps a loss so that it reaches exactly
     ///   0; an asset worth 0 or less then (sold, written off) gets no change, and a year whose
@@ -89,31 +99,61 @@ public struct AssetRevaluation: Hashable, Sendable, CustomStringConvertible {
     /// - Values past Int64 (only absurd gains compounded for years reach them) end the list at
     ///   the last change that fits.
     /// - Complexity: O(months through `last`), calling `valueAt` once a month.
-    public func changes(valueAt: (Day) -> Int64, through last: Day) -> [AssetChange] {
+    public func changes(valueAt: (Day) -> Int64, through last: Day, valuedFrom first: Day? = nil) -> [AssetChange] {
         guard annualChange != 0 else { return [] }
+        // The day a value entered late was entered: before it, the asset is worth what it was then.
+        let late = first.flatMap { $0 > since && valueAt(since) <= 0 ? $0 : nil }
+        if let late, late > last { return [] }
+        func value(_ day: Day) -> Int64 {
+            if let late, day < late { return valueAt(late) }
+            return valueAt(day)
+        }
         var changes: [AssetChange] = []
         var generated: Int64 = 0
         var year = 0
-        while since.addingMonths(12 * year + 1) <= last {
-            let (base, overflow) = valueAt(since.addingMonths(12 * year)).addingReportingOverflow(generated)
+        while since.addingMonths(12 * year + 1) <= last || (late.map { since.addingMonths(12 * year) <= $0 } ?? false) {
+            let start = since.addingMonths(12 * year)
+            let end = since.addingMonths(12 * year + 12)
+            let (base, overflow) = value(start).addingReportingOverflow(generated)
             guard !overflow, let yearChange = yearChange(base: base) else { return changes }
-            let part = yearChange / 12  // toward zero
-            for month in 1...12 {
-                let day = since.addingMonths(12 * year + month)
+            for (day, planned) in parts(of: yearChange, from: start, to: end, year: year, late: late) {
                 guard day <= last else { return changes }
-                let (value, overflow) = valueAt(day).addingReportingOverflow(generated)
+                let (worth, overflow) = value(day).addingReportingOverflow(generated)
                 guard !overflow else { return changes }
-                var amount = month == 12 ? yearChange - 11 * part : part
-                if value <= 0 { amount = 0 } else if amount < -value { amount = -value }
+                var amount = planned
+                if worth <= 0 { amount = 0 } else if amount < -worth { amount = -worth }
                 guard amount != 0 else { continue }
                 let (sum, sumOverflow) = generated.addingReportingOverflow(amount)
-                guard !sumOverflow, !value.addingReportingOverflow(amount).overflow else { return changes }
+                guard !sumOverflow, !worth.addingReportingOverflow(amount).overflow else { return changes }
                 generated = sum
-                changes.append(AssetChange(day: day, amount: amount))
+                if changes.last?.day == day {
+                    changes[changes.count - 1].amount += amount  // within `generated`, so no overflow
+                } else {
+                    changes.append(AssetChange(day: day, amount: amount))
+                }
             }
             year += 1
         }
         return changes
+    }
+
+    /// Rate year `year`'s change (from `start` to `end`) in the parts it is posted in, in day
+    /// order: twelve monthly ones; for a value entered late, every part before `late` on `late`,
+    /// the year it falls in split by days there.
+    private func parts(of yearChange: Int64, from start: Day, to end: Day, year: Int, late: Day?) -> [(Day, Int64)] {
+        let months = (1...12).map { since.addingMonths(12 * year + $0) }
+        guard let late, late > start else {
+            let part = yearChange / 12  // toward zero
+            return months.enumerated().map { ($0.element, $0.offset == 11 ? yearChange - 11 * part : part) }
+        }
+        guard late < end else { return [(late, yearChange)] }
+        let elapsed = Wide(yearChange.magnitude, times: UInt64(start.distance(to: late)))
+        let accrued = Int64(elapsed.divided(by: UInt64(start.distance(to: end)), .halfUp) ?? 0)
+        let before = yearChange < 0 ? -accrued : accrued
+        let after = months.filter { $0 > late }
+        let rest = yearChange - before
+        let part = rest / Int64(after.count)
+        return [(late, before)] + after.enumerated().map { ($0.element, $0.offset == after.count - 1 ? rest - Int64(after.count - 1) * part : part) }
     }
 
     /// `base × annualChange / 10^6` rounded half away from zero, never below `−base`; 0 for a

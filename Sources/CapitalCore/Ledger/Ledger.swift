@@ -4,7 +4,8 @@ public struct Ledger: Hashable, Sendable {
     public var currency: Currency
     public var accounts: [Account]
     public var groups: [AccountGroup]
-    /// In day order; transactions on one day keep the order they were entered in. With an
+    /// In day order; a store gives transactions on one day in id order (the same on every
+    /// device of a shared ledger), a ledger file in the file's order. With an
     /// `opening`, those before its day that it sums up are not here.
     public var transactions: [Transaction]
     /// Posted history summed up instead of listed (a store's windowed snapshot); nil when

@@ -8,7 +8,7 @@ public enum LedgerFileFormat: String, Sendable, CaseIterable {
 
 extension LedgerFile {
     /// Writes a whole ledger deterministically: accounts and groups in the order they were added,
-    /// transactions by day and entry order, default values left out. Import then export gives the
+    /// transactions in the ledger's order (a store's: by day, then id), default values left out. Import then export gives the
     /// same bytes.
     public static func write(_ ledger: Ledger, defaultAccountID: String?, format: LedgerFileFormat, extras: LedgerExtras = LedgerExtras()) -> String {
         var text = ""

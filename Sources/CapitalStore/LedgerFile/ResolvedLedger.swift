@@ -78,15 +78,16 @@ public struct ResolvedLedger: Sendable {
             do { currency = try Currency(code) } catch {
                 throw .unexpected(path: file, context: "reading the ledger", reason: "\(error)", readOnly: true)
             }
-            // Stored order: transactions by day then insertion, instruments by creation then
-            // insertion (an import creates them in file order), exceptions by day. Transactions
-            // already in day order (as capital writes files) are taken as they are: sorting a
-            // million of them copied each twice.
-            let inDayOrder = transactions.indices.dropFirst().allSatisfy { transactions[$0 - 1].day <= transactions[$0].day }
+            // Stored order: transactions by day then id, budgets by category name then id,
+            // instruments by creation then insertion (an import creates them in file order),
+            // exceptions by day. Transactions already in that order (as capital writes files) are
+            // taken as they are: sorting a million of them copied each twice.
+            let inOrder = transactions.indices.dropFirst().allSatisfy {
+                (transactions[$0 - 1].day, transactions[$0 - 1].id) <= (transactions[$0].day, transactions[$0].id)
+            }
             var ledger = Ledger(
                 currency: currency, accounts: accounts, groups: groups,
-                transactions: inDayOrder
-                    ? transactions : transactions.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }.map(\.element),
+                transactions: inOrder ? transactions : transactions.sorted { ($0.day, $0.id) < ($1.day, $1.id) },
                 schedules: schedules.sorted { $0.position < $1.position }.map { resolved in
                     var schedule = resolved.schedule
                     schedule.exceptions.sort { $0.original < $1.original }
@@ -99,7 +100,8 @@ public struct ResolvedLedger: Sendable {
             (ledger.loans, ledger.cards, ledger.deposits) = (loans, cards, deposits)
             ledger.flowMarks = flowMarks.mapValues { Set($0.map(\.day)) }
             ledger.dues = dues.sorted { $0.number < $1.number }
-            ledger.budgets = budgets
+            ledger.budgets = Store.inListingOrder(
+                budgets, categoryNames: Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }))
             ledger.rates = rates.sorted { ($0.currency.code, $0.day) < ($1.currency.code, $1.day) }
             ledger.defaultAccountID = settings["defaultAccount"]
             return ledger

@@ -26,7 +26,7 @@ extension Store {
     public func setBudget(_ input: BudgetInput) throws(StoreError) -> (budget: Budget, replaced: Bool) {
         try write("setting the budget of '\(input.category)'") { db in
             let budget = try Store.buildBudget(db, id: Store.newID(), input)
-            let replaced = try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [budget.categoryID]).first
+            let replaced = try Store.fetchBudgets(db, filter: "AND budget.categoryId = ?", arguments: [budget.categoryID]).first
             if let replaced {
                 try db.execute(
                     sql: "UPDATE budget SET deleted = 1, updatedAt = ?, version = version + 1 WHERE id = ?",
@@ -41,7 +41,7 @@ extension Store {
     public func removeBudget(_ category: String) throws(StoreError) -> Budget {
         try write("removing the budget of '\(category)'") { db in
             let account = try AccountIndex(try Store.fetchAccounts(db)).resolve(category)
-            guard let budget = try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [account.id]).first else {
+            guard let budget = try Store.fetchBudgets(db, filter: "AND budget.categoryId = ?", arguments: [account.id]).first else {
                 throw StoreError.notFound(what: "budget of", reference: account.name, hint: .listBudgets)
             }
             try db.execute(

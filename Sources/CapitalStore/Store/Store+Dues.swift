@@ -292,12 +292,29 @@ extension Store {
             arguments: [budget.id, now, now, budget.categoryID, budget.payFromID, budget.amount, budget.period.rawValue, budget.start.number])
     }
 
+    /// The live budgets `filter` keeps, in listing order (`inListingOrder`).
     static func fetchBudgets(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Budget] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM budget WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
-            .map { row in
-                Budget(
-                    id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
-                    period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
-            }
+        var names: [String: String] = [:]
+        let budgets = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT budget.*, account.name AS categoryName FROM budget LEFT JOIN account ON account.id = budget.categoryId
+                    WHERE budget.deleted = 0 \(filter)
+                    """), arguments: arguments
+        )
+        .map { row in
+            names[row["categoryId"]] = row["categoryName"]
+            return Budget(
+                id: row["id"], categoryID: row["categoryId"], payFromID: row["payFromId"], amount: row["amount"],
+                period: BudgetPeriod(rawValue: row["period"]) ?? .monthly, start: Day(row["start"] as Int))
+        }
+        return inListingOrder(budgets, categoryNames: names)
+    }
+
+    /// Budgets in the order every device lists them: by their category's name as names compare
+    /// (`nameKey`), then id. Both travel with sync; the order they were written in is each
+    /// device's own (a device that joined wrote them in the order they arrived).
+    static func inListingOrder(_ budgets: [Budget], categoryNames: [String: String]) -> [Budget] {
+        budgets.map { (nameKey(categoryNames[$0.categoryID] ?? ""), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
     }
 }

@@ -353,9 +353,9 @@ struct DatabaseLookup: LedgerLookup {
         try Store.fetchRates(db, filter: " AND currency = ? AND day = ?", arguments: [currency.code, day.number]).first
     }
     func rate(_ id: String) throws -> ExchangeRate? { try Store.fetchRates(db, filter: " AND id = ?", arguments: [id]).first }
-    func budget(_ id: String) throws -> Budget? { try Store.fetchBudgets(db, filter: "AND id = ?", arguments: [id]).first }
+    func budget(_ id: String) throws -> Budget? { try Store.fetchBudgets(db, filter: "AND budget.id = ?", arguments: [id]).first }
     func budget(onCategory categoryID: String) throws -> Budget? {
-        try Store.fetchBudgets(db, filter: "AND categoryId = ?", arguments: [categoryID]).first
+        try Store.fetchBudgets(db, filter: "AND budget.categoryId = ?", arguments: [categoryID]).first
     }
 
     func postingSums(_ accountID: String) throws -> [String: (positive: Int64, negative: Int64)]? {

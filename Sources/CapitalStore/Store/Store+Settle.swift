@@ -96,11 +96,15 @@ extension Store {
         }
     }
 
-    /// Opens `reference`'s flow again: skipped, or settled (the transaction stays, no longer
-    /// standing for it).
+    /// Opens `reference`'s flow again: skipped, or settled (with `force`: the transaction stays,
+    /// no longer standing for it, so what it moves counts besides the open flow).
+    /// - Returns: the flow, open, and the id of the transaction that settled it and stays recorded
+    ///   (nil for a skipped flow).
     /// - Throws: `StoreError.invalid(field: "{reference}")` for no such flow, one already open, or
-    ///   a posted one (its transaction is capital's own: removing it opens the flow).
-    public func reopenExpected(_ reference: String) throws(StoreError) -> ExpectedEntry {
+    ///   a posted one (its transaction is capital's own: removing it opens the flow);
+    ///   `StoreError.refused(field: "{reference}")` for a settled one without `force`, naming its
+    ///   transaction (removing that transaction opens the flow and counts it once).
+    public func reopenExpected(_ reference: String, force: Bool = false) throws(StoreError) -> (entry: ExpectedEntry, staying: String?) {
         try write("reopening '\(reference)'") { db in
             let (ledger, calendars, marks) = try Store.expectedContext(db, location: location)
             var entry = try Store.resolveFlow(reference, ledger: ledger, calendars: calendars, marks: marks, field: "{reference}")
@@ -108,15 +112,22 @@ extension Store {
             switch entry.state {
             case .open: throw StoreError.invalid(field: "{reference}", value: reference, reason: "it is open already")
             case .posted, .handled: throw StoreError.invalid(field: "{reference}", value: reference, reason: Store.notOpen(entry))
+            case .settled where !force:
+                let id = Store.shortID(entry.transactionID ?? "")
+                throw StoreError.refused(
+                    field: "{reference}", value: reference,
+                    reason: "it is settled by transaction \(id), which stays recorded: reopened, \(entry.name) would count twice",
+                    remedy: .reopenSettled(transaction: id))
             case .settled, .skipped: break
             }
+            let staying = entry.state == .settled ? entry.transactionID : nil
             let key = FlowKey(entry.flow)
             try db.cachedStatement(sql: "DELETE FROM expectedMark WHERE kind = ? AND instrumentId = ? AND day = ?").execute(arguments: [
                 key.kind.rawValue, key.instrumentID, key.day.number,
             ])
             entry.state = .open
             entry.transactionID = nil
-            return entry
+            return (entry, staying)
         }
     }
 

@@ -90,7 +90,7 @@ extension Store {
                         (SELECT GROUP_CONCAT(a.name, ', ') FROM posting q JOIN account a ON a.id = q.accountId WHERE q.txnId = t.id AND q.accountId <> ?)
                     FROM txn t JOIN posting p ON p.txnId = t.id
                     WHERE t.deleted = 0 AND t.importKey IS NULL AND p.accountId = ? AND t.day >= ? AND t.day < ?
-                    GROUP BY t.id ORDER BY t.day, t.seq
+                    GROUP BY t.id ORDER BY t.day, t.id
                     """, arguments: [accountID, accountID, wide.start.number, wide.end.number]
             ).map { row in
                 UnlinkedTransaction(id: row[0], day: Day(row[1]), amount: row[3], payee: row[2], counterparts: row[4] ?? "")
@@ -104,7 +104,7 @@ extension Store {
                     FROM txn t JOIN posting p ON p.txnId = t.id
                     WHERE t.deleted = 0 AND t.importKey IS NOT NULL AND substr(t.importKey, 1, instr(t.importKey, ':') - 1) <> ?
                         AND p.accountId = ? AND t.day >= ? AND t.day < ?
-                    GROUP BY t.id ORDER BY t.day, t.seq
+                    GROUP BY t.id ORDER BY t.day, t.id
                     """, arguments: [accountID, accountID, accountID, accountID, wide.start.number, wide.end.number]
             ).map { row in
                 LinkedTransaction(

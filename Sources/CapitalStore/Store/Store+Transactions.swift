@@ -311,7 +311,7 @@ extension Store {
         }
     }
 
-    /// Transactions in day order (and the order entered within a day), with their postings in
+    /// Transactions in day order (and by id within a day), with their postings in
     /// order: one query walked with a cursor, so no row is kept and no posting is looked up by
     /// transaction id. Account ids and currencies are shared, not copied per posting.
     /// - Complexity: O(postings).
@@ -332,9 +332,9 @@ extension Store {
     }
 
     /// Calls `body` with each transaction `filter` keeps (SQL after `WHERE txn.deleted = 0`, with
-    /// `arguments`), in day order (the newest first when `newestFirst`), its postings in order,
-    /// until `body` returns false. SQLite steps through the rows as they are asked for, so a walk
-    /// stopped early reads only what it passed.
+    /// `arguments`), in day order and by id within a day (the newest first when `newestFirst`),
+    /// its postings in order, until `body` returns false. SQLite steps through the rows as they
+    /// are asked for, so a walk stopped early reads only what it passed.
     static func walkTransactions(
         _ db: Database, where filter: String, _ arguments: StatementArguments, newestFirst: Bool = false,
         _ body: (Transaction) throws -> Bool
@@ -352,7 +352,9 @@ extension Store {
             }
             return try body(transaction)
         }
-        let order = newestFirst ? "txn.day DESC, txn.seq DESC" : "txn.day, txn.seq"
+        // Same-day transactions by id, which sync carries (`seq`, the order written, is each
+        // device's own): two devices that synced list, export and answer alike.
+        let order = newestFirst ? "txn.day DESC, txn.id DESC" : "txn.day, txn.id"
         let cursor = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
@@ -383,7 +385,7 @@ extension Store {
     }
 
     /// Where a page of transactions starts and ends: days, a transaction to start after or end
-    /// before (keyset paging on the day and the order entered, so pages neither skip nor repeat
+    /// before (keyset paging on the day and the id, so pages neither skip nor repeat
     /// a transaction when others are added meanwhile), the accounts one of whose postings it
     /// must have, and the direction.
     public struct TransactionRange: Sendable {
@@ -419,11 +421,11 @@ extension Store {
             }
             for (id, comparison) in [(range.after, ">"), (range.before, "<")] {
                 guard let id else { continue }
-                guard let row = try Row.fetchOne(db, sql: "SELECT day, seq FROM txn WHERE id = ? AND deleted = 0", arguments: [id]) else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT day, id FROM txn WHERE id = ? AND deleted = 0", arguments: [id]) else {
                     throw StoreError.notFound(what: "transaction id", reference: id, hint: .listTransactions)
                 }
-                filter += " AND (txn.day, txn.seq) \(comparison) (?, ?)"
-                arguments += [row[0] as Int, row[1] as Int]
+                filter += " AND (txn.day, txn.id) \(comparison) (?, ?)"
+                arguments += [row[0] as Int, row[1] as String]
             }
             if !range.accountIDs.isEmpty {
                 filter +=

@@ -11,6 +11,9 @@ public struct Store: Sendable {
     public let location: String
     /// True for a store loaded from a ledger file with `-f`: writes are refused.
     public let isReadOnly: Bool
+    /// Why the database was opened read-only (`openReadOnly`): every write is refused with it.
+    /// Nil when the database may be written.
+    public let readOnlyReason: String?
     /// Physical time in milliseconds since 1970, read only to stamp a shared ledger's change sets
     /// (tests give devices skewed clocks through it).
     public var clock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
@@ -21,16 +24,18 @@ public struct Store: Sendable {
         case file(LoadedFile)
     }
 
-    private init(writer: any DatabaseWriter, location: String, isReadOnly: Bool) {
+    private init(writer: any DatabaseWriter, location: String, isReadOnly: Bool, readOnlyReason: String? = nil) {
         self.backing = .database(writer)
         self.location = location
         self.isReadOnly = isReadOnly
+        self.readOnlyReason = readOnlyReason
     }
 
     init(file: ResolvedLedger) {
         self.backing = .file(LoadedFile(file))
         self.location = file.file
         self.isReadOnly = true
+        self.readOnlyReason = nil
     }
 
     /// The ledger file this store was loaded from, resolved; nil for a database.
@@ -112,6 +117,72 @@ public struct Store: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
+    }
+
+    /// Why the database at `path` cannot be written, as `access(2)` tells: the file, or the folder
+    /// that holds it (where SQLite makes its `-wal` and `-shm` files), is not writable or on a
+    /// read-only file system. Nil when both may be written, or do not exist yet.
+    ///
+    /// `root` may write whatever the mode bits forbid, so for it only a read-only file system
+    /// (`EROFS`) counts.
+    public static func unwritable(path: String) -> String? {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        func why(_ what: String, _ code: Int32) -> String {
+            code == EROFS ? "\(what) is on a read-only file system" : "\(what) is not writable"
+        }
+        if access(path, F_OK) == 0 && access(path, W_OK) != 0 { return why("the file", errno) }
+        if access(folder, F_OK) == 0 && access(folder, W_OK) != 0 { return why("its folder \(folder)", errno) }
+        return nil
+    }
+
+    /// Opens the existing database at `path` for reading only, with SQLite's read-only flag:
+    /// nothing is created, migrated or written, and every write is refused with
+    /// `.databaseReadOnly` naming `reason`.
+    ///
+    /// A WAL database needs a `-shm` file beside it to be read; in a folder that cannot be written
+    /// and holding no `-wal` file (a database closed cleanly), SQLite cannot make one, so the file
+    /// is opened immutable (SQLite's `immutable=1`): read as it is, without locks.
+    /// - Parameter reason: what is read-only, as `unwritable(path:)` says.
+    /// - Throws: `.notCapitalDatabase`, `.newerSchema`, `.cannotOpen`, and `.databaseReadOnly`
+    ///   for a database of an older schema (upgrading it writes it).
+    public static func openReadOnly(path: String, reason: String) throws(StoreError) -> Store {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var config = Store.configuration()
+        config.readonly = true
+        let immutable = access(folder, W_OK) != 0 && !FileManager.default.fileExists(atPath: path + "-wal")
+        let target = immutable ? "file:\(uriPath(URL(fileURLWithPath: path).path))?immutable=1" : path
+        do {
+            let queue = try DatabaseQueue(path: target, configuration: config)
+            do {
+                try queue.read { db in
+                    try requireKnownSchema(db, path: path)
+                    guard try Migrations.migrator.hasCompletedMigrations(db) else {
+                        throw StoreError.databaseReadOnly(
+                            path: path, reason: "\(reason), and the database needs upgrading to this version of capital, which writes it")
+                    }
+                }
+            } catch {
+                try? queue.close()
+                throw error
+            }
+            return Store(writer: queue, location: path, isReadOnly: false, readOnlyReason: reason)
+        } catch {
+            throw inspectionError(error, path: path)
+        }
+    }
+
+    /// An absolute path as the path of a `file:` URI: `%`, `?` and `#` percent-encoded.
+    private static func uriPath(_ path: String) -> String {
+        var text = ""
+        for character in path {
+            switch character {
+            case "%": text += "%25"
+            case "?": text += "%3F"
+            case "#": text += "%23"
+            default: text.append(character)
+            }
+        }
+        return text
     }
 
     /// An empty in-memory store, for ledger files opened with `-f` and for tests.
@@ -249,6 +320,9 @@ public struct Store: Sendable {
     /// from the file system as it is now (`spaceProbe`).
     static func storageFailure(_ error: DatabaseError, _ db: Database?, path: String, context: String) -> StoreError? {
         let last = errno
+        if error.resultCode == .SQLITE_READONLY {
+            return .databaseReadOnly(path: path, reason: unwritable(path: path) ?? "SQLite cannot write it (\(describe(error)))")
+        }
         guard error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR else { return nil }
         let reported = db.map { sqlite3_system_errno($0.sqliteConnection) } ?? 0
         let space = [reported, last].first { $0 == ENOSPC || $0 == EDQUOT || $0 == EFBIG } ?? spaceProbe(path)
@@ -326,6 +400,7 @@ public struct Store: Sendable {
 
     private func write<T>(_ context: String, referencesAtEnd: Bool, _ body: (Database) throws -> T) throws(StoreError) -> T {
         if isReadOnly { throw .readOnly(path: location) }
+        if let readOnlyReason { throw .databaseReadOnly(path: location, reason: readOnlyReason) }
         do {
             return try writer().writeWithoutTransaction { db in
                 do {

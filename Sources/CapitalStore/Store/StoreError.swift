@@ -38,6 +38,9 @@ public enum StoreError: KeyedError {
     case money(field: String, MoneyError)
     case database(context: String, DatabaseError)
     case readOnly(path: String)
+    /// The database cannot be written: `reason` says what is read-only (the file, its folder,
+    /// the file system); nothing was changed.
+    case databaseReadOnly(path: String, reason: String)
     /// A write failed for want of space (a full disk, a quota, or a file-size limit); SQLite rolled it back.
     case diskFull(path: String, context: String, reason: String)
     /// A write failed with an I/O error other than a full disk; SQLite rolled it back.
@@ -117,6 +120,9 @@ public enum StoreError: KeyedError {
         case importFile(String)
         /// A bill's or fine's payments are recorded on it (its number).
         case payDue(Int)
+        /// A settled flow stays settled by its transaction (its short id): removing it opens the
+        /// flow; reopening it anyway (forced) counts both.
+        case reopenSettled(transaction: String)
 
         /// The remedy in plain words, naming no command.
         public var plain: String {
@@ -138,6 +144,7 @@ public enum StoreError: KeyedError {
             case .initialize: "create or import a ledger first"
             case .importFile: "import it into a database to change it"
             case .payDue(let number): "record a payment on due #\(number)"
+            case .reopenSettled(let id): "remove transaction \(id) to open the flow and count it once, or reopen it by force to count both"
             }
         }
     }
@@ -213,6 +220,8 @@ public enum StoreError: KeyedError {
                 "\(FieldKeys.literal(context)): SQLite error \(error.resultCode.rawValue): \(FieldKeys.literal(error.message ?? "\(error.resultCode)"))"
         case .readOnly(let path):
             return "\(FieldKeys.literal(path)) is a ledger file opened with {file}: it is read-only; \(literalRemedy(.importFile(path)))"
+        case .databaseReadOnly(let path, let reason):
+            return "{database} \(FieldKeys.literal(path)): the database is read-only (\(FieldKeys.literal(reason))); nothing was changed"
         case .diskFull(let path, let context, let reason):
             return
                 "disk full while \(FieldKeys.literal(context)): cannot write \(FieldKeys.literal(path)) (\(FieldKeys.literal(reason))); nothing was changed"

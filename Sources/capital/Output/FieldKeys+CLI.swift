@@ -53,6 +53,7 @@ enum Flags {
         case .initialize: "run `capital init` (or `capital import FILE`) first"
         case .importFile(let path): "import it with `capital import \(path)` to change it"
         case .payDue(let number): "record a payment with `capital due pay \(number) AMOUNT`, or change it with `capital due edit \(number)`"
+        case .reopenSettled(let id): "`capital tx rm \(id)` removes it and opens the flow, or give --force to count both"
         }
     }
 }

@@ -74,15 +74,29 @@ extension Capital.ExpectedCommand {
         static let configuration = CommandConfiguration(
             "reopen", "Open a skipped or settled expected flow again.",
             about: """
-                A settled flow's transaction stays, no longer standing for it. A posted flow opens again when \
-                its transaction is removed (capital tx rm).
+                A settled flow's transaction stays recorded, so reopening it counts the flow twice: it is refused \
+                unless --force is given (the transaction then no longer stands for it, and a note names it). \
+                To count it once, remove the transaction instead (capital tx rm ID): that opens the flow. A posted \
+                flow opens again when its transaction is removed.
                 """,
             example: "capital expected reopen \"Salary Ivan@2025-04-15\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
+        @Flag(help: "Reopen a settled flow although its transaction stays recorded (both then count).") var force = false
 
-        func run() throws { try global.change(reference, "Reopened") { try $0.reopenExpected($1) } }
+        func run() throws {
+            try checkFlowReference(reference, field: "{reference}")
+            let output = try global.writeOutput()
+            let (entry, staying) = try global.ledgerStore(writing: true).reopenExpected(reference, force: force)
+            try output.said("Reopened \(entry.flow.payee) of \(entry.flow.day) (\(entry.reference)).") { Report.expected([entry]) }
+            if let staying {
+                let id = Store.shortID(staying)
+                Console.current.writeError(
+                    "capital: note: its transaction \(id) stays recorded: \(entry.name) now counts twice; "
+                        + "`capital tx rm \(id)` or `capital expected skip '\(entry.reference)'` counts it once\n")
+            }
+        }
     }
 }
 
