@@ -87,6 +87,31 @@ struct CardTests {
     /// A skipped payback pays nothing: the whole 34 567.90 is carried, paying 3 456 790 × 0.24 ×
     /// 10 / 365 = 22 729.58… → 22 730 interest to 25 April, owed 3 456 790 + 50 000 + 22 730 =
     /// 3 529 520; the next statement's payback is asked as usual.
+    /// Issue 50, item 5.1: an overdue rest keeps costing interest until the day it is paid.
+    /// 50 000.00 spent on 20 March is the 25 March statement, due 15 April, not paid; the 25 April
+    /// statement is history. Paid today, 1 May (before the 25 April statement's due day): the rest
+    /// was carried from 25 April to 1 May, 6 days: 5 000 000 × 0.24 × 6 / 365 = 19 726.027… →
+    /// 19 726, charged at the 25 May statement (nothing was charged before).
+    @Test func anOverdueRestPaidTodayCostsInterestUntilToday() {
+        let cycles = Self.card(.full).cycles(
+            opening: 0, flows: [Self.flow("2025-03-20", -5_000_000)], from: Self.day("2025-02-26"), today: Self.day("2025-05-01"),
+            through: Self.day("2025-06-30"), overdue: Self.flow("2025-05-01", 5_000_000))
+        #expect(cycles.map(\.statement) == Self.days("2025-03-25", "2025-04-25", "2025-05-25", "2025-06-25"))
+        #expect(cycles.map(\.interest) == [0, 0, 19_726, 0])
+        // Paid after its own due day (spent 2 April, statement 25 April, due 15 May, paid 20 May):
+        // 5 days from the due day, not the 10 to the next statement: 16 438.356… → 16 438.
+        let late = Self.card(.full).cycles(
+            opening: 0, flows: [Self.flow("2025-04-02", -5_000_000)], from: Self.day("2025-03-26"), today: Self.day("2025-05-20"),
+            through: Self.day("2025-06-30"), overdue: Self.flow("2025-05-20", 5_000_000))
+        #expect(late.map(\.statement) == Self.days("2025-04-25", "2025-05-25", "2025-06-25"))
+        #expect(late.map(\.interest) == [0, 16_438, 0])
+        // Not paid at all, it costs the 10 days to the next statement: 32 876.71… → 32 877.
+        let unpaid = Self.card(.full).cycles(
+            opening: 0, flows: [Self.flow("2025-04-02", -5_000_000)], from: Self.day("2025-03-26"), today: Self.day("2025-05-20"),
+            through: Self.day("2025-06-30"))
+        #expect(unpaid.map(\.interest) == [0, 32_877, 0])
+    }
+
     @Test func aSkippedPaybackCarriesTheWholeStatement() {
         let from = Self.day("2025-02-26")
         let cycles = Self.card(.fixed(150_000)).cycles(

@@ -53,6 +53,10 @@ public struct ExpectedFlow: Hashable, Sendable {
     public var postings: [Posting]
     /// Whether nothing stands for it yet.
     public var isOpen: Bool
+    /// The rest a loan's payments made short left owed (`Ledger.loanRest`): keyed by the first
+    /// payment made short, whose mark it does not share; open while owed, and paid by any payment
+    /// to the loan that stands for no other (`post` writes one).
+    public var isRest = false
 
     /// What it moves (minor units): the sum of its positive postings.
     public var amount: Int64 { Transaction(id: "", day: day, postings: postings).amount }
@@ -74,10 +78,13 @@ extension LedgerLoan {
     }
 
     /// Which of the loan's payments are made in `ledger`: those through `handledThrough` (without
-    /// one, those whose day is before `today`) and the marked ones. `rows` are its schedule's.
+    /// one, those whose day is before `today`), the marked ones, and the prepayments an overpaid
+    /// payment made. `rows` are its schedule's.
     public func state(in ledger: Ledger, today: Day, rows: [LoanRow]) -> ScheduleState {
         let handled = handledThrough ?? rows.last { $0.day < today }?.original ?? terms.start.advanced(by: -1)
-        return ScheduleState(handledThrough: handled, posted: ledger.flowMarks[id] ?? [])
+        var made = ledger.flowMarks[id] ?? []
+        if !payments.isEmpty { for index in rows.indices where isExcess(rows, index) { made.insert(rows[index].original) } }
+        return ScheduleState(handledThrough: handled, posted: made)
     }
 }
 
@@ -108,6 +115,12 @@ extension Ledger {
             let state = loan.state(in: self, today: today, rows: rows)
             for row in rows where range.contains(row.day) {
                 flows.append(loanFlow(loan, account: account, row: row, isOpen: state.isOpen(row.original)))
+            }
+            if let rest = loanRest(loan, rows: rows, state: state), range.contains(rest.since) {
+                flows.append(
+                    ExpectedFlow(
+                        kind: .loan, instrumentID: loan.id, key: rest.key, day: rest.since, payee: rest.payee(account.name),
+                        postings: rest.postings(loan, currency: account.currency), isOpen: true, isRest: true))
             }
         }
         // Cards pay back what the forecast pays: the spending budgets and bills expect on them too.
@@ -183,6 +196,69 @@ extension Ledger {
     }
 }
 
+/// What a loan's payments made short left owed: the rest of each posted or settled payment that
+/// paid less than planned, less what was paid to the loan since by transactions that stand for no
+/// payment. It is owed from the first payment made short (overdue from then) until paid.
+public struct LoanRest: Hashable, Sendable {
+    /// Minor units owed.
+    public var amount: Int64
+    /// The part of `amount` that is interest those payments left unpaid.
+    public var interest: Int64
+    /// The first payment made short: its key day and the day it was due.
+    public var key: Day
+    public var since: Day
+
+    /// `Mortgage payment: rest owed since 2025-05-05`: what `post` writes as the payee.
+    public func payee(_ name: String) -> String { "\(name) payment: rest owed since \(since)" }
+
+    /// The rest out of the paying account: its unpaid interest to the loan's category, the remainder to the loan.
+    public func postings(_ loan: LedgerLoan, currency: Currency) -> [Posting] {
+        var postings = [Posting(accountID: loan.payFromID, amount: Money(minor: -amount, currency: currency))]
+        if interest > 0 { postings.append(Posting(accountID: loan.interestCategoryID, amount: Money(minor: interest, currency: currency))) }
+        if amount > interest { postings.append(Posting(accountID: loan.accountID, amount: Money(minor: amount - interest, currency: currency))) }
+        return postings
+    }
+}
+
+extension Ledger {
+    /// What `loan`'s payments after its history that were paid short of plan (`LedgerLoan.payments`)
+    /// still leave owed, with `rows` and `state` its schedule and state; nil when nothing is.
+    /// A payment of less than its interest leaves that interest owed too. What was paid to the
+    /// loan's account after its history by transactions that stand for none of its payments
+    /// (a transfer, `post` of the rest) pays the rest, interest first.
+    /// - Complexity: O(rows) when no payment was short; O(rows + transactions) otherwise.
+    public func loanRest(_ loan: LedgerLoan, rows: [LoanRow], state: ScheduleState) -> LoanRest? {
+        guard !loan.payments.isEmpty else { return nil }
+        var owed: Int64 = 0
+        var unpaidInterest: Int64 = 0
+        var first: LoanRow?
+        for row in rows where row.kind == .payment && row.original > state.handledThrough && !state.isOpen(row.original) {
+            guard let paid = loan.payments[row.original]?.amount, paid < row.payment else { continue }
+            owed = saturatingSum(owed, row.payment - max(paid, 0))
+            unpaidInterest = saturatingSum(unpaidInterest, max(0, row.interest - max(paid, 0)))
+            if first == nil { first = row }
+        }
+        guard let first, owed > 0 else { return nil }
+        let standing = Set(loan.payments.values.map(\.transactionID))
+        let historyEnd = rows.last { $0.original <= state.handledThrough }?.day ?? loan.terms.start
+        var paidSince: Int64 = 0
+        var interestSince: Int64 = 0
+        for transaction in transactions where transaction.day > historyEnd && !standing.contains(transaction.id) {
+            guard transaction.postings.contains(where: { $0.accountID == loan.accountID }) else { continue }
+            for posting in transaction.postings {
+                if posting.accountID == loan.accountID { paidSince = saturatingSum(paidSince, posting.amount.minor) }
+                if posting.accountID == loan.interestCategoryID {
+                    paidSince = saturatingSum(paidSince, posting.amount.minor)
+                    interestSince = saturatingSum(interestSince, posting.amount.minor)
+                }
+            }
+        }
+        let amount = owed - paidSince
+        guard amount > 0 else { return nil }
+        return LoanRest(amount: amount, interest: min(amount, max(0, unpaidInterest - interestSince)), key: first.original, since: first.day)
+    }
+}
+
 extension Ledger {
     /// The ledger with what was expected before `today` and is still open left out, as if it had
     /// happened: schedules handled through yesterday, loans' payments and deposits' credits before
@@ -208,9 +284,15 @@ extension Ledger {
             }
             result.scheduleStates[schedule.id] = state
         }
-        for loan in loans {
+        for (index, loan) in loans.enumerated() {
             guard let rows = try? loanRows(loan, calendars: calendars) else { continue }
-            for row in rows where row.day < today { result.flowMarks[loan.id, default: []].insert(row.original) }
+            for row in rows where row.day < today {
+                result.flowMarks[loan.id, default: []].insert(row.original)
+                // A payment made short before today leaves no rest: as if paid as planned.
+                if row.kind == .payment, let paid = loan.payments[row.original], paid.amount < row.payment {
+                    result.loans[index].payments[row.original] = nil
+                }
+            }
         }
         for deposit in deposits {
             let flows = depositFlows(deposit, today: today, horizon: yesterday, calendars: calendars, made: flowMarks[deposit.id] ?? [])

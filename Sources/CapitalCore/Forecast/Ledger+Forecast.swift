@@ -164,6 +164,13 @@ extension Ledger {
                 }
                 generated.append(flow.transaction(id: "\(loan.id)#\(index + 1)"))
             }
+            // What payments made short left owed: paid today, like an overdue payment.
+            if today <= horizon, let rest = loanRest(loan, rows: rows, state: state) {
+                generated.append(
+                    Transaction(
+                        id: "\(loan.id)#rest", day: today, payee: rest.payee(account.name), postings: rest.postings(loan, currency: account.currency))
+                )
+            }
         }
         return adding(generated).transactions
     }

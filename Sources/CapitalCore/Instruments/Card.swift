@@ -191,6 +191,8 @@ public struct CreditCard: Hashable, Sendable {
         var afterDue = beforeDue
         // Paid toward an earlier statement: lowers what is carried, not what this one asks.
         var paidLate = beforeDue
+        // The overdue payment made after this cycle's own due day: carried until it is made.
+        var lateAfterDue = beforeDue
         let late = overdue.map { [($0, payback != .full)] } ?? []
         for (flow, isLate) in flows.map({ ($0, false) }) + late where flow.day >= from && flow.day <= last {
             guard flow.day > first else {
@@ -206,6 +208,7 @@ public struct CreditCard: Hashable, Sendable {
                 }
             } else {
                 afterDue[k] = saturatingSum(afterDue[k], flow.amount)
+                if isLate { lateAfterDue[k] = saturatingSum(lateAfterDue[k], flow.amount) }
             }
         }
 
@@ -217,7 +220,8 @@ public struct CreditCard: Hashable, Sendable {
             if k > 0, statement >= today {
                 let previous = result[k - 1]
                 cycle.interest = interest(
-                    debt: previous.debt, carried: previous.carried, statement: previous.statement, due: previous.due, next: statement)
+                    debt: previous.debt, carried: previous.carried, statement: previous.statement, due: previous.due, next: statement,
+                    late: overdue.map { (paidLate[k - 1], lateAfterDue[k - 1], $0.day) })
                 balance = saturatingSum(balance, -cycle.interest)
             }
             cycle.debt = CreditCard.owed(balance)
@@ -237,10 +241,25 @@ public struct CreditCard: Hashable, Sendable {
     /// Interest charged at `next` for the cycle of `statement`: the carried balance from the due
     /// day on and, when the grace is lost, the whole debt from the statement to the due day; one
     /// exact fraction over 365 days, rounded half up once (`Int64.max` past 64 bits).
-    func interest(debt: Int64, carried: Int64, statement: Day, due: Day, next: Day) -> Int64 {
+    ///
+    /// `late` is the overdue payment of an earlier statement's rest made on `day` in this cycle:
+    /// `before` its due day (that rest was carried in from the statement on, so it costs interest
+    /// from the statement to `day` while the grace is kept; a lost grace charges the whole debt
+    /// already), `after` it (this statement's own rest, carried from the due day to `day`, not to
+    /// `next`).
+    func interest(
+        debt: Int64, carried: Int64, statement: Day, due: Day, next: Day, late: (before: Int64, after: Int64, day: Day)? = nil
+    ) -> Int64 {
         let perMillion = UInt64(min(max(rate.perMillion, 0), Rate.maximum.perMillion))
-        guard carried > 0, perMillion > 0 else { return 0 }
-        var numerator = Wide(UInt64(carried), times: perMillion).multiplied(by: UInt64(max(0, next.number - due.number)))
+        let before = grace == .keep ? max(0, late?.before ?? 0) : 0
+        let after = min(max(0, late?.after ?? 0), max(0, carried))
+        guard carried > 0 || before > 0, perMillion > 0 else { return 0 }
+        var numerator = Wide(UInt64(carried - after), times: perMillion).multiplied(by: UInt64(max(0, next.number - due.number)))
+        if let late, numerator != nil {
+            let afterPart = Wide(UInt64(after), times: perMillion).multiplied(by: UInt64(max(0, min(late.day, next).number - due.number)))
+            let beforePart = Wide(UInt64(before), times: perMillion).multiplied(by: UInt64(max(0, min(late.day, next).number - statement.number)))
+            numerator = afterPart.flatMap { a in beforePart.flatMap { b in numerator!.adding(a).flatMap { $0.adding(b) } } }
+        }
         if grace == .lose, let carriedPart = numerator {
             let debtPart = Wide(UInt64(max(0, debt)), times: perMillion).multiplied(by: UInt64(max(0, due.number - statement.number)))
             numerator = debtPart.flatMap(carriedPart.adding)

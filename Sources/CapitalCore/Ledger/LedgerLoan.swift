@@ -26,6 +26,11 @@ public struct LedgerLoan: Hashable, Sendable, Identifiable {
     /// before adjustment) were made before capital knew the loan. Nil: every payment whose day is
     /// before today counts as made (a ledger file that does not say).
     public var handledThrough: Day?
+    /// What the transactions standing for its payments (posted or settled) paid, by the payment's
+    /// key day, when the store or file says; a payment not here was paid as planned. Paid more, the
+    /// excess is a prepayment on the payment's day that shortens the term (`schedule`); paid less,
+    /// the rest stays owed (`Ledger.loanRest`).
+    public var payments: [Day: RecordedLoanPayment] = [:]
 
     /// A loan with its terms on `accountID`, paid from `payFromID`, its interest to `interestCategoryID`.
     public init(
@@ -51,7 +56,53 @@ public struct LedgerLoan: Hashable, Sendable, Identifiable {
     ///   the payoff, too large).
     /// - Complexity: O(term + prepayments) per pass; a recurring payment that runs past the payoff
     ///   costs one more pass.
+    ///
+    /// A payment that `payments` says was paid more than planned adds the excess as a prepayment on
+    /// the payment's day (the term shortened; the whole rest paid off when the excess reaches it),
+    /// and the schedule is laid out again from there.
     public func schedule(calendar: WorkingDayCalendar = .none) throws(LoanError) -> LoanSchedule {
+        var schedule = try plannedSchedule(calendar: calendar)
+        guard payments.contains(where: { $0.value.amount > 0 }) else { return schedule }
+        var loan = self
+        var index = 0
+        while index < schedule.rows.count {
+            let row = schedule.rows[index]
+            index += 1
+            guard row.kind == .payment, row.balance > 0, let paid = payments[row.original]?.amount, paid > row.payment else { continue }
+            let excess = paid - row.payment
+            loan.terms.prepayments.append(LoanPrepayment(day: row.day, amount: excess, effect: .term, full: excess >= row.balance))
+            while true {
+                do {
+                    schedule = try loan.plannedSchedule(calendar: calendar)
+                    break
+                } catch .prepaymentTooLarge(let day, let amount, let remaining) {
+                    // A planned prepayment the excess left too large pays off what is left; none after it.
+                    guard let planned = loan.terms.prepayments.firstIndex(where: { $0.day == day && !$0.full }), day != row.day else {
+                        throw .prepaymentTooLarge(day: day, amount: amount, remaining: remaining)
+                    }
+                    loan.terms.prepayments[planned].full = true
+                    loan.terms.prepayments.removeAll { $0.day > day }
+                } catch .prepaymentAfterPayoff(let day, let payoff) {
+                    // Planned prepayments after the earlier payoff never happen.
+                    let before = loan.terms.prepayments.count
+                    loan.terms.prepayments.removeAll { $0.day >= day && $0.day > row.day }
+                    if loan.terms.prepayments.count == before { throw .prepaymentAfterPayoff(day: day, payoff: payoff) }
+                }
+            }
+        }
+        return schedule
+    }
+
+    /// Whether row `index` of `rows` is the prepayment an overpaid payment made (the row before it,
+    /// that day's payment, was paid more than planned): made with that payment, never open.
+    func isExcess(_ rows: [LoanRow], _ index: Int) -> Bool {
+        guard index > 0, rows[index].kind == .prepayment else { return false }
+        let payment = rows[index - 1]
+        return payment.kind == .payment && payment.day == rows[index].day && (payments[payment.original]?.amount ?? 0) > payment.payment
+    }
+
+    /// The schedule from the terms and the planned prepayments, one-off and recurring.
+    private func plannedSchedule(calendar: WorkingDayCalendar) throws(LoanError) -> LoanSchedule {
         guard !extras.isEmpty else { return try terms.amortize(calendar: calendar) }
         // The loan cannot last longer than its term: recurring days past the last payment are moot.
         let last = terms.paymentDay(terms.term, calendar: calendar).day
@@ -79,6 +130,19 @@ public struct LedgerLoan: Hashable, Sendable, Identifiable {
                 recurring.removeAll { $0.day >= day }
             }
         }
+    }
+}
+
+/// What the transaction standing for a loan's payment paid: its id and what it moved to the loan's
+/// account and its interest category (minor units).
+public struct RecordedLoanPayment: Hashable, Sendable {
+    public var transactionID: String
+    public var amount: Int64
+
+    /// The payment `transactionID` made, of `amount` minor units (principal and interest).
+    public init(transactionID: String, amount: Int64) {
+        self.transactionID = transactionID
+        self.amount = amount
     }
 }
 
@@ -111,6 +175,10 @@ public struct LoanStatus: Hashable, Sendable {
     /// The interest of the payments from `day` on.
     public var interestLeft: Int64
     public var paymentsLeft: Int
+    /// What payments made short left owed (`Ledger.loanRest`), and the day of the first of them;
+    /// 0 and nil when nothing is.
+    public var owed: Int64 = 0
+    public var owedSince: Day?
 
     /// - Complexity: O(rows).
     public init(_ schedule: LoanSchedule, principal: Int64, start: Day, on day: Day) {

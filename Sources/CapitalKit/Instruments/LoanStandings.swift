@@ -40,6 +40,11 @@ extension Store {
         var ledger = Ledger(currency: account.currency)
         ledger.flowMarks[loan.id] = made
         let state = loan.state(in: ledger, today: today, rows: schedule.rows)
+        // A payment made short leaves its rest owed until paid: the ledger's transactions say what was paid since.
+        if schedule.rows.contains(where: { row in row.kind == .payment && (loan.payments[row.original]?.amount ?? row.payment) < row.payment }) {
+            ledger.transactions = try snapshot(asOf: [today]).transactions
+            if let rest = ledger.loanRest(loan, rows: schedule.rows, state: state) { (status.owed, status.owedSince) = (rest.amount, rest.since) }
+        }
         // Seen from a later day, the payments open until then are made as the forecast makes
         // them (an overdue one today): what is left is what falls after that day.
         let ahead = schedule.rows.filter { state.isOpen($0.original) || ($0.day > seen && $0.day <= today) }

@@ -97,7 +97,8 @@ extension Ledger {
             let name = loans.first { $0.id == payment.instrumentID }.flatMap { names[$0.accountID] } ?? "loan"
             items.append(
                 Reminder(
-                    day: payment.day, kind: .loan, what: name, amount: Money(minor: payment.amount, currency: loanCurrency),
+                    day: payment.day, kind: .loan, what: payment.isRest ? "\(name): rest owed since \(payment.day)" : name,
+                    amount: Money(minor: payment.amount, currency: loanCurrency),
                     overdue: payment.day < today))
         }
         items.sort { ($0.overdue ? 0 : 1, $0.day) < ($1.overdue ? 0 : 1, $1.day) }

@@ -90,6 +90,8 @@ package extension Report {
             (Column("method", "Method"), .text(terms.method.rawValue)), (Column("dayCount", "Day count"), .text(terms.dayCount.rawValue)),
             (Column("start", "Start"), .day(terms.start)), (Column("payment", "Payment"), view.money(view.schedule.payment)),
             (Column("balance", "Balance " + seen(on)), view.money(view.status.balance)),
+            (Column("owed", "Owed, paid short"), view.status.owedSince == nil ? .none : view.money(view.status.owed)),
+            (Column("owedSince", "  overdue since"), view.status.owedSince.map { .day($0) } ?? .none),
             (Column("nextDay", "Next payment on"), view.status.next.map { .day($0.day) } ?? .none),
             (Column("nextPayment", "Next payment"), view.status.next.map { view.money($0.payment) } ?? .none),
             (Column("nextInterest", "  of it interest"), view.status.next.map { view.money($0.interest) } ?? .none),

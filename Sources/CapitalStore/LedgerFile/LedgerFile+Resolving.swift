@@ -205,7 +205,13 @@ extension Store {
         try resolveCalendars(document, onto: draft)
         try resolveSchedules(document, onto: draft, accounts: accounts)
         try resolveInstruments(
-            document.loans, onto: draft, kind: "loan", id: \.id, account: \.input.account, location: \.location, existing: draft.lookup.loan,
+            document.loans, onto: draft, kind: "loan", id: \.id, account: \.input.account, location: \.location,
+            // Its terms are compared; what its payments paid is the marks' and transactions' to say.
+            existing: { id in
+                var stored = try draft.lookup.loan(id)
+                stored?.payments = [:]
+                return stored
+            },
             added: \.loans, valueID: \.id,
             build: { entry, id in
                 var loan = try building(entry.place) { try buildLoan(draft, id: id, entry.input, accounts: draft.accountIndex()) }

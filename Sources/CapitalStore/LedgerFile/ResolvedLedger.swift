@@ -98,6 +98,21 @@ public struct ResolvedLedger: Sendable {
                     handledThrough: resolved.handledThrough, posted: Set(resolved.posted.map(\.day)))
             }
             (ledger.loans, ledger.cards, ledger.deposits) = (loans, cards, deposits)
+            if ledger.loans.contains(where: { !(flowMarks[$0.id] ?? []).isEmpty }) {
+                let byID = Dictionary(transactions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+                for index in ledger.loans.indices {
+                    let loan = ledger.loans[index]
+                    for (day, mark) in flowMarks[loan.id] ?? [] {
+                        guard let id = mark.transactionID, let transaction = byID[id], mark.state == .posted || mark.state == .settled else {
+                            continue
+                        }
+                        let paid = transaction.postings.reduce(Int64(0)) {
+                            $1.accountID == loan.accountID || $1.accountID == loan.interestCategoryID ? saturatingSum($0, $1.amount.minor) : $0
+                        }
+                        ledger.loans[index].payments[day] = RecordedLoanPayment(transactionID: id, amount: paid)
+                    }
+                }
+            }
             ledger.flowMarks = flowMarks.mapValues { Set($0.map(\.day)) }
             ledger.dues = dues.sorted { $0.number < $1.number }
             ledger.budgets = Store.inListingOrder(

@@ -295,6 +295,19 @@ extension Store {
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loanPrepayment ORDER BY loanId, position")) {
             extras[row["loanId"], default: []].append(row)
         }
+        // What each posted or settled payment's transaction paid to the loan and its interest category.
+        var payments: [String: [Day: RecordedLoanPayment]] = [:]
+        let paid = """
+            SELECT m.instrumentId, m.day, m.txnId,
+                COALESCE(SUM(CASE WHEN p.accountId = l.accountId OR p.accountId = l.categoryId THEN p.amountMinor END), 0) AS paid
+            FROM expectedMark m JOIN loan l ON l.id = m.instrumentId JOIN txn t ON t.id = m.txnId AND t.deleted = 0
+            JOIN posting p ON p.txnId = m.txnId
+            WHERE m.kind = 'loan' AND m.state IN ('posted', 'settled')
+            GROUP BY m.instrumentId, m.day, m.txnId
+            """
+        for row in try Row.fetchAll(db.cachedStatement(sql: paid)) {
+            payments[row["instrumentId"], default: [:]][Day(row["day"])] = RecordedLoanPayment(transactionID: row["txnId"], amount: row["paid"])
+        }
         return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments
         ).map { row in
@@ -315,10 +328,12 @@ extension Store {
                     terms.prepayments.append(LoanPrepayment(day: Day(p["day"]), amount: p["amount"], effect: effect, full: p["full"]))
                 }
             }
-            return LedgerLoan(
+            var loan = LedgerLoan(
                 id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"],
                 disburseToID: row["disburseToId"], collateralID: row["collateralId"], calendar: calendar, terms: terms, extras: loanExtras,
                 handledThrough: (row["handledThrough"] as Int?).map(Day.init))
+            loan.payments = payments[loan.id] ?? [:]
+            return loan
         }
     }
 

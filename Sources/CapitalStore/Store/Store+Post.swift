@@ -125,6 +125,22 @@ extension Store {
             // A deposit's credits follow one another: each is posted with the ones before it.
             for flow in flows where flow.isOpen {
                 let key = FlowKey(flow)
+                if flow.isRest {
+                    // Paid by its transaction, which stands for no payment: no mark.
+                    // Derived, so that two devices posting the same rest make one transaction; a
+                    // later rest of the same size after it gets its own.
+                    var id = DerivedID.uuid("flow/loan-rest/\(flow.instrumentID)/\(flow.key.number)/\(flow.amount)")
+                    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE id = ? AND deleted = 0)", arguments: [id]) == true {
+                        id = Store.newID()
+                    }
+                    let transaction = flow.transaction(id: id)
+                    if !dryRun { try Store.insertFlowTransaction(db, transaction, accounts) }
+                    result.posted.append(
+                        .init(
+                            kind: .loan, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, key: flow.key, day: flow.day,
+                            amount: transaction.amount, currency: transaction.postings[0].amount.currency, transactionID: dryRun ? nil : id))
+                    continue
+                }
                 try post(flow.transaction(id: Store.flowTransactionID(key)), key, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID)
             }
             // Card paybacks overdue by `until`: what the card's policy asked and was not paid, on

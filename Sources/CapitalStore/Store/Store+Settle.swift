@@ -213,9 +213,11 @@ extension Store {
         return flows.map { flow in
             let mark = marks[FlowKey(flow)]
             // Made by the history the schedule or loan was added with; a due by its payments.
-            let state = mark?.state ?? (flow.isOpen ? .open : flow.kind == .due ? .settled : .handled)
+            // The rest of payments made short shares its key with the first of them, not its mark.
+            let state = flow.isRest ? .open : mark?.state ?? (flow.isOpen ? .open : flow.kind == .due ? .settled : .handled)
             return ExpectedEntry(
-                flow: flow, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, state: state, transactionID: mark?.transactionID)
+                flow: flow, name: instrumentNames[flow.instrumentID] ?? flow.instrumentID, state: state,
+                transactionID: flow.isRest ? nil : mark?.transactionID)
         }
     }
 
@@ -242,7 +244,8 @@ extension Store {
             }
             throw StoreError.invalid(field: field, value: reference, reason: "'\(FieldKeys.literal(name))' expects nothing within a month of \(day)")
         }
-        guard let entry = named.first(where: { $0.flow.key == day }) ?? named.first(where: { $0.flow.day == day }) else {
+        let payments = named.filter { !$0.flow.isRest }
+        guard let entry = payments.first(where: { $0.flow.key == day }) ?? payments.first(where: { $0.flow.day == day }) else {
             let near = named.min { abs($0.flow.day.number - day.number) < abs($1.flow.day.number - day.number) }!
             throw StoreError.invalid(
                 field: field, value: reference, reason: "'\(FieldKeys.literal(name))' expects nothing on \(day); the nearest is \(near.reference)")
@@ -292,7 +295,8 @@ extension Store {
                 in: window, today: transaction.day, ledger: ledger, calendars: calendars, marks: marks, kinds: [.schedule, .loan, .deposit]
             )
             .filter { entry in
-                guard entry.state == .open, fits(entry.flow) else { return false }
+                // A payment to the loan pays the rest of short payments without standing for it.
+                guard entry.state == .open, !entry.flow.isRest, fits(entry.flow) else { return false }
                 if entry.flow.kind == .schedule, let model = amounts[entry.flow.instrumentID] ?? nil, !model.isFixed {
                     return amount >= model.low && amount <= model.high
                 }
@@ -302,7 +306,10 @@ extension Store {
                 let nearest = candidates.min(by: {
                     abs($0.flow.day.number - transaction.day.number) < abs($1.flow.day.number - transaction.day.number)
                 })
-            else { return nil }
+            else {
+                try splitLoanRest(db, &transaction, ledger: ledger, calendars: calendars)
+                return nil
+            }
             chosen = nearest
         }
         if chosen.flow.kind == .loan, let loan = ledger.loans.first(where: { $0.id == chosen.flow.instrumentID }) {
@@ -374,6 +381,30 @@ extension Store {
         if transaction.postings[index + 1].amount.minor == 0 { transaction.postings.remove(at: index + 1) }
         try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [transaction.id])
         try insertPostings(db, transaction)
+    }
+
+    /// A payment to a loan's account that stands for none of its payments pays what payments made
+    /// short left owed (`Ledger.loanRest`), interest first: recorded whole to the loan, the interest
+    /// they left unpaid (up to what it pays) goes to the loan's category, as `post` writes the rest.
+    static func splitLoanRest(_ db: Database, _ transaction: inout Transaction, ledger: Ledger, calendars: [String: WorkingDayCalendar]) throws {
+        for loan in ledger.loans {
+            guard !transaction.postings.contains(where: { $0.accountID == loan.interestCategoryID }),
+                let index = transaction.postings.firstIndex(where: { $0.accountID == loan.accountID }),
+                transaction.postings[index].amount.minor > 0, !loan.payments.isEmpty,
+                let rows = try? loan.schedule(calendar: calendars[loan.calendar] ?? .none).rows
+            else { continue }
+            let state = loan.state(in: ledger, today: transaction.day, rows: rows)
+            guard let rest = ledger.loanRest(loan, rows: rows, state: state), rest.interest > 0 else { continue }
+            let paid = transaction.postings[index].amount
+            let interest = min(rest.interest, paid.minor)
+            transaction.postings[index].amount.minor = paid.minor - interest
+            // The loan's posting stays, at 0 when the interest takes it all: what was paid to the loan since counts it.
+            transaction.postings.insert(
+                Posting(accountID: loan.interestCategoryID, amount: Money(minor: interest, currency: paid.currency)), at: index)
+            try db.execute(sql: "DELETE FROM posting WHERE txnId = ?", arguments: [transaction.id])
+            try insertPostings(db, transaction)
+            return
+        }
     }
 
     /// A payout recorded as a transfer of the whole sum out of the deposit pays out its last

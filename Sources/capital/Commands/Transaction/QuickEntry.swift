@@ -91,6 +91,12 @@ struct SettleOptions: ParsableArguments {
             line +=
                 "; expected \(global.shown(Money(minor: settled.expected, currency: currency))), recorded \(global.shown(Money(minor: settled.recorded, currency: currency)))"
             line += " (\(global.shown(difference)) \(settled.recorded < settled.expected ? "less" : "more"))"
+            if settled.flow.kind == .loan {
+                line +=
+                    settled.recorded < settled.expected
+                    ? ": the rest stays owed, overdue until paid (`capital post`, or a transfer to the loan)"
+                    : ": the excess is a prepayment that shortens the term"
+            }
         }
         Console.current.writeError(line + "\n")
     }
