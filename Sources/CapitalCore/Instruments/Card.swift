@@ -191,10 +191,12 @@ public struct CreditCard: Hashable, Sendable {
         var afterDue = beforeDue
         // Paid toward an earlier statement: lowers what is carried, not what this one asks.
         var paidLate = beforeDue
-        // The overdue payment made after this cycle's own due day: carried until it is made.
+        // The overdue payment, by when it is made: by this cycle's due day (an earlier statement's
+        // rest, carried in), or after it (this statement's own rest): it costs interest until then.
+        var lateBeforeDue = beforeDue
         var lateAfterDue = beforeDue
-        let late = overdue.map { [($0, payback != .full)] } ?? []
-        for (flow, isLate) in flows.map({ ($0, false) }) + late where flow.day >= from && flow.day <= last {
+        let late = overdue.map { [($0, payback != .full, true)] } ?? []
+        for (flow, isLate, isOverdue) in flows.map({ ($0, false, false) }) + late where flow.day >= from && flow.day <= last {
             guard flow.day > first else {
                 opening = saturatingSum(opening, flow.amount)
                 continue
@@ -205,10 +207,11 @@ public struct CreditCard: Hashable, Sendable {
                 beforeDue[k] = saturatingSum(beforeDue[k], flow.amount)
                 if flow.amount > 0 {
                     if isLate { paidLate[k] = saturatingSum(paidLate[k], flow.amount) } else { credits[k] = saturatingSum(credits[k], flow.amount) }
+                    if isOverdue { lateBeforeDue[k] = saturatingSum(lateBeforeDue[k], flow.amount) }
                 }
             } else {
                 afterDue[k] = saturatingSum(afterDue[k], flow.amount)
-                if isLate { lateAfterDue[k] = saturatingSum(lateAfterDue[k], flow.amount) }
+                if isOverdue { lateAfterDue[k] = saturatingSum(lateAfterDue[k], flow.amount) }
             }
         }
 
@@ -221,7 +224,7 @@ public struct CreditCard: Hashable, Sendable {
                 let previous = result[k - 1]
                 cycle.interest = interest(
                     debt: previous.debt, carried: previous.carried, statement: previous.statement, due: previous.due, next: statement,
-                    late: overdue.map { (paidLate[k - 1], lateAfterDue[k - 1], $0.day) })
+                    late: overdue.map { (lateBeforeDue[k - 1], lateAfterDue[k - 1], $0.day) })
                 balance = saturatingSum(balance, -cycle.interest)
             }
             cycle.debt = CreditCard.owed(balance)
