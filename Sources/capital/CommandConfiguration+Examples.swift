@@ -58,7 +58,7 @@ enum HelpExamples {
     static let continuationIndent = "    "
 
     /// `text` with every example line (`Example: capital …`, or `capital …` set in by spaces) that
-    /// is longer than `width` broken into lines of at most `width` characters.
+    /// `width` characters or longer broken into lines shorter than that.
     static func laidOut(_ text: String, width: Int = HelpExamples.width) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             guard let start = commandStart(line) else { return String(line) }
@@ -74,13 +74,15 @@ enum HelpExamples {
         return !indent.isEmpty && rest.hasPrefix("capital ") ? rest.startIndex : nil
     }
 
-    /// One example in lines of at most `width` characters (`narrowest` when less): `prefix` and as
+    /// One example in lines shorter than `width` characters (`narrowest` when less): `prefix` and as
     /// much of `command` as fits, then continuation lines set in under it, each line but the last
     /// ending in ` \`. The command is broken only between an option (`--on 2025-05-01`, a flag
     /// with the word after it) and what comes before it, or between positional words; never in a
     /// quoted word.
     static func lines(prefix: String, command: String, width: Int) -> [String] {
-        let width = max(width, narrowest)
+        // argument-parser keeps a line whole when it and the line break after it fit: a line
+        // of exactly `width` characters is broken at its last space.
+        let width = max(width, narrowest) - 1
         guard prefix.count + command.count > width else { return [prefix + command] }
         let indent = String(repeating: " ", count: prefix.count) + continuationIndent
         // A remark after the command (`capital account edit X --floor 20000   (--floor "" clears

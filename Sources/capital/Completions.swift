@@ -114,7 +114,10 @@ extension Capital {
     static func command(named words: [String]) -> any ParsableCommand.Type {
         var command: any ParsableCommand.Type = Capital.self
         for word in words.dropFirst() {
-            guard let next = command.configuration.subcommands.first(where: { ($0.configuration.commandName ?? "") == word || $0.configuration.aliases.contains(word) })
+            guard
+                let next = command.configuration.subcommands.first(where: {
+                    ($0.configuration.commandName ?? "") == word || $0.configuration.aliases.contains(word)
+                })
             else { continue }
             command = next
         }

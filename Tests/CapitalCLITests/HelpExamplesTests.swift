@@ -18,7 +18,7 @@ struct HelpExamplesTests {
             for example in examples {
                 let lines = HelpExamples.lines(prefix: "Example: ", command: example, width: width)
                 if lines.count > 1 { broken += 1 }
-                for line in lines { #expect(line.count <= width, "\(path): \(line.count) characters: \(line)") }
+                for line in lines { #expect(line.count < width, "\(path): \(line.count) characters: \(line)") }
                 // Joined again it is the example's command line, word for word (a remark after it,
                 // when the line is broken, is a line of prose below it).
                 let joined = HelpExamples.examples(in: lines.joined(separator: "\n")).map(CommandExampleTests.commandLine)
@@ -53,7 +53,7 @@ struct HelpExamplesTests {
     @Test(arguments: [80, 60])
     func helpAtTheTerminalsWidthShowsEveryExampleWhole(columns: Int) throws {
         let cli = try CLI()
-        let long = Self.examples.filter { $0.examples.contains { "Example: \($0)".count > columns } }
+        let long = Self.examples.filter { $0.examples.contains { "Example: \($0)".count >= columns } }
         #expect(!long.isEmpty, "no example is longer than \(columns) columns")
         for (path, examples) in long {
             let help = cli.runProcess(["help"] + path, env: ["COLUMNS": String(columns)])
@@ -62,7 +62,7 @@ struct HelpExamplesTests {
                 HelpExamples.examples(in: help.stdout).map(CommandExampleTests.commandLine) == examples.map(CommandExampleTests.commandLine),
                 "\(path) at \(columns) columns:\n\(help.stdout)")
             for line in help.stdout.split(separator: "\n") where HelpExamples.commandStart(line) != nil || line.hasSuffix(" \\") {
-                #expect(line.count <= columns, "\(path): \(line)")
+                #expect(line.count < columns, "\(path): \(line)")
             }
         }
     }

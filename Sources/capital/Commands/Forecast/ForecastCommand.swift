@@ -11,19 +11,19 @@ extension Capital {
             commandName: "forecast", abstract: "Balances ahead: per period opening, inflows, outflows, closing, and the lowest day.",
             discussion: HelpExamples.laidOut(
                 """
-                    Sums a ladder level (default 4: cash, debit and cards), one account or one group. Ranged amounts \
-                    count at their pessimistic ends unless --expected.
-                    Examples:
-                      capital forecast --until 2026-12 --chart
-                      capital -f samples/household.yaml --today 2025-04-01 forecast --until 2026-03 --by month
-                      capital forecast --account "VTB Debit" --days 60 --by week --format json
-                      capital forecast --until +2y --chart svg --out balance.svg
-                      capital forecast --level 6 --until 2025-12 --by-currency
-                    --chart draws the balance in the terminal; --chart svg writes it as an SVG image (to --out or \
-                    standard output) with the floor, each month's lowest day and the lowest day marked. \
-                    --by-currency adds, per period, the accounts of each currency summed in it (opening, in, out, \
-                    closing) and their closing's value in the ledger's currency.
-                    """))
+                Sums a ladder level (default 4: cash, debit and cards), one account or one group. Ranged amounts \
+                count at their pessimistic ends unless --expected.
+                Examples:
+                  capital forecast --until 2026-12 --chart
+                  capital -f samples/household.yaml --today 2025-04-01 forecast --until 2026-03 --by month
+                  capital forecast --account "VTB Debit" --days 60 --by week --format json
+                  capital forecast --until +2y --chart svg --out balance.svg
+                  capital forecast --level 6 --until 2025-12 --by-currency
+                --chart draws the balance in the terminal; --chart svg writes it as an SVG image (to --out or \
+                standard output) with the floor, each month's lowest day and the lowest day marked. \
+                --by-currency adds, per period, the accounts of each currency summed in it (opening, in, out, \
+                closing) and their closing's value in the ledger's currency.
+                """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions

@@ -10,14 +10,14 @@ extension Capital {
             abstract: "Turn due expected flows into real transactions: schedule occurrences, loan payments, overdue card paybacks.",
             discussion: HelpExamples.laidOut(
                 """
-                    Occurrences of auto schedules and loan payments are posted at once; those of confirm \
-                    schedules are listed until approved with --approve SCHEDULE@DATE (=AMOUNT for a ranged \
-                    schedule). A flow that a recorded transaction settles, or that was skipped, is not posted \
-                    (see capital expected). Running it twice posts nothing twice; a run posts all or nothing.
-                    Examples:
-                      capital post --dry-run
-                      capital post --approve Lunch@2025-03-07=430 --approve "Salary Anna@2025-03-10"
-                    """))
+                Occurrences of auto schedules and loan payments are posted at once; those of confirm \
+                schedules are listed until approved with --approve SCHEDULE@DATE (=AMOUNT for a ranged \
+                schedule). A flow that a recorded transaction settles, or that was skipped, is not posted \
+                (see capital expected). Running it twice posts nothing twice; a run posts all or nothing.
+                Examples:
+                  capital post --dry-run
+                  capital post --approve Lunch@2025-03-07=430 --approve "Salary Anna@2025-03-10"
+                """))
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Post what is due up to this day (default today).", valueName: "date")) var until: String?

@@ -18,28 +18,28 @@ extension Capital {
             abstract: "Spending and income by category, month or spender, with shares, averages and this month against the last.",
             discussion: HelpExamples.laidOut(
                 """
-                    Sums the recorded transactions' category postings: spending is what went to expense categories \
-                    (refunds reduce it), income what came from income categories. Transfers between your own accounts \
-                    count nowhere. Hidden categories count.
-                    Defaults: --to today, --from the first day of the month 11 months before --to's (12 calendar months); \
-                    --by category.
-                    Shares are of their kind's total, rounded half up to 0.01 %; monthly averages divide by the calendar \
-                    months the range touches (a partial first or last month counts as one), rounded half up to a minor unit.
-                    --by category also compares each expense category this month (from the 1st to --today) with last \
-                    month and with the average of the range's full months before this one.
-                    Amounts are in the ledger's currency: a category posting in another currency counts at its \
-                    transaction day's rate; one before its currency's first rate is left out and counted in a note (and \
-                    under "leftOut" in JSON). --chart draws bars above the table (table format only).
-                    --revaluation shows instead, per month and account in another currency, its balance valued at the \
-                    month's start and end, what flowed, and the gain or loss from rate changes.
-                    Examples:
-                      capital stats --chart
-                      capital -f samples/household.yaml stats --from 2025-01 --to 2025-03
-                      capital stats --by month --account "VTB Debit" --format json
-                      capital stats --from -1y
-                      capital stats --by spender --format csv
-                      capital stats --revaluation --from 2025-01
-                    """))
+                Sums the recorded transactions' category postings: spending is what went to expense categories \
+                (refunds reduce it), income what came from income categories. Transfers between your own accounts \
+                count nowhere. Hidden categories count.
+                Defaults: --to today, --from the first day of the month 11 months before --to's (12 calendar months); \
+                --by category.
+                Shares are of their kind's total, rounded half up to 0.01 %; monthly averages divide by the calendar \
+                months the range touches (a partial first or last month counts as one), rounded half up to a minor unit.
+                --by category also compares each expense category this month (from the 1st to --today) with last \
+                month and with the average of the range's full months before this one.
+                Amounts are in the ledger's currency: a category posting in another currency counts at its \
+                transaction day's rate; one before its currency's first rate is left out and counted in a note (and \
+                under "leftOut" in JSON). --chart draws bars above the table (table format only).
+                --revaluation shows instead, per month and account in another currency, its balance valued at the \
+                month's start and end, what flowed, and the gain or loss from rate changes.
+                Examples:
+                  capital stats --chart
+                  capital -f samples/household.yaml stats --from 2025-01 --to 2025-03
+                  capital stats --by month --account "VTB Debit" --format json
+                  capital stats --from -1y
+                  capital stats --by spender --format csv
+                  capital stats --revaluation --from 2025-01
+                """))
 
         @OptionGroup var global: GlobalOptions
         @Option(
