@@ -67,7 +67,7 @@ struct LedgerCompletionTests {
     @Test func calendarUseOffersTheCalendars() throws {
         let bash = try CLI().ok(["--generate-completion-script", "bash"])
         for command in ["use", "add-holiday", "add-workday"] {
-            let start = try #require(bash.range(of: "\n_capital_calendar_\(command)() {\n"), command)
+            let start = try #require(bash.range(of: "\n_capital_calendar_\(command)() {\n"), "\(command)")
             let end = try #require(bash[start.upperBound...].range(of: "\n}\n"))
             #expect(bash[start.upperBound..<end.lowerBound].contains("-W 'RU'$'\\n''US'$'\\n''none'"), "calendar \(command)")
         }
@@ -101,8 +101,9 @@ struct LedgerCompletionTests {
 
     /// What the completion reads of the words: the command they name.
     @Test func theWordsNameTheCommand() {
-        #expect(Capital.command(named: ["capital", "-f", "x.yaml", "loan", "show", "Mortgage"]) == Capital.LoanCommand.Show.self)
-        #expect(Capital.command(named: ["capital", "--format", ""]) == Capital.self)
-        #expect(Capital.command(named: ["capital", "export", "--format", "show"]) == Capital.Export.self)
+        func named(_ words: [String]) -> ObjectIdentifier { ObjectIdentifier(Capital.command(named: words)) }
+        #expect(named(["capital", "-f", "x.yaml", "loan", "show", "Mortgage"]) == ObjectIdentifier(Capital.LoanCommand.Show.self))
+        #expect(named(["capital", "--format", ""]) == ObjectIdentifier(Capital.self))
+        #expect(named(["capital", "export", "--format", "show"]) == ObjectIdentifier(Capital.Export.self))
     }
 }
