@@ -24,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .long, help: ArgumentHelp("Output format: table, json or csv (export: yaml, json, or csv for one table).", valueName: "format"),
-        completion: .list(["table", "json", "csv", "yaml", "journal"]))
+        completion: .formats)
     var format: String?
 
     @Flag(name: .long, help: "Show *** instead of amounts in tables.")

@@ -41,7 +41,7 @@ extension Capital.BudgetCommand {
             example: "capital budget set Groceries 40000", "capital budget set Entertainment 2500 --weekly --from 2025-04")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "An expense category.", completion: .categoryNames) var category: String
+        @Argument(help: "An expense category.", completion: .expenseCategoryNames) var category: String
         @Argument(help: "The limit per period.") var amount: String
         @Flag(help: "The period.") var period: BudgetPeriod = .monthly
         @Option(help: ArgumentHelp("The first month (YYYY-MM) or day.", valueName: "month")) var from: String?

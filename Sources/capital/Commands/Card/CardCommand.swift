@@ -114,7 +114,7 @@ extension Capital.CardCommand {
             example: "capital card show \"Tinkoff Platinum\" --format json")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The card's name (its account) or id prefix.") var card: String
+        @Argument(help: "The card's name (its account) or id prefix.", completion: .termsNames(.card)) var card: String
         @OptionGroup var on: OnOption
 
         func run() throws {

@@ -91,7 +91,7 @@ extension Capital.DepositCommand {
             example: "capital deposit show \"Sber deposit\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The deposit's name (its account) or id prefix.") var deposit: String
+        @Argument(help: "The deposit's name (its account) or id prefix.", completion: .termsNames(.deposit)) var deposit: String
 
         func run() throws {
             try global.print(Report.deposit(try global.answer { try $0.depositStatus(deposit, today: $1) }))

@@ -124,7 +124,7 @@ extension Capital.DueCommand {
             example: "capital due pay 2 1500 --from \"Sber Debit\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Its number, as `due list` shows it.") var id: String
+        @Argument(help: "Its number, as `due list` shows it.", completion: .openDueNumbers) var id: String
         @Argument(help: "How much is paid now.") var amount: String
         @Option(help: ArgumentHelp("The account it is paid from.", valueName: "account"), completion: .accountNames) var from: String?
         @Option(help: ArgumentHelp("The day it was paid (default today).", valueName: "date")) var on: String?

@@ -8,7 +8,8 @@ extension Capital {
     struct CanSpend: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "can-spend", abstract: "The most you can spend on a day without going below the floor later.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 Level 4 (default) looks at cash, debit and cards to the horizon; levels 1-3 at that day's balance; \
                 5-6 add deposits, debts and assets. A card's credit pays only for what is bought on it, paid back \
                 from the level on its statement's due day, so the answer says how to pay it: from which account, \
@@ -18,7 +19,7 @@ extension Capital {
                   capital can-spend --why
                   capital can-spend --on 2025-06-01 --all-levels
                   capital -f samples/household.yaml --today 2025-04-01 can-spend --why --format json
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions

@@ -9,7 +9,8 @@ extension Capital {
     struct ForecastCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "forecast", abstract: "Balances ahead: per period opening, inflows, outflows, closing, and the lowest day.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 Sums a ladder level (default 4: cash, debit and cards), one account or one group. Ranged amounts \
                 count at their pessimistic ends unless --expected.
                 Examples:
@@ -22,7 +23,7 @@ extension Capital {
                 standard output) with the floor, each month's lowest day and the lowest day marked. \
                 --by-currency adds, per period, the accounts of each currency summed in it (opening, in, out, \
                 closing) and their closing's value in the ledger's currency.
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var horizon: HorizonOptions

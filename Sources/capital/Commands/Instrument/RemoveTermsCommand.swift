@@ -17,7 +17,9 @@ struct RemoveTerms<Kind: RemovableTerms>: ParsableCommand {
     }
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The \(Kind.terms.rawValue)'s name (its account) or id prefix.", valueName: Kind.terms.rawValue))
+    @Argument(
+        help: ArgumentHelp("The \(Kind.terms.rawValue)'s name (its account) or id prefix.", valueName: Kind.terms.rawValue),
+        completion: .termsNames(Kind.terms))
     var reference: String
 
     func run() throws {

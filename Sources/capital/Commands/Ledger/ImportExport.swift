@@ -61,13 +61,15 @@ extension Capital {
         }
     }
 
-    struct Export: ParsableCommand, SpellsFields {
+    struct Export: ParsableCommand, SpellsFields, OutputFormats {
+        static let formats = LedgerFileFormat.allCases.map(\.rawValue) + ["csv", "journal"]
         static let fieldNames = ["until": "--to"]
 
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Write the whole ledger as a YAML (default) or JSON ledger file, one table as CSV, or an hledger journal.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 --format csv (or --what alone) writes one table: --what transactions (one row per posting, the default), \
                 dues, or forecast (balances per period, as `capital forecast` computes them). --format journal writes an \
                 hledger journal whose forecast (from --today to --to, default 12 months) matches capital's. See docs/cli.md.
@@ -76,7 +78,7 @@ extension Capital {
                   capital export --format csv --what transactions --from 2025-01 --to 2025-03 --bom --out q1.csv
                   capital export --format csv --what forecast --to 2025-12 --by day --out forecast.csv
                   capital --today 2025-04-01 export --format journal --to +1y --out household.journal
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutOptions

@@ -11,7 +11,8 @@ extension Capital {
 }
 
 extension Capital.SampleCommand {
-    struct Generate: ParsableCommand {
+    struct Generate: ParsableCommand, OutputFormats {
+        static let formats = LedgerFileFormat.allCases.map(\.rawValue)
         static let configuration = CommandConfiguration(
             "generate", "Write a deterministic synthetic ledger file: N rules over Y years.",
             about: """

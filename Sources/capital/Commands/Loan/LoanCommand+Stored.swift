@@ -90,7 +90,7 @@ extension Capital.LoanCommand {
             example: "capital loan show Mortgage --schedule")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
+        @Argument(help: "The loan's name (its account) or id prefix.", completion: .termsNames(.loan)) var loan: String
         @Flag(help: "Also list the payments from today on.") var schedule = false
         @OptionGroup var on: OnOption
 
@@ -115,7 +115,7 @@ extension Capital.LoanCommand {
             "capital loan prepay \"Car loan\" 5000 --on 2025-07-05 --every \"monthly on 5\"", "capital loan prepay VTB --full --on 2025-12-01")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The loan's name (its account) or id prefix.") var loan: String
+        @Argument(help: "The loan's name (its account) or id prefix.", completion: .termsNames(.loan)) var loan: String
         @Argument(help: "The principal to repay (leave out with --full).") var amount: String?
         @Option(help: ArgumentHelp("The day of the repayment (or of the first one with --every), YYYY-MM-DD.", valueName: "date")) var on: String
         @Option(help: ArgumentHelp("What shrinks: term (the payment stays) or payment (the term stays).", valueName: "term|payment"))

@@ -6,7 +6,9 @@ import CapitalStore
 import CapitalWeb
 
 extension Capital {
-    struct ReportCommand: ParsableCommand, SpellsFields {
+    struct ReportCommand: ParsableCommand, SpellsFields, OutputFormats {
+        /// None: the report is HTML, and `--format` is refused.
+        static let formats: [String] = []
         static let configuration = CommandConfiguration(
             "report", "One self-contained HTML page: the answer, the balance chart, the ladder, what is due, budgets, debts.",
             about: """

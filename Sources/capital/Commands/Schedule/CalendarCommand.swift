@@ -38,7 +38,7 @@ extension Capital.CalendarCommand {
             "use", "Make a calendar the ledger's default for schedules.", example: "capital calendar use RU")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "RU, US or none.") var name: String
+        @Argument(help: "RU, US or none.", completion: .calendarNames) var name: String
 
         func run() throws {
             let output = try global.writeOutput()
@@ -74,7 +74,7 @@ extension Capital.CalendarCommand {
 
 /// A day to add to a calendar, for this ledger, and what it is.
 struct CalendarDay: ParsableArguments {
-    @Argument(help: "The calendar.") var calendar: String
+    @Argument(help: "The calendar.", completion: .calendarNames) var calendar: String
     @Argument(help: "The day (YYYY-MM-DD).") var date: String
     @Option(parsing: .unconditional, help: "What it is.") var name = ""
 

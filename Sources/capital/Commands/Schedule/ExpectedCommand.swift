@@ -63,7 +63,7 @@ extension Capital.ExpectedCommand {
             example: "capital expected skip \"Salary Ivan@2025-04-15\"")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
+        @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.", completion: .openFlowReferences) var reference: String
 
         func run() throws { try global.change(reference, "Skipped") { try $0.skipExpected($1) } }
     }

@@ -8,7 +8,8 @@ extension Capital {
         static let configuration = CommandConfiguration(
             commandName: "post",
             abstract: "Turn due expected flows into real transactions: schedule occurrences, loan payments, overdue card paybacks.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 Occurrences of auto schedules and loan payments are posted at once; those of confirm \
                 schedules are listed until approved with --approve SCHEDULE@DATE (=AMOUNT for a ranged \
                 schedule). A flow that a recorded transaction settles, or that was skipped, is not posted \
@@ -16,7 +17,7 @@ extension Capital {
                 Examples:
                   capital post --dry-run
                   capital post --approve Lunch@2025-03-07=430 --approve "Salary Anna@2025-03-10"
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Post what is due up to this day (default today).", valueName: "date")) var until: String?

@@ -40,7 +40,8 @@ extension Capital.ScheduleCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a recurring transaction.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 An amount (fixed, or a range LOW..HIGH with --expected) moves from --from to --to; or give the \
                 postings of a split (one may leave its amount out). Occurrences before today count as already \
                 recorded unless --backfill.
@@ -48,7 +49,7 @@ extension Capital.ScheduleCommand {
                   capital schedule add "Salary Anna" --rule "monthly on 10" --adjust preceding --start 2025-01-10 --amount 180000 --from Salary --to "VTB Debit"
                   capital schedule add Lunch --rule "every working day" --calendar RU --start 2025-01-09 --amount 250..500 --from Cash --to "Eating out"
                   capital schedule add Mortgage --rule "monthly on 5" --start 2025-01-05 --posting "Loan interest=60000" --posting Mortgage=10000 --posting "VTB Debit"
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The schedule's name (unique).") var name: String
@@ -127,13 +128,14 @@ extension Capital.ScheduleCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change one occurrence, this and future ones (splits the schedule), or all.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 Examples:
                   capital schedule edit Lunch --scope one --at 2025-03-07 --amount 900
                   capital schedule edit "Salary Anna" --scope one --at 2025-05-10 --move-to 2025-05-08
                   capital schedule edit "Salary Anna" --scope future --at 2025-06-10 --amount 200000
                   capital schedule edit Phones --scope all --rule "monthly on 3"
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Schedule name or id prefix.", completion: .scheduleNames) var schedule: String

@@ -16,7 +16,8 @@ extension Capital {
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract: "Spending and income by category, month or spender, with shares, averages and this month against the last.",
-            discussion: """
+            discussion: HelpExamples.laidOut(
+                """
                 Sums the recorded transactions' category postings: spending is what went to expense categories \
                 (refunds reduce it), income what came from income categories. Transfers between your own accounts \
                 count nowhere. Hidden categories count.
@@ -38,7 +39,7 @@ extension Capital {
                   capital stats --from -1y
                   capital stats --by spender --format csv
                   capital stats --revaluation --from 2025-01
-                """)
+                """))
 
         @OptionGroup var global: GlobalOptions
         @Option(

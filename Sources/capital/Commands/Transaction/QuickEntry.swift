@@ -112,7 +112,7 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
-        @Argument(help: "An expense category.", completion: .categoryNames) var category: String
+        @Argument(help: "An expense category.", completion: .expenseCategoryNames) var category: String
         @Option(help: ArgumentHelp("Pay from this account (default: the default account).", valueName: "account"), completion: .accountNames)
         var from: String?
         @OptionGroup var fields: TransactionFields
@@ -134,7 +134,7 @@ extension Capital {
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "How much (positive).") var amount: String
-        @Argument(help: "An income category.", completion: .categoryNames) var category: String
+        @Argument(help: "An income category.", completion: .incomeCategoryNames) var category: String
         @Option(help: ArgumentHelp("Put it into this account (default: the default account).", valueName: "account"), completion: .accountNames)
         var to: String?
         @OptionGroup var fields: TransactionFields
