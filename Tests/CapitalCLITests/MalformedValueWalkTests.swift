@@ -146,11 +146,14 @@ struct MalformedValueWalkTests {
                 switch kind {
                 case "option":
                     valued.formUnion(names)
-                    guard let long = names.first(where: { $0.hasPrefix("--") }) ?? names.first, long != "--help", long != "--version" else { continue }
+                    guard let long = names.first(where: { $0.hasPrefix("--") }) ?? names.first, long != "--help", long != "--version" else {
+                        continue
+                    }
                     slots.append(Slot(path: path, name: long, valueName: valueName, positional: false, index: 0, choices: choices))
                 case "positional":
                     if !(subcommands.isEmpty && path.isEmpty) {
-                        slots.append(Slot(path: path, name: valueName.uppercased(), valueName: valueName, positional: true, index: index, choices: choices))
+                        slots.append(
+                            Slot(path: path, name: valueName.uppercased(), valueName: valueName, positional: true, index: index, choices: choices))
                     }
                     index += 1
                 default: break
@@ -231,7 +234,7 @@ struct MalformedValueWalkTests {
     @Test(arguments: commands)
     func everyMalformedValueOfTheCommandExits64(_ command: Command) throws {
         let cli = try CLI.household()
-        let slots = command.slots.filter { command.path == ["balance"] || !global.contains($0.name) }
+        let slots = command.slots.filter { command.path == ["balance"] || !Self.global.contains($0.name) }
         guard !slots.isEmpty else { return }
         guard let base = Self.base(command) else {
             Issue.record("\(command.testDescription): no example runs it; add a command line to `bases`")

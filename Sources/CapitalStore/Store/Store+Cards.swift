@@ -98,7 +98,9 @@ extension Store {
             payback = .minimum(
                 percent: try rate(percent, field: f("minimum")), floor: try input.minimumFloor.map { try minor($0, "minimumFloor") } ?? 0)
         case "fixed":
-            guard let amount = input.fixed else { throw StoreError.malformed(field: f("fixed"), value: "", reason: "a fixed payback needs its amount") }
+            guard let amount = input.fixed else {
+                throw StoreError.malformed(field: f("fixed"), value: "", reason: "a fixed payback needs its amount")
+            }
             payback = .fixed(try minor(amount, "fixed"))
         default:
             throw StoreError.malformed(field: f("payback"), value: input.payback, reason: "expected full, minimum or fixed")
@@ -114,7 +116,9 @@ extension Store {
             // ledger file names its fields by path).
             let key = String(option.dropFirst().dropLast())
             // The value as typed (`--limit -5`, not `'-5.00'`), where the input has it as text.
-            let typed: [String: String?] = ["limit": input.limit, "fixed": input.fixed, "minimumFloor": input.minimumFloor, "minimum": input.minimum, "rate": input.rate]
+            let typed: [String: String?] = [
+                "limit": input.limit, "fixed": input.fixed, "minimumFloor": input.minimumFloor, "minimum": input.minimum, "rate": input.rate,
+            ]
             let shown = typed[key].flatMap { $0 } ?? value
             throw StoreError.malformed(field: f(key), value: shown, reason: reason)
         }

@@ -161,7 +161,9 @@ extension Store {
     static func addPrepayment(_ input: PrepaymentInput, to loan: inout LedgerLoan, currency: Currency) throws {
         var minor: Int64 = 0
         if let text = input.amount {
-            guard !input.full else { throw StoreError.malformed(field: fieldKey("amount"), value: text, reason: "give an amount or {full}, not both") }
+            guard !input.full else {
+                throw StoreError.malformed(field: fieldKey("amount"), value: text, reason: "give an amount or {full}, not both")
+            }
             do { minor = try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: fieldKey("amount"), error) }
             guard minor > 0 else { throw StoreError.malformed(field: fieldKey("amount"), value: text, reason: "must be more than 0") }
         } else if !input.full {
