@@ -79,6 +79,8 @@ struct Capital: ParsableCommand {
             if case .file = error { return fail(clipped(spelled(error), to: 200 - "capital: error: ".count), code: 1) }
             // An amount on the command line that is not one is malformed, as cli.md's table says: 64.
             if case .money = error { return fail(spelled(error), code: 64) }
+            // So is any value that can never be valid (a count of 0, a negative rate, a level 7).
+            if case .malformed = error { return fail(spelled(error), code: 64) }
             return fail(spelled(error), code: 1)
         case let error as any KeyedError:
             // As argument-parser would exit for any other error: a usage error, 64.

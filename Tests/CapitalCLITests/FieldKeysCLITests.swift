@@ -79,7 +79,7 @@ struct FieldKeysCLITests {
         cli.fails(["account", "show", "{moveTo}"], mentioning: ["account '{moveTo}'", "not found"])
         cli.fails(
             ["card", "add", "{limit}", "--limit", "0", "--statement-day", "5", "--due-day", "25", "--pay-from", "VTB Debit"],
-            mentioning: ["--limit '0.00'", "must be more than 0"])
+            mentioning: ["--limit '0'", "must be more than 0"])
         // Names quoted inside a reason stay as typed too.
         cli.ok(["group", "add", "{hide}", "--type", "cash-flow", "--account", "VTB Debit"])
         cli.fails(["group", "add-account", "{hide}", "VTB Debit"], mentioning: ["already in group '{hide}'"])

@@ -37,7 +37,7 @@ struct MalformedOrRefusedTests {
                 ["loan", "add", "X", "--principal", "abc", "--rate", "5", "--term", "12", "--start", "2025-01-01", "--pay-from", "Cash"], 64,
                 "--principal: 'abc' is not an amount"
             ),
-            (["budget", "set", "Groceries", "0"], 1, "must be more than 0"),
+            (["budget", "set", "Groceries", "0"], 64, "AMOUNT '0': must be more than 0"),
         ]
         for (args, status, message) in cases {
             let result = cli.fails(args, mentioning: [message])
@@ -55,6 +55,38 @@ struct MalformedOrRefusedTests {
                 let result = cli.fails(args, mentioning: ["bad.yaml:6:", "'12,34.5' is not an amount"], unchanged: args[0] == "import")
                 #expect(result.status == 1, "\(args): \(result)")
             }
+        }
+    }
+
+    /// Issue 51, item 16: a value never valid wherever it is given exits 64, quoted as typed; a
+    /// name already taken is well-formed and exits 1, for a category as for an account.
+    @Test func aMalformedValueIs64AndANameTakenIs1() throws {
+        let cli = try CLI.household()
+        let cases: [([String], Int32, String)] = [
+            (
+                [
+                    "schedule", "add", "X", "--rule", "monthly on 1", "--amount", "5", "--from", "Cash", "--to", "Groceries", "--start", "2025-01-01",
+                    "--count", "0",
+                ],
+                64, "--count '0': must be at least 1"
+            ),
+            (
+                ["loan", "add", "Boat", "--principal", "1000", "--rate", "-1", "--term", "12", "--start", "2025-01-01", "--pay-from", "Cash"], 64,
+                "--rate '-1': a rate cannot be negative"
+            ),
+            (["account", "add", "Y", "--kind", "cash", "--level", "7"], 64, "--level '7'"),
+            (["account", "add", "Y", "--kind", "cash", "--icon", "ab"], 64, "--icon 'ab'"),
+            (
+                ["card", "add", "Z", "--limit=-5", "--statement-day", "5", "--due-day", "25", "--pay-from", "Cash"], 64,
+                "--limit '-5': must be more than 0"
+            ),
+            (["due", "pay", "1", "0"], 64, "AMOUNT '0': must be more than 0"),
+            (["category", "add", "Cash"], 1, "the name is taken by the cash account 'Cash'"),
+            (["account", "add", "Groceries", "--kind", "cash"], 1, "the name is already taken"),
+        ]
+        for (args, status, message) in cases {
+            let result = cli.fails(args, mentioning: [message])
+            #expect(result.status == status, "\(args): \(result)")
         }
     }
 

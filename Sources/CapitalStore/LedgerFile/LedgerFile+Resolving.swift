@@ -22,7 +22,8 @@ extension Store {
             if case .money(let field, let money) = error, field.hasPrefix("{"), field.hasSuffix("}") {
                 throw StoreError.file(LedgerFileError(place(String(field.dropFirst().dropLast())), "\(money)"))
             }
-            throw error.rekeyed({ FieldKeys.literal("\(place($0))") }, inReason: { FieldKeys.literal(place($0).path) })
+            // A malformed value in the file is the file's error too (exit 1), not a command line's.
+            throw error.asInvalid.rekeyed({ FieldKeys.literal("\(place($0))") }, inReason: { FieldKeys.literal(place($0).path) })
         }
     }
 
@@ -560,7 +561,7 @@ struct TransactionResolver {
             throw fail(Int(field).map { entry.postings[$0].amountLocation } ?? entry.location, "\(error)")
         } catch StoreError.ledger(let error) {
             throw fail(entry.location, "\(error)")
-        } catch StoreError.invalid(_, let value, let reason) {
+        } catch StoreError.invalid(_, let value, let reason), StoreError.malformed(_, let value, let reason) {
             // The postings were given account ids: name the account as the file does.
             throw fail(entry.location, "'\(accounts[id: value]?.name ?? value)': \(reason)")
         }

@@ -258,13 +258,13 @@ extension Store {
             return
         }
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .invalid(field: field, value: name, reason: "a name cannot be empty")
+            throw .malformed(field: field, value: name, reason: "a name cannot be empty")
         }
         if name != name.trimmingCharacters(in: .whitespaces) {
-            throw .invalid(field: field, value: name, reason: "a name cannot start or end with spaces")
+            throw .malformed(field: field, value: name, reason: "a name cannot start or end with spaces")
         }
         if name.contains(where: { $0.isNewline || $0 == "=" }) {
-            throw .invalid(field: field, value: name, reason: "a name cannot contain line breaks or '='")
+            throw .malformed(field: field, value: name, reason: "a name cannot contain line breaks or '='")
         }
     }
 
@@ -280,7 +280,7 @@ extension Store {
     static func checkedColor(_ text: String, field: String) throws(StoreError) -> String {
         do { return try Account.checkedColor(text, field: field) } catch {
             switch error {
-            case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason)
+            case .invalid(let field, let value, let reason): throw .malformed(field: field, value: value, reason: reason)
             }
         }
     }
@@ -289,14 +289,14 @@ extension Store {
     static func checkedIcon(_ text: String, field: String) throws(StoreError) -> String {
         do { return try Account.checkedIcon(text, field: field) } catch {
             switch error {
-            case .invalid(let field, let value, let reason): throw .invalid(field: field, value: value, reason: reason)
+            case .invalid(let field, let value, let reason): throw .malformed(field: field, value: value, reason: reason)
             }
         }
     }
 
     static func validateLevel(_ level: Int??) throws(StoreError) {
         if case .some(.some(let value)) = level, !(1...6).contains(value) {
-            throw .invalid(field: "{level}", value: String(value), reason: "the answer ladder has levels 1 to 6")
+            throw .malformed(field: "{level}", value: String(value), reason: "the answer ladder has levels 1 to 6")
         }
     }
 

@@ -55,7 +55,7 @@ extension Store {
         let f = fieldKey
         try validateName(input.account, field: f("account"))
         guard let payFromName = input.payFrom else {
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: f("payFrom"), value: "", reason: "a card needs the account its paybacks come from: every statement comes due")
         }
         let accounts = try db.accountIndex()
@@ -73,18 +73,18 @@ extension Store {
         case (let day?, nil): due = .dayOfMonth(day)
         case (nil, let days?): due = .daysAfterStatement(days)
         case (nil, nil):
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: f("dueDay"), value: "", reason: "give the due day of the month or the days after the statement (\(f("dueAfter")))")
-        case (let day?, _): throw StoreError.invalid(field: f("dueDay"), value: String(day), reason: "give a due day or \(f("dueAfter")), not both")
+        case (let day?, _): throw StoreError.malformed(field: f("dueDay"), value: String(day), reason: "give a due day or \(f("dueAfter")), not both")
         }
         // Terms of another payback would be passed over without a word: refused instead.
         if input.payback != "minimum", let given = input.minimum ?? input.minimumFloor {
             let field = input.minimum != nil ? "minimum" : "minimumFloor"
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: f(field), value: given, reason: "goes with a minimum payback ({payback} minimum), not '\(FieldKeys.literal(input.payback))'")
         }
         if input.payback != "fixed", let given = input.fixed {
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: f("fixed"), value: given, reason: "goes with a fixed payback ({payback} fixed), not '\(FieldKeys.literal(input.payback))'")
         }
         let payback: CardPayback
@@ -93,15 +93,17 @@ extension Store {
             payback = .full
         case "minimum":
             guard let percent = input.minimum else {
-                throw StoreError.invalid(field: f("minimum"), value: "", reason: "a minimum payback needs its percentage of the statement")
+                throw StoreError.malformed(field: f("minimum"), value: "", reason: "a minimum payback needs its percentage of the statement")
             }
             payback = .minimum(
                 percent: try rate(percent, field: f("minimum")), floor: try input.minimumFloor.map { try minor($0, "minimumFloor") } ?? 0)
         case "fixed":
-            guard let amount = input.fixed else { throw StoreError.invalid(field: f("fixed"), value: "", reason: "a fixed payback needs its amount") }
+            guard let amount = input.fixed else {
+                throw StoreError.malformed(field: f("fixed"), value: "", reason: "a fixed payback needs its amount")
+            }
             payback = .fixed(try minor(amount, "fixed"))
         default:
-            throw StoreError.invalid(field: f("payback"), value: input.payback, reason: "expected full, minimum or fixed")
+            throw StoreError.malformed(field: f("payback"), value: input.payback, reason: "expected full, minimum or fixed")
         }
         let terms: CreditCard
         do {
@@ -113,8 +115,12 @@ extension Store {
             // The core names fields by key in braces; the input says how to name them here (a
             // ledger file names its fields by path).
             let key = String(option.dropFirst().dropLast())
-            let shown = ["limit", "fixed", "minimumFloor"].contains(key) ? Money(minor: Int64(value) ?? 0, currency: currency).plain : value
-            throw StoreError.invalid(field: f(key), value: shown, reason: reason)
+            // The value as typed (`--limit -5`, not `'-5.00'`), where the input has it as text.
+            let typed: [String: String?] = [
+                "limit": input.limit, "fixed": input.fixed, "minimumFloor": input.minimumFloor, "minimum": input.minimum, "rate": input.rate,
+            ]
+            let shown = typed[key].flatMap { $0 } ?? value
+            throw StoreError.malformed(field: f(key), value: shown, reason: reason)
         }
         let category = try category(db, accounts, input.category, default: "Card interest", kind: .expense, currency: currency, field: f("category"))
         let account = try existing ?? created(db, Account(id: newID(), name: input.account, kind: .creditCard, currency: currency))
@@ -206,8 +212,8 @@ extension Store {
 
     static func rate(_ text: String, field: String) throws -> Rate {
         do { return try Rate(parsing: text) } catch .invalidRate(_, let reason) {
-            throw StoreError.invalid(field: field, value: text, reason: reason)
-        } catch { throw StoreError.invalid(field: field, value: text, reason: FieldKeys.literal("\(error)")) }
+            throw StoreError.malformed(field: field, value: text, reason: reason)
+        } catch { throw StoreError.malformed(field: field, value: text, reason: FieldKeys.literal("\(error)")) }
     }
 
     /// An account money can be in (not a category, not equity).

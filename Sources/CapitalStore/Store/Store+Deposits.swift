@@ -62,7 +62,7 @@ extension Store {
             terms = try Deposit(
                 rate: try rate(input.rate, field: f("rate")), capitalisation: input.capitalisation, opened: input.opened, maturity: input.maturity)
         } catch DepositError.invalid(let option, let value, let reason) {
-            throw StoreError.invalid(field: f(String(option.dropFirst().dropLast())), value: value, reason: reason)
+            throw StoreError.malformed(field: f(String(option.dropFirst().dropLast())), value: value, reason: reason)
         }
         let category = try category(db, accounts, input.category, default: "Interest", kind: .income, currency: currency, field: f("category"))
         let account = try existing ?? created(db, Account(id: newID(), name: input.account, kind: .deposit, currency: currency))

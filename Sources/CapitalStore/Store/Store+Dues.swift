@@ -74,6 +74,8 @@ extension Store {
             let due = try Store.resolveDue(db, reference)
             let accounts = AccountIndex(try Store.fetchAccounts(db))
             let amount = try Store.minor(text, currency: due.currency, field: "AMOUNT")
+            // Quoted as typed (`'0'`, not `'0.00'`), before what is left is looked at.
+            guard amount > 0 else { throw StoreError.malformed(field: "AMOUNT", value: text, reason: "must be more than 0") }
             let paid: Due
             do { paid = try due.paying(amount) } catch let error as DueError {
                 throw Store.invalid(error, field: { $0 == "amount" ? "AMOUNT" : "--\($0)" })
@@ -184,10 +186,14 @@ extension Store {
         do { return try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: field, error) }
     }
 
+    /// The core's error as the store's: a total of 0, a negative paid amount or an empty reason is
+    /// malformed whatever the ledger holds; more than is left, or a payment on a paid due, is not.
     static func invalid(_ error: DueError, field: (String) -> String) -> StoreError {
         switch error {
+        case .invalid(let key, let value, let reason) where reason == "must be more than 0" || reason == "cannot be negative":
+            return .malformed(field: field(key), value: value, reason: reason)
         case .invalid(let key, let value, let reason): return .invalid(field: field(key), value: value, reason: reason)
-        case .missing(let key): return .invalid(field: field(key), value: "", reason: "is required and cannot be empty")
+        case .missing(let key): return .malformed(field: field(key), value: "", reason: "is required and cannot be empty")
         }
     }
 
@@ -279,7 +285,7 @@ extension Store {
                 reason: "it is \(category.kind.withArticle) account; a budget is set on an expense category")
         }
         let amount = try minor(input.amount, currency: category.currency, field: f("amount"))
-        guard amount > 0 else { throw StoreError.invalid(field: f("amount"), value: input.amount, reason: "must be more than 0") }
+        guard amount > 0 else { throw StoreError.malformed(field: f("amount"), value: input.amount, reason: "must be more than 0") }
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }
         if let payFrom { try sameCurrency(payFrom, category.currency, field: f("payFrom")) }
         return Budget(id: id, categoryID: category.id, payFromID: payFrom?.id, amount: amount, period: input.period, start: input.start)

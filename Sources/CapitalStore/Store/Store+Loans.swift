@@ -140,20 +140,20 @@ extension Store {
     public static func loanTerms(_ input: LoanInput, currency: Currency) throws(StoreError) -> Loan {
         let principal: Money
         do { principal = try Money(parsing: input.principal, currency: currency) } catch { throw .money(field: fieldKey("principal"), error) }
-        guard principal.minor > 0 else { throw .invalid(field: fieldKey("principal"), value: input.principal, reason: "must be more than 0") }
+        guard principal.minor > 0 else { throw .malformed(field: fieldKey("principal"), value: input.principal, reason: "must be more than 0") }
         let rate: Rate
         do { rate = try Rate(parsing: input.rate) } catch .invalidRate(_, let reason) {
-            throw .invalid(field: fieldKey("rate"), value: input.rate, reason: reason)
-        } catch { throw .invalid(field: fieldKey("rate"), value: input.rate, reason: FieldKeys.literal("\(error)")) }
+            throw .malformed(field: fieldKey("rate"), value: input.rate, reason: reason)
+        } catch { throw .malformed(field: fieldKey("rate"), value: input.rate, reason: FieldKeys.literal("\(error)")) }
         do {
             return try Loan(
                 principal: principal.minor, rate: rate, term: input.term, start: input.start, firstPayment: input.firstPayment, method: input.method,
                 dayCount: input.dayCount, rounding: input.rounding, adjustment: input.adjustment)
         } catch .invalid(let field, let value, let reason) {
             let key = ["principal": "principal", "term": "term", "first payment": "firstPayment", "adjust": "adjust"][field] ?? field
-            throw .invalid(field: fieldKey(key), value: key == "principal" ? input.principal : value, reason: reason)
+            throw .malformed(field: fieldKey(key), value: key == "principal" ? input.principal : value, reason: reason)
         } catch {
-            throw .invalid(field: fieldKey("principal"), value: input.principal, reason: FieldKeys.literal("\(error)"))
+            throw .malformed(field: fieldKey("principal"), value: input.principal, reason: FieldKeys.literal("\(error)"))
         }
     }
 
@@ -161,25 +161,27 @@ extension Store {
     static func addPrepayment(_ input: PrepaymentInput, to loan: inout LedgerLoan, currency: Currency) throws {
         var minor: Int64 = 0
         if let text = input.amount {
-            guard !input.full else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "give an amount or {full}, not both") }
+            guard !input.full else {
+                throw StoreError.malformed(field: fieldKey("amount"), value: text, reason: "give an amount or {full}, not both")
+            }
             do { minor = try Money(parsing: text, currency: currency).minor } catch { throw StoreError.money(field: fieldKey("amount"), error) }
-            guard minor > 0 else { throw StoreError.invalid(field: fieldKey("amount"), value: text, reason: "must be more than 0") }
+            guard minor > 0 else { throw StoreError.malformed(field: fieldKey("amount"), value: text, reason: "must be more than 0") }
         } else if !input.full {
-            throw StoreError.invalid(field: fieldKey("amount"), value: "", reason: "give the amount to repay, or {full} to pay the loan off")
+            throw StoreError.malformed(field: fieldKey("amount"), value: "", reason: "give the amount to repay, or {full} to pay the loan off")
         }
         if let every = input.every {
             guard !input.full else {
-                throw StoreError.invalid(field: fieldKey("every"), value: every, reason: "a full payoff happens once; leave out every")
+                throw StoreError.malformed(field: fieldKey("every"), value: every, reason: "a full payoff happens once; leave out every")
             }
             let rule = try parseRule(
                 every, calendar: loan.calendar, adjustment: loan.terms.adjustment == .none ? nil : loan.terms.adjustment, field: fieldKey("every"))
             if let until = input.until, until < input.day {
-                throw StoreError.invalid(field: fieldKey("until"), value: until.iso, reason: "it is before the first extra payment \(input.day)")
+                throw StoreError.malformed(field: fieldKey("until"), value: until.iso, reason: "it is before the first extra payment \(input.day)")
             }
             loan.extras.append(LoanExtra(amount: minor, rule: rule, start: input.day, end: input.until, effect: input.effect))
         } else {
             if let until = input.until {
-                throw StoreError.invalid(field: fieldKey("until"), value: until.iso, reason: "goes with a recurring payment (every RULE)")
+                throw StoreError.malformed(field: fieldKey("until"), value: until.iso, reason: "goes with a recurring payment (every RULE)")
             }
             loan.terms.prepayments.append(LoanPrepayment(day: input.day, amount: minor, effect: input.effect, full: input.full))
         }
@@ -228,8 +230,8 @@ extension Store {
         }
         let collateral = try input.collateral.map { try balanceAccount(accounts, $0, field: f("collateral")) }
         let calendarName: String
-        do { calendarName = try workingDayCalendar(db, input.calendar).name } catch StoreError.invalid(_, let value, let reason) {
-            throw StoreError.invalid(field: f("calendar"), value: value, reason: reason)
+        do { calendarName = try workingDayCalendar(db, input.calendar).name } catch StoreError.malformed(_, let value, let reason) {
+            throw StoreError.malformed(field: f("calendar"), value: value, reason: reason)
         }
         // Everything checked: now create what is missing.
         let category = try category(db, accounts, input.category, default: "Loan interest", kind: .expense, currency: currency, field: f("category"))

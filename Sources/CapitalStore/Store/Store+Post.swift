@@ -95,11 +95,11 @@ extension Store {
                             let model: AmountModel
                             do {
                                 model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "{approve}")
-                            } catch StoreError.invalid(_, _, let reason) {
-                                throw StoreError.invalid(field: "{approve}", value: approval.field, reason: reason)
+                            } catch StoreError.malformed(_, _, let reason) {
+                                throw StoreError.malformed(field: "{approve}", value: approval.field, reason: reason)
                             }
                             guard model.isFixed else {
-                                throw StoreError.invalid(
+                                throw StoreError.malformed(
                                     field: "{approve}", value: approval.field,
                                     reason: "approve with one amount, not the range '\(FieldKeys.literal(text))'")
                             }

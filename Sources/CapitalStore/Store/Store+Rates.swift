@@ -126,15 +126,15 @@ extension Store {
         let f = fieldKey
         let currency: Currency
         do { currency = try Currency(input.currency) } catch {
-            throw StoreError.invalid(field: f("currency"), value: input.currency, reason: "not an ISO 4217 currency code")
+            throw StoreError.malformed(field: f("currency"), value: input.currency, reason: "not an ISO 4217 currency code")
         }
         try checkForeign(currency, ledger: ledger)
         let value: ExchangeRate.Decimal
         do { value = try ExchangeRate.Decimal(parsing: input.rate) } catch {
-            throw StoreError.invalid(field: f("rate"), value: input.rate, reason: error.reason)
+            throw StoreError.malformed(field: f("rate"), value: input.rate, reason: error.reason)
         }
         guard let per = Int64(input.per), per > 0 else {
-            throw StoreError.invalid(field: f("per"), value: input.per, reason: "the units a rate is for are a whole number above 0")
+            throw StoreError.malformed(field: f("per"), value: input.per, reason: "the units a rate is for are a whole number above 0")
         }
         return ExchangeRate(id: id, currency: currency, day: input.day, value: value, per: per)
     }

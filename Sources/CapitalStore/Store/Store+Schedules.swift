@@ -110,7 +110,7 @@ extension Store {
     @discardableResult
     public func editSchedule(_ reference: String, _ changes: ScheduleChanges, scope: ScheduleScope, today: Day) throws(StoreError) -> Schedule {
         let movesDays = changes.rule != nil || changes.calendar != nil || changes.adjustment != nil
-        if changes.isEmpty { throw .invalid(field: "schedule edit", value: reference, reason: "nothing to change; give at least one field") }
+        if changes.isEmpty { throw .malformed(field: "schedule edit", value: reference, reason: "nothing to change; give at least one field") }
         return try write("editing schedule '\(reference)'") { db in
             let schedule = try Store.resolveSchedule(db, reference)
             let calendar = try Store.workingDayCalendar(db, schedule.rule.calendar)
@@ -120,12 +120,12 @@ extension Store {
                 let others =
                     [changes.name, changes.note, changes.rule, changes.calendar, changes.expected].contains { $0 != nil }
                     || changes.adjustment != nil || changes.approval != nil || changes.end != nil
-                if others { throw StoreError.invalid(field: "{scope}", value: "one", reason: "one occurrence takes only {amount} and {moveTo}") }
+                if others { throw StoreError.malformed(field: "{scope}", value: "one", reason: "one occurrence takes only {amount} and {moveTo}") }
                 var exception = schedule.exceptions.first { $0.original == occurrence.original } ?? .init(original: occurrence.original)
                 if let text = changes.amount {
                     let model = try Store.amountModel(text, expected: nil, currency: schedule.currency, field: "{amount}")
                     guard model.isFixed else {
-                        throw StoreError.invalid(field: "{amount}", value: text, reason: "one occurrence takes a single amount")
+                        throw StoreError.malformed(field: "{amount}", value: text, reason: "one occurrence takes a single amount")
                     }
                     exception.amount = model.expected
                 }
@@ -135,7 +135,7 @@ extension Store {
                 return try Store.resolveSchedule(db, schedule.id)
             case .all:
                 if let to = changes.moveTo {
-                    throw StoreError.invalid(field: "{moveTo}", value: to.iso, reason: "moves one occurrence: use {scope} one {at} DATE")
+                    throw StoreError.malformed(field: "{moveTo}", value: to.iso, reason: "moves one occurrence: use {scope} one {at} DATE")
                 }
                 let updated = try Store.apply(changes, to: schedule, db)
                 try Store.replaceSchedule(db, updated)
@@ -147,7 +147,7 @@ extension Store {
                 return updated
             case .future(let at):
                 if let to = changes.moveTo {
-                    throw StoreError.invalid(field: "{moveTo}", value: to.iso, reason: "moves one occurrence: use {scope} one {at} DATE")
+                    throw StoreError.malformed(field: "{moveTo}", value: to.iso, reason: "moves one occurrence: use {scope} one {at} DATE")
                 }
                 let occurrence = try Store.occurrence(of: schedule, at: at, calendar: calendar)
                 var second = try Store.apply(changes, to: schedule, db)
@@ -256,7 +256,7 @@ extension Store {
         let name = name == Rule.ledgerCalendar ? try db.recordSetting("calendar") ?? "none" : name
         let base: WorkingDayCalendar
         do { base = try Calendars.named(name) } catch {
-            throw StoreError.invalid(field: "calendar", value: name, reason: "unknown; capital ships \(Calendars.names.joined(separator: ", "))")
+            throw StoreError.malformed(field: "calendar", value: name, reason: "unknown; capital ships \(Calendars.names.joined(separator: ", "))")
         }
         let (holidays, workdays) = try db.calendarDays(of: base.name)
         return holidays.isEmpty && workdays.isEmpty ? base : base.adding(holidays: holidays, workingDays: workdays)
@@ -271,11 +271,11 @@ extension Store {
             let range =
                 Money.format(minor: low, exponent: currency.exponent, grouping: nil) + ".."
                 + Money.format(minor: high, exponent: currency.exponent, grouping: nil)
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: expectedField, value: expected!,
                 reason: low == high ? "an expected value goes with a ranged amount LOW..HIGH" : "it lies outside the range \(range)")
         } catch {
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: field, value: text, reason: FieldKeys.literal("\(error)".replacingOccurrences(of: "'\(text)': ", with: "")))
         }
     }
@@ -320,9 +320,9 @@ extension Store {
         do {
             return try Rule(parsing: text, calendar: calendar, adjustment: adjustment)
         } catch .invalid(let part, let value, let reason) where part == "adjust" {
-            throw StoreError.invalid(field: "adjust", value: value, reason: reason)
+            throw StoreError.malformed(field: "adjust", value: value, reason: reason)
         } catch {
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: field, value: text,
                 reason: FieldKeys.literal(
                     "\(error)".replacingOccurrences(of: "'\(text)' is not a rule capital reads; ", with: "not a rule capital reads; ")))
@@ -340,36 +340,36 @@ extension Store {
         let calendar: WorkingDayCalendar
         do {
             calendar = try workingDayCalendar(db, calendarName)
-        } catch StoreError.invalid(_, let value, let reason) where input.calendar != nil {
-            throw StoreError.invalid(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
+        } catch StoreError.malformed(_, let value, let reason) where input.calendar != nil {
+            throw StoreError.malformed(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
         }
         var rule = try parseRule(
             input.rule, calendar: calendarName == Rule.ledgerCalendar ? Rule.ledgerCalendar : calendar.name, adjustment: input.adjustment,
             field: "{rule}")
         if let count = input.count {
-            guard count > 0 else { throw StoreError.invalid(field: "{count}", value: String(count), reason: "must be at least 1") }
+            guard count > 0 else { throw StoreError.malformed(field: "{count}", value: String(count), reason: "must be at least 1") }
             if rule.recurrence.count != nil || rule.recurrence.until != nil {
-                throw StoreError.invalid(field: "{count}", value: String(count), reason: "the rule already has COUNT or UNTIL")
+                throw StoreError.malformed(field: "{count}", value: String(count), reason: "the rule already has COUNT or UNTIL")
             }
             rule.recurrence.count = count
         }
         if input.count != nil && input.end != nil {
-            throw StoreError.invalid(field: "{end}", value: input.end!.iso, reason: "give an end day or a count, not both")
+            throw StoreError.malformed(field: "{end}", value: input.end!.iso, reason: "give an end day or a count, not both")
         }
         do { try rule.validate(start: input.start) } catch {
-            throw StoreError.invalid(field: "{rule}", value: input.rule, reason: FieldKeys.literal("\(error)"))
+            throw StoreError.malformed(field: "{rule}", value: input.rule, reason: FieldKeys.literal("\(error)"))
         }
         // A schedule happens: a rule that never does (python-dateutil expands it to nothing) is a mistake here.
-        if let never = rule.neverOccurs(from: input.start) { throw StoreError.invalid(field: "{rule}", value: input.rule, reason: never) }
+        if let never = rule.neverOccurs(from: input.start) { throw StoreError.malformed(field: "{rule}", value: input.rule, reason: never) }
         if let end = input.end, end < input.start {
-            throw StoreError.invalid(field: "{end}", value: end.iso, reason: "it is before the start \(input.start)")
+            throw StoreError.malformed(field: "{end}", value: end.iso, reason: "it is before the start \(input.start)")
         }
         let accounts = try index ?? db.accountIndex()
         var postings: [Posting]
         var model: AmountModel?
         if let amountText = input.amount {
             guard input.postings.isEmpty, let fromRef = input.from, let toRef = input.to else {
-                throw StoreError.invalid(
+                throw StoreError.malformed(
                     field: "{amount}", value: amountText, reason: "an amount goes with from and to accounts (or give postings instead)")
             }
             let from = try accounts.resolve(fromRef)
@@ -386,20 +386,20 @@ extension Store {
             if model!.isFixed {
                 model = nil
             } else if model!.expected == 0 && model!.high == 0 {
-                throw StoreError.invalid(field: "{amount}", value: amountText, reason: "a schedule must move some money")
+                throw StoreError.malformed(field: "{amount}", value: amountText, reason: "a schedule must move some money")
             }
             if model == nil && postings[0].amount.minor == 0 {
-                throw StoreError.invalid(field: "{amount}", value: amountText, reason: "a schedule must move some money")
+                throw StoreError.malformed(field: "{amount}", value: amountText, reason: "a schedule must move some money")
             }
         } else {
             if input.from != nil || input.to != nil {
-                throw StoreError.invalid(field: "{amount}", value: "", reason: "from and to need an amount")
+                throw StoreError.malformed(field: "{amount}", value: "", reason: "from and to need an amount")
             }
             if input.expected != nil {
-                throw StoreError.invalid(field: "{expected}", value: input.expected!, reason: "an expected value goes with a ranged amount")
+                throw StoreError.malformed(field: "{expected}", value: input.expected!, reason: "an expected value goes with a ranged amount")
             }
             guard input.postings.count >= 2 else {
-                throw StoreError.invalid(field: "{posting}", value: "", reason: "give {amount} with {from} and {to}, or at least 2 postings")
+                throw StoreError.malformed(field: "{posting}", value: "", reason: "give {amount} with {from} and {to}, or at least 2 postings")
             }
             do {
                 postings = try build(accounts, id: id, TransactionInput(day: input.start, postings: input.postings)).postings
@@ -425,8 +425,8 @@ extension Store {
                 calendar =
                     try changes.calendar.map(storedCalendarName).map { $0 == Rule.ledgerCalendar ? $0 : try workingDayCalendar(db, $0).name }
                     ?? schedule.rule.calendar
-            } catch StoreError.invalid(_, let value, let reason) {
-                throw StoreError.invalid(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
+            } catch StoreError.malformed(_, let value, let reason) {
+                throw StoreError.malformed(field: "{calendar}", value: value, reason: reason)  // name the option or field the user gave
             }
             if let text = changes.rule {
                 var rule = try parseRule(text, calendar: calendar, adjustment: changes.adjustment, field: "{rule}")

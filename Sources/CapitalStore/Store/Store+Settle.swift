@@ -56,11 +56,11 @@ extension Store {
     /// - Throws: `StoreError.invalid(field:)` when there is no `@` or what follows is not a date.
     public static func parseFlowReference(_ reference: String, field: String) throws(StoreError) -> (name: String, day: Day) {
         guard let at = reference.lastIndex(of: "@") else {
-            throw StoreError.invalid(
+            throw StoreError.malformed(
                 field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
         }
         do { return (String(reference[..<at]), try Day(iso: String(reference[reference.index(after: at)...]))) } catch {
-            throw StoreError.invalid(field: field, value: reference, reason: "the day after '@' is not a date YYYY-MM-DD")
+            throw StoreError.malformed(field: field, value: reference, reason: "the day after '@' is not a date YYYY-MM-DD")
         }
     }
 

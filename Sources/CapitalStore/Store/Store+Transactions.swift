@@ -154,7 +154,7 @@ extension Store {
             var currency = account.currency
             if let code = posting.currency {
                 do { currency = try Currency(code) } catch {
-                    throw StoreError.invalid(field: posting.field, value: code, reason: "not an ISO 4217 currency code")
+                    throw StoreError.malformed(field: posting.field, value: code, reason: "not an ISO 4217 currency code")
                 }
                 if currency != account.currency && account.kind != .equity {
                     throw StoreError.currencyMismatch(account: account.name, accountCurrency: account.currency.code, amountCurrency: currency.code)
@@ -168,7 +168,7 @@ extension Store {
                     throw StoreError.money(field: posting.field, error)
                 }
             } else if let first = missing {
-                throw StoreError.invalid(
+                throw StoreError.malformed(
                     field: posting.field, value: posting.account,
                     reason: "only one posting may leave out its amount (\(first.field) already does)")
             } else {
@@ -212,7 +212,7 @@ extension Store {
         let capital = try accounts.resolve(Account.capitalName)
         let ledger = capital.currency
         guard posting.amount != nil else {
-            throw StoreError.invalid(field: posting.field, value: posting.account, reason: "a price needs the amount it is the price of")
+            throw StoreError.malformed(field: posting.field, value: posting.account, reason: "a price needs the amount it is the price of")
         }
         guard amount.currency != ledger else {
             throw StoreError.invalid(
@@ -223,7 +223,7 @@ extension Store {
         case .unit(let text):
             let rate: ExchangeRate.Decimal
             do { rate = try ExchangeRate.Decimal(parsing: text) } catch {
-                throw StoreError.invalid(field: posting.field, value: text, reason: "the price per unit: \(error.reason)")
+                throw StoreError.malformed(field: posting.field, value: text, reason: "the price per unit: \(error.reason)")
             }
             let factor = ExchangeRate.Factor(
                 ExchangeRate(id: "", currency: amount.currency, day: Day(0), value: rate), from: amount.currency, to: ledger)
@@ -232,7 +232,7 @@ extension Store {
         case .total(let text):
             let total: Money
             do { total = try Money(parsing: text, currency: ledger) } catch { throw StoreError.money(field: posting.field, error) }
-            guard total.minor > 0 else { throw StoreError.invalid(field: posting.field, value: text, reason: "a total price is above zero") }
+            guard total.minor > 0 else { throw StoreError.malformed(field: posting.field, value: text, reason: "a total price is above zero") }
             cost = amount.minor < 0 ? -total.minor : total.minor
         }
         return [
@@ -244,7 +244,7 @@ extension Store {
     static func validateTags(_ tags: [String]) throws -> [String] {
         // (The comma looked for byte by byte: stored tags are joined by commas.)
         for tag in tags where tag.isEmpty || tag.utf8.contains(UInt8(ascii: ",")) || tag.contains(where: \.isNewline) {
-            throw StoreError.invalid(field: "{tag}", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
+            throw StoreError.malformed(field: "{tag}", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
         }
         return tags
     }

@@ -23,7 +23,14 @@ public enum StoreError: KeyedError {
     case notFound(what: String, reference: String, hint: Remedy?)
     case ambiguous(what: String, reference: String, candidates: [String])
     case duplicateName(what: String, name: String)
+    /// `field` was given `value`, which the ledger cannot act on as it stands (an account of the
+    /// wrong kind, a flow already settled, a member already in the group): exit 1 on the command line.
     case invalid(field: String, value: String, reason: String)
+    /// `field` was given `value`, which is never valid whatever the ledger holds (a count of 0, a
+    /// negative rate, a level 7, an icon of two letters, a budget of 0): a malformed value, exit 64
+    /// on the command line as argument-parser's own. In a ledger file it is the file's error
+    /// (`Store.building` makes it `.invalid`, named by line).
+    case malformed(field: String, value: String, reason: String)
     /// `field` was given `value`, which cannot be used: `reason`; `remedy` says what would help.
     case refused(field: String, value: String, reason: String, remedy: Remedy)
     case capitalIsProtected(action: String)
@@ -55,10 +62,18 @@ public enum StoreError: KeyedError {
         func reason(_ template: String) -> String { FieldKeys.rekey(template, inReason) }
         switch self {
         case .invalid(let key, let value, let why): return .invalid(field: field(key), value: value, reason: reason(why))
+        case .malformed(let key, let value, let why): return .malformed(field: field(key), value: value, reason: reason(why))
         case .refused(let key, let value, let why, let remedy): return .refused(field: field(key), value: value, reason: reason(why), remedy: remedy)
         case .money(let key, let error): return .money(field: field(key), error)
         default: return self
         }
+    }
+
+    /// A malformed value as one the ledger cannot act on (`.invalid`), any other error as it is:
+    /// what a value read from a file is, since the file's error is the file's (exit 1, named by line).
+    public var asInvalid: StoreError {
+        if case .malformed(let field, let value, let reason) = self { return .invalid(field: field, value: value, reason: reason) }
+        return self
     }
 
     /// The error with every field key replaced by `spelling(key)`, in its field and its reason.
@@ -192,7 +207,7 @@ public enum StoreError: KeyedError {
             return "\(what) '\(StoreError.quoted(reference))': ambiguous, it matches \(FieldKeys.literal(candidates.joined(separator: ", ")))"
         case .duplicateName(let what, let name):
             return "\(what) '\(FieldKeys.literal(name))': the name is already taken"
-        case .invalid(let field, let value, let reason):
+        case .invalid(let field, let value, let reason), .malformed(let field, let value, let reason):
             return "\(field) '\(StoreError.quoted(value))': \(reason)"
         case .refused(let field, let value, let reason, let help):
             return

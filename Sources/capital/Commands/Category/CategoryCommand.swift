@@ -45,8 +45,9 @@ extension Capital.CategoryCommand {
                 category = try store.addAccount(
                     name: name, kind: income ? .income : .expense, currency: code, color: style.newColor, icon: style.newIcon)
             } catch .duplicateName {
+                // A name taken is well-formed, as for `account add`: exit 1 (docs/cli.md "Errors").
                 let existing = try store.account(name)
-                throw CLIError.invalid(
+                throw CLIError.refused(
                     "category", name,
                     "the name is taken by \(existing.kind.isCategory ? "the \(existing.kind.rawValue) category" : "the \(existing.kind.rawValue) account") '\(existing.name)'"
                 )
