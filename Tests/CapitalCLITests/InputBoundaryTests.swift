@@ -69,6 +69,10 @@ struct InputBoundaryTests {
         cli.fails(["spend", "5", "Groceries", "--payee", "Shop\tOne"], mentioning: ["--payee", "U+0009"])
         cli.fails(["spend", "5", "Groceries", "--note", "Escape \u{1B}[31m"], mentioning: ["--note", "U+001B"])
         cli.fails(["spend", "5", "Groceries", "--tag", "a\tb"], mentioning: ["--tag", "U+0009"])
+        cli.fails(["spend", "5", "Groceries", "--payee", "Two\nlines"], mentioning: ["--payee", "U+000A"])
+        // A note may span lines (a bank's memo often does); nothing else.
+        cli.ok(["spend", "5", "Groceries", "--note", "line one\nline two"])
+        cli.fails(["spend", "5", "Groceries", "--note", "a\tb"], mentioning: ["--note", "U+0009"])
     }
 
     @Test func aNameLongerThanTheLimitIsRefused() throws {

@@ -1,6 +1,6 @@
 /// What a name or a free text typed in, read from a file or sent to the server may hold: no
-/// control characters (a TAB or a line break breaks every table and CSV row it is printed in), and
-/// at most so many characters. The store checks every name and text against these on the way in.
+/// control characters (a TAB or a line break breaks every table and CSV row it is printed in; a
+/// note may have line breaks), and at most so many characters. The store checks every name and text against these on the way in.
 /// ```swift
 /// TextLimits.problem(in: "Food\tand drink", limit: TextLimits.name)   // "a control character (U+0009)"
 /// ```
@@ -19,12 +19,15 @@ public enum TextLimits {
 
     /// What is wrong with `text` as a name or text of at most `limit` characters, in words
     /// (`a control character (U+0009)`, `201 characters, more than 200`), or nil when nothing is.
+    /// With `lineBreaks` (a note: a bank's memo often spans lines) line feeds and carriage returns
+    /// are allowed; every other control character is refused all the same.
     /// - Complexity: O(n) in the text's length; printable ASCII text within the limit is one pass
     ///   over its bytes.
-    public static func problem(in text: String, limit: Int) -> String? {
+    public static func problem(in text: String, limit: Int, lineBreaks: Bool = false) -> String? {
         let bytes = text.utf8
         if bytes.count <= limit, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
-        if let control = text.unicodeScalars.first(where: isControl) {
+        let refused = { (scalar: Unicode.Scalar) in isControl(scalar) && !(lineBreaks && (scalar == "\n" || scalar == "\r")) }
+        if let control = text.unicodeScalars.first(where: refused) {
             return "a control character (U+\(hex(control.value)))"
         }
         let count = text.count

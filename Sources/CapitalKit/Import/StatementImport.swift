@@ -149,7 +149,7 @@ extension Store {
         }
         for line in statement.lines {
             for (what, text, limit) in [("payee", line.payee, TextLimits.name), ("note", line.note, TextLimits.text)] {
-                if let problem = TextLimits.problem(in: text, limit: limit) {
+                if let problem = TextLimits.problem(in: text, limit: limit, lineBreaks: what == "note") {
                     throw KitError.fileLine(path: request.source.path, line: line.line, reason: "the \(what) has \(problem)")
                 }
             }

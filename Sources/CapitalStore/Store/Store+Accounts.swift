@@ -271,9 +271,10 @@ extension Store {
         }
     }
 
-    /// A free text (a payee, a note, a reason) of at most `limit` characters, without control characters.
+    /// A free text of at most `limit` characters, without control characters: a note (the
+    /// default limit) may have line breaks, a payee, spender or tag (the name limit) may not.
     static func validateText(_ text: String, field: String, limit: Int = TextLimits.text) throws(StoreError) {
-        if let problem = TextLimits.problem(in: text, limit: limit) {
+        if let problem = TextLimits.problem(in: text, limit: limit, lineBreaks: limit == TextLimits.text) {
             throw .invalid(field: field, value: shortened(text), reason: "a text cannot have \(problem)")
         }
     }
