@@ -23,8 +23,8 @@ struct InputBoundaryTests {
 
     @Test func theRangeItselfIsAccepted() throws {
         let cli = try CLI.household()
-        cli.ok(["spend", "5", "Groceries", "--on", "1900-01-01"])
-        cli.ok(["spend", "5", "Groceries", "--on", "2200-12-31"])
+        cli.ok(["spend", "5", "Groceries", "--from", "Cash", "--on", "1900-01-01"])
+        cli.ok(["spend", "5", "Groceries", "--from", "Cash", "--on", "2200-12-31"])
     }
 
     @Test func aRelativeDateMayNotReachPastTheRange() throws {
