@@ -5,7 +5,7 @@ import CapitalCore
 /// answer would not help: a command name that is not one (`capital balanse`, `capital help
 /// balanse`, `capital account lsit`) gets the nearest name; a negative amount given to `spend`,
 /// `earn` or `transfer` gets the command that records money the other way, one given to `budget
-/// set`, `due pay` or `loan prepay` says what to do instead.
+/// set`, `due pay` or `loan prepay` (or a negative rate to `rate set`) says what to do instead.
 enum CommandLineHints {
     /// The global options that take a value: the word after one is its value, not a command.
     static let valued: Set<String> = ["--db", "-f", "--file", "--today", "--format"]
@@ -67,13 +67,14 @@ enum CommandLineHints {
     /// missing category. An amount is positive; money going the other way is the other command.
     static func negativeAmount(_ path: [String], _ rest: [String], before: String) -> CLIError? {
         let others = [
-            "budget set": "a budget's limit is positive; `capital budget rm CATEGORY` removes one",
-            "due pay": "a payment is positive; `capital due edit N --paid AMOUNT` corrects what was paid",
-            "loan prepay": "a prepayment is positive",
+            "budget set": ("AMOUNT", "a budget's limit is positive; `capital budget rm CATEGORY` removes one"),
+            "due pay": ("AMOUNT", "a payment is positive; `capital due edit N --paid AMOUNT` corrects what was paid"),
+            "loan prepay": ("AMOUNT", "a prepayment is positive"),
+            "rate set": ("RATE", "a rate must be above zero (units of the ledger's currency per unit of CURRENCY)"),
         ]
         let joined = path.joined(separator: " ")
-        if let why = others[joined] {
-            return firstNegative(rest, before: before).map { CLIError("AMOUNT '\($0)': \(why)", exitCode: 64) }
+        if let (field, why) = others[joined] {
+            return firstNegative(rest, before: before).map { CLIError("\(field) '\($0)': \(why)", exitCode: 64) }
         }
         guard let command = path.last, ["spend", "earn", "transfer"].contains(command), path.count == 1,
             let word = firstNegative(rest, before: before)

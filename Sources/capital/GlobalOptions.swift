@@ -109,8 +109,8 @@ struct GlobalOptions: ParsableArguments {
 /// A day from the command line: `YYYY-MM-DD` (or `YYYY-MM` where a month makes sense).
 func parseDay(_ text: String, field: String, monthAs form: Day.MonthForm? = nil) throws -> Day {
     do {
-        if let form { return try Day(parsing: text, monthAs: form) }
-        return try Day(iso: text)
+        if let form { return try Day(input: text, monthAs: form) }
+        return try Day(input: text)
     } catch {
         throw CLIError("\(field): \(spelled(error))", exitCode: 64)
     }

@@ -377,7 +377,7 @@ struct CommandTests {
         let summary = cli.ok(["import", "samples/household.yaml"])
         #expect(
             summary.contains(
-                ": nothing new (36 accounts, 4 groups, 141 transactions, 22 schedules, 12 loans, cards, deposits, dues and budgets, 118 rates already there)."
+                ": nothing new (36 accounts, 4 groups, 141 transactions, 22 schedules, 3 loans, 1 card, 1 deposit, 3 bills, 2 fines, 2 budgets, 118 rates already there)."
             ),
             "\(summary)")
         #expect(cli.ok(["export"]) == before)

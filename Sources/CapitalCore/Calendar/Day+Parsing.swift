@@ -75,3 +75,30 @@ extension Int {
         return value
     }
 }
+
+extension Day {
+    /// The years a date from outside may have: what `--on`, `--today`, a ledger file, a bank
+    /// statement or a request says. `Day(iso:)` itself reads any four-digit year; the front ends
+    /// and file readers refuse the rest with `checkedInputYear(_:)`.
+    public static let inputYears: ClosedRange<Int> = 1900...2200
+
+    /// This day, when its year is in `inputYears`.
+    /// ```swift
+    /// try Day(iso: "0000-01-01").checkedInputYear("0000-01-01")   // throws DayError.yearOutOfRange
+    /// ```
+    /// - Throws: `DayError.yearOutOfRange`, quoting `text` (the date as it was written).
+    public func checkedInputYear(_ text: String) throws(DayError) -> Day {
+        guard Day.inputYears.contains(civil.year) else { throw .yearOutOfRange(text) }
+        return self
+    }
+
+    /// `Day(iso:)` for a date from outside: a year in `inputYears` too.
+    public init(input text: String) throws(DayError) {
+        self = try Day(iso: text).checkedInputYear(text)
+    }
+
+    /// `Day(parsing:monthAs:)` for a date from outside: a year in `inputYears` too.
+    public init(input text: String, monthAs form: MonthForm) throws(DayError) {
+        self = try Day(parsing: text, monthAs: form).checkedInputYear(text)
+    }
+}

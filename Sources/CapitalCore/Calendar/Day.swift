@@ -122,6 +122,8 @@ public enum DayError: Error, Equatable, Sendable, CustomStringConvertible {
     case badDateOrMonth(String)
     case monthOutOfRange(String)
     case dayOutOfRange(String, lastDay: Int)
+    /// A year outside `Day.inputYears` (1900 to 2200), in a date from outside.
+    case yearOutOfRange(String)
 
     /// One line, with any line break in the quoted input escaped.
     public var description: String { message.singleLine }
@@ -138,6 +140,8 @@ public enum DayError: Error, Equatable, Sendable, CustomStringConvertible {
             return "'\(text)' is not a date: the month must be 01 to 12"
         case .dayOutOfRange(let text, let lastDay):
             return "'\(text)' is not a date: that month has days 01 to \(lastDay)"
+        case .yearOutOfRange(let text):
+            return "'\(text)': the year must be \(Day.inputYears.lowerBound) to \(Day.inputYears.upperBound)"
         }
     }
 }

@@ -24,7 +24,7 @@ public struct BudgetRequest: Sendable, Equatable {
         guard let month else { return today }
         guard month.count == 7 else { throw .invalid(.month, value: month, reason: "expected a month, YYYY-MM") }
         let start: Day
-        do { start = try Day(parsing: month, monthAs: .startOfMonth) } catch { throw .unreadable(.month, reason: "\(error)") }
+        do { start = try Day(input: month, monthAs: .startOfMonth) } catch { throw .unreadable(.month, reason: "\(error)") }
         return start > today ? start : min(today, start.endOfMonth)
     }
 }

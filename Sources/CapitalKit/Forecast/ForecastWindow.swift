@@ -52,7 +52,7 @@ public struct HorizonRequest: Sendable, Equatable {
         guard let until else { return today.addingMonths(12) }
         if until.hasPrefix("+") { return try today.counting(until, field: .until) }
         let day: Day
-        do { day = try Day(parsing: until, monthAs: .endOfMonth) } catch { throw .unreadable(.until, reason: "\(error)") }
+        do { day = try Day(input: until, monthAs: .endOfMonth) } catch { throw .unreadable(.until, reason: "\(error)") }
         guard day >= today else { throw .invalid(.until, value: until, reason: "is before today \(today)") }
         return day
     }
@@ -73,11 +73,17 @@ extension Day {
         guard count <= (unit == "d" ? 36_600 : unit == "w" ? 5_229 : unit == "m" ? 1_200 : 100) else {
             throw .invalid(field, value: text, reason: "looks further than 100 years")
         }
+        let day: Day
         switch unit {
-        case "d": return advanced(by: sign * count)
-        case "w": return advanced(by: sign * 7 * count)
-        case "m": return addingMonths(sign * count)
-        default: return addingMonths(sign * 12 * count)
+        case "d": day = advanced(by: sign * count)
+        case "w": day = advanced(by: sign * 7 * count)
+        case "m": day = addingMonths(sign * count)
+        default: day = addingMonths(sign * 12 * count)
         }
+        guard Day.inputYears.contains(day.civil.year) else {
+            throw .invalid(
+                field, value: text, reason: "reaches \(day), and the year must be \(Day.inputYears.lowerBound) to \(Day.inputYears.upperBound)")
+        }
+        return day
     }
 }

@@ -144,6 +144,16 @@ extension Store {
             reading = try reading.settlingAmountsFromBalances(opening: opening, path: request.source.path)
         }
         let statement = reading.statement
+        for line in statement.lines where !Day.inputYears.contains(line.day.civil.year) {
+            throw KitError.fileLine(path: request.source.path, line: line.line, reason: "\(DayError.yearOutOfRange(line.day.iso))")
+        }
+        for line in statement.lines {
+            for (what, text, limit) in [("payee", line.payee, TextLimits.name), ("note", line.note, TextLimits.text)] {
+                if let problem = TextLimits.problem(in: text, limit: limit, lineBreaks: what == "note") {
+                    throw KitError.fileLine(path: request.source.path, line: line.line, reason: "the \(what) has \(problem)")
+                }
+            }
+        }
         let inAccount = "account '\(FieldKeys.literal(account.name))' in \(account.currency.code)"
         if let code = statement.currency, !StatementCurrency.matches(code, account.currency.code) {
             throw KitError.invalid(.statement, value: request.source.path, reason: "the statement is in \(FieldKeys.literal(code)), \(inAccount)")

@@ -15,6 +15,9 @@ public struct CardStatus: Sendable {
     /// The last statement due before today, when part of what it asked is unpaid, and that part.
     public let late: CardCycle?
     public let overdue: Int64
+    /// When something is overdue: the first due day it missed (`Ledger.overdueSince`), which does
+    /// not move on with each statement while the debt stays unpaid.
+    public let overdueSince: Day?
 
     /// What is owed today (never below zero).
     public var debt: Int64 { max(0, -balance) }
@@ -46,15 +49,22 @@ extension Store {
         let ledger = try instrumentLedger(stored, today: today, through: today, calendars: calendars)
         let balances: [BalanceKey: Int64]
         do { balances = try ledger.balances(on: today) } catch { throw KitError.engine(context: "balance", reason: KitError.template(error)) }
+        // The whole history, read only when a card is overdue: since when it is.
+        var history: Ledger?
         return try (cards ?? stored.cards).map { card in
             guard let account = stored.accounts.first(where: { $0.id == card.accountID }) else {
                 throw StoreError.notFound(what: "card account", reference: card.accountID, hint: nil)
             }
             let (cycles, late, overdue) = stored.cardCycles(card, today: today, horizon: today.advanced(by: 70), calendars: calendars)
+            var since: Day?
+            if let late {
+                if history == nil { history = try snapshot() }
+                since = history?.overdueSince(card, today: today, calendars: calendars) ?? late.due
+            }
             return CardStatus(
                 card: card, account: account, payFrom: stored.accounts.first { $0.id == card.payFromID }, today: today,
                 balance: balances[BalanceKey(accountID: card.accountID, currency: account.currency)] ?? 0,
-                cycles: cycles, late: late, overdue: overdue)
+                cycles: cycles, late: late, overdue: overdue, overdueSince: since)
         }
     }
 }

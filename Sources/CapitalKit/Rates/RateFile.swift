@@ -77,6 +77,7 @@ private struct Parser {
 
     /// Adds a rate, refusing a second one for its currency and day.
     mutating func add(_ currency: Currency, _ day: Day, _ value: ExchangeRate.Decimal, per: Int64, line: Int) throws(KitError) {
+        do { _ = try day.checkedInputYear(day.iso) } catch { throw fail(line, "\(error)") }
         let key = "\(currency.code) \(day.number)"
         if let first = lineOf[key] {
             throw fail(line, "a second rate for \(currency.code) on \(day) (the first is on line \(first)): which one?")
@@ -135,7 +136,7 @@ private struct Parser {
                 throw fail(number, "expected date,currency,rate[,per], got \(fields.count) fields")
             }
             let day: Day
-            do { day = try Day(iso: fields[0]) } catch { throw fail(number, "'\(fields[0])': \(error)") }
+            do { day = try Day(input: fields[0]) } catch { throw fail(number, "'\(fields[0])': \(error)") }
             let currency = try currency(fields[1], line: number)
             guard currency != ledger else { throw fail(number, "'\(fields[1])': the ledger's own currency needs no rate") }
             let value: ExchangeRate.Decimal

@@ -21,7 +21,7 @@ public struct StatisticsRequest: Sendable, Equatable {
     public func range(today: Day) throws(KitError) -> DayRange {
         func day(_ text: String, _ field: KitError.Field, _ form: Day.MonthForm) throws(KitError) -> Day {
             if text.first == "-" || text.first == "+" { return try today.counting(text, field: field) }
-            do { return try Day(parsing: text, monthAs: form) } catch { throw .unreadable(field, reason: "\(error)") }
+            do { return try Day(input: text, monthAs: form) } catch { throw .unreadable(field, reason: "\(error)") }
         }
         let first = try from.map { text throws(KitError) in try day(text, .from, .startOfMonth) }
         let last = try to.map { text throws(KitError) in try day(text, .to, .endOfMonth) } ?? today

@@ -62,7 +62,7 @@ extension Store {
         var filter = TransactionFilter()
         func day(_ text: String?, _ field: KitError.Field, _ form: Day.MonthForm) throws -> Day? {
             guard let text else { return nil }
-            do { return try Day(parsing: text, monthAs: form) } catch { throw KitError.unreadable(field, reason: "\(error)") }
+            do { return try Day(input: text, monthAs: form) } catch { throw KitError.unreadable(field, reason: "\(error)") }
         }
         func minor(_ text: String?, _ field: KitError.Field) throws -> Int64? {
             guard let text else { return nil }

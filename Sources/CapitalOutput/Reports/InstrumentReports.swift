@@ -16,7 +16,7 @@ package extension Report {
                 (Column("statementDebt", "  its balance"), last.map { view.money($0.debt) } ?? .none),
                 (Column("dueDay", "Due on"), view.open.map { .day($0.due) } ?? .none),
                 (Column("amountDue", "Amount due"), view.money(view.open?.payback ?? 0)), (Column("overdue", "Overdue"), view.money(view.overdue)),
-                (Column("overdueSince", "  since"), view.late.map { .day($0.due) } ?? .none),
+                (Column("overdueSince", "  since"), view.overdueSince.map { .day($0) } ?? .none),
                 (Column("nextStatement", "Next statement"), .day(view.nextStatement)),
                 (Column("nextDueDay", "  due on"), .day(terms.dueDay(forStatement: view.nextStatement))),
                 (Column("nextInterest", "  interest charged"), view.nextCycle.map { view.money($0.interest) } ?? .none),

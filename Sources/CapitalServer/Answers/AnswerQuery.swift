@@ -69,8 +69,8 @@ struct AnswerQuery: Sendable {
     func day(_ name: String, monthAs form: Day.MonthForm? = nil) throws -> Day? {
         guard let text = text(name) else { return nil }
         do {
-            if let form { return try Day(parsing: text, monthAs: form) }
-            return try Day(iso: text)
+            if let form { return try Day(input: text, monthAs: form) }
+            return try Day(input: text)
         } catch { throw Problem.parameter(name, text, "\(error)") }
     }
 

@@ -68,7 +68,7 @@ struct QuickEntryBody: Decodable, Sendable {
         }
         var day = today
         if let on {
-            do { day = try Day(iso: on) } catch { throw ScenarioAnswer.field("on", on, "\(error)") }
+            do { day = try Day(input: on) } catch { throw ScenarioAnswer.field("on", on, "\(error)") }
         }
         var entry = QuickEntry(move, amount: amount.text, day: day)
         (entry.paid, entry.rate) = (paid?.text, rate?.text)
@@ -101,6 +101,12 @@ struct QuickEntryBody: Decodable, Sendable {
                 let name = [("category", category), ("from", from), ("to", to), ("settles", settles)].first(where: { $0.1 == reference })?.0
             {
                 throw ScenarioAnswer.field(name, reference, Problem.reason(error.description))
+            }
+            // A text the store refused (a control character, too long): the body's field.
+            if case .invalid(let key, let value, let reason) = error,
+                let name = ["{payee}": "payee", "{note}": "note", "{spender}": "spender", "{tag}": "tags"][key]
+            {
+                throw ScenarioAnswer.field(name, value, reason)
             }
             throw Problem(422, "unanswerable", error.description)
         }

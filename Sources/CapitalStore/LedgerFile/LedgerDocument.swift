@@ -86,6 +86,10 @@ public struct LedgerDocument: Sendable {
         public var note: String
         public var spender: String
         public var tags: [String]
+        /// The bank-statement line the transaction stands for, as `export` writes it: the
+        /// statement's account (by name) and the line's key, by which a later import of the same
+        /// statement knows the line.
+        public var statementLine: (account: String, key: String)? = nil
         public var postings: [PostingEntry]
         public var location: FileLocation
     }

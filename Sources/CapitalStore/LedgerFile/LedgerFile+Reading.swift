@@ -370,7 +370,7 @@ struct Reader {
 
     func day(_ fields: YAMLNode.Fields, _ key: String, _ path: String, in parent: YAMLNode, required: Bool = false) throws(LedgerFileError) -> Day? {
         guard let text = try text(fields, key, path, in: parent, required: required) else { return nil }
-        do { return try Day(iso: text) } catch { throw fail(fields[key]!, join(path, key), "\(error)") }
+        do { return try Day(input: text) } catch { throw fail(fields[key]!, join(path, key), "\(error)") }
     }
 
     func calendarEntry(_ node: YAMLNode, _ path: String) throws(LedgerFileError) -> LedgerDocument.CalendarEntry {
@@ -477,7 +477,7 @@ struct Reader {
         let fields = try mapping(node, path, allowed: Self.transactionKeys)
         let dateText = try text(fields, "date", path, in: node, required: true)!
         let day: Day
-        do { day = try Day(iso: dateText) } catch { throw fail(fields["date"]!, "\(path).date", "\(error)") }
+        do { day = try Day(input: dateText) } catch { throw fail(fields["date"]!, "\(path).date", "\(error)") }
         var postings: [LedgerDocument.PostingEntry] = []
         let shorthand = fields["amount"] != nil || fields["from"] != nil || fields["to"] != nil
         if shorthand {
@@ -512,13 +512,21 @@ struct Reader {
                             amountLine: (pf["amount"] ?? posting).line, hasAmount: pf["amount"] != nil)))
             }
         }
+        let statementAccount = try text(fields, "statementAccount", path, in: node)
+        let statementKey = try text(fields, "statementKey", path, in: node)
+        if (statementAccount == nil) != (statementKey == nil) {
+            throw fail(node, path, "statementAccount and statementKey go together (the statement line the transaction stands for)")
+        }
         return LedgerDocument.TransactionEntry(
             id: try text(fields, "id", path, in: node), day: day, payee: try text(fields, "payee", path, in: node) ?? "",
             note: try text(fields, "note", path, in: node) ?? "", spender: try text(fields, "spender", path, in: node) ?? "",
-            tags: try texts(fields, "tags", path), postings: postings, location: location(node, path))
+            tags: try texts(fields, "tags", path), statementLine: statementAccount.map { (account: $0, key: statementKey ?? "") }, postings: postings,
+            location: location(node, path))
     }
 
-    static let transactionKeys = ["id", "date", "payee", "note", "spender", "tags", "postings", "amount", "from", "to"]
+    static let transactionKeys = [
+        "id", "date", "payee", "note", "spender", "tags", "statementAccount", "statementKey", "postings", "amount", "from", "to",
+    ]
     static let postingKeys = ["account", "amount", "currency", "note"]
 }
 

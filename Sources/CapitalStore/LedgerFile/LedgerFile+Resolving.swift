@@ -405,7 +405,7 @@ extension Store {
                     throw StoreError.file(
                         LedgerFileError(location(entry), "\(kind) '\(account(entry))' (\(identifier)) already exists with different terms"))
                 }
-                draft.content.summary.instrumentsAlreadyPresent += 1
+                draft.content.summary.countInstrument(kind, added: false)
                 continue
             }
             if try draft.lookup.isDeleted(kind, identifier) {
@@ -416,7 +416,7 @@ extension Store {
             }
             try adding(built)
             draft.content[keyPath: added].append(built)
-            draft.content.summary.instrumentsAdded += 1
+            draft.content.summary.countInstrument(kind, added: true)
         }
     }
 
@@ -439,13 +439,13 @@ extension Store {
                     throw StoreError.file(
                         LedgerFileError(entry.location, "\(input.type.rawValue) '\(input.reason)' (\(id)) already exists with different terms"))
                 }
-                draft.content.summary.instrumentsAlreadyPresent += 1
+                draft.content.summary.countInstrument(input.type.rawValue, added: false)
                 continue
             }
             try refuseDeleted("due", id, named: "\(input.type.rawValue) '\(input.reason)'", draft, at: entry.location)
             draft.content.dues.append(built)
             last = max(last, built.number)
-            draft.content.summary.instrumentsAdded += 1
+            draft.content.summary.countInstrument(input.type.rawValue, added: true)
         }
     }
 
@@ -603,6 +603,10 @@ struct TransactionResolver {
             return nil
         }
         for posting in transaction.postings { try add(posting) }
+        if let line = entry.statementLine {
+            let account = try Store.accountID(line.account, entry.location.field("statementAccount"), accounts)
+            draft.content.statementKeys[id] = "\(account):\(line.key)"
+        }
         draft.content.summary.transactionsAdded += 1
         return transaction
     }

@@ -71,7 +71,7 @@ extension Reader {
         input.payFrom = try text(fields, "payFrom", path, in: node)
         var skipped: [(day: Day, location: FileLocation)] = []
         for (text, at) in try textList(fields, "skipped", path) {
-            do { skipped.append((try Day(iso: text), at)) } catch { throw LedgerFileError(at, "'\(text)': \(error)") }
+            do { skipped.append((try Day(input: text), at)) } catch { throw LedgerFileError(at, "'\(text)': \(error)") }
         }
         return .init(id: try text(fields, "id", path, in: node), input: input, location: location(node, path), skipped: skipped)
     }

@@ -73,7 +73,7 @@ extension LedgerFile {
                 ))
         }
         root.append(("transactions", .transactions))
-        let rows = Rows(names: names, currencies: currencies)
+        let rows = Rows(names: names, currencies: currencies, statementKeys: extras.statementKeys)
         if let calendar = extras.calendar, calendar != "none" { root.insert(("calendar", .text(calendar)), at: defaultName == nil ? 2 : 3) }
         let calendarNames = extras.calendarDays.reduce(into: [String]()) { if !$0.contains($1.calendar) { $0.append($1.calendar) } }
         if !calendarNames.isEmpty {
@@ -247,6 +247,16 @@ extension LedgerFile {
     struct Rows {
         let names: [String: String]
         let currencies: [String: Currency]
+        /// Per transaction id: the key of the statement line it stands for.
+        var statementKeys: [String: String] = [:]
+
+        /// The statement line `transaction` stands for, as a file writes it: the statement's
+        /// account by name (the key's account id is the database's own) and the rest of the key.
+        func statementLine(_ transaction: Transaction) -> (account: String, key: String)? {
+            guard let stored = statementKeys[transaction.id], let colon = stored.firstIndex(of: ":") else { return nil }
+            let id = String(stored[..<colon])
+            return (names[id] ?? id, String(stored[stored.index(after: colon)...]))
+        }
 
         /// One transaction as a tree of values (JSON writes it so).
         func value(_ transaction: Transaction) -> Value {
@@ -255,6 +265,7 @@ extension LedgerFile {
             if !transaction.note.isEmpty { fields.append(("note", .text(transaction.note))) }
             if !transaction.spender.isEmpty { fields.append(("spender", .text(transaction.spender))) }
             if !transaction.tags.isEmpty { fields.append(("tags", .inlineList(transaction.tags))) }
+            if let line = statementLine(transaction) { fields += [("statementAccount", .text(line.account)), ("statementKey", .text(line.key))] }
             fields.append(
                 (
                     "postings",
@@ -286,6 +297,10 @@ extension LedgerFile {
             if !transaction.spender.isEmpty { out += field + "spender: " + LedgerFile.yamlText(transaction.spender, inFlow: false) + "\n" }
             if !transaction.tags.isEmpty {
                 out += field + "tags: [" + transaction.tags.map { LedgerFile.yamlText($0, inFlow: true) }.joined(separator: ", ") + "]\n"
+            }
+            if let line = statementLine(transaction) {
+                out += field + "statementAccount: " + LedgerFile.yamlText(line.account, inFlow: false) + "\n"
+                out += field + "statementKey: " + LedgerFile.yamlText(line.key, inFlow: false) + "\n"
             }
             guard !transaction.postings.isEmpty else {
                 out += field + "postings: []\n"
@@ -469,6 +484,9 @@ public struct LedgerExtras: Sendable {
     public var handledThrough: [String: Day] = [:]
     /// Per schedule or loan id: the flows no longer open (key day, mark).
     public var marks: [String: [(day: Day, mark: FlowMark)]] = [:]
+    /// Per transaction id: the key of the bank-statement line it stands for, by which a later
+    /// import of the same statement knows the line (`statementKey:` in the file).
+    public var statementKeys: [String: String] = [:]
     public init() {}
 }
 
@@ -531,6 +549,9 @@ extension Store {
         }
         for (key, mark) in try Store.fetchMarks(db) { extras.marks[key.instrumentID, default: []].append((key.day, mark)) }
         extras.calendarDays = try Store.fetchCalendarDays(db)
+        for row in try Row.fetchAll(db, sql: "SELECT id, importKey FROM txn WHERE deleted = 0 AND importKey IS NOT NULL") {
+            extras.statementKeys[row["id"]] = row["importKey"]
+        }
         return (try Store.setting(db, "defaultAccount"), extras)
     }
 }

@@ -27,6 +27,8 @@ public struct ResolvedLedger: Sendable {
     var calendarDays: [CalendarDay] = []
     var addedCalendarDays: [CalendarDay] = []
     var transactions: [Transaction] = []
+    /// Per added transaction id: the key of the statement line it stands for (account id, then the line's key).
+    var statementKeys: [String: String] = [:]
     var schedules: [ResolvedSchedule] = []
     var loans: [LedgerLoan] = []
     var cards: [LedgerCard] = []

@@ -252,7 +252,7 @@ extension Store {
         // Printable ASCII without '=' that neither starts nor ends with a space: fine, without
         // Foundation's trimming (most names, thousands of them in a large ledger file).
         let bytes = name.utf8
-        if let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20,
+        if let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, bytes.count <= TextLimits.name,
             bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "=") })
         {
             return
@@ -266,7 +266,21 @@ extension Store {
         if name.contains(where: { $0.isNewline || $0 == "=" }) {
             throw .malformed(field: field, value: name, reason: "a name cannot contain line breaks or '='")
         }
+        if let problem = TextLimits.problem(in: name, limit: TextLimits.name) {
+            throw .invalid(field: field, value: shortened(name), reason: "a name cannot have \(problem)")
+        }
     }
+
+    /// A free text of at most `limit` characters, without control characters: a note (the
+    /// default limit) may have line breaks, a payee, spender or tag (the name limit) may not.
+    static func validateText(_ text: String, field: String, limit: Int = TextLimits.text) throws(StoreError) {
+        if let problem = TextLimits.problem(in: text, limit: limit, lineBreaks: limit == TextLimits.text) {
+            throw .invalid(field: field, value: shortened(text), reason: "a text cannot have \(problem)")
+        }
+    }
+
+    /// `text` as an error quotes it: its first 40 characters and `…` when it is longer.
+    static func shortened(_ text: String) -> String { text.count > 40 ? String(text.prefix(40)) + "…" : text }
 
     static func validateValueChange(_ change: AssetRevaluation?, kind: AccountKind) throws(StoreError) {
         if let change, kind != .fixedAsset {

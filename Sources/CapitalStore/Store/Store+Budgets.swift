@@ -22,9 +22,13 @@ extension Store {
         try read("listing budgets") { db in try Store.fetchBudgets(db) }
     }
 
-    /// Sets the budget of a category, replacing the one it had. Returns the budget and whether it replaced one.
+    /// Sets the budget of a category, replacing the one it had. Returns the budget and whether it
+    /// replaced one. The budget starts on the first day of the period containing `input.start` (the
+    /// day `budget set` says and `export` writes).
     public func setBudget(_ input: BudgetInput) throws(StoreError) -> (budget: Budget, replaced: Bool) {
-        try write("setting the budget of '\(input.category)'") { db in
+        var input = input
+        input.start = Budget.period(input.period, containing: input.start).start
+        return try write("setting the budget of '\(input.category)'") { db in
             let budget = try Store.buildBudget(db, id: Store.newID(), input)
             let replaced = try Store.fetchBudgets(db, filter: "AND budget.categoryId = ?", arguments: [budget.categoryID]).first
             if let replaced {

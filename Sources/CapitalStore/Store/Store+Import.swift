@@ -12,22 +12,49 @@ public struct ImportSummary: Sendable, Equatable {
     public var transactionsAlreadyPresent = 0
     public var schedulesAdded = 0
     public var schedulesAlreadyPresent = 0
-    /// Loans, cards and deposits.
+    /// Loans, cards, deposits, bills, fines and budgets (`instrumentsAddedByKind` counts them per kind).
     public var instrumentsAdded = 0
     public var instrumentsAlreadyPresent = 0
+    /// Per kind (`loan`, `card`, `deposit`, `bill`, `fine`, `budget`): how many the import added.
+    public var instrumentsAddedByKind: [String: Int] = [:]
+    /// Per kind: how many were there already.
+    public var instrumentsPresentByKind: [String: Int] = [:]
     public var ratesAdded = 0
     public var ratesAlreadyPresent = 0
 
     /// Whether the file added nothing: everything in it was already there.
     public var addedNothing: Bool { accountsAdded + groupsAdded + transactionsAdded + schedulesAdded + instrumentsAdded + ratesAdded == 0 }
 
+    /// The kinds of instrument a summary counts, in the order it lists them.
+    public static let instrumentKinds = ["loan", "card", "deposit", "bill", "fine", "budget"]
+
+    /// Counts one instrument of `kind`, added or already there.
+    mutating func countInstrument(_ kind: String, added: Bool) {
+        if added {
+            instrumentsAdded += 1
+            instrumentsAddedByKind[kind, default: 0] += 1
+        } else {
+            instrumentsAlreadyPresent += 1
+            instrumentsPresentByKind[kind, default: 0] += 1
+        }
+    }
+
+    /// `1 loan and 2 cards`, `none`: counts per kind in the kinds' order.
+    static func instruments(_ counts: [String: Int]) -> String {
+        let parts = instrumentKinds.compactMap { kind in counts[kind].map { $0.counted(kind) } }
+        guard let last = parts.last else { return "none" }
+        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     public var description: String {
         if addedNothing {
-            let there = [
+            let records: [(Int, String)] = [
                 (accountsMerged, "account"), (groupsMerged, "group"), (transactionsAlreadyPresent, "transaction"),
-                (schedulesAlreadyPresent, "schedule"), (instrumentsAlreadyPresent, "loans, cards, deposits, dues and budgets"),
-                (ratesAlreadyPresent, "rate"),
-            ].filter { $0.0 > 0 }.map { $0.1.hasSuffix("budgets") ? "\($0.0) \($0.1)" : $0.0.counted($0.1) }
+                (schedulesAlreadyPresent, "schedule"),
+            ]
+            var there = records.filter { $0.0 > 0 }.map { $0.0.counted($0.1) }
+            for kind in ImportSummary.instrumentKinds { if let count = instrumentsPresentByKind[kind] { there.append(count.counted(kind)) } }
+            if ratesAlreadyPresent > 0 { there.append(ratesAlreadyPresent.counted("rate")) }
             return "nothing new" + (there.isEmpty ? "" : " (\(there.joined(separator: ", ")) already there)")
         }
         return "\(accountsAdded.counted("account")) added, \(accountsMerged) merged; \(groupsAdded.counted("group")) added, \(groupsMerged) merged; "
@@ -35,7 +62,8 @@ public struct ImportSummary: Sendable, Equatable {
             + (schedulesAdded + schedulesAlreadyPresent > 0
                 ? "; \(schedulesAdded.counted("schedule")) added, \(schedulesAlreadyPresent) already present" : "")
             + (instrumentsAdded + instrumentsAlreadyPresent > 0
-                ? "; \(instrumentsAdded) loans, cards, deposits, dues and budgets added, \(instrumentsAlreadyPresent) already present" : "")
+                ? "; \(ImportSummary.instruments(instrumentsAddedByKind)) added, \(ImportSummary.instruments(instrumentsPresentByKind)) already present"
+                : "")
             + (ratesAdded + ratesAlreadyPresent > 0 ? "; \(ratesAdded.counted("rate")) added, \(ratesAlreadyPresent) already present" : "")
     }
 }
@@ -212,11 +240,14 @@ extension Store {
                 var seq = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM txn") ?? 0
                 for transaction in resolved.transactions {
                     seq += 1
-                    try insertTransaction(db, transaction, accounts, seq: seq, now: now)
+                    let key = try freeStatementKey(db, resolved.statementKeys[transaction.id])
+                    try insertTransaction(db, transaction, accounts, seq: seq, now: now, importKey: key)
                 }
             }
         } else {
-            for transaction in resolved.transactions { try insertTransaction(db, transaction, accounts) }
+            for transaction in resolved.transactions {
+                try insertTransaction(db, transaction, accounts, importKey: try freeStatementKey(db, resolved.statementKeys[transaction.id]))
+            }
         }
         for day in resolved.addedCalendarDays {
             try db.cachedStatement(sql: "INSERT INTO calendarDay(calendar, day, kind, name) VALUES (?, ?, ?, ?)").execute(arguments: [
@@ -299,9 +330,18 @@ extension Store {
 
         private mutating func write(_ transaction: Transaction) throws {
             seq += 1
-            try insertTransaction(db, transaction, accounts, seq: seq, now: now)
+            let key = try freeStatementKey(db, resolver.draft.content.statementKeys[transaction.id])
+            try insertTransaction(db, transaction, accounts, seq: seq, now: now, importKey: key)
             try bulk?.wrote(transaction)
         }
+    }
+
+    /// A statement line's key from a file, unless a transaction of the database has it already
+    /// (that line was imported into this ledger by itself): a key stands for one transaction.
+    static func freeStatementKey(_ db: Database, _ key: String?) throws -> String? {
+        guard let key else { return nil }
+        let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM txn WHERE importKey = ?)", arguments: [key]) ?? false
+        return taken ? nil : key
     }
 
     /// What identifies an id-less transaction of a file: its day, texts, and postings by account name.

@@ -59,7 +59,7 @@ extension Store {
             throw StoreError.malformed(
                 field: field, value: reference, reason: "expected NAME@YYYY-MM-DD (a schedule's, a loan's or a deposit's name and the day)")
         }
-        do { return (String(reference[..<at]), try Day(iso: String(reference[reference.index(after: at)...]))) } catch {
+        do { return (String(reference[..<at]), try Day(input: String(reference[reference.index(after: at)...]))) } catch {
             throw StoreError.malformed(field: field, value: reference, reason: "the day after '@' is not a date YYYY-MM-DD")
         }
     }

@@ -92,6 +92,7 @@ extension Store {
             if let postings = changes.postings {
                 updated = try Store.build(AccountIndex(try Store.fetchAccounts(db)), id: old.id, TransactionInput(day: old.day, postings: postings))
             }
+            try Store.validateTexts(payee: changes.payee ?? "", note: changes.note ?? "", spender: changes.spender ?? "")
             updated.day = changes.day ?? old.day
             updated.payee = changes.payee ?? old.payee
             updated.note = changes.note ?? old.note
@@ -147,6 +148,8 @@ extension Store {
     // MARK: Helpers
 
     static func build(_ accounts: AccountIndex, id: String, _ input: TransactionInput) throws -> Transaction {
+        try validateTexts(payee: input.payee, note: input.note, spender: input.spender)
+        for posting in input.postings where !posting.note.isEmpty { try validateText(posting.note, field: "{note}") }
         var postings: [Posting] = []
         var missing: (index: Int, input: Int, field: String, fixedCurrency: Bool)?
         for (index, posting) in input.postings.enumerated() {
@@ -241,11 +244,19 @@ extension Store {
         ]
     }
 
+    /// A transaction's payee, note and spender: names and a text, as `validateName` and `validateText` check them.
+    static func validateTexts(payee: String, note: String, spender: String) throws(StoreError) {
+        try validateText(payee, field: "{payee}", limit: TextLimits.name)
+        try validateText(note, field: "{note}")
+        try validateText(spender, field: "{spender}", limit: TextLimits.name)
+    }
+
     static func validateTags(_ tags: [String]) throws -> [String] {
         // (The comma looked for byte by byte: stored tags are joined by commas.)
         for tag in tags where tag.isEmpty || tag.utf8.contains(UInt8(ascii: ",")) || tag.contains(where: \.isNewline) {
             throw StoreError.malformed(field: "{tag}", value: tag, reason: "a tag must be non-empty, without commas or line breaks")
         }
+        for tag in tags { try validateText(tag, field: "{tag}", limit: TextLimits.name) }
         return tags
     }
 

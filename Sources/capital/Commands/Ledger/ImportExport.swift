@@ -40,14 +40,24 @@ extension Capital {
                 let store = try global.store(writing: true, creating: true)
                 let summary = try store.importFile(path: file)
                 try output.said("Imported \(file) into \(store.location): \(summary.description).") {
-                    let fields: [(String, Cell)] = [
+                    let kinds: [(String, Cell)] = ImportSummary.instrumentKinds.flatMap { kind in
+                        [
+                            ("\(kind)sAdded", Cell.int(summary.instrumentsAddedByKind[kind] ?? 0)),
+                            ("\(kind)sAlreadyPresent", Cell.int(summary.instrumentsPresentByKind[kind] ?? 0)),
+                        ]
+                    }
+                    var fields: [(String, Cell)] = [
                         ("file", .text(file)), ("database", .text(store.location)), ("accountsAdded", .int(summary.accountsAdded)),
                         ("accountsMerged", .int(summary.accountsMerged)), ("groupsAdded", .int(summary.groupsAdded)),
                         ("groupsMerged", .int(summary.groupsMerged)), ("transactionsAdded", .int(summary.transactionsAdded)),
                         ("transactionsAlreadyPresent", .int(summary.transactionsAlreadyPresent)), ("schedulesAdded", .int(summary.schedulesAdded)),
                         ("schedulesAlreadyPresent", .int(summary.schedulesAlreadyPresent)), ("instrumentsAdded", .int(summary.instrumentsAdded)),
-                        ("instrumentsAlreadyPresent", .int(summary.instrumentsAlreadyPresent)), ("ratesAdded", .int(summary.ratesAdded)),
-                        ("ratesAlreadyPresent", .int(summary.ratesAlreadyPresent)), ("nothingNew", .bool(summary.addedNothing)),
+                        ("instrumentsAlreadyPresent", .int(summary.instrumentsAlreadyPresent)),
+                    ]
+                    fields += kinds
+                    fields += [
+                        ("ratesAdded", .int(summary.ratesAdded)), ("ratesAlreadyPresent", .int(summary.ratesAlreadyPresent)),
+                        ("nothingNew", .bool(summary.addedNothing)),
                     ]
                     return Report.record("import", fields.map { (Column($0.0, $0.0), $0.1) })
                 }

@@ -30,7 +30,16 @@ extension Capital {
 
         func run() throws {
             let server = Self.serverPath()
-            guard FileManager.default.isExecutableFile(atPath: server) else {
+            let present = FileManager.default.isExecutableFile(atPath: server)
+            // Without capital-server, `capital serve --help` is still this command's help.
+            if !present, ["--help", "-h", "help"].contains(arguments.first ?? "") {
+                Console.current.write(Capital.helpMessage(for: Self.self) + "\n")
+                Console.current.writeError(
+                    "capital: note: capital-server is not beside capital (\(server)), so this is capital's help for it: build it with `swift build --product capital-server`\n"
+                )
+                return
+            }
+            guard present else {
                 throw CLIError("capital serve needs capital-server beside capital (\(server)): build it with `swift build --product capital-server`")
             }
             let argv = ([server] + arguments).map { strdup($0) } + [nil]
@@ -40,7 +49,7 @@ extension Capital {
 
         /// `$CAPITAL_SERVER`, else `capital-server` in the folder of this executable.
         static func serverPath() -> String {
-            if let path = ProcessInfo.processInfo.environment["CAPITAL_SERVER"], !path.isEmpty { return path }
+            if let path = Console.current.environment["CAPITAL_SERVER"], !path.isEmpty { return path }
             let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
             return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("capital-server").path
         }

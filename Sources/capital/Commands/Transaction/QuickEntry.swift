@@ -162,7 +162,9 @@ extension Capital {
 
         func run() throws {
             try fields.enter(.transfer(from: from, to: to), amount: amount, settle, global, conversion) { t, from, to in
-                "Moved \(t.money(from)) from \(from.name) to \(to.name) on \(t.day) (\(Store.shortID(t.id)))."
+                // Between currencies, what arrived is another amount than what left.
+                let arrived = from.currency == to.currency ? "" : ": \(t.money(to)) arrived"
+                return "Moved \(t.money(from)) from \(from.name) to \(to.name) on \(t.day) (\(Store.shortID(t.id)))\(arrived)."
             }
         }
     }
