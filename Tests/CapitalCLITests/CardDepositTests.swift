@@ -254,7 +254,7 @@ struct CardDepositTests {
         cli.fails(card + ["--statement-day", "5"], mentioning: ["--due-day", "--due-after"])
         cli.fails(
             card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum", "--minimum", "101"],
-            mentioning: ["--minimum '101%'", "100 %"])
+            mentioning: ["--minimum '101'", "100 %"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "minimum"], mentioning: ["--minimum", "percentage"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "fixed", "--fixed", "0"], mentioning: ["--fixed"])
         cli.fails(card + ["--statement-day", "5", "--due-after", "20", "--payback", "sometimes"], mentioning: ["--payback 'sometimes'"])
