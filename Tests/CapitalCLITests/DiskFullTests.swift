@@ -27,16 +27,17 @@ struct DiskFullTests {
         let cli = try CLI.household()
         let before = cli.state()
         let count = try cli.rows(["tx", "list"]).count
-        // A 100 000-character note: the transaction takes more than the 64 KiB the limit leaves.
-        let note = String(repeating: "n", count: 100_000)
-        let result = try cli.underFileSizeLimit(kib: 64, ["spend", "25", "Groceries", "--payee", "too big", "--note", note])
+        // A transaction of 800 postings takes more than the 64 KiB the limit leaves (a note may
+        // not be that long any more: issue 51, item 17).
+        let big = Self.bigTransaction(payee: "too big")
+        let result = try cli.underFileSizeLimit(kib: 64, big)
         DiskFullTests.expectDiskFull(result, mentioning: ["disk full while adding a transaction", "cannot write \(cli.db)"])
         #expect(cli.state() == before)
         #expect(try LedgerChecks.problems(db: cli.db) == [])
         // A small write fits under the same limit; the big one goes in without it.
         let small = try cli.underFileSizeLimit(kib: 2048, ["spend", "5", "Groceries", "--payee", "small"])
         #expect(small.status == 0 && small.stderr == "", "\(small)")
-        cli.ok(["spend", "25", "Groceries", "--payee", "too big", "--note", note])
+        cli.ok(big)
         #expect(try cli.rows(["tx", "list"]).count == count + 2)
         #expect(try LedgerChecks.problems(db: cli.db) == [])
     }
@@ -59,17 +60,23 @@ struct DiskFullTests {
         try disk.fill(leavingKiB: 40)
         cli.fails(
             ["--db", db, "import", file], mentioning: ["disk full while importing \(file)", "cannot write \(db)", "no space left"], unchanged: false)
-        let note = String(repeating: "n", count: 60_000)
         cli.fails(
-            ["--db", db, "spend", "25", "Groceries", "--payee", "full", "--note", note],
+            ["--db", db] + Self.bigTransaction(payee: "full"),
             mentioning: ["disk full while adding a transaction", "cannot write \(db)", "no space left"], unchanged: false)
 
         try disk.emptyFiller()
         #expect(cli.state(db: db) == before)
         #expect(try LedgerChecks.problems(db: db) == [])
-        cli.ok(["--db", db, "spend", "25", "Groceries", "--payee", "room again", "--note", note])
+        cli.ok(["--db", db] + Self.bigTransaction(payee: "room again"))
         #expect(try cli.rows(["--db", db, "tx", "list"]).map { $0.string("payee") }.filter { $0 == "room again" }.count == 1)
         #expect(try LedgerChecks.problems(db: db) == [])
+    }
+
+    /// `tx add` of one transaction big enough to need more than 64 KiB: 800 postings of 0.01 to
+    /// Groceries from VTB Debit.
+    static func bigTransaction(payee: String) -> [String] {
+        ["tx", "add", "--on", "2025-01-15", "--payee", payee] + Array(repeating: ["--posting", "Groceries=0.01"], count: 800).flatMap { $0 }
+            + ["--posting", "VTB Debit"]
     }
 
     /// A RUB ledger file of `transactions` spends from VTB Debit, each with its own payee.

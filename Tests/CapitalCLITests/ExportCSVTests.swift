@@ -151,25 +151,40 @@ struct ExportCSVTests {
         #expect(header == Self.transactionHeader && none.isEmpty)
     }
 
-    /// Payees that break naive CSV, and ones a spreadsheet would run as a formula.
+    /// Payees that break naive CSV, and ones a spreadsheet would run as a formula. Texts with line
+    /// breaks go in the note only: a payee refuses control characters (issue 51, item 17).
     static let awkward: [(typed: String, guarded: String)] = [
         ("Smith, J.", "Smith, J."), ("The \"Best\" Café", "The \"Best\" Café"), ("two\nlines", "two\nlines"), ("crlf\r\ninside", "crlf\r\ninside"),
         ("=1+1", "'=1+1"), ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"), ("+7 999 123", "'+7 999 123"),
-        ("-5% promo", "'-5% promo"), ("@SUM(A1)", "'@SUM(A1)"), ("\tTab", "'\tTab"), ("a=b", "a=b"), ("Ёлка 🎄", "Ёлка 🎄"), ("", ""),
+        ("-5% promo", "'-5% promo"), ("@SUM(A1)", "'@SUM(A1)"), ("a=b", "a=b"), ("Ёлка 🎄", "Ёлка 🎄"), ("", ""),
     ]
+
+    /// The payee a case is typed with, and how it comes out: the text itself, or `Shop` for a text
+    /// with a line break (which only a note may hold).
+    static func payee(_ typed: String, _ guarded: String) -> (typed: String, guarded: String) {
+        typed.contains(where: \.isNewline) ? ("Shop", "Shop") : (typed, guarded)
+    }
+
+    /// A text starting with a TAB cannot be typed any more; the writer still guards it (a ledger
+    /// from before may hold one).
+    @Test func aLeadingTabIsGuarded() {
+        let text = CSVWriter(lineEnd: "\n").write(header: ["payee"], rows: [[.text("\tTab")]])
+        #expect(text == "payee\n'\tTab\n")
+    }
 
     @Test(arguments: awkward)
     func awkwardPayeesAreQuotedAndFormulasMadeInert(typed: String, guarded: String) throws {
         let cli = try CLI.initialized()
-        cli.ok(["spend", "12.34", "Groceries", "--on", "2025-01-15", "--payee", typed, "--note", typed, "--tag", "t"])
+        let payee = Self.payee(typed, guarded)
+        cli.ok(["spend", "12.34", "Groceries", "--on", "2025-01-15", "--payee", payee.typed, "--note", typed, "--tag", "t"])
         let (_, rows) = try table(cli.ok(["export", "--format", "csv"]))
         #expect(rows.count == 2)
         for row in rows {
-            #expect(row["payee"] == guarded && row["note"] == guarded)
+            #expect(row["payee"] == payee.guarded && row["note"] == guarded)
             #expect(row["amount"] == "12.34" || row["amount"] == "-12.34", "amounts are numbers, never guarded")
         }
         let (_, raw) = try table(cli.ok(["export", "--format", "csv", "--raw"]))
-        #expect(raw.allSatisfy { $0["payee"] == typed })
+        #expect(raw.allSatisfy { $0["payee"] == payee.typed && $0["note"] == typed })
     }
 
     /// Listings (`--format csv` of any command) go through the same writer: quoted as RFC 4180
@@ -177,11 +192,12 @@ struct ExportCSVTests {
     @Test(arguments: awkward)
     func listingsQuoteAndGuardTheSameWay(typed: String, guarded: String) throws {
         let cli = try CLITemplate.initialized.copy()
-        cli.ok(["spend", "12.34", "Groceries", "--on", "2025-01-15", "--payee", typed, "--note", typed])
+        let payee = Self.payee(typed, guarded)
+        cli.ok(["spend", "12.34", "Groceries", "--on", "2025-01-15", "--payee", payee.typed, "--note", typed])
         let text = cli.ok(["tx", "list", "--format", "csv"])
         #expect(text.hasPrefix("id,date,payee,amount,currency,from,to,spender,note\n"))
         let field = CSVWriter.quoted(guarded)
-        #expect(text.hasSuffix(",2025-01-15,\(field),12.34,RUB,VTB Debit,Groceries,,\(field)\n"), "\(text)")
+        #expect(text.hasSuffix(",2025-01-15,\(CSVWriter.quoted(payee.guarded)),12.34,RUB,VTB Debit,Groceries,,\(field)\n"), "\(text)")
     }
 
     @Test func aNameStartingWithMinusIsGuardedButNegativeAmountsAreNot() throws {

@@ -12,12 +12,13 @@ import Testing
 @Suite("CLI: hostile text")
 struct HostileTextTests {
     /// Text that would break SQL built by string interpolation, YAML written without quoting, or
-    /// a CSV or JSON writer that forgot to escape. Names may not hold `=` or line breaks, nor start
+    /// a CSV or JSON writer that forgot to escape. Names may not hold `=`, line breaks or other
+    /// control characters (a TAB: issue 51, item 17, refused in `InputBoundaryTests`), nor start
     /// or end with spaces, so none of these do.
     static let texts = [
         "Robert'); DROP TABLE account; --", "'; DROP TABLE txn; --", "\"quoted\" and 'single'", "semi;colon; -- comment /* block */",
         "?1 :name @p $x %_ wild*", "back\\slash \\n \\u0041 \\\"", "#hash: colon, comma [x] {y} & *z !t | >", "yes", "null", "0x1F",
-        "2025-01-01", "Ёлка ☃ 😀 👩‍👩‍👧 e\u{301} \u{202E}rtl", "tab\there",
+        "2025-01-01", "Ёлка ☃ 😀 👩‍👩‍👧 e\u{301} \u{202E}rtl",
     ]
 
     @Test func freeTextStaysDataThroughExportAndJSON() throws {

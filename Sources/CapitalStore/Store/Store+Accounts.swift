@@ -267,7 +267,7 @@ extension Store {
             throw .malformed(field: field, value: name, reason: "a name cannot contain line breaks or '='")
         }
         if let problem = TextLimits.problem(in: name, limit: TextLimits.name) {
-            throw .invalid(field: field, value: shortened(name), reason: "a name cannot have \(problem)")
+            throw .malformed(field: field, value: shortened(name), reason: "a name cannot have \(problem)")
         }
     }
 
@@ -275,7 +275,7 @@ extension Store {
     /// default limit) may have line breaks, a payee, spender or tag (the name limit) may not.
     static func validateText(_ text: String, field: String, limit: Int = TextLimits.text) throws(StoreError) {
         if let problem = TextLimits.problem(in: text, limit: limit, lineBreaks: limit == TextLimits.text) {
-            throw .invalid(field: field, value: shortened(text), reason: "a text cannot have \(problem)")
+            throw .malformed(field: field, value: shortened(text), reason: "a text cannot have \(problem)")
         }
     }
 
