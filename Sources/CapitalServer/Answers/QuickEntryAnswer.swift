@@ -103,7 +103,7 @@ struct QuickEntryBody: Decodable, Sendable {
                 throw ScenarioAnswer.field(name, reference, Problem.reason(error.description))
             }
             // A text the store refused (a control character, too long): the body's field.
-            if case .invalid(let key, let value, let reason) = error,
+            if case .malformed(let key, let value, let reason) = error,
                 let name = ["{payee}": "payee", "{note}": "note", "{spender}": "spender", "{tag}": "tags"][key]
             {
                 throw ScenarioAnswer.field(name, value, reason)
