@@ -80,6 +80,7 @@ extension Store {
         color: String? = nil, icon: String? = nil
     ) throws(StoreError) -> Account {
         try Store.validateName(name, field: "name")
+        try Store.validateText(note, field: "{note}")
         try Store.validateLevel(level)
         try Store.validateValueChange(valueChange, kind: kind)
         let color = try color.map { text throws(StoreError) in try Store.checkedColor(text, field: "{color}") }
@@ -103,6 +104,7 @@ extension Store {
     @discardableResult
     public func editAccount(_ reference: String, _ changes: AccountChanges, makeDefault: Bool = false) throws(StoreError) -> Account {
         if let name = changes.name { try Store.validateName(name, field: "{name}") }
+        if let note = changes.note { try Store.validateText(note, field: "{note}") }
         if let level = changes.level { try Store.validateLevel(level) }
         let color = try changes.color.map { text throws(StoreError) in
             try text.map { t throws(StoreError) in try Store.checkedColor(t, field: "{color}") }

@@ -110,7 +110,8 @@ extension Store {
     /// Changes a due payment. Lowering the total below what is paid sets paid to the total
     /// (`clamped` is then true).
     public func editDue(_ reference: String, _ edit: DueEdit) throws(StoreError) -> (due: Due, clamped: Bool) {
-        try write("editing due payment '\(reference)'") { db in
+        try Store.validateDueTexts(reason: edit.reason, address: edit.address, institution: edit.institution)
+        return try write("editing due payment '\(reference)'") { db in
             var due = try Store.resolveDue(db, reference)
             let accounts = AccountIndex(try Store.fetchAccounts(db))
             if let type = edit.type {
@@ -201,12 +202,22 @@ extension Store {
     static func iban(_ text: String, field: String = "{iban}") throws -> String {
         guard text.contains(where: { !$0.isWhitespace }) else { return "" }
         do { return try IBAN(validating: text).electronic } catch {
-            throw StoreError.invalid(field: field, value: text, reason: FieldKeys.literal("\(error)"))
+            throw StoreError.malformed(field: field, value: text, reason: FieldKeys.literal("\(error)"))
+        }
+    }
+
+    /// The texts of a due payment, checked as a name's (one line, at most 200 characters).
+    static func validateDueTexts(
+        reason: String?, address: String?, institution: String?, field: (String) -> String = { "{\($0)}" }
+    ) throws(StoreError) {
+        for (text, key) in [(reason, "reason"), (address, "address"), (institution, "institution")] {
+            if let text { try validateText(text, field: field(key), limit: TextLimits.name) }
         }
     }
 
     static func buildDue(_ db: some LedgerContext, id: String, number: Int, _ input: DueInput) throws -> Due {
         let f = fieldKey
+        try validateDueTexts(reason: input.reason, address: input.address, institution: input.institution, field: f)
         let accounts = try db.accountIndex()
         let currency = try ledgerCurrency(db, location: "")
         let payFrom = try input.payFrom.map { try balanceAccount(accounts, $0, field: f("payFrom")) }

@@ -223,6 +223,7 @@ extension Store {
 
     /// Adds a holiday or a working day to a calendar, for this ledger.
     public func addCalendarDay(_ calendar: String, day: Day, holiday: Bool, name: String) throws(StoreError) {
+        try Store.validateText(name, field: "{name}", limit: TextLimits.name)
         try write("changing calendar '\(calendar)'") { db in
             let base = try Store.workingDayCalendar(db, calendar)
             try db.cachedStatement(
@@ -335,6 +336,7 @@ extension Store {
         )
     {
         try validateName(input.name, field: "name")
+        try validateText(input.note, field: "{note}")
         // Without a calendar the schedule follows the ledger's, also after a later `calendar use`.
         let calendarName = input.calendar.map(storedCalendarName) ?? Rule.ledgerCalendar
         let calendar: WorkingDayCalendar
@@ -418,7 +420,7 @@ extension Store {
     static func apply(_ changes: ScheduleChanges, to schedule: Schedule, _ db: Database) throws -> Schedule {
         var updated = schedule
         if let name = changes.name { try validateName(name, field: "{name}"); updated.name = name }
-        if let note = changes.note { updated.note = note }
+        if let note = changes.note { try validateText(note, field: "{note}"); updated.note = note }
         if changes.rule != nil || changes.calendar != nil || changes.adjustment != nil {
             let calendar: String
             do {

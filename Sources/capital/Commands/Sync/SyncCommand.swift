@@ -119,6 +119,10 @@ extension Capital.SyncCommand {
         @Option(help: "The ledger's name on the server (default: the database's file name).") var name: String?
 
         func run() throws {
+            if let name, let problem = TextLimits.problem(in: name, limit: TextLimits.name) {
+                let quoted = (name.count > 40 ? String(name.prefix(40)) + "…" : name).singleLine
+                throw CLIError("--name '\(quoted)': a name cannot have \(problem)", exitCode: 64)
+            }
             let output = try global.writeOutput()
             let store = try global.ledgerStore(writing: true)
             let shown = name ?? URL(fileURLWithPath: store.location).deletingPathExtension().lastPathComponent
