@@ -118,6 +118,9 @@ extension Scenario {
         func day(_ column: ScenarioColumn) throws(ScenarioFieldError) -> Day? {
             guard let bytes = text(column) else { return nil }
             guard let day = ScenarioFields.day(bytes) else { throw fail(column, "not a date YYYY-MM-DD") }
+            guard Day.inputYears.contains(day.civil.year) else {
+                throw fail(column, "the year must be \(Day.inputYears.lowerBound) to \(Day.inputYears.upperBound)")
+            }
             return day
         }
         func count(_ column: ScenarioColumn) throws(ScenarioFieldError) -> Int? {
