@@ -120,7 +120,9 @@ struct MigrationFixtureTests {
             let name = accounts.first { $0.id == loan.accountID }?.name ?? "?"
             return "\(name)|\(loan.terms.principal)|\(loan.terms.term)|\(loan.terms.prepayments.count + loan.extras.count)"
         }
-        #expect(loans == before.loans)
+        // The same loans; listed by their account's name now (issue 51, item 13), where the old
+        // program listed them in the order they were created.
+        #expect(loans == before.loans.sorted { $0.lowercased() < $1.lowercased() })
         #expect(try Store.check(path: path).problems == [], "the migrated database is sound")
         // v5: a stored `none` became the ledger's calendar (''), any other name stayed.
         let calendarsAfter = try Self.scheduleCalendars(path)

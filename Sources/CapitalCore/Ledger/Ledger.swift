@@ -22,7 +22,7 @@ public struct Ledger: Hashable, Sendable {
     public var flowMarks: [String: Set<Day>] = [:]
     /// Card paybacks overdue before today are left out instead of paid today (`--overdue ignore`).
     public var ignoresOverduePaybacks = false
-    /// Loans, in the order they were added.
+    /// Loans, cards and deposits, by their account's name and then id as the store lists them.
     public var loans: [LedgerLoan] = []
     public var cards: [LedgerCard] = []
     public var deposits: [LedgerDeposit] = []

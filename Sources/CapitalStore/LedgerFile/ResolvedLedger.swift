@@ -81,7 +81,7 @@ public struct ResolvedLedger: Sendable {
                 throw .unexpected(path: file, context: "reading the ledger", reason: "\(error)", readOnly: true)
             }
             // Stored order: transactions by day then id, budgets by category name then id,
-            // instruments by creation then insertion (an import creates them in file order),
+            // instruments by their account's name then id (`Store.inListingOrder`),
             // exceptions by day. Transactions already in that order (as capital writes files) are
             // taken as they are: sorting a million of them copied each twice.
             let inOrder = transactions.indices.dropFirst().allSatisfy {
@@ -99,7 +99,11 @@ public struct ResolvedLedger: Sendable {
                 ledger.scheduleStates[resolved.schedule.id] = ScheduleState(
                     handledThrough: resolved.handledThrough, posted: Set(resolved.posted.map(\.day)))
             }
-            (ledger.loans, ledger.cards, ledger.deposits) = (loans, cards, deposits)
+            let names = Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            (ledger.loans, ledger.cards, ledger.deposits) = (
+                Store.inListingOrder(loans, account: \.accountID, names: names), Store.inListingOrder(cards, account: \.accountID, names: names),
+                Store.inListingOrder(deposits, account: \.accountID, names: names)
+            )
             if ledger.loans.contains(where: { !(flowMarks[$0.id] ?? []).isEmpty }) {
                 let byID = Dictionary(transactions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
                 for index in ledger.loans.indices {
@@ -117,8 +121,7 @@ public struct ResolvedLedger: Sendable {
             }
             ledger.flowMarks = flowMarks.mapValues { Set($0.map(\.day)) }
             ledger.dues = dues.sorted { $0.number < $1.number }
-            ledger.budgets = Store.inListingOrder(
-                budgets, categoryNames: Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }))
+            ledger.budgets = Store.inListingOrder(budgets, categoryNames: names)
             ledger.rates = rates.sorted { ($0.currency.code, $0.day) < ($1.currency.code, $1.day) }
             ledger.defaultAccountID = settings["defaultAccount"]
             return ledger

@@ -159,7 +159,7 @@ extension Store {
     }
 
     static func fetchCards(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerCard] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
+        let cards = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM card WHERE deleted = 0 \(filter)"), arguments: arguments)
             .map {
                 row in
                 let due: CardDue = (row["dueDay"] as Int?).map { .dayOfMonth($0) } ?? .daysAfterStatement(row["dueAfter"] ?? 0)
@@ -176,6 +176,7 @@ extension Store {
                 return LedgerCard(
                     id: row["id"], accountID: row["accountId"], payFromID: row["payFromId"], interestCategoryID: row["categoryId"], terms: terms)
             }
+        return try inListingOrder(cards, account: \.accountID, names: accountNames(db))
     }
 
     // MARK: Helpers shared by the instruments

@@ -86,7 +86,7 @@ extension Store {
     }
 
     static func fetchDeposits(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LedgerDeposit] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments)
+        let deposits = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deposit WHERE deleted = 0 \(filter)"), arguments: arguments)
             .map { row in
                 let terms = try Deposit(
                     rate: Rate(perMillion: row["ratePerMillion"]), capitalisation: value("capitalisation", Capitalisation.self, row),
@@ -96,5 +96,6 @@ extension Store {
                     id: row["id"], accountID: row["accountId"], payoutID: row["payoutId"], interestCategoryID: row["categoryId"], terms: terms,
                     handledThrough: (row["handledThrough"] as Int?).map(Day.init))
             }
+        return try inListingOrder(deposits, account: \.accountID, names: accountNames(db))
     }
 }

@@ -332,6 +332,22 @@ extension Store {
     /// (`nameKey`), then id. Both travel with sync; the order they were written in is each
     /// device's own (a device that joined wrote them in the order they arrived).
     static func inListingOrder(_ budgets: [Budget], categoryNames: [String: String]) -> [Budget] {
-        budgets.map { (nameKey(categoryNames[$0.categoryID] ?? ""), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
+        inListingOrder(budgets, account: \.categoryID, names: categoryNames)
+    }
+
+    /// Records in the order every device lists them: by the name of their account (`account`:
+    /// a budget's category, a loan's, card's or deposit's own account) as names compare
+    /// (`nameKey`), then id. Both travel with sync; the order they were written in is each
+    /// device's own (a device that joined wrote them in the order they arrived).
+    static func inListingOrder<Record: Identifiable>(_ records: [Record], account: KeyPath<Record, String>, names: [String: String]) -> [Record]
+    where Record.ID == String {
+        records.map { (nameKey(names[$0[keyPath: account]] ?? ""), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
+    }
+
+    /// Every account's name by id, for `inListingOrder`.
+    static func accountNames(_ db: Database) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name FROM account")) { names[row["id"]] = row["name"] }
+        return names
     }
 }

@@ -64,7 +64,7 @@ public enum Terms: String, Sendable, CaseIterable {
 extension Store {
     // MARK: Reading
 
-    /// Every live loan, in the order they were added.
+    /// Every live loan, by its account's name and then id (`inListingOrder`).
     public func loans() throws(StoreError) -> [LedgerLoan] {
         try read("listing loans") { db in try Store.fetchLoans(db) }
     }
@@ -310,8 +310,8 @@ extension Store {
         for row in try Row.fetchAll(db.cachedStatement(sql: paid)) {
             payments[row["instrumentId"], default: [:]][Day(row["day"])] = RecordedLoanPayment(transactionID: row["txnId"], amount: row["paid"])
         }
-        return try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter) ORDER BY createdAt, rowid"), arguments: arguments
+        let loans = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM loan WHERE deleted = 0 \(filter)"), arguments: arguments
         ).map { row in
             let calendar: String = row["calendar"]
             var terms = try Loan(
@@ -337,6 +337,7 @@ extension Store {
             loan.payments = payments[loan.id] ?? [:]
             return loan
         }
+        return try inListingOrder(loans, account: \.accountID, names: accountNames(db))
     }
 
     /// A text column of `row` as an enum, or an error naming the column.

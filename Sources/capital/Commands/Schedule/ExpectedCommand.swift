@@ -60,7 +60,7 @@ extension Capital.ExpectedCommand {
 
         static let configuration = CommandConfiguration(
             "skip", "Say an open expected flow will not happen: the forecast and post leave it out.",
-            example: "capital expected skip \"Salary Ivan@2025-04-15\"")
+            example: "capital expected skip \"Salary Ivan@2025-04-25\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.", completion: .openFlowReferences) var reference: String
@@ -79,7 +79,7 @@ extension Capital.ExpectedCommand {
                 To count it once, remove the transaction instead (capital tx rm ID): that opens the flow. A posted \
                 flow opens again when its transaction is removed.
                 """,
-            example: "capital expected reopen \"Salary Ivan@2025-04-15\"")
+            example: "capital expected reopen \"Salary Ivan@2025-04-25\"")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "NAME@DATE: the schedule's or loan's name and the flow's day.") var reference: String
