@@ -99,6 +99,47 @@ struct InputBoundaryTests {
         cli.fails(["import", file], mentioning: ["tab.yaml:4", "U+0009"])
     }
 
+    /// An account's or a schedule's note and a due payment's texts are checked in a file as on
+    /// the command line; nothing is imported.
+    @Test(arguments: [
+        ("    note: \"a\\tb\"\n", "", "accounts[0].note"),
+        ("", "    note: \"a\\tb\"\n", "schedules[0].note"),
+        ("", "", "dues[0]"),
+    ])
+    func aLedgerFileNoteOrReasonWithAControlCharacterIsRefused(accountNote: String, scheduleNote: String, field: String) throws {
+        let cli = try CLI()
+        let file = cli.path("notes.yaml")
+        let reason = field == "dues[0]" ? "Water\\tbill" : "Water"
+        try """
+        capital: 1
+        currency: RUB
+        accounts:
+          - name: Bank
+            kind: debit
+        \(accountNote)  - name: Salary
+            kind: income
+          - name: Utilities
+            kind: expense
+        schedules:
+          - name: Pay
+            rule: monthly on 10
+            start: 2025-01-10
+            amount: 1000
+            from: Salary
+            to: Bank
+        \(scheduleNote)dues:
+          - type: bill
+            total: 5400
+            reason: "\(reason)"
+            due: 2025-04-10
+            category: Utilities
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let before = cli.state()
+        cli.fails(["import", file], mentioning: [field, "U+0009"])
+        #expect(cli.state() == before, "nothing is imported")
+    }
+
     @Test func aStatementPayeeWithAControlCharacterIsRefused() throws {
         let cli = try StatementImportTests.ledger()
         try "!Type:Bank\nD01/02/2025\nT-1.00\nPShop\u{1B}One\n^\n".write(toFile: cli.path("esc.qif"), atomically: true, encoding: .utf8)

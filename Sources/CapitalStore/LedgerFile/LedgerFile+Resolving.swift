@@ -71,6 +71,7 @@ extension Store {
             }
             seen[nameKey(entry.name)] = entry.location
             do { try validateName(entry.name, field: "name") } catch { throw fail(entry.location, "\(error)") }
+            do { try validateText(entry.note, field: "note") } catch { throw fail(entry.location.field("note"), "\(error)") }
             let currency = entry.currency ?? document.currency
             var floor: Int64?
             if let text = entry.floor {
