@@ -48,15 +48,18 @@ public struct Availability: Sendable {
     /// - Parameters:
     ///   - cards: the ledger's cards with terms (those of the level are split off the pool).
     ///   - defaultAccountID: the account a pool part is paid from when it is in the pool.
+    ///   - repayments: by card id, the cycles of the cards paid back by a minimum or fixed
+    ///     amount (`Ledger.cardCycleInputs` in the same case, without the cards' own paybacks
+    ///     and interest); such a card without them counts no credit.
     /// - Throws: `TimelineError.overflow` when a sum leaves Int64.
     /// - Complexity: O(accounts × days), plus O(days log days) per card and for the pool when
     ///   the level has cards.
     public init(
         _ timeline: Timeline, level: Int, _ forecastCase: ForecastCase = .pessimistic, cards: [LedgerCard] = [],
-        defaultAccountID: String? = nil
+        defaultAccountID: String? = nil, repayments: [String: CardCycleInputs] = [:]
     ) throws(TimelineError) {
         var (indices, floor) = try timeline.levelAccounts(level)
-        var found: [(account: Int, room: [Int64], terms: CreditCard, payFrom: Int?)] = []
+        var found: [(account: Int, room: [Int64], terms: CreditCard, payFrom: Int?, id: String)] = []
         if Ladder.isForecast(level) {
             for card in cards {
                 guard let index = indices.first(where: { timeline.accounts[$0].id == card.accountID }),
@@ -70,21 +73,30 @@ public struct Availability: Sendable {
                     if overflow { throw .overflow(account: timeline.accounts[index].name) }
                     room[i] = value
                 }
-                found.append((index, room, card.terms, timeline.accounts.firstIndex { $0.id == card.payFromID }))
+                found.append((index, room, card.terms, timeline.accounts.firstIndex { $0.id == card.payFromID }, card.id))
             }
             if !found.isEmpty { floor = try timeline.floor(ofAccountsAt: indices) }
         }
         let pool = indices
         let constraints = found.map { card in
+            let fromPool = card.payFrom.map(pool.contains) == true
+            let repayment = card.terms.payback == .full ? nil : repayments[card.id].map(CardRepayment.init)
             let counting: CardConstraint.Counting =
-                card.terms.payback != .full ? .notCounted : card.payFrom.map(pool.contains) == true ? .paidFromPool : .paidOutsidePool
+                card.terms.payback != .full ? (repayment == nil ? .notCounted : .paidOverTime) : fromPool ? .paidFromPool : .paidOutsidePool
             var paying: [Int64]?
-            if counting == .paidOutsidePool, let index = card.payFrom, timeline.accounts[index].currency == timeline.currency {
+            if counting == .paidOutsidePool || (counting == .paidOverTime && !fromPool), let index = card.payFrom,
+                timeline.accounts[index].currency == timeline.currency
+            {
                 let own = timeline.accounts[index].floor ?? 0
                 paying = timeline.balances(ofAccountAt: index, forecastCase).map { saturatingSum($0, own == .min ? .max : -own) }
+                // Paid over time: what the card still owes on the last day is paid then.
+                if counting == .paidOverTime, let last = paying?.indices.last {
+                    paying![last] = saturatingSum(paying![last], -Availability.owed(timeline, card.account, forecastCase))
+                }
             }
             return CardConstraint(
-                account: card.account, headroom: card.room, terms: card.terms, counting: counting, payFrom: card.payFrom, payingRoom: paying)
+                account: card.account, headroom: card.room, terms: card.terms, counting: counting, payFrom: card.payFrom, payingRoom: paying,
+                repayment: repayment, repaidFromPool: fromPool)
         }
         let balances = try timeline.sum(accountsAt: indices, forecastCase)
         var headroom = balances
@@ -92,6 +104,14 @@ public struct Availability: Sendable {
             let (value, overflow) = balances[i].subtractingReportingOverflow(floor)
             if overflow { throw .overflow(account: "level \(level)") }
             headroom[i] = value
+        }
+        // A card paid over time from the pool: what it still owes on the last day is paid then,
+        // as the part of a purchase still owed there is (`CardRepayment`), so that spending an
+        // answer leaves nothing more to spend.
+        if let last = headroom.indices.last {
+            for card in constraints where card.counting == .paidOverTime && card.repaidFromPool {
+                headroom[last] = saturatingSum(headroom[last], -Availability.owed(timeline, card.account, forecastCase))
+            }
         }
         self.level = level
         self.forecastCase = forecastCase
@@ -179,6 +199,12 @@ public struct Availability: Sendable {
             if best == nil || room > best!.room { best = (account, room) }
         }
         return best?.account ?? accounts.first ?? -1
+    }
+
+    /// What the card at timeline index `account` owes on the horizon's last day (0 when nothing).
+    static func owed(_ timeline: Timeline, _ account: Int, _ forecastCase: ForecastCase) -> Int64 {
+        let last = timeline.balances(ofAccountAt: account, forecastCase).last ?? 0
+        return last >= 0 ? 0 : last == .min ? .max : -last
     }
 
     /// What a headroom below zero lacks (0 when it is not below).

@@ -13,8 +13,12 @@ public struct CardConstraint: Sendable {
         /// Paid back from an account outside the pool: the card's room limits it, and what that
         /// account can pay from the payback on (none: the card's room alone).
         case paidOutsidePool
-        /// Paid back by a minimum or fixed amount: what a purchase costs the pool later depends
-        /// on the card's interest and carried balance; its credit is not counted.
+        /// Paid back by a minimum or fixed amount: a purchase costs its paying account the extra
+        /// payments the card's own terms make, with interest, and what is still owed on the
+        /// horizon's last day (`CardRepayment`).
+        case paidOverTime
+        /// Paid back by a minimum or fixed amount, with no cycles to run (the card was given
+        /// without its repayment): its credit is not counted.
         case notCounted
     }
 
@@ -30,12 +34,22 @@ public struct CardConstraint: Sendable {
     /// Paid from outside the pool: the paying account's own room (balance less floor), whose
     /// lowest from the payback on bounds a purchase on the card too.
     let payingRoom: RangeMinimum?
+    /// Paid over time: the card's cycles, to run again with a purchase.
+    public let repayment: CardRepayment?
+    /// Paid over time from an account of the pool (else from outside it, or from none).
+    public let repaidFromPool: Bool
 
     /// A card at timeline index `account` whose room is `headroom`, paid from `payFrom`; paid
-    /// from outside the pool, `payingRoom` is that account's room day by day.
+    /// from outside the pool, `payingRoom` is that account's room day by day; paid over time,
+    /// `repayment` runs its cycles and `repaidFromPool` says whether the pool pays them.
     /// - Complexity: O(days log days) for the range-minimum tables.
-    public init(account: Int, headroom: [Int64], terms: CreditCard, counting: Counting, payFrom: Int?, payingRoom: [Int64]? = nil) {
+    public init(
+        account: Int, headroom: [Int64], terms: CreditCard, counting: Counting, payFrom: Int?, payingRoom: [Int64]? = nil,
+        repayment: CardRepayment? = nil, repaidFromPool: Bool = false
+    ) {
         self.account = account
+        self.repayment = repayment
+        self.repaidFromPool = repaidFromPool
         self.headroom = headroom
         self.terms = terms
         self.counting = counting
@@ -64,7 +78,11 @@ public struct SpendPart: Hashable, Sendable {
         /// The payback on this day (the horizon's last, when it falls after it) moves the part to
         /// the pool, or to the paying account outside it, whose lowest day from then on binds.
         case payback(Day)
-        /// The card's payback is a minimum or fixed amount: its credit is not counted.
+        /// Paid back over time (a minimum or fixed amount): what its payments, with interest, take
+        /// from the pool (or its paying account) binds, lowest on this day.
+        case repayments(Day)
+        /// The card's payback is a minimum or fixed amount and its cycles were not given: its
+        /// credit is not counted.
         case notCounted
         /// The card is already over its limit on this day before the payback: nothing more fits.
         case overLimit(Day)
@@ -77,7 +95,8 @@ public struct SpendPart: Hashable, Sendable {
     public var isCard: Bool
     public var binding: Binding
     /// For a card: the day its purchase is paid back (after the horizon when it is later: the
-    /// pool then pays for it on the horizon's last day), else nil.
+    /// pool then pays for it on the horizon's last day); paid over time, the first payment's
+    /// day; else nil.
     public var payback: Day?
     /// For a card: it is paid back from an account outside the pool (or none), so its limit and
     /// that account's room count, not the pool's.

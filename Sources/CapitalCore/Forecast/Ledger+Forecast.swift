@@ -259,6 +259,16 @@ extension Ledger {
     public func cardCycles(
         _ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
     ) -> (cycles: [CardCycle], overdue: CardCycle?, overdueAmount: Int64) {
+        let found = cardCycleInputs(card, today: today, horizon: horizon, calendars: calendars, forecastCase)
+        return (found.cycles, found.late, found.overdueAmount)
+    }
+
+    /// What `cardCycles` runs the card's terms on (with the overdue payment made today when one
+    /// is owed), the cycles it gives, and what is overdue: the inputs a purchase on the card is
+    /// added to when the exact answer asks what it costs later (`CardRepayment`).
+    public func cardCycleInputs(
+        _ card: LedgerCard, today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase = .expected
+    ) -> (inputs: CardCycleInputs, cycles: [CardCycle], late: CardCycle?, overdueAmount: Int64) {
         // From the statement before the one before today (when the ledger's history reaches it):
         // a statement not paid by its due day stays overdue after the next statement falls.
         let earlier = card.terms.cyclesStart(today: today)
@@ -271,17 +281,34 @@ extension Ledger {
         let flows = accountFlows(card.accountID, from: from, today: today, horizon: horizon, calendars: calendars, forecastCase)
         // Skipped paybacks (and posted ones: their transfers paid them) are not asked again.
         let made = flowMarks[card.id] ?? []
-        let cycles = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made)
+        var inputs = CardCycleInputs(terms: card.terms, opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made)
+        let cycles = inputs.cycles()
         guard !ignoresOverduePaybacks, let late = cycles.last(where: { $0.due < today }), !made.contains(late.statement) else {
-            return (cycles, nil, 0)
+            return (inputs, cycles, nil, 0)
         }
         // Paid since the statement: the debt less what is still carried.
         let paid = late.debt - late.carried
         let overdue = min(max(0, card.terms.payback.amount(for: late.debt) - paid), late.carried)
-        guard overdue > 0 else { return (cycles, nil, 0) }
-        let payment = CardFlow(day: today, amount: overdue)
-        let paying = card.terms.cycles(opening: opening, flows: flows, from: from, today: today, through: horizon, skipped: made, overdue: payment)
-        return (paying, late, overdue)
+        guard overdue > 0 else { return (inputs, cycles, nil, 0) }
+        inputs.overdue = CardFlow(day: today, amount: overdue)
+        return (inputs, inputs.cycles(), late, overdue)
+    }
+
+    /// By card id, the cycles of each card paid back by a minimum or fixed amount in a forecast
+    /// ledger (`forecastLedger`), in `forecastCase`: what the exact answer runs again with a
+    /// purchase on the card (`Availability`'s `repayments`). They are the forecast ledger's
+    /// without the card's own paybacks and interest, as the forecast ran them.
+    /// - Complexity: O(transactions + the card's flows) per such card.
+    public func cardRepayments(today: Day, horizon: Day, calendars: [String: WorkingDayCalendar], _ forecastCase: ForecastCase)
+        -> [String: CardCycleInputs]
+    {
+        var found: [String: CardCycleInputs] = [:]
+        for card in cards where card.terms.payback != .full {
+            var own = self
+            own.transactions = transactions.filter { origins[$0.id] != .card(id: card.id) }
+            found[card.id] = own.cardCycleInputs(card, today: today, horizon: horizon, calendars: calendars, forecastCase).inputs
+        }
+        return found
     }
 
     /// The ledger with what bills, fines and budgets expect to spend to `horizon`

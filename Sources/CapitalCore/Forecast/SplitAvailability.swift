@@ -18,8 +18,9 @@
 /// `Sₖ = min(Nₖ, Sₖ₋₁ + Cₖ)`, all in integers, so the optimum is exact to the minor unit.
 /// Of the splits that reach it, the one with the least from the pool (`x₀ = max(0, S − ΣCₖ)`,
 /// the cards then filled earliest payback first, in card order) keeps the most in the pool.
-/// A card paid from outside the pool adds its own room; one paid by a minimum or fixed amount
-/// adds nothing.
+/// A card paid from outside the pool adds its own room. A card paid by a minimum or fixed amount
+/// is not linear (its payments, with interest, follow its own terms): `solve(at:)` searches its
+/// part exactly (`bestRepaid`).
 public struct SplitAvailability: Sendable {
     public let today: Day
     /// The pool's balance less its floor, today first.
@@ -48,8 +49,29 @@ public struct SplitAvailability: Sendable {
     }
 
     /// The best split on day index `index` (0 is today).
-    /// - Complexity: O(cards log cards), each stretch's minimum in O(1).
+    ///
+    /// Cards paid over time (`CardConstraint.Counting.paidOverTime`) are not linear: what a
+    /// purchase on one costs the pool later (its extra payments with interest, `CardRepayment`)
+    /// grows with the purchase by steps, so the best part on it is searched for exactly
+    /// (`bestRepaid`); the other parts are the linear program's for the room those payments leave.
+    /// With several such cards the answer uses the one that adds most (the others take nothing):
+    /// a split that is always feasible, but not always the largest.
+    /// - Complexity: O(cards log cards), each stretch's minimum in O(1); with a card paid over
+    ///   time, a search of a few dozen to a few hundred runs of its cycles (O(flows + cycles) each).
     public func solve(at index: Int) -> Solution {
+        var best = linear(at: index, charge: [])!
+        guard best.shortfall == 0 else { return best }
+        for j in cards.indices where cards[j].counting == .paidOverTime {
+            if let found = bestRepaid(card: j, at: index), found.total > best.total { best = found }
+        }
+        return best
+    }
+
+    /// The linear program's split on day index `index` with the pool's room less `charge` (a
+    /// step function: what cards paid over time take from the pool), cards paid over time
+    /// taking nothing; nil when the charge takes the pool below its floor (with no charge, a
+    /// pool short already gives nothing and its shortfall).
+    func linear(at index: Int, charge: [CardRepayment.Step]) -> Solution? {
         let count = pool.count
         let day = today.advanced(by: index)
         var parts = [SpendPart(account: -1, amount: 0, isCard: false, binding: .pool(day))]
@@ -67,6 +89,8 @@ public struct SplitAvailability: Sendable {
             switch card.counting {
             case .notCounted:
                 part.binding = .notCounted
+            case .paidOverTime:
+                part.outsidePool = !card.repaidFromPool
             case .paidOutsidePool:
                 part.amount = max(0, lowest.value)
                 part.outsidePool = true
@@ -81,8 +105,9 @@ public struct SplitAvailability: Sendable {
             }
             parts.append(part)
         }
-        guard let lowest = range.minimum(index..<count) else { return Solution(parts: parts, total: 0, shortfall: 0, binding: index) }
+        guard let lowest = lowest(index..<count, less: charge) else { return Solution(parts: parts, total: 0, shortfall: 0, binding: index) }
         guard lowest.value >= 0 else {
+            guard charge.isEmpty else { return nil }
             // The pool is short already: nothing can be spent, from it or on a card; the pool binds.
             for j in parts.indices {
                 parts[j].amount = 0
@@ -106,7 +131,7 @@ public struct SplitAvailability: Sendable {
         var lowDay = [Int](repeating: index, count: stretches)
         for k in 0..<stretches {
             let end = k + 1 < stretches ? bounds[k + 1] : count
-            if let found = range.minimum(bounds[k]..<end) { (minimum[k], lowDay[k]) = found }
+            if let found = self.lowest(bounds[k]..<end, less: charge) { (minimum[k], lowDay[k]) = found }
         }
         var bound = minimum
         for k in stride(from: stretches - 2, through: 0, by: -1) { bound[k] = min(bound[k], bound[k + 1]) }
@@ -141,8 +166,174 @@ public struct SplitAvailability: Sendable {
             }
         }
         parts[0].binding = .pool(today.advanced(by: binding))
+        for j in cards.indices where cards[j].counting == .paidOverTime { parts[j + 1].binding = .repayments(today.advanced(by: binding)) }
         let total = parts.reduce(0) { saturatingSum($0, $1.amount) }
         return Solution(parts: parts, total: total, shortfall: 0, binding: binding)
+    }
+
+    /// The pool's lowest room on `days` less `charge` (each step's total from its day on), and
+    /// the first day reaching it; nil for no days.
+    /// - Complexity: O(1 + the steps inside `days` + log steps).
+    func lowest(_ days: Range<Int>, less charge: [CardRepayment.Step]) -> (value: Int64, index: Int)? {
+        guard !charge.isEmpty else { return range.minimum(days) }
+        guard !days.isEmpty else { return nil }
+        // The first step after the first day: the ones before it set the charge there.
+        var low = 0
+        var high = charge.count
+        while low < high {
+            let mid = (low + high) / 2
+            if charge[mid].index <= days.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        var next = low
+        var current: Int64 = next > 0 ? charge[next - 1].total : 0
+        var start = days.lowerBound
+        var best: (value: Int64, index: Int)?
+        while start < days.upperBound {
+            let end = next < charge.count ? min(charge[next].index, days.upperBound) : days.upperBound
+            if let found = range.minimum(start..<end) {
+                let value = saturatingSum(found.value, current == .min ? .max : -current)
+                if best == nil || value < best!.value { best = (value, found.index) }
+            }
+            guard next < charge.count else { break }
+            start = end
+            current = charge[next].total
+            next += 1
+        }
+        return best
+    }
+
+    /// The best split with a part on card `j` (paid over time) and none on the other cards paid
+    /// over time, or nil when nothing fits on it.
+    ///
+    /// The part `x` is at most the card's room until its first payment (before it the extra debt
+    /// only grows), and at most what keeps the card within its limit, and its paying account
+    /// (outside the pool) at or above its floor, while the payments are made: both only tighten
+    /// as `x` grows, so the largest such `X` is found by halving. Paid from the pool, the answer
+    /// is `g(x) = x + L(x)` with `L(x)` the linear program's total for the pool's room less the
+    /// payments for `x`: `L` only falls as `x` grows, but not at a steady rate (the minimum's
+    /// floor, the interest's rounding, a grace lost), so `g` is not concave. It is maximised
+    /// exactly by branch and bound over `[0, X]`: on `[a, b]`, the payments for any `x` are at
+    /// least those for `a` and, on the last day, at least `x − a` more (all of the extra debt is
+    /// paid by then), so `g(x) ≤ a + s + L(charge of a, plus s on the last day)` with `s` the
+    /// most of `b − a` the last day's room lets; that bound grows with `s`. The search takes the
+    /// interval of highest bound, halves it, and stops when no bound beats the best found; at
+    /// single points the bound is the value, so the result is the maximum to the minor unit.
+    /// Ties go to the smallest part on the card (the least interest).
+    func bestRepaid(card j: Int, at index: Int) -> Solution? {
+        let card = cards[j]
+        guard let repayment = card.repayment else { return nil }
+        let count = pool.count
+        let day = today.advanced(by: index)
+        let payback = card.paybackDay(forPurchaseOn: day).number - today.number
+        guard let room = card.range.minimum(index..<max(min(payback, count), index + 1)), room.value > 0 else { return nil }
+        /// Whether `x` keeps the card within its limit and its paying account outside the pool at
+        /// or above its floor; the first day it does not, when it does not.
+        func violation(_ x: Int64, _ steps: (debt: [CardRepayment.Step], paid: [CardRepayment.Step])) -> Int? {
+            if let day = SplitAvailability.exceeds(card.range, steps.debt, count) { return day }
+            if !card.repaidFromPool, let paying = card.payingRoom, let day = SplitAvailability.exceeds(paying, steps.paid, count) { return day }
+            return nil
+        }
+        // The largest part the card and its paying account allow, and the day the next unit breaks.
+        var low: Int64 = 0
+        var high = room.value
+        while low < high {
+            let mid = low + (high - low + 1) / 2
+            if violation(mid, repayment.charge(of: mid, at: index, count: count)) != nil { high = mid - 1 } else { low = mid }
+        }
+        let most = low
+        guard most > 0 else { return nil }
+        let breaks = most < room.value ? violation(most + 1, repayment.charge(of: most + 1, at: index, count: count)) : room.index
+        /// The split with `x` on the card, its payments charged to the pool when it pays them.
+        func split(_ x: Int64, _ paid: [CardRepayment.Step]) -> Solution? {
+            guard var found = linear(at: index, charge: card.repaidFromPool ? paid : []) else { return nil }
+            found.parts[j + 1].amount = x
+            found.parts[j + 1].payback = today.advanced(by: payback)
+            found.total = saturatingSum(found.total, x)
+            return found
+        }
+        guard card.repaidFromPool else {
+            // Paid from outside the pool: the pool is not charged, so the most is best.
+            guard var found = split(most, []) else { return nil }
+            if let breaks { found.parts[j + 1].binding = .limit(today.advanced(by: breaks)) }
+            return found
+        }
+        /// The bound on `[a, b]` given the payments for `a`.
+        func bound(_ a: Int64, _ paid: [CardRepayment.Step], _ b: Int64) -> Int64 {
+            let last = count - 1
+            let charged = paid.last?.total ?? 0
+            let s = min(b - a, saturatingSum(pool[last], -charged))
+            guard s >= 0 else { return .min }
+            var raised = paid
+            if let final = raised.last, final.index == last {
+                raised[raised.count - 1].total = saturatingSum(final.total, s)
+            } else {
+                raised.append(CardRepayment.Step(index: last, total: saturatingSum(charged, s)))
+            }
+            guard let found = linear(at: index, charge: raised) else { return .min }
+            return saturatingSum(saturatingSum(a, s), found.total)
+        }
+        /// `[a, b]`, with the split at `a` and the payments it charges, and the bound on the interval.
+        struct Interval {
+            var a: Int64
+            var b: Int64
+            var at: Solution
+            var paid: [CardRepayment.Step]
+            var bound: Int64
+        }
+        /// `[a, b]` given the split at `a`, or nil when the pool goes below its floor at `a`
+        /// (and so for every larger part).
+        func interval(_ a: Int64, _ b: Int64) -> Interval? {
+            let paid = repayment.charge(of: a, at: index, count: count).paid
+            guard let at = split(a, paid) else { return nil }
+            return Interval(a: a, b: b, at: at, paid: paid, bound: bound(a, paid, b))
+        }
+        /// Its left half, reusing the split at `a`.
+        func leftHalf(_ interval: Interval, to b: Int64) -> Interval {
+            Interval(a: interval.a, b: b, at: interval.at, paid: interval.paid, bound: bound(interval.a, interval.paid, b))
+        }
+        guard let whole = interval(0, most) else { return nil }
+        // The most: the interval of highest bound first, halved, until no bound beats the best.
+        var best = (x: Int64(0), solution: whole.at)
+        var open = [whole]
+        while let top = open.indices.max(by: { open[$0].bound < open[$1].bound }) {
+            let next = open.remove(at: top)
+            guard next.bound > best.solution.total else { break }
+            guard next.a < next.b else { continue }
+            let mid = next.a + (next.b - next.a + 1) / 2
+            open.append(leftHalf(next, to: mid - 1))
+            guard let right = interval(mid, next.b) else { continue }
+            if right.at.total > best.solution.total { best = (mid, right.at) }
+            open.append(right)
+        }
+        // The least part that reaches it: intervals leftmost first, the first whose left end does.
+        let total = best.solution.total
+        var stack = [leftHalf(whole, to: best.x)]
+        while let next = stack.popLast() {
+            if next.at.total == total {
+                best = (next.a, next.at)
+                break
+            }
+            guard next.bound >= total, next.a < next.b else { continue }
+            let mid = next.a + (next.b - next.a + 1) / 2
+            if let right = interval(mid, next.b) { stack.append(right) }
+            stack.append(leftHalf(next, to: mid - 1))
+        }
+        guard best.x > 0 else { return nil }
+        var found = best.solution
+        if best.x == most, let breaks { found.parts[j + 1].binding = .limit(today.advanced(by: breaks)) }
+        return found
+    }
+
+    /// The first day index on which `steps` (each total from its day on, to `count`) is above
+    /// what `room` has, or nil when it never is.
+    static func exceeds(_ room: RangeMinimum, _ steps: [CardRepayment.Step], _ count: Int) -> Int? {
+        for (s, step) in steps.enumerated() where step.total > 0 {
+            let end = s + 1 < steps.count ? steps[s + 1].index : count
+            guard let found = room.minimum(step.index..<min(end, count)), found.value < step.total else { continue }
+            // The first day of the stretch below the step.
+            for day in step.index..<min(end, count) where room.series[day] < step.total { return day }
+        }
+        return nil
     }
 
     /// The lowest answer from each day to the horizon: the first day of `firstIndex(atLeast:)`
@@ -175,7 +366,8 @@ public struct SplitAvailability: Sendable {
                 let payback = card.paybackDay(forPurchaseOn: day).number - today.number
                 switch card.counting {
                 case .paidFromPool: latest = max(latest, min(payback, count - 1))
-                case .paidOutsidePool:
+                case .paidOverTime where card.repaidFromPool: latest = count - 1
+                case .paidOutsidePool, .paidOverTime:
                     let room = card.range.minimum(index..<max(min(payback, count), index + 1))?.value ?? 0
                     outside = saturatingSum(outside, max(0, room))
                 case .notCounted: break

@@ -50,15 +50,15 @@ public struct ScenarioEvaluator: Sendable {
     /// payment) on `cards` as far as each card's room until its payback lets it, the latest
     /// payback first, the rest and everything else from the pool whose room is `headroom`. A
     /// card's part is charged to the pool from its payback day on (the horizon's last day when
-    /// it is later), never for a card paid back from outside the pool; a card whose credit does
-    /// not count (minimum or fixed payback) takes nothing.
+    /// it is later), never for a card paid back from outside the pool; a card paid back by a
+    /// minimum or fixed amount takes nothing (scenarios do not run its cycles).
     /// - Complexity: O(days log days) for the range-minimum table.
     public init(headroom: [Int64], today: Day, cards: [CardConstraint]) {
         self.today = today
         self.headroom = headroom
         self.range = RangeMinimum(headroom)
         self.suffix = SuffixMinimum(headroom)
-        self.cards = cards.filter { $0.counting != .notCounted && $0.headroom.count == headroom.count }
+        self.cards = cards.filter { ($0.counting == .paidFromPool || $0.counting == .paidOutsidePool) && $0.headroom.count == headroom.count }
     }
 
     /// Scenarios on a ladder level's headroom, reusing its suffix minimum.

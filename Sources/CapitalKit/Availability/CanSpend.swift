@@ -71,7 +71,12 @@ extension Projection {
     /// The level's availability: balance less floor, and its suffix minimum.
     public func availability(level: Int, _ forecastCase: ForecastCase) throws(KitError) -> Availability {
         try Pool.check(level: level)
-        do { return try Availability(timeline, level: level, forecastCase, cards: ledger.cards, defaultAccountID: ledger.defaultAccountID) } catch {
+        do {
+            return try Availability(
+                timeline, level: level, forecastCase, cards: ledger.cards, defaultAccountID: ledger.defaultAccountID,
+                repayments: Ladder.isForecast(level)
+                    ? ledger.cardRepayments(today: today, horizon: horizon, calendars: window.calendars, forecastCase) : [:])
+        } catch {
             throw .engine(context: "level \(level)", reason: KitError.template(error))
         }
     }

@@ -125,8 +125,8 @@ extension Projection {
             if let found = card, found.counting != .paidFromPool {
                 throw KitError.invalid(
                     .from, value: account,
-                    reason: found.counting == .notCounted
-                        ? "it is paid back by a minimum or fixed amount, so what a purchase on it costs later is not counted"
+                    reason: found.counting == .notCounted || found.counting == .paidOverTime
+                        ? "it is paid back by a minimum or fixed amount, and scenarios do not yet count what a purchase on it costs later"
                         : "it is paid back from outside level \(Ladder.defaultLevel)")
             }
             if card != nil { poolHeadroom = availability.headroom }

@@ -123,6 +123,7 @@ package extension Report {
         case .limit(let day): ("limit", day)
         case .payback(let day): ("payback", day)
         case .overLimit(let day): ("over-limit", day)
+        case .repayments(let day): ("repayments", day)
         case .notCounted: ("not-counted", nil)
         }
     }
@@ -157,6 +158,9 @@ package extension Report {
                     return "\(name): paid back \(paid(part)), when the pool pays for it"
                 case .overLimit(let overDay):
                     return "\(name) is over its limit on \(overDay): nothing more fits on it"
+                case .repayments(let poolDay):
+                    return "\(name) is paid back by its minimum or fixed amount, first \(paid(part)): those payments with interest, "
+                        + "and what is still owed at the horizon, bind the pool on \(poolDay)"
                 case .notCounted:
                     return "\(name) is paid back by a minimum or fixed amount: its credit is not counted"
                 case .pool:
