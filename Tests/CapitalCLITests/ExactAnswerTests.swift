@@ -161,7 +161,8 @@ struct ExactAnswerTests {
     }
 
     /// A card paid back from outside the level counts its limit alone; one paid back by a minimum
-    /// adds no credit; `--why` says which.
+    /// with nothing to gain from it (no interest, a flat pool: every unit on it costs the pool a
+    /// unit by the horizon) takes nothing, its repayments binding; `--why` says which.
     @Test func cardsPaidOtherwiseSayHowTheyCount() throws {
         let cli = try CLI()
         let today = ["--today", "2026-12-01"]
@@ -181,13 +182,66 @@ struct ExactAnswerTests {
         #expect(split.map { $0.string("account") } == ["Bank", "Minimum", "Outside"])
         // Outside's limit is 30 000, but Savings can pay back only its 10 000.
         #expect(split.map { $0.string("amount") } == ["100000.00", "0.00", "10000.00"])
-        #expect(split.map { $0.string("binds") } == ["pool", "not-counted", "paying-account"])
+        #expect(split.map { $0.string("binds") } == ["pool", "repayments", "paying-account"])
         #expect(object.string("amount") == "110000.00")
         let text = cli.ok(["can-spend", "--why"] + today)
         #expect(
             text.contains("Outside is paid back from outside the level: what its paying account can pay after its payback on 2027-01-14 binds"),
             "\(text)")
-        #expect(text.contains("Minimum is paid back by a minimum or fixed amount: its credit is not counted"), "\(text)")
+        #expect(
+            text.contains(
+                "Minimum is paid back by its minimum or fixed amount, first on 2027-01-14: those payments with interest, and what is still owed at the horizon, bind the pool on"
+            ), "\(text)")
+    }
+
+    /// The docs' card paid over time: a 10 % minimum at 24 % a year, a bank that the salary
+    /// refills before each rent. The answer's card part is what its minimums and the debt left at
+    /// the horizon let the bank pay; spent for real, nothing is left, the bank never goes below 0
+    /// nor the card past its limit, and a minor unit more on the card lowers the total.
+    @Test func aCardPaidOverTimeAddsWhatItsRepaymentsLeave() throws {
+        let today = ["--today", "2026-12-01"]
+        func ledger() throws -> CLI {
+            let cli = try CLI()
+            cli.ok(["init"] + today)
+            cli.ok(["account", "add", "Bank", "--kind", "debit", "--default"] + today)
+            cli.ok(["tx", "add", "--on", "2026-11-20", "--posting", "Bank=100000", "--posting", "Capital"] + today)
+            cli.ok(
+                [
+                    "card", "add", "Card", "--limit", "100000", "--statement-day", "25", "--due-after", "20", "--pay-from", "Bank", "--payback",
+                    "minimum", "--minimum", "10", "--rate", "24",
+                ] + today)
+            cli.ok(
+                [
+                    "schedule", "add", "Salary", "--rule", "monthly on 10", "--start", "2026-12-01", "--amount", "60000", "--from", "Salary", "--to",
+                    "Bank",
+                ]
+                    + today)
+            cli.ok(
+                [
+                    "schedule", "add", "Rent", "--rule", "monthly on 1", "--start", "2026-12-02", "--amount", "55000", "--from", "Bank", "--to",
+                    "Housing",
+                ]
+                    + today)
+            return cli
+        }
+        let cli = try ledger()
+        let object = try #require(try cli.json(["can-spend", "--why"] + today) as? [String: Any])
+        let split = try #require(object["split"] as? [[String: Any]])
+        #expect(object.string("amount") == "157500.46")
+        #expect(split.map { $0.string("amount") } == ["100000.00", "57500.46"])
+        #expect(split.map { $0.string("binds") } == ["pool", "repayments"])
+        #expect(split.last?.string("payback") == "2027-01-14")
+        // A minor unit more on the card: the bank can then pay less than a unit less.
+        let other = try ledger()
+        other.ok(["spend", "57500.47", "Other", "--from", "Card"] + today)
+        let more = try #require(try other.json(["can-spend"] + today) as? [String: Any])
+        #expect(try #require(more.string("amount").flatMap(minorUnits)) < 10_000_000)
+        cli.ok(["spend", "57500.46", "Other", "--from", "Card"] + today)
+        cli.ok(["spend", "100000", "Other", "--from", "Bank"] + today)
+        let after = try #require(try cli.json(["can-spend"] + today) as? [String: Any])
+        #expect(after.string("amount") == "0.00" && after.string("shortfall") == "0.00")
+        #expect(try Self.closings(cli, "Bank", today).allSatisfy { $0 >= 0 })
+        #expect(try Self.closings(cli, "Card", today).allSatisfy { $0 >= -10_000_000 })
     }
 
     /// Each day's closing balance of an account to the horizon, in kopecks.

@@ -11,6 +11,8 @@ public struct CardCycleInputs: Hashable, Sendable {
     public var skipped: Set<Day>
     public var overdue: CardFlow?
 
+    /// The inputs of `terms`' cycles: the balance `opening` at the end of the day before `from`,
+    /// the card's real `flows`, to `through`; `skipped` statements and the `overdue` payment.
     public init(
         terms: CreditCard, opening: Int64, flows: [CardFlow], from: Day, today: Day, through: Day, skipped: Set<Day> = [], overdue: CardFlow? = nil
     ) {
