@@ -232,7 +232,9 @@ struct RepaidCardTests {
             repayments: forecast.cardRepayments(today: household.today, horizon: household.horizon, calendars: [:], .pessimistic))
         let split = SplitAvailability(pool: availability.headroom, cards: availability.cards, today: household.today)
         let lowest = split.lowestFromEachDay()
-        for amount in [Int64(1), 200, 700, 1_500, 3_000, lowest.values.max() ?? 0, (lowest.values.max() ?? 0) + 1] {
+        // Round amounts, and each day's own answer and a minor unit more (where the day moves).
+        let answers = stride(from: 0, to: lowest.values.count, by: 5).flatMap { [lowest.values[$0], lowest.values[$0] + 1] }
+        for amount in [Int64(1), 200, 700, 1_500, 3_000] + answers {
             let expected = lowest.firstIndex(atLeast: amount).map { household.today.advanced(by: $0) }
             #expect(availability.firstDay(toSpend: amount) == expected, "\(household): \(amount)")
         }

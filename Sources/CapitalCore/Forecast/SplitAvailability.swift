@@ -226,12 +226,8 @@ public struct SplitAvailability: Sendable {
         let day = today.advanced(by: index)
         let payback = card.paybackDay(forPurchaseOn: day).number - today.number
         guard let room = card.range.minimum(index..<max(min(payback, count), index + 1)), room.value > 0 else { return nil }
-        /// Whether `x` keeps the card within its limit and its paying account outside the pool at
-        /// or above its floor; the first day it does not, when it does not.
         func violation(_ x: Int64, _ steps: (debt: [CardRepayment.Step], paid: [CardRepayment.Step])) -> Int? {
-            if let day = SplitAvailability.exceeds(card.range, steps.debt, count) { return day }
-            if !card.repaidFromPool, let paying = card.payingRoom, let day = SplitAvailability.exceeds(paying, steps.paid, count) { return day }
-            return nil
+            SplitAvailability.violation(card, steps, count)
         }
         // The largest part the card and its paying account allow, and the day the next unit breaks.
         var low: Int64 = 0
@@ -257,21 +253,7 @@ public struct SplitAvailability: Sendable {
             if let breaks { found.parts[j + 1].binding = .limit(today.advanced(by: breaks)) }
             return found
         }
-        /// The bound on `[a, b]` given the payments for `a`.
-        func bound(_ a: Int64, _ paid: [CardRepayment.Step], _ b: Int64) -> Int64 {
-            let last = count - 1
-            let charged = paid.last?.total ?? 0
-            let s = min(b - a, saturatingSum(pool[last], -charged))
-            guard s >= 0 else { return .min }
-            var raised = paid
-            if let final = raised.last, final.index == last {
-                raised[raised.count - 1].total = saturatingSum(final.total, s)
-            } else {
-                raised.append(CardRepayment.Step(index: last, total: saturatingSum(charged, s)))
-            }
-            guard let found = linear(at: index, charge: raised) else { return .min }
-            return saturatingSum(saturatingSum(a, s), found.total)
-        }
+        func bound(_ a: Int64, _ paid: [CardRepayment.Step], _ b: Int64) -> Int64 { repaidBound(at: index, a, paid, b) }
         /// `[a, b]`, with the split at `a` and the payments it charges, and the bound on the interval.
         struct Interval {
             var a: Int64
@@ -324,6 +306,74 @@ public struct SplitAvailability: Sendable {
         return found
     }
 
+    /// Whether `steps` (a purchase's extra debt and payments) keep card `card` within its limit
+    /// and its paying account outside the pool at or above its floor: the first day they do not,
+    /// or nil.
+    static func violation(_ card: CardConstraint, _ steps: (debt: [CardRepayment.Step], paid: [CardRepayment.Step]), _ count: Int) -> Int? {
+        if let day = exceeds(card.range, steps.debt, count) { return day }
+        if !card.repaidFromPool, let paying = card.payingRoom, let day = exceeds(paying, steps.paid, count) { return day }
+        return nil
+    }
+
+    /// The bound of `bestRepaid` on `[a, b]` on day index `index`, given the payments `paid`
+    /// for `a`: the charge of any part in it is at least `a`'s, plus what it adds on the last day.
+    func repaidBound(at index: Int, _ a: Int64, _ paid: [CardRepayment.Step], _ b: Int64) -> Int64 {
+        let last = pool.count - 1
+        let charged = paid.last?.total ?? 0
+        let s = min(b - a, saturatingSum(pool[last], -charged))
+        guard s >= 0 else { return .min }
+        var raised = paid
+        if let final = raised.last, final.index == last {
+            raised[raised.count - 1].total = saturatingSum(final.total, s)
+        } else {
+            raised.append(CardRepayment.Step(index: last, total: saturatingSum(charged, s)))
+        }
+        guard let found = linear(at: index, charge: raised) else { return .min }
+        return saturatingSum(saturatingSum(a, s), found.total)
+    }
+
+    /// Whether `amount` can be spent on day index `index`: the answer is at least it. The linear
+    /// program alone settles most days; a card paid over time is searched as `bestRepaid` does,
+    /// but only until a part reaches `amount` or no interval's bound does.
+    /// - Complexity: that of `linear`, and for each card paid over time a few runs of its cycles.
+    func reaches(_ amount: Int64, at index: Int) -> Bool {
+        guard let alone = linear(at: index, charge: []), alone.shortfall == 0 else { return false }
+        if alone.total >= amount { return true }
+        let count = pool.count
+        let day = today.advanced(by: index)
+        for card in cards where card.counting == .paidOverTime {
+            guard let repayment = card.repayment else { continue }
+            let payback = card.paybackDay(forPurchaseOn: day).number - today.number
+            guard let room = card.range.minimum(index..<max(min(payback, count), index + 1)), room.value > 0 else { continue }
+            guard card.repaidFromPool else {
+                // The pool is not charged: the card must take the rest.
+                let x = amount - alone.total
+                if x <= room.value && SplitAvailability.violation(card, repayment.charge(of: x, at: index, count: count), count) == nil {
+                    return true
+                }
+                continue
+            }
+            /// The total for `x` and its payments, nil when the card, its limit or the pool's floor breaks.
+            func look(_ x: Int64) -> (total: Int64, paid: [CardRepayment.Step])? {
+                let steps = repayment.charge(of: x, at: index, count: count)
+                guard SplitAvailability.violation(card, steps, count) == nil, let found = linear(at: index, charge: steps.paid) else { return nil }
+                return (saturatingSum(found.total, x), steps.paid)
+            }
+            var open = [(a: Int64(0), b: room.value, paid: [CardRepayment.Step](), bound: repaidBound(at: index, 0, [], room.value))]
+            while let top = open.indices.max(by: { open[$0].bound < open[$1].bound }) {
+                let next = open.remove(at: top)
+                guard next.bound >= amount else { break }
+                guard next.a < next.b else { continue }
+                let mid = next.a + (next.b - next.a + 1) / 2
+                open.append((next.a, mid - 1, next.paid, repaidBound(at: index, next.a, next.paid, mid - 1)))
+                guard let found = look(mid) else { continue }
+                if found.total >= amount { return true }
+                open.append((mid, next.b, found.paid, repaidBound(at: index, mid, found.paid, next.b)))
+            }
+        }
+        return false
+    }
+
     /// The first day index on which `steps` (each total from its day on, to `count`) is above
     /// what `room` has, or nil when it never is.
     static func exceeds(_ room: RangeMinimum, _ steps: [CardRepayment.Step], _ count: Int) -> Int? {
@@ -374,7 +424,7 @@ public struct SplitAvailability: Sendable {
                 }
             }
             let bound = saturatingSum(poolSuffix.values[latest], outside)
-            if bound < amount || solve(at: index).total < amount { return index + 1 < count ? index + 1 : nil }
+            if bound < amount || !reaches(amount, at: index) { return index + 1 < count ? index + 1 : nil }
             index -= 1
         }
         return count > 0 ? 0 : nil
