@@ -30,7 +30,8 @@ struct RepaidCardTests {
 
         /// With `full`, a second card paid back in full from the bank, and small limits on both
         /// (the brute force then tries every pair of parts).
-        init(seed: UInt64, full: Bool = false) throws {
+        /// With `repaid` as well, that second card is paid back by a minimum or fixed amount too.
+        init(seed: UInt64, full: Bool = false, repaid: Bool = false) throws {
             var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 11)
             func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
             func money(_ minor: Int) -> Money { Money(minor: Int64(minor), currency: rub) }
@@ -51,11 +52,11 @@ struct RepaidCardTests {
             let start = try Day(iso: "2025-01-01").advanced(by: int(0...300))
             today = start.advanced(by: int(20...50))
             horizon = today.advanced(by: int(40...130))
-            let limit = full ? int(150...400) : int(800...2_500)
+            let limit = repaid ? int(40...150) : full ? int(150...400) : int(800...2_500)
             let bank = int(0...2_000)
             let cash = int(0...300)
             let savings = int(0...3_000)
-            let debt = int(0...limit / 2)
+            let debt = int(0...limit / (repaid ? 4 : 2))
             func schedule(_ id: String, _ rule: String, _ minor: Int, to: String, from: String) throws -> Schedule {
                 Schedule(
                     id: id, name: id, postings: [Posting(accountID: to, amount: money(minor)), Posting(accountID: from, amount: money(-minor))],
@@ -75,7 +76,9 @@ struct RepaidCardTests {
                 schedules: [
                     try schedule("salary", "monthly on \(int(1...28))", int(600...2_000), to: "bank", from: "salary"),
                     try schedule("rent", "monthly on \(int(1...28))", int(300...1_600), to: "rent", from: "bank"),
-                    try schedule("shop", ["weekly on mon", "monthly on \(int(1...28))"][int(0...1)], int(20...200), to: "shop", from: "card"),
+                    try schedule(
+                        "shop", repaid ? "monthly on \(int(1...28))" : ["weekly on mon", "monthly on \(int(1...28))"][int(0...1)],
+                        repaid ? int(1...8) : int(20...200), to: "shop", from: "card"),
                 ])
             let payback: CardPayback =
                 int(0...2) == 0
@@ -90,11 +93,17 @@ struct RepaidCardTests {
             ]
             asked = int(0...1) == 0 ? 0 : int(0...horizon.number - today.number)
             if full {
+                let second: CardPayback =
+                    !repaid
+                    ? .full
+                    : int(0...1) == 0
+                        ? .fixed(Int64(int(5...30))) : .minimum(percent: Rate(perMillion: Int64(int(5...30)) * 10_000), floor: Int64(int(0...10)))
                 let terms = try CreditCard(
-                    limit: Int64(int(20...60)), statementDay: int(1...28), due: .daysAfterStatement(int(5...25)), payback: .full,
-                    rate: Rate(perMillion: 0))
+                    limit: Int64(repaid ? int(40...120) : int(20...60)), statementDay: int(1...28), due: .daysAfterStatement(int(5...25)),
+                    payback: second, rate: Rate(perMillion: repaid ? Int64(int(15...90)) * 10_000 : 0), grace: int(0...1) == 0 ? .keep : .lose)
                 ledger.cards.append(LedgerCard(id: "f", accountID: "full", payFromID: "bank", interestCategoryID: "interest", terms: terms))
-                ledger.schedules.append(try schedule("shop2", "monthly on \(int(1...28))", int(5...30), to: "shop", from: "full"))
+                ledger.schedules.append(
+                    try schedule("shop2", "monthly on \(int(1...28))", repaid ? int(1...5) : int(5...30), to: "shop", from: "full"))
             }
         }
 
@@ -116,8 +125,8 @@ struct RepaidCardTests {
         }
 
         /// The engine's answer on the asked day at level 4.
-        func answer(card: Int64 = 0, pool: Int64 = 0) throws -> Availability.Answer {
-            let (forecast, timeline) = try forecast(card: card, pool: pool)
+        func answer(card: Int64 = 0, pool: Int64 = 0, full: Int64 = 0) throws -> Availability.Answer {
+            let (forecast, timeline) = try forecast(card: card, pool: pool, full: full)
             let availability = try Availability(
                 timeline, level: 4, cards: forecast.cards, defaultAccountID: "bank",
                 repayments: forecast.cardRepayments(today: today, horizon: horizon, calendars: [:], .pessimistic))
@@ -138,12 +147,14 @@ struct RepaidCardTests {
             guard x == 0 || card[asked...].allSatisfy({ $0 >= -limit }) else { return nil }
             let floor = forecast.accounts.first { $0.id == "bank" }!.floor ?? 0
             let pool = zip(series("bank"), series("cash")).map { $0 + $1 - floor }
-            var owed = base.last! - card.last!
-            if y > 0 {
-                // The full card: within its limit, and what its payback after the horizon leaves owed paid on the last day.
+            let owed = base.last! - card.last!
+            // The second card: within its limit; paid in full, what its payback after the horizon
+            // leaves owed is paid on the last day; paid over time, all it still owes.
+            var secondCharge: Int64 = 0
+            if forecast.cards.count > 1 {
                 let second = series("full")
-                guard second[asked...].allSatisfy({ $0 >= -forecast.cards[1].terms.limit }) else { return nil }
-                owed += fullBase.last! - second.last!
+                guard y == 0 || second[asked...].allSatisfy({ $0 >= -forecast.cards[1].terms.limit }) else { return nil }
+                secondCharge = forecast.cards[1].terms.payback == .full ? fullBase.last! - second.last! : max(0, -second.last!)
             }
             let paidFromPool = forecast.cards[0].payFromID == "bank"
             if !paidFromPool && x > 0 {
@@ -158,7 +169,7 @@ struct RepaidCardTests {
             // Every debt still owed on the last day is paid then: the card's whole debt (from its
             // paying account), the full card's purchase whose payback falls after the horizon.
             let debt = max(0, -card.last!)
-            let room = min(pool[asked...].min()!, pool.last! - (paidFromPool ? debt : 0) - (owed - (base.last! - card.last!)))
+            let room = min(pool[asked...].min()!, pool.last! - (paidFromPool ? debt : 0) - secondCharge)
             return room >= 0 ? room : nil
         }
 
@@ -221,6 +232,31 @@ struct RepaidCardTests {
             }
         }
         #expect(answer.amount == best, "\(household)")
+    }
+
+    @Test("with two cards paid over time, the answer is the best of every pair of parts", arguments: 0..<8)
+    func twoPaidOverTime(seed: UInt64) throws {
+        let household = try Household(seed: seed, full: true, repaid: true)
+        let answer = try household.answer()
+        let (_, timeline) = try household.forecast()
+        func series(_ id: String) -> [Int64] { Array(timeline.balances(ofAccountAt: timeline.accounts.firstIndex { $0.id == id }!, .pessimistic)) }
+        let base = series("card")
+        let secondBase = series("full")
+        var best: Int64 = -1
+        let most = base[household.asked] + household.ledger.cards[0].terms.limit
+        let mostSecond = secondBase[household.asked] + household.ledger.cards[1].terms.limit
+        for y in 0...max(0, mostSecond) {
+            for x in 0...max(0, most) {
+                guard let room = try household.poolRoom(afterCard: x, base: base, full: y, fullBase: secondBase) else { continue }
+                best = max(best, x + y + room)
+            }
+        }
+        #expect(answer.amount == max(0, best), "\(household)")
+        guard answer.amount > 0 else { return }
+        // Spent for real, the parts fit and nothing more can be spent.
+        let parts = answer.parts.map(\.amount)
+        let after = try household.answer(card: parts[1], pool: parts[0], full: parts[2])
+        #expect(after.amount == 0 && after.shortfall == 0, "\(household): after the split, \(after.amount) more")
     }
 
     @Test("when: the first day from which an amount stays affordable, as every day's answer says", arguments: 0..<12)

@@ -54,17 +54,126 @@ public struct SplitAvailability: Sendable {
     /// purchase on one costs the pool later (its extra payments with interest, `CardRepayment`)
     /// grows with the purchase by steps, so the best part on it is searched for exactly
     /// (`bestRepaid`); the other parts are the linear program's for the room those payments leave.
-    /// With several such cards the answer uses the one that adds most (the others take nothing):
-    /// a split that is always feasible, but not always the largest.
+    /// Several such cards paid from the pool are searched together (`bestRepaid(_:at:)`); one
+    /// paid from outside the pool takes the most its limit and paying account let.
     /// - Complexity: O(cards log cards), each stretch's minimum in O(1); with a card paid over
     ///   time, a search of a few dozen to a few hundred runs of its cycles (O(flows + cycles) each).
     public func solve(at index: Int) -> Solution {
-        var best = linear(at: index, charge: [])!
-        guard best.shortfall == 0 else { return best }
-        for j in cards.indices where cards[j].counting == .paidOverTime {
-            if let found = bestRepaid(card: j, at: index), found.total > best.total { best = found }
+        let alone = linear(at: index, charge: [])!
+        guard alone.shortfall == 0 else { return alone }
+        let over = cards.indices.filter { cards[$0].counting == .paidOverTime && cards[$0].repayment != nil }
+        guard !over.isEmpty else { return alone }
+        let members = over.filter { cards[$0].repaidFromPool }
+        var best =
+            members.count == 1
+            ? bestRepaid(card: members[0], at: index) ?? alone : members.count > 1 ? bestRepaid(members, at: index) ?? alone : alone
+        // Paid from outside the pool: each takes the most its limit and its paying account let, the pool charged nothing.
+        for j in over where !cards[j].repaidFromPool {
+            guard let own = bestRepaid(card: j, at: index) else { continue }
+            best.parts[j + 1] = own.parts[j + 1]
+            best.total = saturatingSum(best.total, own.parts[j + 1].amount)
         }
         return best
+    }
+
+    /// The best split with parts on `members`, several cards paid over time from the pool: the
+    /// branch and bound of `bestRepaid` over boxes of parts. On a box `[a, b]` the pool's charge
+    /// is at least the sum of each card's for `aⱼ` and, on the last day, `Σ (xⱼ − aⱼ)` more, so
+    /// the same bound holds with `Σ aⱼ` and `Σ (bⱼ − aⱼ)`; the box of highest bound is halved on
+    /// its widest side. Ties go to the first split the search reaches. Nil when no part on them
+    /// adds anything.
+    /// - Complexity: a run of one card's cycles and two solves of the linear program per box halved.
+    func bestRepaid(_ members: [Int], at index: Int) -> Solution? {
+        let count = pool.count
+        let day = today.advanced(by: index)
+        var repayments: [CardRepayment] = []
+        var rooms: [(value: Int64, index: Int)] = []
+        var paybacks: [Int] = []
+        for j in members {
+            guard let repayment = cards[j].repayment else { return nil }
+            let payback = cards[j].paybackDay(forPurchaseOn: day).number - today.number
+            let room = cards[j].range.minimum(index..<max(min(payback, count), index + 1)) ?? (0, index)
+            repayments.append(repayment)
+            rooms.append((max(0, room.value), room.index))
+            paybacks.append(payback)
+        }
+        struct Box {
+            var a: [Int64]
+            var b: [Int64]
+            var paid: [[CardRepayment.Step]]
+            var at: Solution
+            var bound: Int64
+        }
+        func split(_ a: [Int64], _ paid: [[CardRepayment.Step]]) -> Solution? {
+            guard var found = linear(at: index, charge: SplitAvailability.sum(paid)) else { return nil }
+            for (k, j) in members.enumerated() {
+                found.parts[j + 1].amount = a[k]
+                found.parts[j + 1].payback = today.advanced(by: paybacks[k])
+                found.total = saturatingSum(found.total, a[k])
+            }
+            return found
+        }
+        func bound(_ box: Box) -> Int64 {
+            let low = box.a.reduce(0, saturatingSum)
+            let width = zip(box.a, box.b).reduce(Int64(0)) { saturatingSum($0, $1.1 - $1.0) }
+            return repaidBound(at: index, low, SplitAvailability.sum(box.paid), saturatingSum(low, width))
+        }
+        let zero = members.map { _ in Int64(0) }
+        let none = members.map { _ in [CardRepayment.Step]() }
+        guard let start = split(zero, none) else { return nil }
+        var whole = Box(a: zero, b: rooms.map(\.value), paid: none, at: start, bound: 0)
+        whole.bound = bound(whole)
+        var best = (a: zero, solution: start)
+        var open = [whole]
+        while let top = open.indices.max(by: { open[$0].bound < open[$1].bound }) {
+            let next = open.remove(at: top)
+            guard next.bound > best.solution.total else { break }
+            guard let d = next.a.indices.max(by: { next.b[$0] - next.a[$0] < next.b[$1] - next.a[$1] }), next.b[d] > next.a[d] else { continue }
+            let mid = next.a[d] + (next.b[d] - next.a[d] + 1) / 2
+            var left = next
+            left.b[d] = mid - 1
+            left.bound = bound(left)
+            open.append(left)
+            // Past the card's limit, or the pool's floor, at `mid`: so is every larger part.
+            let steps = repayments[d].charge(of: mid, at: index, count: count)
+            guard SplitAvailability.violation(cards[members[d]], steps, count) == nil else { continue }
+            var right = next
+            right.a[d] = mid
+            right.paid[d] = steps.paid
+            guard let at = split(right.a, right.paid) else { continue }
+            right.at = at
+            right.bound = bound(right)
+            if at.total > best.solution.total { best = (right.a, at) }
+            open.append(right)
+        }
+        guard best.a.contains(where: { $0 > 0 }) else { return nil }
+        var found = best.solution
+        for (k, j) in members.enumerated() where best.a[k] > 0 {
+            if best.a[k] == rooms[k].value {
+                found.parts[j + 1].binding = .limit(today.advanced(by: rooms[k].index))
+            } else if let breaks = SplitAvailability.violation(cards[j], repayments[k].charge(of: best.a[k] + 1, at: index, count: count), count) {
+                found.parts[j + 1].binding = .limit(today.advanced(by: breaks))
+            }
+        }
+        return found
+    }
+
+    /// The sum of step functions (each total from its day on).
+    /// - Complexity: O(steps log steps).
+    static func sum(_ functions: [[CardRepayment.Step]]) -> [CardRepayment.Step] {
+        let present = functions.filter { !$0.isEmpty }
+        guard present.count > 1 else { return present.first ?? [] }
+        var positions = [Int](repeating: 0, count: present.count)
+        var totals = [Int64](repeating: 0, count: present.count)
+        return Set(present.flatMap { $0.map(\.index) }).sorted().map { day in
+            for f in present.indices {
+                while positions[f] < present[f].count && present[f][positions[f]].index <= day {
+                    totals[f] = present[f][positions[f]].total
+                    positions[f] += 1
+                }
+            }
+            return CardRepayment.Step(index: day, total: totals.reduce(0, saturatingSum))
+        }
     }
 
     /// The linear program's split on day index `index` with the pool's room less `charge` (a
@@ -339,6 +448,8 @@ public struct SplitAvailability: Sendable {
     func reaches(_ amount: Int64, at index: Int) -> Bool {
         guard let alone = linear(at: index, charge: []), alone.shortfall == 0 else { return false }
         if alone.total >= amount { return true }
+        // Parts on several such cards together: the answer itself.
+        guard cards.filter({ $0.counting == .paidOverTime && $0.repayment != nil }).count <= 1 else { return solve(at: index).total >= amount }
         let count = pool.count
         let day = today.advanced(by: index)
         for card in cards where card.counting == .paidOverTime {
