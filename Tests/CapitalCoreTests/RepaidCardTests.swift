@@ -56,7 +56,8 @@ struct RepaidCardTests {
             let bank = int(0...2_000)
             let cash = int(0...300)
             let savings = int(0...3_000)
-            let debt = int(0...limit / (repaid ? 4 : 2))
+            // Sometimes in credit (a refund, an overpayment): a purchase first takes that.
+            let debt = int(0...3) == 0 ? -int(0...300) : int(0...limit / (repaid ? 4 : 2))
             func schedule(_ id: String, _ rule: String, _ minor: Int, to: String, from: String) throws -> Schedule {
                 Schedule(
                     id: id, name: id, postings: [Posting(accountID: to, amount: money(minor)), Posting(accountID: from, amount: money(-minor))],
@@ -257,6 +258,30 @@ struct RepaidCardTests {
         let parts = answer.parts.map(\.amount)
         let after = try household.answer(card: parts[1], pool: parts[0], full: parts[2])
         #expect(after.amount == 0 && after.shortfall == 0, "\(household): after the split, \(after.amount) more")
+    }
+
+    @Test("a purchase paid off before the pool's lowest day adds nothing, and the search says so at once")
+    func paidOffBeforeTheLowDay() throws {
+        // The pool has 1 000 000.00 for 60 days, then 100 000 000.00. A purchase today joins the
+        // 01-10 statement and is paid off on 01-15 by a fixed 5 000 000.00: whatever goes on the
+        // card leaves the pool before its lowest days, so every part gives the same 1 000 000.00.
+        // Bounds that did not see the purchase paid off would try every one of those 10^8 parts.
+        let today = try Day(iso: "2026-01-01")
+        let terms = try CreditCard(
+            limit: 1_000_000_000, statementDay: 10, due: .daysAfterStatement(5), payback: .fixed(500_000_000), rate: Rate(perMillion: 240_000))
+        let inputs = CardCycleInputs(terms: terms, opening: 0, flows: [], from: today, today: today, through: today.advanced(by: 119))
+        let pool = [Int64](repeating: 100_000_000, count: 60) + [Int64](repeating: 10_000_000_000, count: 60)
+        let card = CardConstraint(
+            account: 1, headroom: [Int64](repeating: 1_000_000_000, count: 120), terms: terms, counting: .paidOverTime, payFrom: 0,
+            repayment: CardRepayment(inputs), repaidFromPool: true)
+        let split = SplitAvailability(pool: pool, cards: [card], today: today)
+        let solution = split.solve(at: 0)
+        #expect(solution.total == 100_000_000)
+        #expect(solution.parts.map(\.amount) == [100_000_000, 0])
+        #expect(split.firstIndex(toSpend: 100_000_000, poolSuffix: SuffixMinimum(pool)) == 0)
+        // A minor unit more from 02-11 on: bought then, it joins the 03-10 statement, paid on 03-15
+        // when the pool has its 100 000 000.00 (bought on 02-10, the statement day, it is paid on 02-15).
+        #expect(split.firstIndex(toSpend: 100_000_001, poolSuffix: SuffixMinimum(pool)) == 41)
     }
 
     @Test("when: the first day from which an amount stays affordable, as every day's answer says", arguments: 0..<12)

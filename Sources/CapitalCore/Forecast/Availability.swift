@@ -80,7 +80,8 @@ public struct Availability: Sendable {
         let pool = indices
         let constraints = found.map { card in
             let fromPool = card.payFrom.map(pool.contains) == true
-            let repayment = card.terms.payback == .full ? nil : repayments[card.id].map(CardRepayment.init)
+            let final = timeline.balances(ofAccountAt: card.account, forecastCase).last ?? 0
+            let repayment = card.terms.payback == .full ? nil : repayments[card.id].map { CardRepayment($0, finalBalance: final) }
             let counting: CardConstraint.Counting =
                 card.terms.payback != .full ? (repayment == nil ? .notCounted : .paidOverTime) : fromPool ? .paidFromPool : .paidOutsidePool
             var paying: [Int64]?

@@ -48,12 +48,17 @@ public struct CardCycleInputs: Hashable, Sendable {
 public struct CardRepayment: Sendable {
     public let inputs: CardCycleInputs
     let base: [CardCycle]
+    /// The card's balance on the horizon's last day without the purchase: a card in credit there
+    /// owes only what the purchase takes past that credit.
+    public let finalBalance: Int64
 
-    /// The repayment of a card whose cycles run on `inputs`.
+    /// The repayment of a card whose cycles run on `inputs`, whose balance on the horizon's last
+    /// day is `finalBalance`.
     /// - Complexity: one run of the cycles.
-    public init(_ inputs: CardCycleInputs) {
+    public init(_ inputs: CardCycleInputs, finalBalance: Int64 = 0) {
         self.inputs = inputs
         self.base = inputs.cycles()
+        self.finalBalance = finalBalance
     }
 
     /// A step of a step function over day indices: `total` from `index` on, until the next step.
@@ -90,8 +95,10 @@ public struct CardRepayment: Sendable {
             CardRepayment.set(&debt, change.index, owed)
             if change.payment != 0 { CardRepayment.set(&paid, change.index, repaid) }
         }
-        // What is still owed on the last day is paid then.
-        if owed > 0 { CardRepayment.set(&paid, count - 1, saturatingSum(repaid, owed)) }
+        // What the purchase leaves owed on the last day (past any credit the card has there) is paid then.
+        let before = max(0, finalBalance == .min ? .max : -finalBalance)
+        let after = max(0, saturatingSum(owed, finalBalance == .min ? .max : -finalBalance))
+        if after > before { CardRepayment.set(&paid, count - 1, saturatingSum(repaid, after - before)) }
         return (debt, paid)
     }
 
