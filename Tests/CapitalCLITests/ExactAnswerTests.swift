@@ -231,6 +231,18 @@ struct ExactAnswerTests {
         #expect(split.map { $0.string("amount") } == ["100000.00", "57500.46"])
         #expect(split.map { $0.string("binds") } == ["pool", "repayments"])
         #expect(split.last?.string("payback") == "2027-01-14")
+        // Scenarios do not use it yet, and say so; paid from it by name, they refuse.
+        let tried = cli.run(["scenario", "try", "--price", "150000", "--on", "2026-12-01"] + today)
+        #expect(tried.status == 0 && tried.stdout.hasPrefix("No: "), "\(tried)")
+        #expect(
+            tried.stderr.contains(
+                "capital: note: Card is paid back by a minimum or fixed amount: scenarios put nothing on it yet (can-spend counts it)"),
+            "\(tried)")
+        cli.fails(
+            ["scenario", "try", "--price", "1000", "--on", "2026-12-01", "--from", "Card"] + today,
+            mentioning: [
+                "--from 'Card': it is paid back by a minimum or fixed amount, and scenarios do not yet count what a purchase on it costs later"
+            ])
         // A minor unit more on the card: the bank can then pay less than a unit less.
         let other = try ledger()
         other.ok(["spend", "57500.47", "Other", "--from", "Card"] + today)

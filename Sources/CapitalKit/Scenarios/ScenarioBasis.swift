@@ -71,6 +71,13 @@ public struct ScenarioBasis: Sendable {
         return try evaluator(for: scenario.day).evaluate(scenario, earliest: earliest)
     }
 
+    /// The level's cards paid back by a minimum or fixed amount, by name: scenarios put nothing
+    /// on them yet, where `can-spend` counts what a purchase on them costs later.
+    public var cardsLeftOut: [String] {
+        guard let level else { return [] }
+        return level.cards.filter { $0.counting == .paidOverTime }.map { projection.timeline.accounts[$0.account].name }
+    }
+
     /// The pool's floor.
     public var floor: Int64 { paidFrom.floor }
 
