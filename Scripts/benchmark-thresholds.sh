@@ -22,6 +22,7 @@ MAIN=(
     "Whole forecast path from SQLite: snapshot, instruments, timeline, level-4 scan, 1000 rules x 30 years"
     "Engine: timeline and level-4 scan alone, 1000 rules x 30 years"
     "Exact answer: level 4 split into its pool and its card, can-spend and when, 1000 rules x 30 years"
+    "Exact answer: level 4 with a card paid over time, can-spend and when, 1000 rules x 30 years"
     "History: opening balances from checkpoints and last month listed, 1000000 posted transactions"
     "History: a spend with its checkpoint kept, on 1000000 posted transactions"
     "History: stats of the last 12 months, 1000000 posted transactions"
