@@ -219,39 +219,15 @@ struct RepaidCardTests {
     func besideFullCard(seed: UInt64) throws {
         let household = try Household(seed: seed, full: true)
         let answer = try household.answer()
-        let (_, timeline) = try household.forecast()
-        func series(_ id: String) -> [Int64] { Array(timeline.balances(ofAccountAt: timeline.accounts.firstIndex { $0.id == id }!, .pessimistic)) }
-        let base = series("card")
-        let fullBase = series("full")
-        var best: Int64 = 0
-        let most = base[household.asked] + household.ledger.cards[0].terms.limit
-        let mostFull = fullBase[household.asked] + household.ledger.cards[1].terms.limit
-        for y in 0...max(0, mostFull) {
-            for x in 0...max(0, most) {
-                guard let room = try household.poolRoom(afterCard: x, base: base, full: y, fullBase: fullBase) else { continue }
-                best = max(best, x + y + room)
-            }
-        }
-        #expect(answer.amount == best, "\(household)")
+        let best = try household.bruteOverPairs()
+        #expect(answer.amount == max(0, best), "\(household)")
     }
 
     @Test("with two cards paid over time, the answer is the best of every pair of parts", arguments: 0..<8)
     func twoPaidOverTime(seed: UInt64) throws {
         let household = try Household(seed: seed, full: true, repaid: true)
         let answer = try household.answer()
-        let (_, timeline) = try household.forecast()
-        func series(_ id: String) -> [Int64] { Array(timeline.balances(ofAccountAt: timeline.accounts.firstIndex { $0.id == id }!, .pessimistic)) }
-        let base = series("card")
-        let secondBase = series("full")
-        var best: Int64 = -1
-        let most = base[household.asked] + household.ledger.cards[0].terms.limit
-        let mostSecond = secondBase[household.asked] + household.ledger.cards[1].terms.limit
-        for y in 0...max(0, mostSecond) {
-            for x in 0...max(0, most) {
-                guard let room = try household.poolRoom(afterCard: x, base: base, full: y, fullBase: secondBase) else { continue }
-                best = max(best, x + y + room)
-            }
-        }
+        let best = try household.bruteOverPairs()
         #expect(answer.amount == max(0, best), "\(household)")
         guard answer.amount > 0 else { return }
         // Spent for real, the parts fit and nothing more can be spent.
@@ -352,6 +328,24 @@ struct RepaidCardTests {
 }
 
 extension RepaidCardTests.Household {
+    /// With a second card: the best total over every pair of parts on the two cards (−1 when the pool is short).
+    func bruteOverPairs() throws -> Int64 {
+        let (_, timeline) = try forecast()
+        func series(_ id: String) -> [Int64] { Array(timeline.balances(ofAccountAt: timeline.accounts.firstIndex { $0.id == id }!, .pessimistic)) }
+        let base = series("card")
+        let secondBase = series("full")
+        var best: Int64 = -1
+        let most = base[asked] + ledger.cards[0].terms.limit
+        let mostSecond = secondBase[asked] + ledger.cards[1].terms.limit
+        for y in 0...max(0, mostSecond) {
+            for x in 0...max(0, most) {
+                guard let room = try poolRoom(afterCard: x, base: base, full: y, fullBase: secondBase) else { continue }
+                best = max(best, x + y + room)
+            }
+        }
+        return best
+    }
+
     /// The brute force on a grid of `step` minor units (for amounts too large to try each).
     func brute(step: Int64) throws -> (total: Int64, card: Int64) {
         let (_, timeline) = try forecast()
