@@ -5,9 +5,9 @@ import Testing
 /// that shares nothing with `SplitAvailability` or `CardRepayment`: for every card part `x` it
 /// spends `x` on the card for real (a transaction in the ledger), runs the whole forecast again
 /// (the card's cycles, interest and paybacks as the forecast makes them) and reads the balances:
-/// the pool can add the lowest of its room from the day on, and of its room on the horizon's last
-/// day less what is still owed there for `x`; the card must stay within its limit. The best
-/// `x` plus that is the answer. Amounts are small (a limit of a few thousand minor units) so every
+/// the pool can add the lowest of its room from the day on; the card must stay within its limit
+/// (what it still owes after the horizon is not counted, as a loan's later payments are not).
+/// The best `x` plus that is the answer. Amounts are small (a limit of a few thousand minor units) so every
 /// minor unit is tried, and rates high so that interest and the minimum's rounding matter.
 @Suite("Cards paid over time")
 struct RepaidCardTests {
@@ -148,29 +148,25 @@ struct RepaidCardTests {
             guard x == 0 || card[asked...].allSatisfy({ $0 >= -limit }) else { return nil }
             let floor = forecast.accounts.first { $0.id == "bank" }!.floor ?? 0
             let pool = zip(series("bank"), series("cash")).map { $0 + $1 - floor }
-            let owed = base.last! - card.last!
             // The second card: within its limit; paid in full, what its payback after the horizon
-            // leaves owed is paid on the last day; paid over time, all it still owes.
+            // leaves owed is paid on the last day; paid over time, nothing more.
             var secondCharge: Int64 = 0
             if forecast.cards.count > 1 {
                 let second = series("full")
                 guard y == 0 || second[asked...].allSatisfy({ $0 >= -forecast.cards[1].terms.limit }) else { return nil }
-                secondCharge = forecast.cards[1].terms.payback == .full ? fullBase.last! - second.last! : max(0, -second.last!)
+                secondCharge = forecast.cards[1].terms.payback == .full ? fullBase.last! - second.last! : 0
             }
             let paidFromPool = forecast.cards[0].payFromID == "bank"
             if !paidFromPool && x > 0 {
                 // Paid from savings, outside the level: savings must pay what the purchase adds
-                // (on the days it changes them) and, on the last day, what is still owed.
+                // (on the days it changes them).
                 let (_, plain) = try self.forecast()
                 let before = Array(plain.balances(ofAccountAt: plain.accounts.firstIndex { $0.id == "savings" }!, .pessimistic))
                 let savings = series("savings")
                 for t in asked..<savings.count where savings[t] != before[t] && savings[t] < 0 { return nil }
-                guard savings.last! - max(0, -card.last!) >= 0 else { return nil }
             }
-            // Every debt still owed on the last day is paid then: the card's whole debt (from its
-            // paying account), the full card's purchase whose payback falls after the horizon.
-            let debt = max(0, -card.last!)
-            let room = min(pool[asked...].min()!, pool.last! - (paidFromPool ? debt : 0) - secondCharge)
+            // A full card's purchase whose payback falls after the horizon is paid on its last day.
+            let room = min(pool[asked...].min()!, pool.last! - secondCharge)
             return room >= 0 ? room : nil
         }
 

@@ -80,8 +80,7 @@ public struct Availability: Sendable {
         let pool = indices
         let constraints = found.map { card in
             let fromPool = card.payFrom.map(pool.contains) == true
-            let final = timeline.balances(ofAccountAt: card.account, forecastCase).last ?? 0
-            let repayment = card.terms.payback == .full ? nil : repayments[card.id].map { CardRepayment($0, finalBalance: final) }
+            let repayment = card.terms.payback == .full ? nil : repayments[card.id].map(CardRepayment.init)
             let counting: CardConstraint.Counting =
                 card.terms.payback != .full ? (repayment == nil ? .notCounted : .paidOverTime) : fromPool ? .paidFromPool : .paidOutsidePool
             var paying: [Int64]?
@@ -90,10 +89,6 @@ public struct Availability: Sendable {
             {
                 let own = timeline.accounts[index].floor ?? 0
                 paying = timeline.balances(ofAccountAt: index, forecastCase).map { saturatingSum($0, own == .min ? .max : -own) }
-                // Paid over time: what the card still owes on the last day is paid then.
-                if counting == .paidOverTime, let last = paying?.indices.last {
-                    paying![last] = saturatingSum(paying![last], -Availability.owed(timeline, card.account, forecastCase))
-                }
             }
             return CardConstraint(
                 account: card.account, headroom: card.room, terms: card.terms, counting: counting, payFrom: card.payFrom, payingRoom: paying,
@@ -105,14 +100,6 @@ public struct Availability: Sendable {
             let (value, overflow) = balances[i].subtractingReportingOverflow(floor)
             if overflow { throw .overflow(account: "level \(level)") }
             headroom[i] = value
-        }
-        // A card paid over time from the pool: what it still owes on the last day is paid then,
-        // as the part of a purchase still owed there is (`CardRepayment`), so that spending an
-        // answer leaves nothing more to spend.
-        if let last = headroom.indices.last {
-            for card in constraints where card.counting == .paidOverTime && card.repaidFromPool {
-                headroom[last] = saturatingSum(headroom[last], -Availability.owed(timeline, card.account, forecastCase))
-            }
         }
         self.level = level
         self.forecastCase = forecastCase
@@ -200,12 +187,6 @@ public struct Availability: Sendable {
             if best == nil || room > best!.room { best = (account, room) }
         }
         return best?.account ?? accounts.first ?? -1
-    }
-
-    /// What the card at timeline index `account` owes on the horizon's last day (0 when nothing).
-    static func owed(_ timeline: Timeline, _ account: Int, _ forecastCase: ForecastCase) -> Int64 {
-        let last = timeline.balances(ofAccountAt: account, forecastCase).last ?? 0
-        return last >= 0 ? 0 : last == .min ? .max : -last
     }
 
     /// What a headroom below zero lacks (0 when it is not below).

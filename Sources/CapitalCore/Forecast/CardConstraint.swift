@@ -14,8 +14,7 @@ public struct CardConstraint: Sendable {
         /// account can pay from the payback on (none: the card's room alone).
         case paidOutsidePool
         /// Paid back by a minimum or fixed amount: a purchase costs its paying account the extra
-        /// payments the card's own terms make, with interest, and what is still owed on the
-        /// horizon's last day (`CardRepayment`).
+        /// payments the card's own terms make, with interest, to the horizon (`CardRepayment`).
         case paidOverTime
         /// Paid back by a minimum or fixed amount, with no cycles to run (the card was given
         /// without its repayment): its credit is not counted.

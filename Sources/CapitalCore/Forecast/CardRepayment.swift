@@ -40,25 +40,20 @@ public struct CardCycleInputs: Hashable, Sendable {
 ///
 /// A purchase of `x` on day `d` adds `x` to the card's debt from `d`; each later statement adds
 /// the extra interest it charges, each due day takes off the extra the policy pays, and that
-/// extra leaves the paying account on the due day. What is still owed on the horizon's last day
-/// is paid then (as a payback after the horizon is for a card paid in full), so nothing bought
-/// is left unpaid by the answer. Both are step functions of the day; both only grow with `x`
-/// (a larger debt asks at least as much and is charged at least as much interest, and a policy
-/// never asks more than the extra debt), which is what `SplitAvailability` relies on.
+/// extra leaves the paying account on the due day. What is still owed after the horizon is not
+/// counted, as a loan's payments after the horizon are not: the card's own terms pay it later.
+/// Both are step functions of the day; both only grow with `x` (a larger debt asks at least as
+/// much and is charged at least as much interest, and a policy never asks more than the extra
+/// debt), which is what `SplitAvailability` relies on.
 public struct CardRepayment: Sendable {
     public let inputs: CardCycleInputs
     let base: [CardCycle]
-    /// The card's balance on the horizon's last day without the purchase: a card in credit there
-    /// owes only what the purchase takes past that credit.
-    public let finalBalance: Int64
 
-    /// The repayment of a card whose cycles run on `inputs`, whose balance on the horizon's last
-    /// day is `finalBalance`.
+    /// The repayment of a card whose cycles run on `inputs`.
     /// - Complexity: one run of the cycles.
-    public init(_ inputs: CardCycleInputs, finalBalance: Int64 = 0) {
+    public init(_ inputs: CardCycleInputs) {
         self.inputs = inputs
         self.base = inputs.cycles()
-        self.finalBalance = finalBalance
     }
 
     /// A step of a step function over day indices: `total` from `index` on, until the next step.
@@ -69,7 +64,7 @@ public struct CardRepayment: Sendable {
 
     /// What a purchase of `amount` on day index `index` (0 is `inputs.today`) does over `count`
     /// days: the card's extra debt (from `index` on) and what its paying account pays for it
-    /// (cumulative from each due day on; the last day pays what is still owed).
+    /// (cumulative from each due day on).
     /// - Complexity: one run of the cycles, O(flows + cycles).
     func charge(of amount: Int64, at index: Int, count: Int) -> (debt: [Step], paid: [Step]) {
         let today = inputs.today
@@ -95,10 +90,6 @@ public struct CardRepayment: Sendable {
             CardRepayment.set(&debt, change.index, owed)
             if change.payment != 0 { CardRepayment.set(&paid, change.index, repaid) }
         }
-        // What the purchase leaves owed on the last day (past any credit the card has there) is paid then.
-        let before = max(0, finalBalance == .min ? .max : -finalBalance)
-        let after = max(0, saturatingSum(owed, finalBalance == .min ? .max : -finalBalance))
-        if after > before { CardRepayment.set(&paid, count - 1, saturatingSum(repaid, after - before)) }
         return (debt, paid)
     }
 

@@ -69,7 +69,7 @@ extension SplitAvailability {
     /// rounding, a grace lost), so `g` is not concave. On a box `[a, b]`, card `j`'s payments
     /// for `xⱼ` are at least those for `aⱼ` and, since what it pays is what it owes less what it
     /// still owes, at least `xⱼ − aⱼ` more on each day less the extra debt `Eⱼ(t)` that `bⱼ`
-    /// still owes there over `aⱼ` (none on the last day, which pays all). So with `s = Σ (xⱼ −
+    /// still owes there over `aⱼ`. So with `s = Σ (xⱼ −
     /// aⱼ)` and `E = Σ Eⱼ`, the pool's charge is at least `C(a) + max(0, s − E)`, and
     /// `g(x) ≤ Σ aⱼ + s + L(C(a) + max(0, s − E))`, which grows with `s` while the pool stays at
     /// or above its floor: the bound is its value at the largest such `s` up to `Σ (bⱼ − aⱼ)`.
@@ -216,15 +216,9 @@ extension SplitAvailability {
     /// The bound of `search` on a box whose low corner's parts sum to `low` and charge the pool
     /// `paid`, whose high corner owes `extra` more day by day, and whose sides sum to `width`:
     /// `low + s + L(paid + max(0, s − extra))` at the largest `s ≤ width` that keeps the pool at
-    /// or above its floor (`extra` taken as none on the last day, which pays all).
+    /// or above its floor.
     func repaidBound(at index: Int, _ low: Int64, _ paid: [CardRepayment.Step], _ extra: [CardRepayment.Step], _ width: Int64) -> Int64 {
-        let last = pool.count - 1
-        var owed = extra
-        if let final = owed.last, final.index == last {
-            owed[owed.count - 1].total = 0
-        } else {
-            owed.append(CardRepayment.Step(index: last, total: 0))
-        }
+        let owed = extra
         // The most of `width` the pool lets: its room less `paid` plus what is still owed.
         guard let room = lowest(index..<pool.count, less: SplitAvailability.combine(paid, owed) { $0 - $1 }) else { return .min }
         let s = min(width, room.value)

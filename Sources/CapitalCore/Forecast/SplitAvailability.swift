@@ -216,7 +216,7 @@ public struct SplitAvailability: Sendable {
                 let payback = card.paybackDay(forPurchaseOn: day).number - today.number
                 switch card.counting {
                 case .paidFromPool: latest = max(latest, min(payback, count - 1))
-                case .paidOverTime where card.repaidFromPool: latest = count - 1
+                // Paid over time, at most its room until its first payment, whoever pays it.
                 case .paidOutsidePool, .paidOverTime:
                     let room = card.range.minimum(index..<max(min(payback, count), index + 1))?.value ?? 0
                     outside = saturatingSum(outside, max(0, room))

@@ -159,8 +159,8 @@ package extension Report {
                 case .overLimit(let overDay):
                     return "\(name) is over its limit on \(overDay): nothing more fits on it"
                 case .repayments(let poolDay):
-                    return "\(name) is paid back by its minimum or fixed amount, first \(paid(part)): those payments with interest, "
-                        + "and what is still owed at the horizon, bind the pool on \(poolDay)"
+                    return "\(name) is paid back by its minimum or fixed amount, first \(paid(part)): those payments, with interest, "
+                        + "bind the pool on \(poolDay)"
                 case .notCounted:
                     return "\(name) is paid back by a minimum or fixed amount: its credit is not counted"
                 case .pool:
