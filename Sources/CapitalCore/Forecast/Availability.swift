@@ -4,8 +4,9 @@
 /// (`SplitAvailability`): the level's accounts other than credit cards with terms form a pool
 /// whose lowest balance from the day to the horizon, less its floor, bounds what it can pay; each
 /// card is a constraint of its own, its credit paying only for purchases on it, paid back from the
-/// pool on the statement's due day. Without cards that is the pool's suffix minimum, O(1) per
-/// question; with them, a split per question in O(cards log cards).
+/// pool on the statement's due day (a card paid by a minimum or fixed amount: as its own terms
+/// pay it, `CardRepayment`). Without cards that is the pool's suffix minimum, O(1) per question;
+/// with them, a split per question in O(cards log cards), and a search for a card paid over time.
 public struct Availability: Sendable {
     public let level: Int
     public let forecastCase: ForecastCase

@@ -69,8 +69,8 @@ extension SplitAvailability {
     /// rounding, a grace lost), so `g` is not concave. On a box `[a, b]`, card `j`'s payments
     /// for `xⱼ` are at least those for `aⱼ` and, since what it pays is what it owes less what it
     /// still owes, at least `xⱼ − aⱼ` more on each day less the extra debt `Eⱼ(t)` that `bⱼ`
-    /// still owes there over `aⱼ`. So with `s = Σ (xⱼ −
-    /// aⱼ)` and `E = Σ Eⱼ`, the pool's charge is at least `C(a) + max(0, s − E)`, and
+    /// still owes there over `aⱼ`. So with `s = Σ (xⱼ − aⱼ)` and `E = Σ Eⱼ`, the pool's charge
+    /// is at least `C(a) + max(0, s − E)`, and
     /// `g(x) ≤ Σ aⱼ + s + L(C(a) + max(0, s − E))`, which grows with `s` while the pool stays at
     /// or above its floor: the bound is its value at the largest such `s` up to `Σ (bⱼ − aⱼ)`.
     /// Where the card's purchase is paid off before the pool's lowest day (`g` flat), the bound
@@ -117,10 +117,10 @@ extension SplitAvailability {
         let zeros = members.indices.map { probe($0, 0) }
         guard let whole = box(zeros, highs) else { return nil }
         var best = (low: zeros, solution: whole.at)
-        let goal = target.map { $0 } ?? .min
-        if best.solution.total >= goal && target != nil { return best.solution }
+        let goal = target ?? .min
+        if let target, best.solution.total >= target { return best.solution }
         /// The two halves of `next` on its widest side (a side of width 1 into its two ends).
-        func halves(_ next: Box) -> (Box?, Box?)? {
+        func halves(_ next: Box) -> (left: Box, right: Box?)? {
             guard let d = next.low.indices.max(by: { next.high[$0].x - next.low[$0].x < next.high[$1].x - next.low[$1].x }),
                 next.high[d].x > next.low[d].x
             else { return nil }
@@ -138,13 +138,13 @@ extension SplitAvailability {
             let next = open.remove(at: top)
             guard target == nil ? next.bound > best.solution.total : next.bound >= goal else { break }
             guard let (left, right) = halves(next) else { continue }
-            if let left { open.append(left) }
+            open.append(left)
             guard let right else { continue }
             if right.at.total > best.solution.total { best = (right.low, right.at) }
             if let target, best.solution.total >= target { return best.solution }
             open.append(right)
         }
-        if target != nil { return best.solution.total >= goal ? best.solution : nil }
+        if let target { return best.solution.total >= target ? best.solution : nil }
         // One card: the least part that reaches the best, leftmost box first.
         if members.count == 1 {
             let total = best.solution.total
@@ -156,7 +156,7 @@ extension SplitAvailability {
                 }
                 guard next.bound >= total, let (left, right) = halves(next) else { continue }
                 if let right { stack.append(right) }
-                if let left { stack.append(left) }
+                stack.append(left)
             }
         }
         guard best.low.contains(where: { $0.x > 0 }) else { return nil }
