@@ -231,18 +231,31 @@ struct ExactAnswerTests {
         #expect(split.map { $0.string("amount") } == ["86888.53", "99999.97"])
         #expect(split.map { $0.string("binds") } == ["pool", "repayments"])
         #expect(split.last?.string("payback") == "2027-01-14")
-        // Scenarios do not use it yet, and say so; paid from it by name, they refuse.
-        let tried = cli.run(["scenario", "try", "--price", "150000", "--on", "2026-12-01"] + today)
-        #expect(tried.status == 0 && tried.stdout.hasPrefix("No: "), "\(tried)")
-        #expect(
-            tried.stderr.contains(
-                "capital: note: Card is paid back by a minimum or fixed amount: scenarios put nothing on it yet (can-spend counts it)"),
-            "\(tried)")
-        cli.fails(
-            ["scenario", "try", "--price", "1000", "--on", "2026-12-01", "--from", "Card"] + today,
-            mentioning: [
-                "--from 'Card': it is paid back by a minimum or fixed amount, and scenarios do not yet count what a purchase on it costs later"
-            ])
+        // Scenarios use it: the best split pays up to can-spend's answer and not a minor unit more.
+        let tried = try #require(try cli.json(["scenario", "try", "--price", "186888.50", "--on", "2026-12-01"] + today) as? [String: Any])
+        #expect(tried["feasible"] as? Bool == true && tried.string("maxPrice") == "186888.50", "\(tried)")
+        let paid = try #require(tried["split"] as? [[String: Any]])
+        #expect(paid.map { $0.string("account") } == ["Bank", "Card"] && paid.map { $0.string("amount") } == ["86888.53", "99999.97"], "\(paid)")
+        let above = try #require(try cli.json(["scenario", "try", "--price", "186888.51", "--on", "2026-12-01"] + today) as? [String: Any])
+        #expect(above["feasible"] as? Bool == false && above.string("maxPrice") == "186888.50", "\(above)")
+        // A price the bank can pay alone goes on no card paid over time: it costs interest.
+        let small = try #require(try cli.json(["scenario", "try", "--price", "50000", "--on", "2026-12-01"] + today) as? [String: Any])
+        #expect(small["feasible"] as? Bool == true && small["split"] == nil && small.string("onCards") == "0.00", "\(small)")
+        // Paid on the card by name: up to what its limit and the bank's payments for it let.
+        let onCard = try #require(
+            try cli.json(["scenario", "try", "--price", "1000", "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+        #expect(onCard["feasible"] as? Bool == true && onCard.string("onCards") == "1000.00", "\(onCard)")
+        let most = try #require(onCard.string("maxPrice").flatMap(minorUnits))
+        let atMost = try #require(
+            try cli.json(["scenario", "try", "--price", HouseholdForecast.decimal(most), "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+        let past = try #require(
+            try cli.json(["scenario", "try", "--price", HouseholdForecast.decimal(most + 1), "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+        #expect(atMost["feasible"] as? Bool == true && past["feasible"] as? Bool == false, "\(atMost) \(past)")
+        // Spent for real on the card, the bank makes its payments and the card stays within its limit.
+        let spent = try ledger()
+        spent.ok(["spend", HouseholdForecast.decimal(most), "Other", "--from", "Card"] + today)
+        #expect(try Self.closings(spent, "Bank", today).allSatisfy { $0 >= 0 })
+        #expect(try Self.closings(spent, "Card", today).allSatisfy { $0 >= -10_000_000 })
         // A minor unit more on the card: the bank can then pay less than a unit less.
         let other = try ledger()
         other.ok(["spend", "99999.98", "Other", "--from", "Card"] + today)

@@ -10,9 +10,14 @@ extension SplitAvailability {
     /// - Complexity: O(cards log cards), each stretch's minimum in O(1); with cards paid over
     ///   time, a search of a few dozen to a few hundred runs of their cycles (O(flows + cycles) each).
     public func solve(at index: Int) -> Solution {
-        let alone = linear(at: index, charge: [])!
+        best(at: index) ?? Solution(parts: [], total: 0, shortfall: 0, binding: index)
+    }
+
+    /// The best split on day index `index`, nil when `base` alone takes the pool below its floor.
+    func best(at index: Int) -> Solution? {
+        guard let alone = linear(at: index, charge: []) else { return nil }
         guard alone.shortfall == 0 else { return alone }
-        let over = cards.indices.filter { cards[$0].counting == .paidOverTime && cards[$0].repayment != nil }
+        let over = overTime
         guard !over.isEmpty else { return alone }
         let members = over.filter { cards[$0].repaidFromPool }
         var best = alone
@@ -25,21 +30,38 @@ extension SplitAvailability {
         return best
     }
 
-    /// Whether `amount` can be spent on day index `index`: the answer is at least it. The linear
-    /// program alone settles most days; cards paid over time are searched as `solve` does, but
-    /// only until a split reaches `amount` or no bound does.
+    /// The cards paid over time whose cycles were given, by position.
+    var overTime: [Int] { cards.indices.filter { cards[$0].counting == .paidOverTime && cards[$0].repayment != nil } }
+
+    /// Whether `amount` can be spent on day index `index`: the answer is at least it.
+    func reaches(_ amount: Int64, at index: Int) -> Bool { reaching(amount, at: index) != nil }
+
+    /// A split of at least `amount` on day index `index`, or nil when the answer is less. The
+    /// linear program alone settles most days; cards paid over time are searched as `solve`
+    /// does, but only until a split reaches `amount` or no bound does.
     /// - Complexity: that of `linear`, and a few runs of the cards' cycles.
-    func reaches(_ amount: Int64, at index: Int) -> Bool {
-        guard let alone = linear(at: index, charge: []), alone.shortfall == 0 else { return false }
-        if alone.total >= amount { return true }
-        let over = cards.indices.filter { cards[$0].counting == .paidOverTime && cards[$0].repayment != nil }
-        guard !over.isEmpty else { return false }
+    func reaching(_ amount: Int64, at index: Int) -> Solution? {
+        guard var alone = linear(at: index, charge: []), alone.shortfall == 0 else { return nil }
+        if alone.total >= amount { return alone }
+        let over = overTime
+        guard !over.isEmpty else { return nil }
         // Outside the pool, each takes its most and charges the pool nothing.
-        var outside: Int64 = 0
-        for j in over where !cards[j].repaidFromPool { outside = saturatingSum(outside, mostOutside(card: j, at: index)?.amount ?? 0) }
+        for j in over where !cards[j].repaidFromPool {
+            guard let part = mostOutside(card: j, at: index) else { continue }
+            alone.parts[j + 1] = part
+            alone.total = saturatingSum(alone.total, part.amount)
+        }
+        if alone.total >= amount { return alone }
+        let outside = over.filter { !cards[$0].repaidFromPool }.reduce(Int64(0)) { saturatingSum($0, alone.parts[$1 + 1].amount) }
         let members = over.filter { cards[$0].repaidFromPool }
-        guard !members.isEmpty else { return saturatingSum(alone.total, outside) >= amount }
-        return search(members, at: index, reaching: amount - outside).map { $0.total >= amount - outside } ?? false
+        guard !members.isEmpty, var found = search(members, at: index, reaching: amount - outside), found.total >= amount - outside else {
+            return nil
+        }
+        for j in over where !cards[j].repaidFromPool {
+            found.parts[j + 1] = alone.parts[j + 1]
+            found.total = saturatingSum(found.total, alone.parts[j + 1].amount)
+        }
+        return found
     }
 
     /// A part tried on a card paid over time: its extra debt and payments, and the first day it

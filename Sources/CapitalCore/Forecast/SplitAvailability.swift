@@ -27,6 +27,9 @@ public struct SplitAvailability: Sendable {
     public let pool: [Int64]
     public let cards: [CardConstraint]
     let range: RangeMinimum
+    /// What the pool pays besides the split, as a step function (a scenario's own later
+    /// payments: `charged(_:)`); empty for can-spend.
+    var base: [CardRepayment.Step] = []
 
     /// The split problem of a pool's room `pool` and `cards`, from `today`.
     /// - Complexity: O(days log days) for the pool's range-minimum table.
@@ -35,6 +38,14 @@ public struct SplitAvailability: Sendable {
         self.pool = pool
         self.cards = cards
         self.range = RangeMinimum(pool)
+    }
+
+    /// The same problem with the pool also paying `base` (each step's total from its day on):
+    /// a scenario's payments other than the part the split pays.
+    func charged(_ base: [CardRepayment.Step]) -> SplitAvailability {
+        var copy = self
+        copy.base = base
+        return copy
     }
 
     /// The solution on one day.
@@ -88,7 +99,7 @@ public struct SplitAvailability: Sendable {
         }
         guard let lowest = lowest(index..<count, less: charge) else { return Solution(parts: parts, total: 0, shortfall: 0, binding: index) }
         guard lowest.value >= 0 else {
-            guard charge.isEmpty else { return nil }
+            guard charge.isEmpty && base.isEmpty else { return nil }
             // The pool is short already: nothing can be spent, from it or on a card; the pool binds.
             for j in parts.indices {
                 parts[j].amount = 0
@@ -155,10 +166,17 @@ public struct SplitAvailability: Sendable {
         return Solution(parts: parts, total: total, shortfall: 0, binding: binding)
     }
 
-    /// The pool's lowest room on `days` less `charge` (each step's total from its day on), and
-    /// the first day reaching it; nil for no days.
-    /// - Complexity: O(1 + the steps inside `days` + log steps).
+    /// The pool's lowest room on `days` less `charge` and `base` (each step's total from its day
+    /// on), and the first day reaching it; nil for no days.
+    /// - Complexity: O(1 + the steps inside `days` + log steps), and O(steps) to add `base`.
     func lowest(_ days: Range<Int>, less charge: [CardRepayment.Step]) -> (value: Int64, index: Int)? {
+        SplitAvailability.lowest(range, days, less: base.isEmpty ? charge : SplitAvailability.sum([base, charge]))
+    }
+
+    /// The lowest of `range`'s series on `days` less `charge`, and the first day reaching it;
+    /// nil for no days.
+    /// - Complexity: O(1 + the steps inside `days` + log steps).
+    static func lowest(_ range: RangeMinimum, _ days: Range<Int>, less charge: [CardRepayment.Step]) -> (value: Int64, index: Int)? {
         guard !charge.isEmpty else { return range.minimum(days) }
         guard !days.isEmpty else { return nil }
         // The first step after the first day: the ones before it set the charge there.

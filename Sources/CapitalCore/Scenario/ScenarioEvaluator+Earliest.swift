@@ -19,13 +19,16 @@ extension ScenarioEvaluator {
         var shift = max(0, -base)
         if shift == 0 && feasible { return scenario.day }
         // The bound counts the upfront payment against the pool: with cards it may go on them.
-        if !workspace.hasInflow && cards.isEmpty {
+        if !workspace.hasInflow && cards.isEmpty && repaid == nil {
             guard let bound = purchaseBound(scenario, from: shift, through: lastShift) else { return nil }
             shift = bound
         }
         while shift <= lastShift {
             try workspace.compile(scenario, shift: shift, self)
-            if workspace.isFeasible(price: scenario.price) { return scenario.day.advanced(by: shift) }
+            if onCard ? repaidFeasible(scenario, shift: shift, using: &workspace) : workspace.isFeasible(price: scenario.price) {
+                return scenario.day.advanced(by: shift)
+            }
+            if !onCard, repaid != nil, repaidFeasible(scenario, shift: shift, using: &workspace) { return scenario.day.advanced(by: shift) }
             shift += 1
         }
         return nil

@@ -37,6 +37,11 @@ public struct ScenarioEvaluator: Sendable {
     /// The cards an upfront payment may go on (the best split): those whose credit counts, paid
     /// back from the pool whose headroom this is, or from outside it.
     public let cards: [CardConstraint]
+    /// With a card paid over time among the cards: the level's split problem, which searches
+    /// the parts such cards can carry (`ScenarioEvaluator+Repaid`); else nil.
+    let repaid: SplitAvailability?
+    /// Paid on the one card of `repaid` (`--from` a card paid over time), not by the best split.
+    let onCard: Bool
 
     /// The last day of the series.
     public var horizon: Day { today.advanced(by: headroom.count - 1) }
@@ -50,15 +55,37 @@ public struct ScenarioEvaluator: Sendable {
     /// payment) on `cards` as far as each card's room until its payback lets it, the latest
     /// payback first, the rest and everything else from the pool whose room is `headroom`. A
     /// card's part is charged to the pool from its payback day on (the horizon's last day when
-    /// it is later), never for a card paid back from outside the pool; a card paid back by a
-    /// minimum or fixed amount takes nothing (scenarios do not run its cycles).
-    /// - Complexity: O(days log days) for the range-minimum table.
+    /// it is later), never for a card paid back from outside the pool. A card paid back by a
+    /// minimum or fixed amount (with its cycles) takes a part only when the others cannot pay
+    /// the upfront payment: what its payments, with interest, take from the pool is searched
+    /// (`ScenarioEvaluator+Repaid`).
+    /// - Complexity: O(days log days) for the range-minimum tables.
     public init(headroom: [Int64], today: Day, cards: [CardConstraint]) {
         self.today = today
         self.headroom = headroom
         self.range = RangeMinimum(headroom)
         self.suffix = SuffixMinimum(headroom)
-        self.cards = cards.filter { ($0.counting == .paidFromPool || $0.counting == .paidOutsidePool) && $0.headroom.count == headroom.count }
+        let counted = cards.filter { $0.headroom.count == headroom.count }
+        self.cards = counted.filter { $0.counting == .paidFromPool || $0.counting == .paidOutsidePool }
+        let overTime = counted.contains { $0.counting == .paidOverTime && $0.repayment != nil }
+        self.repaid = overTime ? SplitAvailability(pool: headroom, cards: counted, today: today) : nil
+        self.onCard = false
+    }
+
+    /// Scenarios whose upfront payment goes on `card`, paid back by a minimum or fixed amount
+    /// (with its cycles): the card carries it within its limit, its payments with interest leave
+    /// its paying account (the pool whose room is `headroom`, or an account outside it, held to
+    /// its floor), and everything else the plan pays (a loan's payments, instalments, recurring
+    /// costs) comes from the pool. The lowest headroom is the pool's or the card's, the lower.
+    /// - Complexity: O(days log days) for the range-minimum tables.
+    public init(headroom: [Int64], today: Day, paidOverTimeOn card: CardConstraint) {
+        self.today = today
+        self.headroom = headroom
+        self.range = RangeMinimum(headroom)
+        self.suffix = SuffixMinimum(headroom)
+        self.cards = []
+        self.repaid = SplitAvailability(pool: headroom, cards: [card], today: today)
+        self.onCard = true
     }
 
     /// Scenarios on a ladder level's headroom, reusing its suffix minimum.
@@ -69,6 +96,8 @@ public struct ScenarioEvaluator: Sendable {
         self.range = RangeMinimum(availability.headroom)
         self.suffix = availability.suffix
         self.cards = []
+        self.repaid = nil
+        self.onCard = false
     }
 
     /// Evaluates one scenario (with a workspace of its own).
@@ -110,12 +139,13 @@ public struct ScenarioEvaluator: Sendable {
                     payback: card.counting == .paidFromPool ? card.paybackDay(forPurchaseOn: day) : nil)
             }
         }
-        let earliestDay = earliest ? try self.earliestDay(scenario, feasible: feasible, using: &workspace) : nil
         var result = ScenarioResult(
             feasible: feasible, worstHeadroom: worst, worstDay: today.advanced(by: worstIndex),
-            shortfall: worst >= 0 ? 0 : worst == .min ? .max : -worst, maxPrice: maxPrice, earliestDay: earliestDay,
+            shortfall: worst >= 0 ? 0 : worst == .min ? .max : -worst, maxPrice: maxPrice, earliestDay: nil,
             loanInterest: interest, recurringCosts: recurringCosts, totalCost: total)
         result.onCards = onCards
+        if repaid != nil { try repaidResult(scenario, &result, using: &workspace) }
+        if earliest { result.earliestDay = try self.earliestDay(scenario, feasible: result.feasible, using: &workspace) }
         return result
     }
 

@@ -71,13 +71,6 @@ public struct ScenarioBasis: Sendable {
         return try evaluator(for: scenario.day).evaluate(scenario, earliest: earliest)
     }
 
-    /// The level's cards paid back by a minimum or fixed amount, by name: scenarios put nothing
-    /// on them yet, where `can-spend` counts what a purchase on them costs later.
-    public var cardsLeftOut: [String] {
-        guard let level else { return [] }
-        return level.cards.filter { $0.counting == .paidOverTime }.map { projection.timeline.accounts[$0.account].name }
-    }
-
     /// The pool's floor.
     public var floor: Int64 { paidFrom.floor }
 
@@ -129,11 +122,19 @@ extension Projection {
             }
             let availability = try availability(level: Ladder.defaultLevel, forecastCase)
             card = availability.cards.first { $0.account == index }
+            if let found = card, found.counting == .paidOverTime {
+                // Paid over time: the card carries the upfront payment, its payments with interest
+                // leave its paying account; the evaluator runs its cycles (any purchase day).
+                return ScenarioBasis(
+                    projection: self, paidFrom: pool, forecastCase: forecastCase,
+                    evaluator: ScenarioEvaluator(headroom: availability.headroom, today: today, paidOverTimeOn: found), card: nil,
+                    poolHeadroom: [], level: nil)
+            }
             if let found = card, found.counting != .paidFromPool {
                 throw KitError.invalid(
                     .from, value: account,
-                    reason: found.counting == .notCounted || found.counting == .paidOverTime
-                        ? "it is paid back by a minimum or fixed amount, and scenarios do not yet count what a purchase on it costs later"
+                    reason: found.counting == .notCounted
+                        ? "it is paid back by a minimum or fixed amount and its cycles cannot be run"
                         : "it is paid back from outside level \(Ladder.defaultLevel)")
             }
             if card != nil { poolHeadroom = availability.headroom }

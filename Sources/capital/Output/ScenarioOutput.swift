@@ -16,11 +16,6 @@ struct ScenarioBase {
     init(_ global: GlobalOptions, _ horizon: HorizonOptions, level: Int?, from account: String?) throws {
         let projection = try global.projection(horizon)
         basis = try kit { try projection.scenarioBasis(level: level, from: account, horizon.forecastCase) }
-        // Never silently: a card the best split leaves out, which can-spend counts.
-        for name in basis.cardsLeftOut {
-            Console.current.writeError(
-                "capital: note: \(name) is paid back by a minimum or fixed amount: scenarios put nothing on it yet (can-spend counts it)\n")
-        }
     }
 
     func money(_ minor: Int64) -> Money { forecast.money(minor) }
