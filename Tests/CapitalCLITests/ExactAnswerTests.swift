@@ -247,9 +247,11 @@ struct ExactAnswerTests {
         #expect(onCard["feasible"] as? Bool == true && onCard.string("onCards") == "1000.00", "\(onCard)")
         let most = try #require(onCard.string("maxPrice").flatMap(minorUnits))
         let atMost = try #require(
-            try cli.json(["scenario", "try", "--price", HouseholdForecast.decimal(most), "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+            try cli.json(["scenario", "try", "--price", HouseholdForecast.decimal(most), "--on", "2026-12-01", "--from", "Card"] + today)
+                as? [String: Any])
         let past = try #require(
-            try cli.json(["scenario", "try", "--price", HouseholdForecast.decimal(most + 1), "--on", "2026-12-01", "--from", "Card"] + today) as? [String: Any])
+            try cli.json(["scenario", "try", "--price", HouseholdForecast.decimal(most + 1), "--on", "2026-12-01", "--from", "Card"] + today)
+                as? [String: Any])
         #expect(atMost["feasible"] as? Bool == true && past["feasible"] as? Bool == false, "\(atMost) \(past)")
         // Spent for real on the card, the bank makes its payments and the card stays within its limit.
         let spent = try ledger()

@@ -27,7 +27,10 @@ struct RepaidScenarioTests {
         let rub = RepaidCardTests.rub
         let schedule = Schedule(
             id: "plan", name: "plan",
-            postings: [Posting(accountID: "shop", amount: Money(minor: amount, currency: rub)), Posting(accountID: "bank", amount: Money(minor: -amount, currency: rub))],
+            postings: [
+                Posting(accountID: "shop", amount: Money(minor: amount, currency: rub)),
+                Posting(accountID: "bank", amount: Money(minor: -amount, currency: rub)),
+            ],
             rule: try Rule(parsing: "monthly on \(start.civil.day)"), start: start)
         return (day, RecurringChange(amount: amount, period: .monthly, start: start), schedule)
     }

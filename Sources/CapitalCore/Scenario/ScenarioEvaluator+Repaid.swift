@@ -105,7 +105,10 @@ extension ScenarioEvaluator {
         }
         // Nothing before the purchase may break the floor: the plan's own payments alone.
         if days.first < days.purchase, let before = problem.lowest(days.first..<days.purchase, less: []), before.value < 0 { return nil }
-        guard var found = problem.reaching(upfront, at: days.purchase) else { return nil }
+        // A cash price: the best split (shared by the rows of a batch on the same day with the
+        // same later payments) reaches it or nothing does; a loan's: a search for its down payment.
+        let reached = workspace.kind == .cash ? workspace.best(problem, at: days.purchase, later, memo) : problem.reaching(upfront, at: days.purchase)
+        guard var found = reached, found.total >= upfront else { return nil }
         // Trim to the upfront payment: the parts on cards paid over time first (they cost
         // interest), then the pool's; a smaller part never asks more of anything.
         var excess = found.total - upfront
@@ -170,7 +173,7 @@ extension ScenarioEvaluator {
             guard let repaid, let later = workspace.laterOutflow(price: scenario.price) else { return known }
             let problem = repaid.charged(later)
             if days.first < days.purchase, let before = problem.lowest(days.first..<days.purchase, less: []), before.value < 0 { return known }
-            return min(cap, max(known, problem.best(at: days.purchase)?.total ?? 0))
+            return min(cap, max(known, workspace.best(problem, at: days.purchase, later, memo)?.total ?? 0))
         }
         func feasible(_ price: Int64) -> Bool { repaidOutcome(price: price, days, using: &workspace).map { $0.worst >= 0 } ?? false }
         var low = known
@@ -192,7 +195,26 @@ extension ScenarioEvaluator {
     }
 }
 
+/// Who the best splits a workspace keeps belong to: one per evaluator (its copies share it).
+final class RepaidMemo: Sendable {}
+
 extension ScenarioWorkspace {
+    /// The best split of `problem` (the evaluator's, charged `later`) on day index `index`, kept
+    /// for the next rows with the same day and later payments: a batch of cash prices on a few
+    /// days searches each day once. At most 4 096 are kept; an evaluator's own (`memo`) only.
+    mutating func best(_ problem: SplitAvailability, at index: Int, _ later: [CardRepayment.Step], _ memo: RepaidMemo) -> SplitAvailability.Solution?
+    {
+        if repaidOwner !== memo || repaidBest.count >= 4_096 {
+            repaidBest.removeAll(keepingCapacity: true)
+            repaidOwner = memo
+        }
+        let key = RepaidKey(index: index, later: later)
+        if let found = repaidBest[key] { return found }
+        let found = problem.best(at: index)
+        repaidBest[key] = found
+        return found
+    }
+
     /// The upfront payment at `price`: the cash price, a loan's down payment (capped at the
     /// price), nothing for instalments (each is paid from the pool).
     func upfront(price: Int64) -> Int64 {
@@ -210,7 +232,9 @@ extension ScenarioWorkspace {
     mutating func laterOutflow(price: Int64) -> [CardRepayment.Step]? {
         var run: LoanRun?
         if kind == .loan {
-            guard let made = try? LoanRun(principal: price - min(downPayment, price), perMillion: perMillion, term: term, method: method, divisor: divisor)
+            guard
+                let made = try? LoanRun(
+                    principal: price - min(downPayment, price), perMillion: perMillion, term: term, method: method, divisor: divisor)
             else { return nil }
             run = made
         }

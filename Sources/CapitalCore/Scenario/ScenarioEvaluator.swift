@@ -42,6 +42,8 @@ public struct ScenarioEvaluator: Sendable {
     let repaid: SplitAvailability?
     /// Paid on the one card of `repaid` (`--from` a card paid over time), not by the best split.
     let onCard: Bool
+    /// Marks the best splits a workspace keeps as this evaluator's.
+    let memo = RepaidMemo()
 
     /// The last day of the series.
     public var horizon: Day { today.advanced(by: headroom.count - 1) }

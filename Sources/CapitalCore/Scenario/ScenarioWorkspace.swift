@@ -78,6 +78,16 @@ public struct ScenarioWorkspace: Sendable {
     var cardCaps: [Int64] = []
     var cardPaybacks: [Int32] = []
     var cardIndices: [Int] = []
+    /// With cards paid over time: the best splits found, by day and the plan's later payments
+    /// (`ScenarioEvaluator+Repaid`), for the evaluator whose memo is `repaidOwner`.
+    var repaidBest: [RepaidKey: SplitAvailability.Solution?] = [:]
+    var repaidOwner: RepaidMemo?
+
+    /// A best split's day index and the plan's later payments it was found with.
+    struct RepaidKey: Hashable {
+        var index: Int
+        var later: [CardRepayment.Step]
+    }
 
     /// Empty buffers: they grow to the largest scenario evaluated in them and stay.
     public init() {}
